@@ -1,0 +1,45 @@
+# railfabric: every target creates .venv on first use (Python 3.11+, no other prerequisites).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+FABRIC := $(BIN)/fabric
+INVENTORY ?= inventory
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help venv render validate check test lint bench schema clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+venv: $(STAMP) ## create .venv and install railfabric into it (editable)
+
+render: $(STAMP) ## validate inventory/ and print the fabric summary (rendering lands with the next issue)
+	$(FABRIC) validate $(INVENTORY)
+
+validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github to change the output)
+	$(FABRIC) validate $(INVENTORY) $(if $(FORMAT),--format $(FORMAT))
+
+check: $(STAMP) lint ## what CI runs before tests: lint + validate
+	$(FABRIC) validate $(INVENTORY)
+
+lint: $(STAMP) ## ruff
+	$(BIN)/ruff check fabric tests bench
+
+test: $(STAMP) ## run the test suite
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP) ## timing and peak memory for synthetic fabrics of 1K, 8K and 65K GPUs
+	$(BIN)/python bench/bench_pipeline.py
+
+schema: $(STAMP) ## write the inventory JSON Schema to stdout
+	@$(FABRIC) schema
+
+clean: ## remove .venv and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

@@ -1,0 +1,213 @@
+"""The `fabric` command. Commands only: every decision lives in the pipeline modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from fabric import __version__
+from fabric.findings import exit_code, format_github, format_json, format_sarif, format_text
+from fabric.rules.codes import CODES
+
+EPILOG = """\
+exit codes:
+  0  clean (warnings allowed)      1  errors found
+  2  unusable input or usage       3  generated/ is stale (render --check, later)
+
+examples:
+  fabric validate                          # validate ./inventory
+  fabric validate inventory/ --format sarif > findings.sarif
+  fabric validate --format github          # annotations in a GitHub Actions log
+  fabric show p1-s1-rail0                  # what the plan gives one device
+  fabric schema > inventory.schema.json    # JSON Schema for editors
+  fabric explain POOL002                   # what a finding code means
+"""
+
+
+def _progress(enabled: bool):
+    start = time.perf_counter()
+
+    def say(stage: str) -> None:
+        if enabled:
+            print(f"[{time.perf_counter() - start:6.2f}s] {stage}", file=sys.stderr, flush=True)
+
+    return say
+
+
+def _print_summary(summary: dict) -> None:
+    sw = summary["switches"]
+    print(f"fabric {summary['fabric']}: {summary['pods']} pod(s), {summary['segments']} segment(s)")
+    print(f"  switches  {summary['switches_total']:>7,}  (super-spine {sw['super-spine']:,}, spine {sw['spine']:,}, "
+          f"rail {sw['rail']:,})")
+    print(f"  hosts     {summary['hosts']:>7,}  ({summary['gpus']:,} GPUs)")
+    links = ", ".join(f"{k} {v:,}" for k, v in summary["links"].items())
+    print(f"  links     {summary['links_total']:>7,}  ({links})")
+    for name, p in summary.get("pools", {}).items():
+        print(f"  pool {name:<13} {p['prefix']:<18} {p['used']:>9,} of {p['size']:>10,} used "
+              f"({p['used_pct']:.1f}%, reaches {p['reach_pct']:.1f}%)")
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from fabric.pipeline import run
+
+    say = _progress(args.verbose)
+    say(f"loading {args.inventory}")
+    res = run(Path(args.inventory))
+    say(f"checked up to stage '{res.stage_reached}'")
+    findings = res.findings
+    summary = res.summary()
+    if args.format == "json":
+        sys.stdout.write(format_json(findings, summary))
+    elif args.format == "sarif":
+        sys.stdout.write(format_sarif(findings, __version__))
+    elif args.format == "github":
+        sys.stdout.write(format_github(findings))
+        if summary and not args.quiet:
+            _print_summary(summary)
+    else:
+        if findings or not args.quiet:
+            sys.stdout.write(format_text(findings))
+        if summary and not args.quiet:
+            _print_summary(summary)
+    return exit_code(findings)
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from fabric.intent import json_schema
+
+    sys.stdout.write(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    if args.code is None:
+        for code, info in CODES.items():
+            print(f"{code:<8} {info.title}")
+        return 0
+    info = CODES.get(args.code.upper())
+    if info is None:
+        print(f"fabric explain: unknown code {args.code!r} (run `fabric explain` for the list)", file=sys.stderr)
+        return 2
+    print(f"{args.code.upper()} ({info.name}): {info.title}\n\n{info.explanation}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from fabric.allocate import ntoa
+    from fabric.pipeline import run
+
+    res = run(Path(args.inventory))
+    if res.topology is None or res.plan is None:
+        sys.stdout.write(format_text(res.findings))
+        return exit_code(res.findings) or 1
+    topo, plan = res.topology, res.plan
+    sw = topo.switches.get(args.device)
+    if sw is None:
+        sw = next((s for s in topo.switches.values() if s.key == args.device), None)
+    if sw is None:
+        import difflib
+
+        close = difflib.get_close_matches(args.device, list(topo.switches), n=3)
+        print(f"fabric show: no switch named {args.device!r}" + (f"; did you mean {', '.join(close)}?" if close
+                                                                  else ""), file=sys.stderr)
+        return 2
+    print(f"{sw.name}  role={sw.role.value} pod={sw.pod} segment={sw.segment} index={sw.index} model={sw.model} "
+          f"platform={sw.platform}")
+    if sw.rails:
+        print(f"  rails      {', '.join(map(str, sw.rails))}" + (f" (side {'ab'[sw.side]})" if sw.side is not None
+                                                               else ""))
+    print(f"  loopback   {ntoa(plan.loopback[sw.name])}/32")
+    print(f"  management {ntoa(plan.management[sw.name])}/{plan.management_len}")
+    print(f"  asn        {plan.asn[sw.name]}")
+    if sw.name in plan.aggregates:
+        print(f"  aggregate  {plan.aggregates[sw.name]}")
+    for rail in sw.rails:
+        sub = plan.rail_subnets[(sw.name, rail)]
+        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}")
+    rows = []
+    for link in topo.links:
+        if sw.name not in (link.a.device, link.z.device):
+            continue
+        me, peer = (link.a, link.z) if link.a.device == sw.name else (link.z, link.a)
+        addr = ""
+        key = link.bundle or link.id
+        if key in plan.p2p:
+            upper, lower = plan.p2p_ends(key)
+            mine, theirs = (upper, lower) if link.z.device == sw.name else (lower, upper)
+            addr = f"{ntoa(mine)}/31 -> {ntoa(theirs)}"
+        elif link.id in plan.host_addr:
+            addr = f"host {ntoa(plan.host_addr[link.id])}"
+        rows.append((me.port, me.lane, f"  port {me.label():<6} {link.role.value:<6} {peer.device}:{peer.label():<6} "
+                     f"{me.speed}G  {addr}"))
+    for _p, _l, text in sorted(rows):
+        print(text)
+    return exit_code(res.findings)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fabric",
+        description="railfabric: describe a rail-optimized GPU back-end fabric in YAML, validate it, and "
+                    "expand it into a stable plan of devices, links, addresses and ASNs.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"railfabric {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks on internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check an inventory and print findings plus a fabric summary",
+                       description="Load every .yml file under INVENTORY, check it against the schema and the "
+                                   "semantic rules, expand and allocate the fabric, and report every finding at "
+                                   "once with file:line:col, a stable code and a hint.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    v.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text",
+                   help="text for people (default), json for scripts, sarif for code scanning, github for "
+                        "workflow annotations")
+    v.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+    v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    v.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
+                       description="Print the JSON Schema of the inventory. Point your editor's YAML language "
+                                   "server at it: see the README.")
+    s.set_defaults(func=cmd_schema)
+
+    e = sub.add_parser("explain", help="explain a finding code (or list them all)")
+    e.add_argument("code", nargs="?", help="e.g. POOL002")
+    e.set_defaults(func=cmd_explain)
+
+    sh = sub.add_parser("show", help="show one switch: identity, addresses, ASN, rail subnets and links",
+                        description="Print what the plan gives one switch (by hostname or pattern name).")
+    sh.add_argument("device", help="hostname or pattern name, e.g. p1-s1-rail0")
+    sh.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    sh.set_defaults(func=cmd_show)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # an internal error must still be a clear message, never a bare traceback
+        if args.debug:
+            traceback.print_exc()
+        print(f"fabric: internal error: {type(exc).__name__}: {exc} (rerun with --debug and report it)",
+              file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,372 @@
+"""The inventory schema (v1): what the operator writes, as immutable pydantic models.
+
+Unknown keys are refused everywhere. Defaults follow ../shared/REFERENCE.md (NVIDIA Cumulus RoCE profile for ECN,
+SONiC pfcwd defaults for the PFC watchdog, 9216/9000 MTUs). `fabric schema` publishes this as JSON Schema.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+import netaddr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
+
+from fabric.units import PLACEHOLDERS, check_pattern, parse_breakout, parse_ports, parse_speed
+
+SCHEMA_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+
+# --------------------------------------------------------------------------- scalar types
+
+
+def _speed(v: Any) -> int:
+    return parse_speed(v)
+
+
+Speed = Annotated[
+    int,
+    BeforeValidator(_speed),
+    WithJsonSchema({"type": ["string", "integer"], "pattern": r"^\d+(\.\d+)?[GgTt]$",
+                    "description": "link speed, e.g. '400G', '800G', '1.6T' (integers are Gbit/s)"}),
+]
+
+
+def _breakout(v: Any) -> tuple[int, int]:
+    if isinstance(v, tuple):
+        return v
+    return parse_breakout(v)
+
+
+Breakout = Annotated[
+    tuple[int, int],
+    BeforeValidator(_breakout),
+    PlainSerializer(lambda v: f"{v[0]}x{v[1]}G"),
+    WithJsonSchema({"type": "string", "pattern": r"^\d+[xX]\d+(\.\d+)?[GgTt]$",
+                    "description": "breakout mode: lanes x speed, e.g. '2x400G'"}),
+]
+
+
+def _ports(v: Any) -> tuple[int, ...]:
+    if isinstance(v, tuple):
+        return v
+    return parse_ports(v)
+
+
+PortList = Annotated[
+    tuple[int, ...],
+    BeforeValidator(_ports),
+    WithJsonSchema({"oneOf": [
+        {"type": "string", "description": "ranges and numbers, e.g. '1-16' or '1,4,7,10'"},
+        {"type": "array", "items": {"type": ["integer", "string"]},
+         "description": "port numbers or 'a-b' ranges, e.g. [1, 4, 7, 10] or ['33-64']"}]}),
+]
+
+
+def _network(v: Any) -> netaddr.IPNetwork:
+    if isinstance(v, netaddr.IPNetwork):
+        return v
+    if not isinstance(v, str):
+        raise ValueError("must be an IPv4 prefix such as '10.0.0.0/16'")
+    try:
+        net = netaddr.IPNetwork(v)
+    except (netaddr.AddrFormatError, ValueError, TypeError):
+        raise ValueError(f"{v!r} is not an IPv4 prefix such as '10.0.0.0/16'") from None
+    if net.version != 4 or "/" not in v:
+        raise ValueError(f"{v!r} must be an IPv4 prefix with a length, such as '10.0.0.0/16'")
+    if net.ip != net.network:
+        raise ValueError(f"{v!r} has host bits set; did you mean '{net.cidr}'?")
+    return net
+
+
+IPv4Prefix = Annotated[
+    netaddr.IPNetwork,
+    BeforeValidator(_network),
+    PlainSerializer(str),
+    WithJsonSchema({"type": "string", "description": "IPv4 prefix, e.g. '10.0.0.0/16'"}),
+]
+
+
+def _address(v: Any) -> netaddr.IPAddress:
+    if isinstance(v, netaddr.IPAddress):
+        return v
+    if not isinstance(v, str) or "/" in v:
+        raise ValueError("must be an IPv4 address such as '192.168.0.10'")
+    try:
+        addr = netaddr.IPAddress(v, flags=netaddr.INET_PTON)
+    except (netaddr.AddrFormatError, ValueError):
+        raise ValueError(f"{v!r} is not an IPv4 address") from None
+    if addr.version != 4:
+        raise ValueError(f"{v!r} is not an IPv4 address")
+    return addr
+
+
+IPv4Addr = Annotated[
+    netaddr.IPAddress,
+    BeforeValidator(_address),
+    PlainSerializer(str),
+    WithJsonSchema({"type": "string", "description": "IPv4 address, e.g. '192.168.0.10'"}),
+]
+
+
+def _pattern(allowed: frozenset[str]):
+    def check(v: Any) -> str:
+        if not isinstance(v, str):
+            raise ValueError("name pattern must be a string")
+        check_pattern(v, allowed)
+        return v
+
+    return BeforeValidator(check)
+
+
+# Identifiers used as mapping keys and in file names: no path separators, no leading dot.
+Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+FreeText = Annotated[str, Field(max_length=200)]
+
+
+# --------------------------------------------------------------------------- fabric-wide settings
+
+
+class Platform(StrEnum):
+    SONIC = "sonic"
+    EOS = "eos"
+
+
+class FabricSettings(_Model):
+    """Fabric-wide settings."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$",
+                               description="fabric name (an RFC 1123 label)")]
+    platform: Platform = Field(Platform.SONIC, description="default switch platform")
+    mtu: int = Field(9216, ge=1500, le=9216, description="MTU of every switch port (normalised per platform)")
+    host_mtu: int = Field(9000, ge=1280, le=9216, description="MTU of the GPU NICs")
+    rail_vlan_base: int = Field(100, ge=2, le=4094, description="rail r uses VLAN rail_vlan_base + r")
+
+
+class EcmpMode(StrEnum):
+    FLOW = "flow"
+    FLOWLET = "flowlet"
+    PACKET = "packet"
+
+
+class Ecmp(_Model):
+    mode: EcmpMode = Field(EcmpMode.FLOW, description="flow hashing, flowlet switching or per-packet spraying")
+    width: int = Field(64, ge=1, le=512, description="BGP maximum-paths")
+
+
+class AsnPlan(_Model):
+    """RFC 7938 ASN plan: one ASN for all super-spines, one per pod for its spines, one per rail switch."""
+
+    super_spine: int = Field(4200000000, ge=1, le=4294967294)
+    spine_base: int = Field(4200001000, ge=1, le=4294967294, description="pod p's spines use spine_base + p")
+    rail_switch_base: int = Field(4200100000, ge=1, le=4294967294,
+                                  description="rail switch in slot n uses rail_switch_base + n (see limits)")
+
+
+class Routing(_Model):
+    underlay: Literal["ebgp"] = "ebgp"
+    asn: AsnPlan = AsnPlan()
+    bfd: bool = True
+    ecmp: Ecmp = Ecmp()
+
+
+class TrafficClass(_Model):
+    dscp: int = Field(ge=0, le=63)
+    priority: int = Field(ge=0, le=7, description="switch priority / traffic class")
+
+
+class Ecn(_Model):
+    enabled: bool = True
+    min_bytes: int = Field(150_000, ge=1, description="WRED/ECN minimum threshold (bytes)")
+    max_bytes: int = Field(1_500_000, ge=1, description="WRED/ECN maximum threshold (bytes)")
+    probability: int = Field(100, ge=1, le=100, description="marking probability at max_bytes (%)")
+
+
+class PfcWatchdog(_Model):
+    enabled: bool = True
+    detection_ms: int = Field(200, ge=100, le=5000)
+    restoration_ms: int = Field(200, ge=100, le=60000)
+    poll_ms: int = Field(200, ge=100, le=1000)
+    action: Literal["drop", "forward", "alert"] = "drop"
+
+
+class Scheduler(_Model):
+    roce_weight: int = Field(50, ge=1, le=100, description="DWRR weight of the lossless RoCE queue")
+    default_weight: int = Field(50, ge=1, le=100, description="DWRR weight of the default queue")
+
+
+class Qos(_Model):
+    """Lossless RoCEv2 profile: the same on both ends of every link."""
+
+    roce: TrafficClass = TrafficClass(dscp=26, priority=3)
+    cnp: TrafficClass = TrafficClass(dscp=48, priority=6)
+    ecn: Ecn = Ecn()
+    pfc_watchdog: PfcWatchdog = PfcWatchdog()
+    scheduler: Scheduler = Scheduler()
+
+
+class ManagementPool(_Model):
+    prefix: IPv4Prefix
+    gateway: IPv4Addr | None = Field(None, description="default: the first address of the prefix")
+    first_offset: int = Field(16, ge=1, description="device addresses start this many addresses into the prefix")
+
+
+class Pools(_Model):
+    loopbacks: IPv4Prefix = Field(description="one /32 per switch")
+    fabric_links: IPv4Prefix = Field(description="one /31 per routed link (or port-channel)")
+    rail_subnets: IPv4Prefix = Field(description="rail subnets: one block per segment (limits.segment_rail_block)")
+    management: ManagementPool
+
+
+class Limits(_Model):
+    """The address plan's geometry. Allocations stride by these numbers, never by how many things exist,
+    so adding a pod, segment, spine or host group never renumbers anything that exists.
+    Changing a limit renumbers on purpose."""
+
+    pods: int = Field(16, ge=1, le=4096)
+    segments_per_pod: int = Field(32, ge=1, le=4096)
+    rail_switches_per_segment: int = Field(16, ge=1, le=256)
+    spines_per_pod: int = Field(64, ge=1, le=1024)
+    super_spines: int = Field(64, ge=1, le=1024)
+    uplinks_per_rail_switch: int = Field(64, ge=1, le=1024, description="routed links from one rail switch up")
+    uplinks_per_spine: int = Field(64, ge=1, le=1024, description="routed links from one spine up")
+    segment_rail_block: int = Field(21, ge=8, le=30,
+                                    description="prefix length of the rail-subnet block each segment gets")
+
+
+# --------------------------------------------------------------------------- hardware catalogue
+
+
+class RailPortBlocks(_Model):
+    rails: list[PortList] = Field(default_factory=list,
+                                  description="host-facing ports per rail slot: the i-th rail a switch serves "
+                                              "uses rails[i]")
+    uplinks: PortList | None = Field(None, description="ports towards the next tier up (default: top half)")
+
+
+class SwitchModel(_Model):
+    ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
+    speed: Speed = Field(description="native port speed")
+    breakouts: list[Breakout] = Field(default_factory=list, description="e.g. ['2x400G', '4x200G']")
+    port_blocks: RailPortBlocks | None = None
+    latency_ns: int = Field(600, ge=0, le=100_000, description="port-to-port latency (for the solver)")
+
+
+class HostModel(_Model):
+    gpus: int = Field(ge=1, le=64)
+    nics: int = Field(ge=1, le=64)
+    ports_per_nic: Literal[1, 2] = 1
+    nic_speed: Speed
+    gpu_to_nic: list[int] | None = Field(None, description="NIC index per GPU; required when NICs < GPUs")
+
+
+# --------------------------------------------------------------------------- the fabric
+
+
+class SuperSpines(_Model):
+    count: int = Field(ge=1, le=1024)
+    model: Ident
+    name: Annotated[str, _pattern(frozenset({"index", "plane"}))] = "ss{index}"
+    planes: int | None = Field(None, ge=1, le=64,
+                               description="absent: every spine meets every super-spine; N: spine i meets the "
+                                           "super-spines of plane ((i-1) mod N)+1; super-spine s is in plane "
+                                           "((s-1) mod N)+1")
+    platform: Platform | None = None
+
+
+class Spines(_Model):
+    count: int = Field(ge=1, le=1024)
+    model: Ident
+    name: Annotated[str, _pattern(frozenset({"pod", "index", "plane"}))] = "p{pod}-spine{index}"
+    links_per_rail_switch: int = Field(1, ge=1, le=64, description="parallel links from each rail switch")
+    link_speed: Speed = Field(description="speed of rail switch ↔ spine links")
+    port_channel_members: int | None = Field(None, ge=2, le=32,
+                                             description="bundle parallel links into L3 port-channels of N")
+    links_per_super_spine: int = Field(1, ge=1, le=64)
+    super_spine_link_speed: Speed | None = Field(None, description="default: link_speed")
+    platform: Platform | None = None
+
+
+class DualHoming(StrEnum):
+    MLAG = "mlag"
+    ESI = "esi"
+    TWO_VLANS = "two-vlans"
+
+
+class RailDesign(StrEnum):
+    SINGLE = "single-rail"
+    DUAL = "dual-rail"
+    MULTI = "multi-rail"
+
+
+class HostGroup(_Model):
+    model: Ident
+    count: int = Field(ge=1, le=4096)
+    first: int | None = Field(None, ge=1, le=4096,
+                              description="number of this group's first host in the segment (required when a "
+                                          "segment has several groups)")
+    name: Annotated[str, _pattern(frozenset({"pod", "segment", "host"}))] = "p{pod}-s{segment}-gpu{host:03d}"
+
+
+class Segment(_Model):
+    id: int = Field(ge=1, le=4096)
+    rail_design: RailDesign
+    rails: int = Field(ge=1, le=64, description="rails = NICs per host")
+    rails_per_switch: int | None = Field(None, ge=1, le=64, description="multi-rail only")
+    rail_groups: list[list[int]] | None = Field(None, description="explicit rails per switch, e.g. [[0,4],[1,5]]")
+    rail_prefix_len: int = Field(24, ge=16, le=30, description="prefix length of each rail subnet")
+    rail_switch_model: Ident
+    rail_switch_name: Annotated[str, _pattern(frozenset({"pod", "segment", "rail", "rails", "index", "side"}))] = (
+        "p{pod}-s{segment}-rail{rails}{side}"
+    )
+    dual_homing: DualHoming | None = Field(None, description="how dual-port NICs attach: two switches per rail")
+    links_per_spine: int | None = Field(None, ge=1, le=64, description="default: the pod's links_per_rail_switch")
+    vlan_base: int | None = Field(None, ge=2, le=4094, description="default: fabric.rail_vlan_base")
+    host_groups: list[HostGroup] = Field(min_length=1)
+    platform: Platform | None = None
+
+
+class Pod(_Model):
+    id: int = Field(ge=1, le=4096)
+    spines: Spines | None = Field(None, description="absent: a rail-only pod (no spine tier)")
+    segments: list[Segment] = Field(min_length=1)
+
+
+class DeviceOverride(_Model):
+    hostname: Annotated[str, Field(max_length=63)] | None = None
+    platform: Platform | None = None
+    model: Ident | None = None
+    rack: FreeText | None = None
+    management: IPv4Addr | None = None
+    disabled_ports: PortList = Field(default_factory=tuple, description="ports kept down and skipped by cabling")
+
+
+class Inventory(_Model):
+    """A railfabric inventory (schema v1). Files under inventory/ merge into this one document."""
+
+    fabric: FabricSettings
+    routing: Routing = Routing()
+    qos: Qos = Qos()
+    pools: Pools
+    limits: Limits = Limits()
+    switch_models: dict[Ident, SwitchModel] = Field(min_length=1)
+    host_models: dict[Ident, HostModel] = Field(min_length=1)
+    super_spines: SuperSpines | None = None
+    pods: list[Pod] = Field(min_length=1)
+    devices: dict[str, DeviceOverride] = Field(default_factory=dict,
+                                               description="per-device overrides keyed by the pattern name")
+
+
+def json_schema() -> dict:
+    schema = Inventory.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"https://railfabric.invalid/schema/inventory-v{SCHEMA_VERSION}.json"
+    schema["title"] = f"railfabric inventory v{SCHEMA_VERSION}"
+    return schema
+
+
+__all__ = ["PLACEHOLDERS", "SCHEMA_VERSION", "Inventory", "json_schema"]

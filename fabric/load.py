@@ -1,0 +1,343 @@
+"""Load the inventory: YAML files → one plain tree plus a source map of line/column marks.
+
+Safe by construction: only YAML's standard scalar tags are built (no Python objects), duplicate keys are
+errors naming both lines, alias expansion is bounded, and every string is checked for control characters
+before it can reach a device configuration. Several files merge into one tree; mappings merge key by key and
+a key defined twice (in one file or across files) is an error naming both places.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fabric.findings import Finding, Location
+
+Path_ = tuple[Any, ...]  # a path into the tree: keys and list indices
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_ALIAS_NODES = 100_000  # nodes built while expanding aliases, all files together
+YAML_SUFFIXES = (".yml", ".yaml")
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+# C0 controls except none (tab included: it has no business in a device name or description), DEL, C1,
+# and the Unicode line/paragraph separators that some consumers treat as newlines.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+@dataclass
+class SourceMap:
+    """Where every node of the merged tree came from."""
+
+    values: dict[Path_, Location] = field(default_factory=dict)
+    keys: dict[Path_, Location] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+    def loc(self, path: Path_) -> Location | None:
+        """Mark of the value at `path`, or of its deepest existing ancestor."""
+        p = tuple(path)
+        while True:
+            if p in self.values:
+                return self.values[p]
+            if not p:
+                return None
+            p = p[:-1]
+
+    def key_loc(self, path: Path_) -> Location | None:
+        """Mark of the key that introduces `path` (falls back to the value's mark)."""
+        p = tuple(path)
+        if p in self.keys:
+            return self.keys[p]
+        return self.loc(p)
+
+
+@dataclass
+class Loaded:
+    data: dict[str, Any]
+    source: SourceMap
+    findings: list[Finding]
+    files: list[Path]
+    digest_input: list[tuple[str, bytes]]  # (relative name, bytes) of every file, for manifests
+
+
+def display_path(p: Path) -> str:
+    """A path as users typed it: relative to the working directory when below it."""
+    try:
+        return os.path.relpath(p) if p.is_absolute() and Path.cwd() in p.parents else str(p)
+    except ValueError:
+        return str(p)
+
+
+def _mark(file: str, mark: Any) -> Location:
+    return Location(file, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Builds plain Python values from composed YAML nodes, recording marks and problems."""
+
+    def __init__(self, file: str, source: SourceMap, findings: list[Finding], budget: list[int]) -> None:
+        self.file = file
+        self.source = source
+        self.findings = findings
+        self.budget = budget  # shared, mutable: [remaining alias nodes]
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.seen: set[int] = set()
+        self.stack: set[int] = set()
+        self.in_alias = 0
+        self.aborted = False
+
+    def err(self, code: str, msg: str, node: Any, hint: str = "", fatal: bool = False,
+            related: tuple[Location, ...] = ()) -> None:
+        self.findings.append(Finding(code, msg, _mark(self.file, node.start_mark), hint,
+                                     related=related, fatal=fatal))
+
+    def build(self, node: Any, path: Path_) -> Any:
+        if self.aborted:
+            return None
+        nid = id(node)
+        if nid in self.stack:
+            self.err("LOAD007", "alias refers to a node that contains it (recursive structure)", node,
+                     "remove the recursive alias", fatal=True)
+            self.aborted = True
+            return None
+        alias = nid in self.seen and not isinstance(node, yaml.ScalarNode)
+        self.seen.add(nid)
+        if alias:
+            self.in_alias += 1
+        try:
+            if self.in_alias:
+                self.budget[0] -= 1
+                if self.budget[0] < 0:
+                    self.err("LOAD007", f"aliases expand to more than {MAX_ALIAS_NODES:,} nodes", node,
+                             "this looks like a 'billion laughs' file; write the data out or use fewer aliases",
+                             fatal=True)
+                    self.aborted = True
+                    return None
+            self.source.values.setdefault(path, _mark(self.file, node.start_mark))
+            if isinstance(node, yaml.MappingNode):
+                self.stack.add(nid)
+                try:
+                    return self._mapping(node, path)
+                finally:
+                    self.stack.discard(nid)
+            if isinstance(node, yaml.SequenceNode):
+                self.stack.add(nid)
+                try:
+                    return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+                finally:
+                    self.stack.discard(nid)
+            return self._scalar(node, path)
+        finally:
+            if alias:
+                self.in_alias -= 1
+
+    def _scalar(self, node: Any, path: Path_) -> Any:
+        try:
+            value = self.constructor.construct_object(node)
+        except yaml.YAMLError as exc:
+            self.err("SCH003", f"cannot use this value: {getattr(exc, 'problem', None) or exc}", node,
+                     "only plain YAML scalars (strings, numbers, booleans, null) are allowed")
+            return None
+        if isinstance(value, str) and _CONTROL.search(value):
+            bad = _CONTROL.search(value).group()  # type: ignore[union-attr]
+            self.err("SEC001", f"string contains control character U+{ord(bad):04X} "
+                     f"({'newline' if bad in chr(10) + chr(13) else 'control'})", node,
+                     "inventory strings end up in device configs; remove line breaks and control characters")
+            return value
+        if not isinstance(value, str | int | float | bool | type(None)):
+            self.err("SCH003", f"unsupported value type {type(value).__name__} ({node.value!r})", node,
+                     "quote the value to make it a string")
+        return value
+
+    def _key(self, knode: Any) -> tuple[bool, Any]:
+        if not isinstance(knode, yaml.ScalarNode):
+            self.err("LOAD010", "mapping key is a collection, not a plain scalar", knode,
+                     "use a string key", fatal=True)
+            return False, None
+        key = self._scalar(knode, ())
+        if not isinstance(key, str | int):
+            self.err("LOAD010", f"mapping key {knode.value!r} is not a string or an integer", knode,
+                     "quote the key")
+            return False, None
+        return True, key
+
+    def _mapping(self, node: Any, path: Path_) -> dict:
+        out: dict = {}
+        merges: list[tuple[Any, Any]] = []
+        for knode, vnode in node.value:
+            if knode.tag == _MERGE_TAG:
+                merges.append((knode, vnode))
+                continue
+            ok, key = self._key(knode)
+            if not ok:
+                continue
+            kpath = (*path, key)
+            kloc = _mark(self.file, knode.start_mark)
+            if key in out:
+                first = self.source.keys.get(kpath)
+                self.err("LOAD002", f"key {key!r} is defined twice in this mapping"
+                         + (f" (first at line {first.line})" if first else ""), knode,
+                         "delete one of them; YAML would otherwise keep only the last value silently",
+                         related=(first,) if first else ())
+                continue
+            self.source.keys[kpath] = kloc
+            out[key] = self.build(vnode, kpath)
+        # YAML merge keys (<<: *anchor): explicit keys win, merged keys fill in.
+        for _knode, vnode in merges:
+            sources = vnode.value if isinstance(vnode, yaml.SequenceNode) else [vnode]
+            for src in sources:
+                if not isinstance(src, yaml.MappingNode):
+                    self.err("LOAD010", "merge key '<<' needs a mapping or a list of mappings", src)
+                    continue
+                self.in_alias += 1
+                try:
+                    merged = self.build(src, ("<<", *path))
+                finally:
+                    self.in_alias -= 1
+                if isinstance(merged, dict):
+                    for key, value in merged.items():
+                        if key not in out:
+                            out[key] = value
+                            src_loc = self.source.values.get(("<<", *path, key))
+                            if src_loc:
+                                self.source.values.setdefault((*path, key), src_loc)
+                                self.source.keys.setdefault((*path, key), src_loc)
+        return out
+
+
+def _iter_files(root: Path) -> Iterator[Path]:
+    if root.is_file():
+        yield root
+        return
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        if p.is_file() and p.suffix in YAML_SUFFIXES:
+            yield p
+
+
+def _load_file(path: Path, name: str, source: SourceMap, findings: list[Finding],
+               budget: list[int]) -> tuple[Any, bytes]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        findings.append(Finding("LOAD008", f"cannot read file: {exc.strerror}", Location(name), fatal=True))
+        return None, b""
+    if len(raw) > MAX_FILE_BYTES:
+        findings.append(Finding("LOAD011", f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                                Location(name, 1, 1), "split the inventory into several files", fatal=True))
+        return None, raw
+    if b"\x00" in raw:
+        off = raw.index(b"\x00")
+        line = raw.count(b"\n", 0, off) + 1
+        findings.append(Finding("LOAD006", f"file contains NUL bytes (binary data) at byte {off}",
+                                Location(name, line, 1), "inventory files must be UTF-8 YAML text", fatal=True))
+        return None, raw
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        findings.append(Finding("LOAD006", f"file is not UTF-8 text (bad byte 0x{raw[exc.start]:02x} at offset "
+                                f"{exc.start})", Location(name, line, 1),
+                                "save the file as UTF-8", fatal=True))
+        return None, raw
+    try:
+        docs = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        loc = _mark(name, mark) if mark else Location(name)
+        problem = exc.problem or exc.context or "syntax error"
+        findings.append(Finding("LOAD001", f"YAML syntax error: {problem}"
+                                + (f" ({exc.context})" if exc.context and exc.problem else ""),
+                                loc, "check indentation, quoting and ':' after keys", fatal=True))
+        return None, raw
+    except yaml.YAMLError as exc:
+        findings.append(Finding("LOAD001", f"YAML error: {exc}", Location(name, 1, 1), fatal=True))
+        return None, raw
+    except RecursionError:
+        findings.append(Finding("LOAD001", "YAML nesting is too deep", Location(name, 1, 1), fatal=True))
+        return None, raw
+    docs = [d for d in docs if d is not None]
+    if not docs:
+        findings.append(Finding("LOAD004", "file is empty (no YAML document)", Location(name, 1, 1),
+                                "delete the file or add inventory sections to it", fatal=True))
+        return None, raw
+    if len(docs) > 1:
+        findings.append(Finding("LOAD009", f"file holds {len(docs)} YAML documents; only one is allowed",
+                                _mark(name, docs[1].start_mark), "split it into separate files", fatal=True))
+        return None, raw
+    root = docs[0]
+    if not isinstance(root, yaml.MappingNode):
+        kind = "a list" if isinstance(root, yaml.SequenceNode) else f"a scalar ({root.value!r})"
+        findings.append(Finding("LOAD005", f"top level of the file is {kind}, not a mapping",
+                                _mark(name, root.start_mark),
+                                "start the file with section keys such as `fabric:` or `pods:`", fatal=True))
+        return None, raw
+    builder = _Builder(name, source, findings, budget)
+    try:
+        tree = builder.build(root, ())
+    except RecursionError:
+        findings.append(Finding("LOAD001", "YAML nesting is too deep", Location(name, 1, 1), fatal=True))
+        return None, raw
+    return (None if builder.aborted else tree), raw
+
+
+def _merge(dst: dict, src: dict, path: Path_, file_source: SourceMap, source: SourceMap,
+           findings: list[Finding]) -> None:
+    for key, value in src.items():
+        kpath = (*path, key)
+        if key not in dst:
+            dst[key] = value
+            continue
+        if isinstance(dst[key], dict) and isinstance(value, dict):
+            _merge(dst[key], value, kpath, file_source, source, findings)
+            continue
+        first = source.key_loc(kpath)
+        second = file_source.key_loc(kpath)
+        where = ".".join(str(p) for p in kpath)
+        findings.append(Finding(
+            "LOAD003", f"key {where!r} is defined in two files (first at {first})", second,
+            "keep one definition; mappings merge across files, but a key may be defined only once",
+            related=(first,) if first else ()))
+
+
+def load_inventory(root: Path) -> Loaded:
+    """Load every YAML file under `root` (or the single file `root`) into one tree."""
+    findings: list[Finding] = []
+    source = SourceMap()
+    data: dict[str, Any] = {}
+    digest: list[tuple[str, bytes]] = []
+    if not root.exists():
+        findings.append(Finding("LOAD008", f"inventory path {display_path(root)!r} does not exist",
+                                Location(display_path(root)), "pass a directory of .yml files or one file",
+                                fatal=True))
+        return Loaded(data, source, findings, [], digest)
+    files = list(_iter_files(root))
+    if not files:
+        findings.append(Finding("LOAD008", f"no .yml or .yaml files in {display_path(root)!r}",
+                                Location(display_path(root)), "add fabric.yml (see the README)", fatal=True))
+        return Loaded(data, source, findings, [], digest)
+    budget = [MAX_ALIAS_NODES]
+    for path in files:
+        name = display_path(path)
+        source.files.append(name)
+        file_source = SourceMap()
+        tree, raw = _load_file(path, name, file_source, findings, budget)
+        rel = path.name if root.is_file() else path.relative_to(root).as_posix()
+        digest.append((rel, raw))
+        if not isinstance(tree, dict):
+            continue
+        _merge(data, tree, (), file_source, source, findings)
+        for k, v in file_source.values.items():
+            source.values.setdefault(k, v)
+        for k, v in file_source.keys.items():
+            source.keys.setdefault(k, v)
+    return Loaded(data, source, findings, files, digest)

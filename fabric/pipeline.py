@@ -1,0 +1,63 @@
+"""The validate pipeline: load → schema → intent rules → expand → allocate → plan rules.
+
+Pure: reads the inventory files, returns values; never writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fabric.allocate import Plan, allocate
+from fabric.findings import Finding, unique_sorted
+from fabric.intent import Inventory
+from fabric.load import Loaded, load_inventory
+from fabric.rules.intent_rules import BLOCKING, check_intent
+from fabric.rules.plan_rules import check_plan, check_topology, summary
+from fabric.schema_check import check_schema
+from fabric.topology import Topology, expand
+
+
+@dataclass
+class Result:
+    loaded: Loaded
+    inventory: Inventory | None = None
+    topology: Topology | None = None
+    plan: Plan | None = None
+    findings: list[Finding] = field(default_factory=list)
+    stage_reached: str = "load"
+
+    def summary(self) -> dict | None:
+        if self.inventory is None or self.topology is None:
+            return None
+        return summary(self.inventory, self.topology, self.plan)
+
+
+def run(path: Path) -> Result:
+    loaded = load_inventory(path)
+    res = Result(loaded, findings=list(loaded.findings))
+    if any(f.fatal for f in loaded.findings):
+        res.findings = unique_sorted(res.findings)
+        return res
+    res.stage_reached = "schema"
+    inv, schema_findings = check_schema(loaded.data, loaded.source)
+    res.findings += schema_findings
+    if inv is None:
+        res.findings = unique_sorted(res.findings)
+        return res
+    res.inventory = inv
+    res.stage_reached = "intent"
+    intent_findings = check_intent(inv, loaded.source)
+    res.findings += intent_findings
+    if any(f.code in BLOCKING and f.severity == "error" for f in intent_findings):
+        res.findings = unique_sorted(res.findings)
+        return res
+    res.stage_reached = "topology"
+    res.topology = expand(inv)
+    res.findings += check_topology(inv, res.topology, loaded.source)
+    res.stage_reached = "allocation"
+    res.plan = allocate(inv, res.topology)
+    res.findings += check_plan(inv, res.topology, res.plan, loaded.source)
+    res.stage_reached = "done"
+    res.findings = unique_sorted(res.findings)
+    return res

@@ -1,0 +1,122 @@
+"""The catalogue of finding codes. Codes are stable: never reuse or renumber one.
+
+Each code has a short machine name (used as the SARIF rule name), a title and an explanation
+(shown by `fabric explain CODE`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    name: str
+    title: str
+    explanation: str
+
+
+_TABLE: list[tuple[str, str, str, str]] = [
+    # --- loading (LOAD): the files themselves
+    ("LOAD001", "yaml-syntax", "YAML syntax error",
+     "The file is not valid YAML. The location points at where the parser gave up."),
+    ("LOAD002", "duplicate-key", "Key defined twice in one mapping",
+     "YAML parsers usually keep the last value silently; railfabric refuses, because the first value may be "
+     "the one you meant."),
+    ("LOAD003", "duplicate-key-across-files", "Key defined in two inventory files",
+     "Inventory files merge into one tree; mappings merge key by key, but one key cannot be defined twice."),
+    ("LOAD004", "empty-file", "Empty inventory file", "The file holds no YAML document."),
+    ("LOAD005", "not-a-mapping", "Top level is not a mapping",
+     "Each inventory file must be a mapping of sections (fabric, routing, pods, ...)."),
+    ("LOAD006", "not-text", "File is not UTF-8 text", "The file contains binary data or is not UTF-8."),
+    ("LOAD007", "alias-bomb", "Too many alias expansions",
+     "Anchors and aliases expanded beyond the limit (a 'billion laughs' file) or refer to themselves."),
+    ("LOAD008", "no-inventory", "Inventory not found", "The inventory path does not exist or holds no .yml files."),
+    ("LOAD009", "multi-document", "More than one YAML document in a file",
+     "Put one document per file; use several files to split the inventory."),
+    ("LOAD010", "bad-key", "Unusable mapping key", "Mapping keys must be plain scalars (strings or numbers)."),
+    ("LOAD011", "too-large", "File too large", "Inventory files are limited in size to keep loading safe."),
+    # --- schema (SCH)
+    ("SCH001", "unknown-key", "Unknown key", "The key is not part of the inventory schema (see `fabric schema`)."),
+    ("SCH002", "missing-key", "Required key missing", "The schema requires this key."),
+    ("SCH003", "bad-value", "Value has the wrong type or is out of range", "See the message for the expected value."),
+    # --- security (SEC)
+    ("SEC001", "control-characters", "String contains a newline or control character",
+     "Inventory strings end up inside device configurations; a newline or control character could inject "
+     "configuration lines, so they are refused everywhere."),
+    ("SEC002", "bad-hostname", "Hostname is not an RFC 1123 label",
+     "Hostnames become file names under generated/ and appear in configs: 1-63 letters, digits and hyphens, "
+     "not starting or ending with a hyphen."),
+    ("SEC003", "bad-name-pattern", "Name pattern uses an unknown placeholder or format",
+     "Name patterns may use {pod}, {segment}, {rail}, {rails}, {index}, {side}, {host}, {plane} with an optional "
+     "zero-padded width such as {index:02d}."),
+    # --- references and identity (REF, ID)
+    ("REF001", "unknown-switch-model", "Unknown switch model", "The name is not in switch_models."),
+    ("REF002", "unknown-host-model", "Unknown host model", "The name is not in host_models."),
+    ("REF003", "unknown-device", "Override for a device that does not exist",
+     "Keys under `devices:` are the pattern names of switches the fabric generates."),
+    ("ID001", "duplicate-pod-id", "Pod id used twice",
+     "Pod ids identify pods in every allocation; they must be unique."),
+    ("ID002", "duplicate-segment-id", "Segment id used twice in a pod", "Segment ids must be unique within a pod."),
+    ("ID003", "duplicate-name", "Two devices or hosts have the same name",
+     "Names become file names and BGP descriptions; they must be unique fabric-wide."),
+    ("ID004", "id-beyond-limits", "Id or count beyond the address plan's limits",
+     "Allocation strides come from `limits:`; an id or count above them would collide with a neighbour's slot."),
+    ("ID005", "host-range-overlap", "Host groups of a segment overlap or need an explicit start",
+     "Host numbers decide ports and addresses; each group needs a stable `first` so that adding or reordering "
+     "groups never renumbers hosts."),
+    # --- pools and addresses (POOL, ADDR)
+    ("POOL001", "pool-overlap", "Address pools overlap", "Each pool must be disjoint from every other pool."),
+    ("POOL002", "pool-exhausted", "Address pool too small",
+     "The plan places an address outside the pool. Grow the pool or lower the limits."),
+    ("POOL003", "address-outside-pool", "Explicit address outside its pool",
+     "An explicitly pinned address must lie inside the pool it belongs to."),
+    ("POOL004", "address-collision", "Explicit address collides with an allocated one",
+     "The pinned address is already allocated to another device."),
+    ("POOL005", "rail-block-too-small", "Rail subnets of a segment do not fit the segment's block",
+     "Each segment gets a fixed block of the rail pool (limits.segment_rail_block)."),
+    ("POOL006", "rail-subnet-too-small", "Rail subnet too small for the hosts",
+     "A rail subnet holds the gateway and one address per host."),
+    # --- MTU, QoS (MTU, QOS)
+    ("MTU001", "host-mtu-above-fabric", "Host MTU above fabric MTU", "Hosts must not send frames the fabric drops."),
+    ("MTU002", "host-mtu-too-small-for-roce", "Host MTU too small for 4096-byte RoCE payloads",
+     "RoCEv2 path MTU 4096 needs the payload plus headers (Eth 14 + IP 20 + UDP 8 + BTH 12 + ICRC 4 and "
+     "optional RETH 16) inside the host MTU."),
+    ("QOS001", "ecn-thresholds", "ECN minimum threshold not below maximum", "ECN marking needs min < max."),
+    ("QOS002", "dscp-clash", "RoCE and CNP use the same DSCP",
+     "Data and congestion notifications need distinct DSCPs."),
+    ("QOS003", "cnp-lossless", "CNP priority equals the lossless RoCE priority",
+     "CNPs must not be paused by PFC; put them on a strict-priority class of their own."),
+    ("QOS004", "pfc-watchdog-timers", "PFC watchdog detection shorter than its poll interval",
+     "The watchdog cannot detect a storm faster than it polls."),
+    # --- rails and hardware (RAIL, HW, PORT)
+    ("RAIL001", "rails-vs-nics", "Rails of a segment do not match the hosts' NICs",
+     "Rail r carries NIC r of every host, so a segment needs as many rails as its hosts have NICs."),
+    ("RAIL002", "rail-grouping", "Rails cannot be grouped onto switches as declared",
+     "single-rail serves 1 rail per switch, dual-rail 2, multi-rail `rails_per_switch`; every rail exactly once."),
+    ("RAIL003", "shared-nic-map", "GPU-to-NIC map missing or inconsistent",
+     "Hosts with fewer NICs than GPUs must say which NIC each GPU uses."),
+    ("RAIL004", "port-blocks", "Switch model's rail port blocks do not fit",
+     "A rail switch serving k rails needs k rail port blocks in its model when blocks are given."),
+    ("HW001", "no-speed-mode", "Switch cannot run a port at the needed speed",
+     "The link speed must be the model's native speed or one of its breakouts."),
+    ("HW002", "bad-breakout", "Breakout does not divide the native speed", "NxS must equal the native port speed."),
+    ("PORT001", "ports-exhausted", "Switch needs more ports than it has",
+     "Links were placed on port numbers the model does not have."),
+    ("PORT002", "port-conflict", "Two links on one port", "Host and uplink port blocks overlap."),
+    # --- topology (TOPO), ASN
+    ("TOPO001", "no-uplinks", "Pod with spines is not connected to the super-spines",
+     "A 3-tier fabric connects every pod with spines to the super-spines."),
+    ("TOPO002", "plane-mismatch", "Spines cannot be spread over the super-spine planes",
+     "With planes, spine i connects to plane ((i-1) mod planes)+1, which must have super-spines."),
+    ("TOPO003", "port-channel", "Port-channel members do not divide the link count",
+     "links_per_rail_switch must be a multiple of port_channel_members."),
+    ("TOPO004", "dual-homing", "Dual-homing mode without dual-port NICs or vice versa",
+     "Hosts with 2 ports per NIC land on two switches per rail; say how (mlag, esi, two-vlans)."),
+    ("ASN001", "asn-range", "ASN outside the valid or private range",
+     "RFC 6996 private ASNs: 64512-65534 (2-byte) and 4200000000-4294967294 (4-byte)."),
+    ("ASN002", "asn-overlap", "ASN ranges of two tiers overlap", "Each tier's ASNs must be distinct (RFC 7938)."),
+    ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
+]
+
+CODES: dict[str, Code] = {code: Code(name, title, expl) for code, name, title, expl in _TABLE}

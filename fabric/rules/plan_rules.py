@@ -1,0 +1,160 @@
+"""Rules on the expanded topology and the allocation: names, ports, pools."""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+
+from fabric.allocate import Plan, ntoa
+from fabric.findings import Finding, Severity
+from fabric.intent import Inventory
+from fabric.load import SourceMap
+from fabric.topology import Role, Topology
+from fabric.units import hostname_problem
+
+
+def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+    out: list[Finding] = []
+    keys = {sw.key for sw in topo.switches.values()}
+    for key in inv.devices:
+        if key not in keys:
+            close = difflib.get_close_matches(key, sorted(keys), n=1, cutoff=0.6)
+            out.append(Finding("REF003", f"devices.{key}: no switch of the fabric has the pattern name {key!r}",
+                               src.key_loc(("devices", key)),
+                               f"did you mean {close[0]!r}?" if close else "keys are the names the patterns make"))
+    for name, first, second in topo.name_clashes:
+        out.append(Finding("ID003", f"name {name!r} is generated twice", src.loc(second),
+                           "make the name patterns or hostname overrides unique", related=(src.loc(first),)))
+    for sw in topo.switches.values():
+        problem = hostname_problem(sw.name.split("~")[0])
+        if problem:
+            path = ("devices", sw.key, "hostname") if sw.overridden and inv.devices[sw.key].hostname else sw.src
+            out.append(Finding("SEC002", f"switch name {sw.name!r} {problem}", src.loc(path),
+                               "use letters, digits and hyphens (name patterns expand placeholders first)"))
+    bad_hosts: set[tuple] = set()
+    for h in topo.hosts.values():
+        problem = hostname_problem(h.name.split("~")[0])
+        if problem and h.src not in bad_hosts:
+            bad_hosts.add(h.src)
+            out.append(Finding("SEC002", f"host name {h.name!r} {problem}", src.loc((*h.src, "name")),
+                               "use letters, digits and hyphens"))
+    out += _ports(inv, topo, src)
+    return out
+
+
+def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+    """Links placed past a model's last port (the solver adds the full port budget later)."""
+    beyond: dict[str, int] = defaultdict(int)
+    used: dict[str, set[int]] = defaultdict(set)
+    for link in topo.links:
+        for end in (link.a, link.z):
+            sw = topo.switches.get(end.device)
+            if sw is None:
+                continue
+            used[end.device].add(end.port)
+    out: list[Finding] = []
+    for name, ports in used.items():
+        sw = topo.switches[name]
+        model = inv.switch_models[sw.model]
+        extra = sum(1 for p in ports if p > model.ports)
+        if extra:
+            beyond[name] = extra
+            usable = model.ports - len(sw.disabled_ports)
+            out.append(Finding(
+                "PORT001", f"{sw.role.value} switch {name} needs {len(ports)} ports but model {sw.model!r} "
+                f"has {model.ports}" + (f" ({len(sw.disabled_ports)} disabled)" if sw.disabled_ports else "")
+                + f": {extra} more needed", src.loc(sw.src),
+                "use fewer hosts or links per switch, a breakout, or a larger model"
+                if usable >= len(ports) - extra else "use fewer hosts or links per switch, or a larger model"))
+    return out
+
+
+def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> list[Finding]:
+    out: list[Finding] = []
+    paths = {"loopbacks": ("pools", "loopbacks"), "fabric_links": ("pools", "fabric_links"),
+             "rail_subnets": ("pools", "rail_subnets"), "management": ("pools", "management", "prefix")}
+    for name, pool in plan.pools.items():
+        if pool.shortfall:
+            need = pool.highest + 1
+            length = 32 - max(0, (need - 1).bit_length())
+            out.append(Finding(
+                "POOL002", f"pool {name} {pool.prefix} has {pool.prefix.size:,} addresses; the plan places "
+                f"{pool.highest_owner} at offset {pool.highest:,}, so it needs {pool.shortfall:,} more",
+                src.loc(paths[name]), f"a /{length} holds the plan; or lower the limits that set the strides"))
+    # pinned management addresses
+    mg = inv.pools.management
+    by_addr: dict[int, str] = {}
+    pinned = {sw.name for sw in topo.switches.values() if sw.management is not None}
+    for name, addr in plan.management.items():
+        if name not in pinned:
+            by_addr[addr] = name
+    gw = int(mg.gateway) if mg.gateway is not None else int(mg.prefix.first) + 1
+    for sw in topo.switches.values():
+        if sw.management is None:
+            continue
+        path = ("devices", sw.key, "management")
+        addr = sw.management
+        if not int(mg.prefix.first) <= addr <= int(mg.prefix.last):
+            out.append(Finding("POOL003", f"management address {ntoa(addr)} of {sw.name} is outside the management "
+                               f"pool {mg.prefix}", src.loc(path), "pick an address inside the pool"))
+            continue
+        other = by_addr.get(addr)
+        if addr == gw:
+            other = "the management gateway"
+        if other:
+            out.append(Finding("POOL004", f"management address {ntoa(addr)} of {sw.name} is already {other}'s",
+                               src.loc(path), "pick a free address (see `fabric validate --format json` summary)"))
+        else:
+            by_addr[addr] = sw.name
+    # rail subnets: segment blocks and host capacity
+    block = inv.limits.segment_rail_block
+    for info in topo.segments:
+        need = plan.segment_needs[(info.pod, info.id)]
+        size = 1 << (32 - block)
+        if need > size:
+            length = 32 - max(0, (need - 1).bit_length())
+            out.append(Finding(
+                "POOL005", f"segment {info.pod}/{info.id} needs {need:,} rail addresses "
+                f"({len(info.switches)} switch(es), /{info.prefix_len} per rail) but each segment gets a /{block} "
+                f"({size:,})", src.loc((*info.src, "rail_prefix_len")),
+                f"use a longer rail_prefix_len, or set limits.segment_rail_block to {length} or less"))
+        top = max(info.host_numbers) if info.host_numbers else 0
+        cap = (1 << (32 - info.prefix_len)) - 3
+        if top > cap:
+            out.append(Finding(
+                "POOL006", f"segment {info.pod}/{info.id}: host number {top} does not fit a /{info.prefix_len} rail "
+                f"subnet (gateway + {cap} hosts)", src.loc((*info.src, "rail_prefix_len")),
+                f"use rail_prefix_len {32 - (top + 2).bit_length()} or shorter"))
+    return out
+
+
+def summary(inv: Inventory, topo: Topology, plan: Plan | None) -> dict:
+    roles = {r.value: 0 for r in Role}
+    for sw in topo.switches.values():
+        roles[sw.role.value] += 1
+    links: dict[str, int] = defaultdict(int)
+    for link in topo.links:
+        links[link.role.value] += 1
+    gpus = sum(h.gpus for h in topo.hosts.values())
+    out: dict = {
+        "fabric": inv.fabric.name,
+        "switches": roles,
+        "switches_total": len(topo.switches),
+        "pods": len(inv.pods),
+        "segments": len(topo.segments),
+        "hosts": len(topo.hosts),
+        "gpus": gpus,
+        "links": dict(sorted(links.items())),
+        "links_total": len(topo.links),
+    }
+    if plan is not None:
+        out["pools"] = {
+            name: {"prefix": str(p.prefix), "size": p.prefix.size, "used": p.used,
+                   "used_pct": round(100 * p.used / p.prefix.size, 2),
+                   "highest_offset": p.highest, "reach_pct": round(100 * (p.highest + 1) / p.prefix.size, 2)}
+            for name, p in plan.pools.items()
+        }
+    return out
+
+
+__all__ = ["Severity", "check_plan", "check_topology", "summary"]

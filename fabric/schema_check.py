@@ -1,0 +1,125 @@
+"""Schema stage: the loaded tree → an Inventory, with pydantic errors turned into located Findings."""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from fabric.findings import Finding
+from fabric.intent import Inventory
+from fabric.load import SourceMap
+
+
+def dotted(path: tuple[Any, ...]) -> str:
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out or "<top>"
+
+
+def _data_path(data: Any, loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Keep the elements of pydantic's `loc` that index into the data (drop union/validator tags)."""
+    path: list[Any] = []
+    node = data
+    for el in loc:
+        in_dict = isinstance(node, dict) and el in node
+        in_list = isinstance(node, list) and isinstance(el, int) and 0 <= el < len(node)
+        if in_dict or in_list:
+            path.append(el)
+            node = node[el]
+        elif isinstance(node, dict) and isinstance(el, str) and el == loc[-1]:
+            path.append(el)  # a missing or unknown key: keep it, the caller decides
+            node = None
+    return tuple(path)
+
+
+def _unwrap(tp: Any) -> list[Any]:
+    """The concrete types inside Annotated/Optional/list/dict annotations."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(tp)[0])
+    if origin in (typing.Union, types.UnionType):
+        out: list[Any] = []
+        for a in typing.get_args(tp):
+            out += _unwrap(a)
+        return out
+    return [tp]
+
+
+def _model_at(path: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The pydantic model class that describes the mapping at `path`."""
+    tp: Any = Inventory
+    for el in path:
+        candidates = _unwrap(tp)
+        nxt = None
+        for c in candidates:
+            origin = typing.get_origin(c)
+            if isinstance(c, type) and issubclass(c, BaseModel) and isinstance(el, str) and el in c.model_fields:
+                nxt = c.model_fields[el].annotation
+            elif origin is list and isinstance(el, int):
+                nxt = typing.get_args(c)[0]
+            elif origin is dict:
+                nxt = typing.get_args(c)[1]
+            if nxt is not None:
+                break
+        if nxt is None:
+            return None
+        tp = nxt
+    for c in _unwrap(tp):
+        if isinstance(c, type) and issubclass(c, BaseModel):
+            return c
+    return None
+
+
+def _clean_msg(msg: str) -> str:
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix):]
+    return msg
+
+
+def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | None, list[Finding]]:
+    try:
+        return Inventory.model_validate(data), []
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+    findings: list[Finding] = []
+    for err in errors:
+        loc = tuple(err["loc"])
+        path = _data_path(data, loc)
+        kind = err["type"]
+        where = dotted(path)
+        if kind == "extra_forbidden":
+            key = path[-1] if path else loc[-1]
+            model = _model_at(path[:-1])
+            allowed = sorted(model.model_fields) if model else []
+            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            if close:
+                hint = f"did you mean {close[0]!r}?"
+            else:
+                hint = f"allowed keys here: {', '.join(allowed)}" if allowed else ""
+            parent = dotted(path[:-1])
+            findings.append(Finding("SCH001", f"unknown key {key!r} in {parent}", source.key_loc(path), hint))
+        elif kind == "missing":
+            key = loc[-1]
+            parent_path = path[:-1] if path and path[-1] == key else path
+            model = _model_at(parent_path)
+            field = model.model_fields.get(str(key)) if model else None
+            desc = f" ({field.description})" if field is not None and field.description else ""
+            findings.append(Finding("SCH002", f"{dotted(parent_path)} is missing required key {key!r}{desc}",
+                                    source.loc(parent_path), f"add `{key}:` here (see `fabric schema`)"))
+        else:
+            value = err.get("input")
+            shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else ""
+            msg = _clean_msg(err["msg"])
+            findings.append(Finding("SCH003", f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
+                                                                   else ""),
+                                    source.loc(path)))
+    return None, findings

@@ -1,0 +1,389 @@
+"""Expand the intent into a concrete topology: switches, hosts and links with both ends.
+
+Expansion is total for an inventory that passed the intent rules (models exist, rails group correctly):
+ports that do not exist on a model are still numbered (above the model's port count) so that the checks can
+say how many more are needed instead of failing half-way.
+
+Identity and order: everything is sorted by declared identity (pod id, segment id, switch index, host number),
+never by list position, so reordering the YAML changes nothing.
+
+Port rules (logical port numbers; platform interface names come with rendering):
+- rail switch host ports follow the model's rail port blocks (rail slot i → port_blocks.rails[i]); without blocks
+  they run consecutively from port 1, host-major (host 1 rails..., host 2 rails...), so adding hosts appends;
+- rail switch and spine uplinks take the top ports (port_blocks.uplinks, default the upper half), ascending by
+  uplink index u = (upper switch index - 1) × links + link, which depends on identity only;
+- spine and super-spine downlinks run from port 1 in identity order of the lower switch;
+- a breakout puts `lanes` logical ports on one physical port (lane 1..n); disabled ports are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from fabric.intent import DualHoming, Inventory, RailDesign, Segment, SwitchModel
+from fabric.units import expand_pattern
+
+
+class Role(StrEnum):
+    SUPER_SPINE = "super-spine"
+    SPINE = "spine"
+    RAIL = "rail"
+
+
+class LinkRole(StrEnum):
+    HOST = "host"  # host NIC port → rail switch
+    FABRIC = "fabric"  # rail switch → spine
+    CORE = "core"  # spine → super-spine
+
+
+@dataclass(slots=True)
+class Switch:
+    key: str  # the pattern name: stable identity, key of `devices:` overrides
+    name: str  # hostname (override or key)
+    role: Role
+    pod: int | None
+    segment: int | None
+    index: int  # 1-based: super-spines fabric-wide, spines per pod, rail switches per segment
+    model: str
+    platform: str
+    slot: int  # device slot of the address plan (loopback, management, ASN)
+    tier_slot: int  # slot inside its tier (uplink /31s)
+    src: tuple  # inventory path of the object that declares it
+    rails: tuple[int, ...] = ()
+    side: int | None = None  # 0 / 1 for dual-homed rail switches
+    group: int | None = None  # rail group (0-based) inside the segment
+    plane: int | None = None
+    rack: str | None = None
+    management: int | None = None  # pinned management address (int), if any
+    disabled_ports: frozenset[int] = frozenset()
+    overridden: bool = False
+
+
+@dataclass(slots=True)
+class Host:
+    name: str
+    pod: int
+    segment: int
+    number: int  # host number inside the segment (1-based): decides ports and addresses
+    model: str
+    gpus: int
+    nics: int
+    src: tuple
+
+
+@dataclass(slots=True, frozen=True)
+class End:
+    device: str
+    port: int  # physical port (switches) or NIC port (hosts: 1-based)
+    lane: int  # breakout lane 1..n, 0 when the port is not broken out
+    speed: int  # Gbit/s
+
+    def label(self) -> str:
+        return f"{self.port}/{self.lane}" if self.lane else str(self.port)
+
+
+@dataclass(slots=True)
+class Link:
+    id: str
+    role: LinkRole
+    a: End  # lower end: host, rail switch or spine
+    z: End  # upper end: rail switch, spine or super-spine
+    rail: int | None = None
+    nic: int | None = None  # NIC index = local rank of the rail
+    host_number: int | None = None
+    bundle: str | None = None  # L3 port-channel id, members share one /31
+    net_slot: int | None = None  # /31 slot of the fabric-links pool (routed links and bundles)
+
+
+@dataclass(slots=True)
+class SegmentInfo:
+    pod: int
+    id: int
+    src: tuple
+    design: RailDesign
+    rails: int
+    groups: tuple[tuple[int, ...], ...]  # rails served by each rail group
+    sides: int  # 1, or 2 when dual-homed
+    dual_homing: DualHoming | None
+    prefix_len: int
+    vlan_base: int
+    switches: tuple[str, ...]  # rail switch names by index
+    host_numbers: tuple[int, ...]
+    rails_per_switch: int
+
+
+@dataclass
+class Topology:
+    switches: dict[str, Switch] = field(default_factory=dict)
+    hosts: dict[str, Host] = field(default_factory=dict)
+    links: list[Link] = field(default_factory=list)
+    segments: list[SegmentInfo] = field(default_factory=list)
+    # (switch name, physical port) → number of logical ports that landed there, for port checks
+    name_clashes: list[tuple[str, tuple, tuple]] = field(default_factory=list)
+
+    def by_role(self, role: Role) -> Iterator[Switch]:
+        return (s for s in self.switches.values() if s.role is role)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def rail_groups(seg: Segment) -> tuple[tuple[int, ...], ...]:
+    """Rails served by each switch group of a segment (validated by the intent rules)."""
+    if seg.rail_groups is not None:
+        return tuple(tuple(g) for g in seg.rail_groups)
+    per = per_switch(seg)
+    return tuple(tuple(range(i, min(i + per, seg.rails))) for i in range(0, seg.rails, per))
+
+
+def per_switch(seg: Segment) -> int:
+    if seg.rail_design is RailDesign.SINGLE:
+        return 1
+    if seg.rail_design is RailDesign.DUAL:
+        return 2
+    return seg.rails_per_switch or seg.rails
+
+
+def lanes_for(model: SwitchModel, speed: int) -> int:
+    """Logical ports per physical port when running at `speed` (1 = native; 0 = impossible)."""
+    if speed == model.speed:
+        return 1
+    for lanes, lane_speed in model.breakouts:
+        if lane_speed == speed:
+            return lanes
+    return 0
+
+
+def host_numbers(seg: Segment) -> list[tuple[int, int, int]]:
+    """(host number, group index, index in group) for every host of a segment, by host number."""
+    out = []
+    for gi, g in enumerate(seg.host_groups):
+        first = g.first if g.first is not None else 1
+        out.extend((first + i, gi, i) for i in range(g.count))
+    out.sort()
+    return out
+
+
+class _Ports:
+    """Hands out (physical port, lane) positions from an ordered list of candidate ports, skipping disabled
+    ones; positions past the list get numbers above the model's port count so checks can count them."""
+
+    def __init__(self, candidates: tuple[int, ...] | list[int], disabled: frozenset[int], lanes: int,
+                 overflow_base: int) -> None:
+        self.ports = [p for p in candidates if p not in disabled]
+        self.lanes = max(lanes, 1)
+        self.breakout = lanes > 1
+        self.overflow_base = overflow_base
+
+    def at(self, position: int) -> tuple[int, int]:
+        q, r = divmod(position, self.lanes)
+        port = self.ports[q] if q < len(self.ports) else self.overflow_base + (q - len(self.ports)) + 1
+        return port, (r + 1 if self.breakout else 0)
+
+
+# --------------------------------------------------------------------------- expansion
+
+
+def expand(inv: Inventory) -> Topology:
+    topo = Topology()
+    lim = inv.limits
+    ss_cfg = inv.super_spines
+    n_ss = ss_cfg.count if ss_cfg else 0
+    overrides = inv.devices
+
+    def make(sw: Switch) -> Switch:
+        ov = overrides.get(sw.key)
+        if ov is not None:
+            sw.overridden = True
+            sw.src = ("devices", sw.key)
+            if ov.hostname:
+                sw.name = ov.hostname
+            if ov.platform:
+                sw.platform = ov.platform.value
+            if ov.model:
+                sw.model = ov.model
+            sw.rack = ov.rack
+            sw.management = int(ov.management) if ov.management is not None else None
+            sw.disabled_ports = frozenset(ov.disabled_ports)
+        if sw.name in topo.switches:
+            topo.name_clashes.append((sw.name, topo.switches[sw.name].src, sw.src))
+            sw.name = f"{sw.name}~{sw.slot}"  # keep both so the checks can report the clash
+        topo.switches[sw.name] = sw
+        return sw
+
+    # super-spines
+    supers: list[Switch] = []
+    if ss_cfg:
+        planes = ss_cfg.planes or 1
+        for i in range(1, n_ss + 1):
+            plane = (i - 1) % planes + 1
+            key = expand_pattern(ss_cfg.name, index=i, plane=plane)
+            supers.append(make(Switch(key, key, Role.SUPER_SPINE, None, None, i, ss_cfg.model,
+                                      (ss_cfg.platform or inv.fabric.platform).value, slot=i - 1,
+                                      tier_slot=i - 1, src=("super_spines",),
+                                      plane=plane if ss_cfg.planes else None)))
+    ss_down_pos: dict[str, int] = {s.name: 0 for s in supers}
+    ss_down: dict[tuple[str, int], _Ports] = {}
+
+    rail_tier_base = lim.super_spines + lim.pods * lim.spines_per_pod
+    core_net_base = lim.pods * lim.segments_per_pod * lim.rail_switches_per_segment * lim.uplinks_per_rail_switch
+
+    pods = sorted(enumerate(inv.pods), key=lambda t: t[1].id)
+    for pi, pod in pods:
+        p = pod.id
+        spines: list[Switch] = []
+        sp = pod.spines
+        if sp:
+            planes = (ss_cfg.planes if ss_cfg else None) or 1
+            for j in range(1, sp.count + 1):
+                plane = (j - 1) % planes + 1
+                key = expand_pattern(sp.name, pod=p, index=j, plane=plane)
+                tier = (p - 1) * lim.spines_per_pod + (j - 1)
+                spines.append(make(Switch(key, key, Role.SPINE, p, None, j, sp.model,
+                                          (sp.platform or inv.fabric.platform).value, slot=lim.super_spines + tier,
+                                          tier_slot=tier, src=("pods", pi, "spines"),
+                                          plane=plane if ss_cfg and ss_cfg.planes else None)))
+        spine_down_pos = {s.name: 0 for s in spines}
+        seg_switches: list[tuple[SegmentInfo, list[Switch]]] = []
+
+        for si, seg in sorted(enumerate(pod.segments), key=lambda t: t[1].id):
+            s = seg.id
+            src = ("pods", pi, "segments", si)
+            groups = rail_groups(seg)
+            host_model = inv.host_models[seg.host_groups[0].model]
+            dual = host_model.ports_per_nic == 2
+            sides = 2 if dual else 1
+            switches: list[Switch] = []
+            for g, rails in enumerate(groups):
+                for side in range(sides):
+                    k = g * sides + side + 1
+                    key = expand_pattern(seg.rail_switch_name, pod=p, segment=s, rail=rails[0],
+                                         rails="-".join(str(r) for r in rails), index=k,
+                                         side=("ab"[side] if dual else ""))
+                    tier = ((p - 1) * lim.segments_per_pod + (s - 1)) * lim.rail_switches_per_segment + (k - 1)
+                    switches.append(make(Switch(key, key, Role.RAIL, p, s, k, seg.rail_switch_model,
+                                                (seg.platform or inv.fabric.platform).value,
+                                                slot=rail_tier_base + tier, tier_slot=tier, src=src, rails=rails,
+                                                side=side if dual else None, group=g)))
+            hosts = host_numbers(seg)
+            info = SegmentInfo(p, s, src, seg.rail_design, seg.rails, groups, sides, seg.dual_homing,
+                               seg.rail_prefix_len, seg.vlan_base or inv.fabric.rail_vlan_base,
+                               tuple(sw.name for sw in switches), tuple(h for h, _, _ in hosts), per_switch(seg))
+            topo.segments.append(info)
+            seg_switches.append((info, switches))
+
+            # hosts and host links
+            group_sw = [switches[g * sides:(g + 1) * sides] for g in range(len(groups))]
+            rail_slot = {r: (g, i) for g, rails in enumerate(groups) for i, r in enumerate(rails)}
+            port_alloc: dict[tuple[str, int], _Ports] = {}
+            for sw in switches:
+                model = inv.switch_models[sw.model]
+                lanes = lanes_for(model, host_model.nic_speed) or 1
+                blocks = model.port_blocks.rails if model.port_blocks else []
+                has_uplinks = sp is not None
+                for i in range(len(sw.rails)):
+                    if blocks:
+                        cand = blocks[i] if i < len(blocks) else ()
+                    else:
+                        cand = tuple(range(1, (model.ports // 2 if has_uplinks else model.ports) + 1))
+                    port_alloc[(sw.name, i)] = _Ports(cand, sw.disabled_ports, lanes, model.ports)
+            m = len(groups[0]) if groups else 1
+            uses_blocks = {sw.name: blocks_for(inv, sw) for sw in switches}
+            for number, gi, _idx in hosts:
+                hg = seg.host_groups[gi]
+                hm = inv.host_models[hg.model]
+                hname = expand_pattern(hg.name, pod=p, segment=s, host=number)
+                hsrc = (*src, "host_groups", gi)
+                if hname in topo.hosts:
+                    topo.name_clashes.append((hname, topo.hosts[hname].src, hsrc))
+                    hname = f"{hname}~{p}.{s}.{number}"
+                topo.hosts[hname] = Host(hname, p, s, number, hg.model, hm.gpus, hm.nics, hsrc)
+                for nic in range(hm.nics):
+                    if nic not in rail_slot:
+                        continue  # rails-vs-NICs is reported by the intent rules
+                    g, i = rail_slot[nic]
+                    for side, sw in enumerate(group_sw[g]):
+                        alloc = port_alloc[(sw.name, i)]
+                        position = (number - 1) if uses_blocks[sw.name] else (number - 1) * m + i
+                        port, lane = alloc.at(position)
+                        nic_port = side + 1
+                        topo.links.append(Link(
+                            f"{hname}:nic{nic}p{nic_port}", LinkRole.HOST,
+                            End(hname, nic_port, 0, hm.nic_speed), End(sw.name, port, lane, hm.nic_speed),
+                            rail=nic, nic=nic, host_number=number))
+
+        # rail switch ↔ spine links
+        if sp:
+            spine_down = {}
+            for spine in spines:
+                smodel = inv.switch_models[spine.model]
+                spine_down[spine.name] = _Ports(_down_candidates(smodel, ss_cfg is not None), spine.disabled_ports,
+                                                lanes_for(smodel, sp.link_speed) or 1, smodel.ports)
+            for info, switches in seg_switches:
+                seg = next(x for x in pod.segments if x.id == info.id)
+                per_spine = seg.links_per_spine or sp.links_per_rail_switch
+                for sw in switches:
+                    model = inv.switch_models[sw.model]
+                    up = _uplink_ports(model, sw, lanes_for(model, sp.link_speed) or 1)
+                    for spine in spines:
+                        down = spine_down[spine.name]
+                        for link in range(per_spine):
+                            u = (spine.index - 1) * per_spine + link
+                            port, lane = up.at(u)
+                            sport, slane = down.at(spine_down_pos[spine.name])
+                            spine_down_pos[spine.name] += 1
+                            bundle = None
+                            slot_u = u
+                            if sp.port_channel_members:
+                                c = link // sp.port_channel_members
+                                bundle = f"{sw.name}>{spine.name}#pc{c + 1}"
+                                slot_u = (spine.index - 1) * per_spine + c * sp.port_channel_members
+                            topo.links.append(Link(
+                                f"{sw.name}>{spine.name}#{link + 1}", LinkRole.FABRIC,
+                                End(sw.name, port, lane, sp.link_speed), End(spine.name, sport, slane, sp.link_speed),
+                                bundle=bundle, net_slot=sw.tier_slot * lim.uplinks_per_rail_switch + slot_u))
+
+        # spine ↔ super-spine links
+        if sp and supers:
+            speed = sp.super_spine_link_speed or sp.link_speed
+            planes = ss_cfg.planes if ss_cfg else None
+            for sup in supers:
+                if (sup.name, speed) not in ss_down:
+                    umodel = inv.switch_models[sup.model]
+                    ss_down[(sup.name, speed)] = _Ports(tuple(range(1, umodel.ports + 1)), sup.disabled_ports,
+                                                        lanes_for(umodel, speed) or 1, umodel.ports)
+            for spine in spines:
+                smodel = inv.switch_models[spine.model]
+                up = _uplink_ports(smodel, spine, lanes_for(smodel, speed) or 1)
+                targets = [x for x in supers if planes is None or x.plane == spine.plane]
+                for pos, sup in enumerate(targets):
+                    down = ss_down[(sup.name, speed)]
+                    for link in range(sp.links_per_super_spine):
+                        u = pos * sp.links_per_super_spine + link
+                        port, lane = up.at(u)
+                        sport, slane = down.at(ss_down_pos[sup.name])
+                        ss_down_pos[sup.name] += 1
+                        topo.links.append(Link(
+                            f"{spine.name}>{sup.name}#{link + 1}", LinkRole.CORE,
+                            End(spine.name, port, lane, speed), End(sup.name, sport, slane, speed),
+                            net_slot=core_net_base + spine.tier_slot * lim.uplinks_per_spine + u))
+    return topo
+
+
+def blocks_for(inv: Inventory, sw: Switch) -> bool:
+    model = inv.switch_models[sw.model]
+    return bool(model.port_blocks and model.port_blocks.rails)
+
+
+def _uplink_ports(model: SwitchModel, sw: Switch, lanes: int) -> _Ports:
+    if model.port_blocks and model.port_blocks.uplinks:
+        cand: tuple[int, ...] = model.port_blocks.uplinks
+    else:
+        cand = tuple(range(model.ports // 2 + 1, model.ports + 1))
+    return _Ports(cand, sw.disabled_ports, lanes, model.ports)
+
+
+def _down_candidates(model: SwitchModel, has_uplinks: bool) -> tuple[int, ...]:
+    return tuple(range(1, (model.ports // 2 if has_uplinks else model.ports) + 1))
