@@ -1,0 +1,68 @@
+"""Shared test helpers: the example inventory path, a small valid inventory, and runners."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fabric.pipeline import Result, run
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "inventory"
+
+# A small 2-tier fabric: one pod, 2 spines, one single-rail segment of 4 hosts with 2 NICs each.
+_BASE: dict[str, Any] = {
+    "fabric": {"name": "mini", "platform": "sonic"},
+    "pools": {
+        "loopbacks": "10.0.0.0/16",
+        "fabric_links": "10.32.0.0/11",
+        "rail_subnets": "172.16.0.0/12",
+        "management": {"prefix": "192.168.0.0/16"},
+    },
+    "limits": {"pods": 4, "segments_per_pod": 4, "rail_switches_per_segment": 8, "spines_per_pod": 8,
+               "super_spines": 8, "uplinks_per_rail_switch": 16, "uplinks_per_spine": 16,
+               "segment_rail_block": 21},
+    "switch_models": {"sw64": {"ports": 64, "speed": "800G", "breakouts": ["2x400G"]}},
+    "host_models": {"h2": {"gpus": 2, "nics": 2, "nic_speed": "400G"}},
+    "pods": [{
+        "id": 1,
+        "spines": {"count": 2, "model": "sw64", "link_speed": "800G"},
+        "segments": [{"id": 1, "rail_design": "single-rail", "rails": 2, "rail_switch_model": "sw64",
+                      "host_groups": [{"model": "h2", "count": 4}]}],
+    }],
+}
+
+
+def base_inventory() -> dict[str, Any]:
+    """A fresh deep copy of the small valid inventory (mutate freely)."""
+    return copy.deepcopy(_BASE)
+
+
+def write_files(directory: Path, files: dict[str, str | bytes]) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return directory
+
+
+def dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def run_data(tmp_path: Path, data: dict[str, Any], name: str = "fabric.yml") -> Result:
+    """Write `data` as one YAML file in a fresh directory and run the validate pipeline on it."""
+    d = tmp_path / "inv"
+    write_files(d, {name: dump(data)})
+    return run(d)
+
+
+def codes(result: Result) -> list[str]:
+    return [f.code for f in result.findings]
