@@ -119,7 +119,8 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
             value = err.get("input")
             shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else ""
             msg = _clean_msg(err["msg"])
-            findings.append(Finding("SCH003", f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
+            code = "SEC003" if msg.startswith("name pattern") else "SCH003"
+            findings.append(Finding(code, f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
                                                                    else ""),
                                     source.loc(path)))
     return None, findings

@@ -43,29 +43,27 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
 
 
 def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
-    """Links placed past a model's last port (the solver adds the full port budget later)."""
-    beyond: dict[str, int] = defaultdict(int)
-    used: dict[str, set[int]] = defaultdict(set)
+    """Links placed past a model's last port: their block (host ports, uplinks) is full.
+    The solver adds the complete port budget (speeds, both ends) on top of this."""
+    over_links: dict[str, int] = defaultdict(int)
+    over_ports: dict[str, set[int]] = defaultdict(set)
     for link in topo.links:
         for end in (link.a, link.z):
             sw = topo.switches.get(end.device)
             if sw is None:
                 continue
-            used[end.device].add(end.port)
+            if end.port > inv.switch_models[sw.model].ports:
+                over_links[end.device] += 1
+                over_ports[end.device].add(end.port)
     out: list[Finding] = []
-    for name, ports in used.items():
+    for name in sorted(over_links, key=lambda n: topo.switches[n].slot):
         sw = topo.switches[name]
         model = inv.switch_models[sw.model]
-        extra = sum(1 for p in ports if p > model.ports)
-        if extra:
-            beyond[name] = extra
-            usable = model.ports - len(sw.disabled_ports)
-            out.append(Finding(
-                "PORT001", f"{sw.role.value} switch {name} needs {len(ports)} ports but model {sw.model!r} "
-                f"has {model.ports}" + (f" ({len(sw.disabled_ports)} disabled)" if sw.disabled_ports else "")
-                + f": {extra} more needed", src.loc(sw.src),
-                "use fewer hosts or links per switch, a breakout, or a larger model"
-                if usable >= len(ports) - extra else "use fewer hosts or links per switch, or a larger model"))
+        disabled = f", {len(sw.disabled_ports)} disabled" if sw.disabled_ports else ""
+        out.append(Finding(
+            "PORT001", f"{sw.role.value} switch {name}: {over_links[name]} link(s) do not fit the ports of model "
+            f"{sw.model!r} ({model.ports} ports{disabled}); {len(over_ports[name])} more port(s) needed",
+            src.loc(sw.src), "use fewer hosts or links per switch, a larger model, or widen the model's port_blocks"))
     return out
 
 
