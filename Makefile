@@ -32,7 +32,7 @@ check: $(STAMP) lint ## what CI runs before tests: lint + validate
 lint: $(STAMP) ## ruff
 	$(BIN)/ruff check fabric tests bench
 
-test: $(STAMP) ## run the test suite
+test: $(STAMP) lint ## lint, then run the test suite
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP) ## timing and peak memory for synthetic fabrics of 1K, 8K and 65K GPUs

@@ -199,3 +199,25 @@ def test_pool_usage(res: Result) -> None:
     assert pools["fabric_links"]["used"] == 704
     # rail subnets: p1s1 8 × 256 + p1s2 8 × 128 + p2s1 8 × 256 + p3s1 8 × 256
     assert pools["rail_subnets"]["used"] == 2048 + 1024 + 2048 + 2048
+
+
+def test_example_is_non_blocking_by_construction(res: Result) -> None:
+    """Every switch with uplinks has exactly as much capacity up as down (Gbit/s), as the YAML comments claim."""
+    down: dict[str, int] = {}
+    up: dict[str, int] = {}
+    for lk in res.topology.links:  # type: ignore[union-attr]
+        down[lk.z.device] = down.get(lk.z.device, 0) + lk.z.speed
+        if lk.role is not LinkRole.HOST:
+            up[lk.a.device] = up.get(lk.a.device, 0) + lk.a.speed
+    # p1-s1: 16 × 400G down, 4 spines × 2 × 800G up; p1-s2: 2 rails × 16 × 400G, 4 × 4 × 800G;
+    # p2-s1: 4 rails × 16 × 400G, 4 × 8 × 800G; spines pod 1: 8·2 + 4·4 = 32 × 800G down, 4 × 8 × 800G up.
+    assert (down["p1-s1-rail0"], up["p1-s1-rail0"]) == (6400, 6400)
+    assert (down["p1-s2-rail3-7"], up["p1-s2-rail3-7"]) == (12800, 12800)
+    assert (down["p2-s1-rail0-1-2-3"], up["p2-s1-rail0-1-2-3"]) == (25600, 25600)
+    assert (down["p1-spine2"], up["p1-spine2"]) == (25600, 25600)
+    assert (down["p2-spine2"], up["p2-spine2"]) == (12800, 12800)
+    for name, sw in res.topology.switches.items():  # type: ignore[union-attr]
+        if name in up:
+            assert down[name] == up[name], name
+        else:
+            assert sw.role is Role.SUPER_SPINE or sw.pod == 3, name
