@@ -52,17 +52,13 @@ class Finding:
 
 
 def unique_sorted(findings: Iterable[Finding]) -> list[Finding]:
-    """Each finding once, in file/line order."""
-    seen: set[tuple] = set()
-    out: list[Finding] = []
+    """Each finding once, in file/line order; of two copies the fatal one wins."""
+    kept: dict[tuple, Finding] = {}
     for f in findings:
         key = (f.code, f.message, f.location, f.severity)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(f)
-    out.sort(key=Finding.sort_key)
-    return out
+        if key not in kept or (f.fatal and not kept[key].fatal):
+            kept[key] = f
+    return sorted(kept.values(), key=Finding.sort_key)
 
 
 def has_errors(findings: Iterable[Finding]) -> bool:

@@ -23,10 +23,13 @@ Path_ = tuple[Any, ...]  # a path into the tree: keys and list indices
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_ALIAS_NODES = 100_000  # nodes built while expanding aliases, all files together
+MAX_DEPTH = 64  # nesting of mappings/sequences; inventories need about 8
 YAML_SUFFIXES = (".yml", ".yaml")
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
+_NULL_TAG = "tag:yaml.org,2002:null"
 # C0 controls except none (tab included: it has no business in a device name or description), DEL, C1,
 # and the Unicode line/paragraph separators that some consumers treat as newlines.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -121,6 +124,10 @@ class _Builder:
                     self.aborted = True
                     return None
             self.source.values.setdefault(path, _mark(self.file, node.start_mark))
+            if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
+                self.err("SCH003", f"tag {node.tag!r} is not allowed here", node,
+                         "remove the tag: the inventory holds plain mappings, lists and scalars")
+                return None
             if isinstance(node, yaml.MappingNode):
                 self.stack.add(nid)
                 try:
@@ -162,6 +169,10 @@ class _Builder:
                      "use a string key", fatal=True)
             return False, None
         key = self._scalar(knode, ())
+        if isinstance(key, bool):
+            self.err("LOAD010", f"mapping key {knode.value!r} is read as the boolean {key}", knode,
+                     f"quote the key: '{knode.value}'")
+            return False, None
         if not isinstance(key, str | int):
             self.err("LOAD010", f"mapping key {knode.value!r} is not a string or an integer", knode,
                      "quote the key")
@@ -220,7 +231,7 @@ def _iter_files(root: Path) -> Iterator[Path]:
         rel = p.relative_to(root)
         if any(part.startswith(".") for part in rel.parts):
             continue
-        if p.is_file() and p.suffix in YAML_SUFFIXES:
+        if p.is_file() and p.suffix.lower() in YAML_SUFFIXES:
             yield p
 
 
@@ -250,7 +261,19 @@ def _load_file(path: Path, name: str, source: SourceMap, findings: list[Finding]
                                 "save the file as UTF-8", fatal=True))
         return None, raw
     try:
+        deep = _too_deep(text)
+        if deep is not None:
+            findings.append(Finding("LOAD001", f"nesting deeper than {MAX_DEPTH} levels", _mark(name, deep),
+                                    "flatten the structure; inventories need a handful of levels", fatal=True))
+            return None, raw
         docs = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        findings.append(Finding("SEC001", f"file contains control character U+{ord(char):04X}",
+                                Location(name, line, col), "remove it; inventory text must be printable", fatal=True))
+        return None, raw
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = _mark(name, mark) if mark else Location(name)
@@ -265,7 +288,7 @@ def _load_file(path: Path, name: str, source: SourceMap, findings: list[Finding]
     except RecursionError:
         findings.append(Finding("LOAD001", "YAML nesting is too deep", Location(name, 1, 1), fatal=True))
         return None, raw
-    docs = [d for d in docs if d is not None]
+    docs = [d for d in docs if not _empty_document(d)]
     if not docs:
         findings.append(Finding("LOAD004", "file is empty (no YAML document)", Location(name, 1, 1),
                                 "delete the file or add inventory sections to it", fatal=True))
@@ -288,6 +311,25 @@ def _load_file(path: Path, name: str, source: SourceMap, findings: list[Finding]
         findings.append(Finding("LOAD001", "YAML nesting is too deep", Location(name, 1, 1), fatal=True))
         return None, raw
     return (None if builder.aborted else tree), raw
+
+
+def _empty_document(node: Any) -> bool:
+    """A document with nothing in it ('---' and comments) composes to an empty null scalar."""
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL_TAG and node.value == "")
+
+
+def _too_deep(text: str) -> Any:
+    """Mark where collections nest deeper than MAX_DEPTH, else None. libyaml composes nested collections
+    recursively in C, so a pathological file could exhaust the C stack: walk the flat event stream first."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return event.start_mark
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
 
 
 def _merge(dst: dict, src: dict, path: Path_, file_source: SourceMap, source: SourceMap,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from typing import Any
@@ -13,14 +14,18 @@ from fabric.findings import Finding
 from fabric.intent import Inventory
 from fabric.load import SourceMap
 
+_PLAIN = re.compile(r"^[A-Za-z0-9_.-]+$")
+
 
 def dotted(path: tuple[Any, ...]) -> str:
+    """pods[0].segments[1].rails; odd keys are quoted (repr) so a message stays on one line."""
     out = ""
     for p in path:
         if isinstance(p, int):
             out += f"[{p}]"
         else:
-            out += ("." if out else "") + str(p)
+            text = str(p) if _PLAIN.match(str(p)) else repr(str(p))
+            out += ("." if out else "") + text
     return out or "<top>"
 
 
@@ -34,7 +39,7 @@ def _data_path(data: Any, loc: tuple[Any, ...]) -> tuple[Any, ...]:
         if in_dict or in_list:
             path.append(el)
             node = node[el]
-        elif isinstance(node, dict) and isinstance(el, str) and el == loc[-1]:
+        elif isinstance(node, dict) and isinstance(el, str) and el == loc[-1] and el != "[key]":
             path.append(el)  # a missing or unknown key: keep it, the caller decides
             node = None
     return tuple(path)
@@ -96,7 +101,12 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
         path = _data_path(data, loc)
         kind = err["type"]
         where = dotted(path)
-        if kind == "extra_forbidden":
+        if loc and loc[-1] == "[key]":
+            key = path[-1] if path else "?"
+            findings.append(Finding("SCH003", f"{dotted(path[:-1])}: key {str(key)!r} is not a valid name: "
+                                    f"{_clean_msg(err['msg'])}", source.key_loc(path),
+                                    "names are letters, digits, '.', '_' and '-', starting with a letter or digit"))
+        elif kind == "extra_forbidden":
             key = path[-1] if path else loc[-1]
             model = _model_at(path[:-1])
             allowed = sorted(model.model_fields) if model else []
@@ -120,7 +130,10 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
             shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else ""
             msg = _clean_msg(err["msg"])
             code = "SEC003" if msg.startswith("name pattern") else "SCH003"
+            hint = ""
+            if "; did you mean" in msg:
+                hint = "did you mean" + msg.split("; did you mean", 1)[1]
             findings.append(Finding(code, f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
                                                                    else ""),
-                                    source.loc(path)))
+                                    source.loc(path), hint))
     return None, findings
