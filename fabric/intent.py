@@ -275,6 +275,11 @@ class SuperSpines(_Model):
                                description="absent: every spine meets every super-spine; N: spine i meets the "
                                            "super-spines of plane ((i-1) mod N)+1; super-spine s is in plane "
                                            "((s-1) mod N)+1")
+    ports_per_pod: int | None = Field(None, ge=1, le=1024,
+                                      description="reserve this many downlink ports per pod id on every "
+                                                  "super-spine (pod p starts at port (p-1)·N+1), so adding a pod "
+                                                  "or spine never moves another pod's cables; absent: dense, in "
+                                                  "pod id order")
     platform: Platform | None = None
 
 
@@ -288,6 +293,11 @@ class Spines(_Model):
                                              description="bundle parallel links into L3 port-channels of N")
     links_per_super_spine: int = Field(1, ge=1, le=64)
     super_spine_link_speed: Speed | None = Field(None, description="default: link_speed")
+    ports_per_segment: int | None = Field(None, ge=1, le=1024,
+                                          description="reserve this many downlink ports per segment id on every "
+                                                      "spine (segment s starts at port (s-1)·N+1), so adding a "
+                                                      "segment never moves another segment's cables; absent: "
+                                                      "dense, in segment id order")
     platform: Platform | None = None
 
 

@@ -120,8 +120,9 @@ class Topology:
     hosts: dict[str, Host] = field(default_factory=dict)
     links: list[Link] = field(default_factory=list)
     segments: list[SegmentInfo] = field(default_factory=list)
-    # (switch name, physical port) → number of logical ports that landed there, for port checks
     name_clashes: list[tuple[str, tuple, tuple]] = field(default_factory=list)
+    # (inventory path of the object, message, path of the stride setting) for port strides that are too small
+    stride_overflows: list[tuple[tuple, str, tuple]] = field(default_factory=list)
 
     def by_role(self, role: Role) -> Iterator[Switch]:
         return (s for s in self.switches.values() if s.role is role)
@@ -316,6 +317,7 @@ def expand(inv: Inventory) -> Topology:
 
         # rail switch ↔ spine links
         if sp:
+            stride = sp.ports_per_segment
             spine_down = {}
             for spine in spines:
                 smodel = inv.switch_models[spine.model]
@@ -324,6 +326,14 @@ def expand(inv: Inventory) -> Topology:
             for info, switches in seg_switches:
                 seg = next(x for x in pod.segments if x.id == info.id)
                 per_spine = seg.links_per_spine or sp.links_per_rail_switch
+                if stride:
+                    for spine in spines:
+                        spine_down_pos[spine.name] = (info.id - 1) * stride
+                    need = len(switches) * per_spine
+                    if need > stride:
+                        topo.stride_overflows.append((info.src, f"segment {p}/{info.id} needs {need} downlink "
+                                                      f"ports on each spine but spines.ports_per_segment is {stride}",
+                                                      ("pods", pi, "spines", "ports_per_segment")))
                 for sw in switches:
                     model = inv.switch_models[sw.model]
                     up = _uplink_ports(model, sw, lanes_for(model, sp.link_speed) or 1)
@@ -354,6 +364,15 @@ def expand(inv: Inventory) -> Topology:
                     umodel = inv.switch_models[sup.model]
                     ss_down[(sup.name, speed)] = _Ports(tuple(range(1, umodel.ports + 1)), sup.disabled_ports,
                                                         lanes_for(umodel, speed) or 1, umodel.ports)
+            pod_stride = ss_cfg.ports_per_pod if ss_cfg else None
+            if pod_stride:
+                for sup in supers:
+                    ss_down_pos[sup.name] = (p - 1) * pod_stride
+                per_ss = sum(1 for s in spines if planes is None or s.plane == 1) * sp.links_per_super_spine
+                if per_ss > pod_stride:
+                    topo.stride_overflows.append((("pods", pi, "spines"), f"pod {p} needs {per_ss} downlink ports on "
+                                                  f"each super-spine but super_spines.ports_per_pod is {pod_stride}",
+                                                  ("super_spines", "ports_per_pod")))
             for spine in spines:
                 smodel = inv.switch_models[spine.model]
                 up = _uplink_ports(smodel, spine, lanes_for(smodel, speed) or 1)

@@ -353,3 +353,42 @@ def test_findings_point_into_the_right_file(tmp_path: Path) -> None:
     assert f.location.file.endswith("pods.yml")  # type: ignore[union-attr]
     line = (tmp_path / "pods.yml").read_text().splitlines()[f.location.line - 1]  # type: ignore[union-attr]
     assert line.strip() == "rails: 3"
+
+
+def _spine_ports(result) -> dict[str, tuple[int, int]]:
+    return {lk.id: (lk.z.port, lk.z.lane) for lk in result.topology.links if lk.role is LinkRole.FABRIC}
+
+
+def test_ports_per_segment_keeps_cables_when_a_segment_is_inserted(tmp_path: Path) -> None:
+    inv = base_inventory()
+    inv["pods"][0]["spines"]["ports_per_segment"] = 4
+    seg = inv["pods"][0]["segments"][0]
+    inv["pods"][0]["segments"].append({**yaml.safe_load(yaml.safe_dump(seg)), "id": 3})
+    before = _spine_ports(run_data(tmp_path / "a", inv))
+    # segment 3 starts at spine port (3-1)·4 + 1 = 9: rail switch 1 → 9, rail switch 2 → 10
+    assert before["p1-s3-rail0>p1-spine1#1"] == (9, 0) and before["p1-s3-rail1>p1-spine2#1"] == (10, 0)
+    inv["pods"][0]["segments"].append({**yaml.safe_load(yaml.safe_dump(seg)), "id": 2})
+    after = run_data(tmp_path / "b", inv)
+    assert after.findings == []
+    ports = _spine_ports(after)
+    assert all(ports[k] == v for k, v in before.items())
+    assert ports["p1-s2-rail0>p1-spine1#1"] == (5, 0)
+
+
+def test_ports_per_segment_too_small(tmp_path: Path) -> None:
+    inv = base_inventory()
+    inv["pods"][0]["spines"]["ports_per_segment"] = 1  # 2 rail switches × 1 link need 2
+    f = one(run_data(tmp_path, inv), "PORT003")
+    assert "needs 2 downlink ports on each spine but spines.ports_per_segment is 1" in f.message
+
+
+def test_ports_per_pod_on_super_spines(tmp_path: Path) -> None:
+    inv = base_inventory()
+    inv["super_spines"] = {"count": 2, "model": "sw64", "ports_per_pod": 8}
+    pod2 = yaml.safe_load(yaml.safe_dump(inv["pods"][0]))
+    pod2["id"] = 3
+    inv["pods"].append(pod2)
+    r = run_data(tmp_path, inv)
+    core = {lk.id: lk.z.port for lk in r.topology.links if lk.role is LinkRole.CORE}  # type: ignore[union-attr]
+    # pod 3 starts at super-spine port (3-1)·8 + 1 = 17; spine 2 is the second position
+    assert core["p3-spine1>ss1#1"] == 17 and core["p3-spine2>ss2#1"] == 18 and core["p1-spine2>ss1#1"] == 2

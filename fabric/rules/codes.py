@@ -104,6 +104,9 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("PORT001", "ports-exhausted", "Switch needs more ports than it has",
      "Links were placed on port numbers the model does not have."),
     ("PORT002", "port-conflict", "Two links on one port", "Host and uplink port blocks overlap."),
+    ("PORT003", "port-stride", "Downlink ports reserved per segment or pod are too few",
+     "spines.ports_per_segment / super_spines.ports_per_pod reserve fixed port ranges so that growth never "
+     "moves existing cables; a segment or pod needs more than its range."),
     # --- topology (TOPO), ASN
     ("TOPO001", "no-uplinks", "Pod with spines is not connected to the super-spines",
      "A 3-tier fabric connects every pod with spines to the super-spines."),
