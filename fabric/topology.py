@@ -12,7 +12,9 @@ Port rules (logical port numbers; platform interface names come with rendering):
   they run consecutively from port 1, host-major (host 1 rails..., host 2 rails...), so adding hosts appends;
 - rail switch and spine uplinks take the top ports (port_blocks.uplinks, default the upper half), ascending by
   uplink index u = (upper switch index - 1) × links + link, which depends on identity only;
-- spine and super-spine downlinks run from port 1 in identity order of the lower switch;
+- spine and super-spine downlinks run from port 1 in identity order of the lower switch (append-stable); with
+  spines.ports_per_segment / super_spines.ports_per_pod they start at (id-1)·N+1 per segment / pod, so
+  inserting a segment or pod with a lower id never moves an existing cable;
 - a breakout puts `lanes` logical ports on one physical port (lane 1..n); disabled ports are skipped.
 """
 
