@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from fabric.intent import DualHoming, Inventory, RailDesign, Segment, SwitchModel
 from fabric.units import expand_pattern
@@ -75,8 +76,9 @@ class Host:
     src: tuple
 
 
-@dataclass(slots=True, frozen=True)
-class End:
+class End(NamedTuple):
+    """One end of a link (a tuple: immutable and cheap, there are hundreds of thousands)."""
+
     device: str
     port: int  # physical port (switches) or NIC port (hosts: 1-based)
     lane: int  # breakout lane 1..n, 0 when the port is not broken out
@@ -230,6 +232,7 @@ def expand(inv: Inventory) -> Topology:
     ss_down_pos: dict[str, int] = {s.name: 0 for s in supers}
     ss_down: dict[tuple[str, int], _Ports] = {}
 
+    add_link = topo.links.append
     rail_tier_base = lim.super_spines + lim.pods * lim.spines_per_pod
     core_net_base = lim.pods * lim.segments_per_pod * lim.rail_switches_per_segment * lim.uplinks_per_rail_switch
 
@@ -303,19 +306,17 @@ def expand(inv: Inventory) -> Topology:
                     topo.name_clashes.append((hname, topo.hosts[hname].src, hsrc))
                     hname = f"{hname}~{p}.{s}.{number}"
                 topo.hosts[hname] = Host(hname, p, s, number, hg.model, hm.gpus, hm.nics, hsrc)
+                speed = hm.nic_speed
                 for nic in range(hm.nics):
                     if nic not in rail_slot:
                         continue  # rails-vs-NICs is reported by the intent rules
                     g, i = rail_slot[nic]
                     for side, sw in enumerate(group_sw[g]):
-                        alloc = port_alloc[(sw.name, i)]
-                        position = (number - 1) if uses_blocks[sw.name] else (number - 1) * m + i
-                        port, lane = alloc.at(position)
-                        nic_port = side + 1
-                        topo.links.append(Link(
-                            f"{hname}:nic{nic}p{nic_port}", LinkRole.HOST,
-                            End(hname, nic_port, 0, hm.nic_speed), End(sw.name, port, lane, hm.nic_speed),
-                            rail=nic, nic=nic, host_number=number))
+                        swname = sw.name
+                        position = (number - 1) if uses_blocks[swname] else (number - 1) * m + i
+                        port, lane = port_alloc[(swname, i)].at(position)
+                        add_link(Link(f"{hname}:nic{nic}p{side + 1}", LinkRole.HOST, End(hname, side + 1, 0, speed),
+                                      End(swname, port, lane, speed), nic, nic, number))
 
         # rail switch ↔ spine links
         if sp:
@@ -325,8 +326,9 @@ def expand(inv: Inventory) -> Topology:
                 smodel = inv.switch_models[spine.model]
                 spine_down[spine.name] = _Ports(_down_candidates(smodel, ss_cfg is not None), spine.disabled_ports,
                                                 lanes_for(smodel, sp.link_speed) or 1, smodel.ports)
+            seg_by_id = {x.id: x for x in pod.segments}
             for info, switches in seg_switches:
-                seg = next(x for x in pod.segments if x.id == info.id)
+                seg = seg_by_id[info.id]
                 per_spine = seg.links_per_spine or sp.links_per_rail_switch
                 if stride:
                     for spine in spines:
@@ -366,6 +368,10 @@ def expand(inv: Inventory) -> Topology:
                     umodel = inv.switch_models[sup.model]
                     ss_down[(sup.name, speed)] = _Ports(tuple(range(1, umodel.ports + 1)), sup.disabled_ports,
                                                         lanes_for(umodel, speed) or 1, umodel.ports)
+            by_plane: dict[int | None, list[Switch]] = {None: list(supers)}
+            for sup in supers:
+                if sup.plane is not None:
+                    by_plane.setdefault(sup.plane, []).append(sup)
             pod_stride = ss_cfg.ports_per_pod if ss_cfg else None
             if pod_stride:
                 for sup in supers:
@@ -378,7 +384,7 @@ def expand(inv: Inventory) -> Topology:
             for spine in spines:
                 smodel = inv.switch_models[spine.model]
                 up = _uplink_ports(smodel, spine, lanes_for(smodel, speed) or 1)
-                targets = [x for x in supers if planes is None or x.plane == spine.plane]
+                targets = by_plane[spine.plane if planes else None]
                 for pos, sup in enumerate(targets):
                     down = ss_down[(sup.name, speed)]
                     for link in range(sp.links_per_super_spine):

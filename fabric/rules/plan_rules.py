@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import difflib
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from fabric.allocate import Plan, ntoa
 from fabric.findings import Finding, Severity
 from fabric.intent import Inventory
 from fabric.load import SourceMap
-from fabric.topology import Role, Topology
+from fabric.topology import LinkRole, Role, Topology
 from fabric.units import hostname_problem
 
 
@@ -50,12 +50,11 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     The solver adds the complete port budget (speeds, both ends) on top of this."""
     over_links: dict[str, int] = defaultdict(int)
     over_ports: dict[str, set[int]] = defaultdict(set)
+    limit = {name: inv.switch_models[sw.model].ports for name, sw in topo.switches.items()}
     for link in topo.links:
-        for end in (link.a, link.z):
-            sw = topo.switches.get(end.device)
-            if sw is None:
-                continue
-            if end.port > inv.switch_models[sw.model].ports:
+        ends = (link.z,) if link.role is LinkRole.HOST else (link.a, link.z)
+        for end in ends:
+            if end.port > limit[end.device]:
                 over_links[end.device] += 1
                 over_ports[end.device].add(end.port)
     out: list[Finding] = []
@@ -133,9 +132,8 @@ def summary(inv: Inventory, topo: Topology, plan: Plan | None) -> dict:
     roles = {r.value: 0 for r in Role}
     for sw in topo.switches.values():
         roles[sw.role.value] += 1
-    links: dict[str, int] = defaultdict(int)
-    for link in topo.links:
-        links[link.role.value] += 1
+    by_role = Counter(link.role for link in topo.links)
+    links = {role.value: n for role, n in by_role.items()}
     gpus = sum(h.gpus for h in topo.hosts.values())
     out: dict = {
         "fabric": inv.fabric.name,
