@@ -115,8 +115,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"fabric show: no switch named {args.device!r}" + (f"; did you mean {', '.join(close)}?" if close
                                                                   else ""), file=sys.stderr)
         return 2
-    print(f"{sw.name}  role={sw.role.value} pod={sw.pod} segment={sw.segment} index={sw.index} model={sw.model} "
-          f"platform={sw.platform}")
+    where = "".join(f" {k}={v}" for k, v in (("pod", sw.pod), ("segment", sw.segment), ("plane", sw.plane),
+                                                ("rack", sw.rack)) if v is not None)
+    print(f"{sw.name}  role={sw.role.value}{where} index={sw.index} model={sw.model} platform={sw.platform}")
     if sw.rails:
         print(f"  rails      {', '.join(map(str, sw.rails))}" + (f" (side {'ab'[sw.side]})" if sw.side is not None
                                                                else ""))

@@ -280,7 +280,7 @@ def test_show_a_rail_switch(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "p1-s1-rail3", str(EXAMPLE)]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "p1-s1-rail3  role=rail pod=1 segment=1 index=4 model=sn5600 platform=sonic"
+    assert lines[0] == "p1-s1-rail3  role=rail pod=1 segment=1 rack=DH1-R07 index=4 model=sn5600 platform=sonic"
     assert "  loopback   10.0.0.147/32" in lines
     assert "  management 192.168.15.3/20" in lines
     assert "  asn        4200100003" in lines
