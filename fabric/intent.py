@@ -172,6 +172,8 @@ class Routing(_Model):
     asn: AsnPlan = AsnPlan()
     bfd: bool = True
     ecmp: Ecmp = Ecmp()
+    spine_pod_aggregate: bool = Field(False, description="spines also advertise their pod's rail block as one "
+                                                         "aggregate (summary-only)")
 
 
 class TrafficClass(_Model):
@@ -254,6 +256,9 @@ class SwitchModel(_Model):
     breakouts: list[Breakout] = Field(default_factory=list, description="e.g. ['2x400G', '4x200G']")
     port_blocks: RailPortBlocks | None = None
     latency_ns: int = Field(600, ge=0, le=100_000, description="port-to-port latency (for the solver)")
+    serdes_lanes: int = Field(8, ge=1, le=16, description="electrical lanes per port (interface naming, SONiC lanes)")
+    hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
+        None, description="SONiC HwSKU written into DEVICE_METADATA")
 
 
 class HostModel(_Model):

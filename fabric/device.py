@@ -1,0 +1,344 @@
+"""The vendor-neutral device model: one DeviceConfig per switch holding every decision; templates only format.
+
+Built from the intent, the topology and the plan. Platform differences that are decisions (interface names, the MTU
+ceiling, port-channel names) are taken here from fabric/platforms.py, so templates never compute anything.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from fabric.allocate import Plan, Prefix, ntoa
+from fabric.intent import Inventory
+from fabric.platforms import PLATFORMS
+from fabric.topology import Link, LinkRole, Role, Switch, Topology
+from fabric.units import format_speed
+
+PL_REDISTRIBUTE = "PL-LOOPBACK-RAILS"
+RM_REDISTRIBUTE = "RM-CONN-TO-BGP"
+
+
+@dataclass(frozen=True, slots=True)
+class Interface:
+    name: str
+    port: int
+    lane: int  # 0 = not broken out
+    speed: int  # Gbit/s
+    mode: str  # routed | access | member | unused
+    admin_up: bool
+    description: str
+    mtu: int
+    ipv4: str | None = None  # a.b.c.d/31 on routed ports
+    vlan: int | None = None  # access VLAN on host ports
+    channel: str | None = None  # port-channel this member belongs to
+    qos: bool = False  # RoCE QoS (trust DSCP, PFC, ECN, scheduler, watchdog) applies
+    peer: str = ""  # peer device
+    peer_interface: str = ""
+    role: str = ""  # host | fabric | core (link role), "" when unused
+    breakout: str = ""  # breakout mode of the physical port, e.g. "2x400G"; "" when native
+
+
+@dataclass(frozen=True, slots=True)
+class PortChannel:
+    name: str
+    number: int
+    members: tuple[str, ...]
+    ipv4: str
+    description: str
+    mtu: int
+    peer: str
+    min_links: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vlan:
+    id: int
+    name: str
+    rail: int
+    gateway: str  # a.b.c.d/len of the SVI
+    prefix: str
+    mtu: int
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    ip: str
+    remote_as: int
+    description: str
+    local_ip: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGroup:
+    name: str
+    remote_as: int | None  # shared by every neighbor of the group, else per neighbor
+    bfd: bool
+    description: str
+    neighbors: tuple[Neighbor, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bgp:
+    asn: int
+    router_id: str
+    maximum_paths: int
+    multipath_relax: bool
+    peer_groups: tuple[PeerGroup, ...]
+    aggregates: tuple[str, ...]  # advertised summary-only
+    prefix_list: str
+    prefix_list_entries: tuple[str, ...]  # what connected routes may be redistributed
+    route_map: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ecn:
+    min_bytes: int
+    max_bytes: int
+    probability: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watchdog:
+    detection_ms: int
+    restoration_ms: int
+    poll_ms: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Qos:
+    dscp_to_tc: tuple[int, ...]  # 64 entries: RoCE DSCP → lossless TC, CNP DSCP → strict TC, the rest → 0
+    tc_groups: tuple[tuple[int, tuple[int, ...]], ...]  # (tc, dscps) for platforms that list DSCPs per TC
+    tc_to_queue: tuple[int, ...]  # 8 entries (identity)
+    tc_to_pg: tuple[int, ...]  # 8 entries: lossless TC → its own PG, the rest → PG 0
+    lossless: tuple[int, ...]  # PFC priorities
+    roce_tc: int
+    cnp_tc: int
+    roce_dscp: int
+    cnp_dscp: int
+    ecn: Ecn | None
+    strict_queues: tuple[int, ...]
+    dwrr: tuple[tuple[int, int], ...]  # (queue, weight)
+    watchdog: Watchdog | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceConfig:
+    hostname: str
+    platform: str
+    role: str
+    pod: int | None
+    segment: int | None
+    rails: tuple[int, ...]
+    model: str
+    hwsku: str | None
+    rack: str | None
+    loopback: str  # a.b.c.d/32
+    router_id: str
+    asn: int
+    management: str  # a.b.c.d/len
+    management_gateway: str
+    mtu: int  # normalised for the platform
+    mtu_note: str  # why the MTU differs from the fabric MTU, or ""
+    host_mtu: int
+    interfaces: tuple[Interface, ...]
+    port_channels: tuple[PortChannel, ...]
+    vlans: tuple[Vlan, ...]
+    bgp: Bgp
+    qos: Qos
+    ecmp_mode: str
+    bfd: bool
+
+    def interface(self, name: str) -> Interface:
+        for i in self.interfaces:
+            if i.name == name:
+                return i
+        raise KeyError(name)
+
+
+def build_qos(inv: Inventory) -> Qos:
+    q = inv.qos
+    dscp = [0] * 64
+    dscp[q.roce.dscp] = q.roce.priority
+    dscp[q.cnp.dscp] = q.cnp.priority
+    groups: dict[int, list[int]] = defaultdict(list)
+    for d, tc in enumerate(dscp):
+        groups[tc].append(d)
+    tc_to_pg = tuple(tc if tc == q.roce.priority else 0 for tc in range(8))
+    dwrr = tuple(sorted({(0, q.scheduler.default_weight), (q.roce.priority, q.scheduler.roce_weight)}))
+    ecn = Ecn(q.ecn.min_bytes, q.ecn.max_bytes, q.ecn.probability) if q.ecn.enabled else None
+    wd = q.pfc_watchdog
+    watchdog = Watchdog(wd.detection_ms, wd.restoration_ms, wd.poll_ms, wd.action) if wd.enabled else None
+    return Qos(tuple(dscp), tuple((tc, tuple(ds)) for tc, ds in sorted(groups.items())), tuple(range(8)), tc_to_pg,
+               (q.roce.priority,), q.roce.priority, q.cnp.priority, q.roce.dscp, q.cnp.dscp, ecn,
+               (q.cnp.priority,), dwrr, watchdog)
+
+
+def _pod_aggregates(inv: Inventory, pod: int) -> tuple[str, ...]:
+    """The rail-pool block of pod `pod` (segments_per_pod consecutive segment blocks) as CIDR prefixes."""
+    lim = inv.limits
+    pool = inv.pools.rail_subnets
+    size = 1 << (32 - lim.segment_rail_block)
+    start = int(pool.network) + (pod - 1) * lim.segments_per_pod * size
+    end = start + lim.segments_per_pod * size
+    out = []
+    while start < end:
+        step = start & -start if start else 1 << 32
+        while step > end - start:
+            step >>= 1
+        out.append(str(Prefix(start, 32 - step.bit_length() + 1)))
+        start += step
+    return tuple(out)
+
+
+_GROUP = {  # (my role, peer role) → peer group name and description
+    (Role.RAIL, Role.SPINE): ("SPINES", "uplinks to the pod's spines"),
+    (Role.SPINE, Role.RAIL): ("RAIL-SWITCHES", "downlinks to rail switches"),
+    (Role.SPINE, Role.SUPER_SPINE): ("SUPER-SPINES", "uplinks to the super-spines"),
+    (Role.SUPER_SPINE, Role.SPINE): ("SPINES", "downlinks to pod spines"),
+}
+
+
+def build_devices(inv: Inventory, topo: Topology, plan: Plan) -> dict[str, DeviceConfig]:
+    """Every switch's DeviceConfig, by hostname, in topology order."""
+    qos = build_qos(inv)
+    by_device: dict[str, list[tuple[Link, bool]]] = defaultdict(list)  # (link, I am the upper end)
+    for link in topo.links:
+        by_device[link.z.device].append((link, True))
+        if link.role is not LinkRole.HOST:
+            by_device[link.a.device].append((link, False))
+    mg = inv.pools.management
+    gateway = ntoa(int(mg.gateway)) if mg.gateway is not None else ntoa(int(mg.prefix.network) + 1)
+    return {name: _device(inv, topo, plan, sw, by_device.get(name, []), qos, gateway)
+            for name, sw in topo.switches.items()}
+
+
+def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], qos: Qos,
+            mgmt_gateway: str) -> DeviceConfig:
+    traits = PLATFORMS[sw.platform]
+    model = inv.switch_models[sw.model]
+    fabric_mtu = inv.fabric.mtu
+    mtu = min(fabric_mtu, traits.max_mtu)
+    mtu_note = (f"fabric mtu {fabric_mtu} normalised to {mtu}, the {sw.platform} maximum"
+                if mtu != fabric_mtu else "")
+
+    def ifname(sw_: Switch, port: int, lane: int, speed: int) -> str:
+        m = inv.switch_models[sw_.model]
+        lanes = m.speed // speed if lane else 1
+        return PLATFORMS[sw_.platform].interface(port, lane, lanes, m.serdes_lanes)
+
+    used: dict[tuple[int, int], Interface] = {}
+    breakout_of: dict[int, tuple[int, int]] = {}  # port → (lanes, lane speed)
+    channels: dict[str, list[tuple[int, int, Link, bool]]] = defaultdict(list)
+    neighbors: dict[str, list[Neighbor]] = defaultdict(list)
+    peer_roles: dict[str, Role] = {}
+    vlan_members: dict[int, list[str]] = defaultdict(list)
+
+    for link, upper in links:
+        me, peer = (link.z, link.a) if upper else (link.a, link.z)
+        name = ifname(sw, me.port, me.lane, me.speed)
+        if me.lane:
+            breakout_of[me.port] = (model.speed // me.speed, me.speed)
+        if link.role is LinkRole.HOST:
+            host = topo.hosts[peer.device]
+            sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
+            used[(me.port, me.lane)] = Interface(
+                name, me.port, me.lane, me.speed, "access", True,
+                f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}", mtu, vlan=sub.vlan, qos=True,
+                peer=host.name, peer_interface=f"nic{link.nic}p{peer.port}", role=link.role.value)
+            vlan_members[sub.vlan].append(name)
+            continue
+        psw = topo.switches[peer.device]
+        pname = ifname(psw, peer.port, peer.lane, peer.speed)
+        key = link.bundle or link.id
+        upper_ip, lower_ip = plan.p2p_ends(key)
+        mine, theirs = (upper_ip, lower_ip) if upper else (lower_ip, upper_ip)
+        group, _ = _GROUP[(sw.role, psw.role)]
+        peer_roles[group] = psw.role
+        if link.bundle:
+            channels[link.bundle].append((me.port, me.lane, link, upper))
+            used[(me.port, me.lane)] = Interface(
+                name, me.port, me.lane, me.speed, "member", True, f"{psw.name} {pname}", mtu, qos=True,
+                peer=psw.name, peer_interface=pname, role=link.role.value)
+            if len(channels[link.bundle]) == 1:
+                neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], psw.name, ntoa(mine)))
+            continue
+        used[(me.port, me.lane)] = Interface(
+            name, me.port, me.lane, me.speed, "routed", True, f"{psw.name} {pname}", mtu, f"{ntoa(mine)}/31",
+            qos=True, peer=psw.name, peer_interface=pname, role=link.role.value)
+        neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], f"{psw.name} {pname}", ntoa(mine)))
+
+    # port-channels: numbered by their first member's port, so the number follows the cabling
+    pcs: list[PortChannel] = []
+    for bundle, members in channels.items():
+        members.sort()
+        port, _lane, link, upper = members[0]
+        number = port
+        pc_name = traits.port_channel(number)
+        key = link.bundle or link.id
+        upper_ip, lower_ip = plan.p2p_ends(key)
+        mine = upper_ip if upper else lower_ip
+        peer = link.a.device if upper else link.z.device
+        member_names = []
+        for p, lane, _l, _u in members:
+            iface = used[(p, lane)]
+            used[(p, lane)] = Interface(**{**_fields(iface), "channel": pc_name})
+            member_names.append(iface.name)
+        pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
+                               f"{peer} {bundle.rsplit('#', 1)[1]}", mtu, peer, len(member_names)))
+    pcs.sort(key=lambda p: p.number)
+
+    # every port of the model: used lanes, the spare lanes of broken-out ports, unused and disabled ports
+    interfaces: list[Interface] = []
+    for port in range(1, model.ports + 1):
+        lanes_speed = breakout_of.get(port)
+        lane_ids = range(1, lanes_speed[0] + 1) if lanes_speed else [0]
+        mode = f"{lanes_speed[0]}x{format_speed(lanes_speed[1])}" if lanes_speed else ""
+        for lane in lane_ids:
+            iface = used.get((port, lane))
+            if iface is not None:
+                interfaces.append(Interface(**{**_fields(iface), "breakout": mode}))
+                continue
+            speed = lanes_speed[1] if lanes_speed else model.speed
+            disabled = port in sw.disabled_ports
+            interfaces.append(Interface(ifname(sw, port, lane, speed), port, lane, speed, "unused", False,
+                                        "disabled in inventory" if disabled else "unused", mtu, breakout=mode))
+    # beyond-model ports never reach here: the validation stops rendering on PORT001
+
+    vlans = []
+    for rail in sw.rails:
+        sub = plan.rail_subnets[(sw.name, rail)]
+        gw = f"{ntoa(sub.gateway)}/{sub.prefix.length}"
+        vlans.append(Vlan(id=sub.vlan, name=f"RAIL{rail}", rail=rail, gateway=gw, prefix=str(sub.prefix), mtu=mtu,
+                          members=tuple(vlan_members.get(sub.vlan, ()))))
+
+    loopback = ntoa(plan.loopback[sw.name])
+    groups = []
+    for gname in sorted(neighbors, key=lambda g: ("SUPER" not in g, g)):
+        nbrs = tuple(sorted(neighbors[gname], key=lambda n: _ip_key(n.ip)))
+        asns = {n.remote_as for n in nbrs}
+        desc = next(d for (mine_r, _p), (g, d) in _GROUP.items() if g == gname and mine_r is sw.role)
+        groups.append(PeerGroup(gname, asns.pop() if len(asns) == 1 else None, inv.routing.bfd, desc, nbrs))
+    aggregates: tuple[str, ...] = ()
+    if sw.name in plan.aggregates:
+        aggregates = (str(plan.aggregates[sw.name]),)
+    elif sw.role is Role.SPINE and inv.routing.spine_pod_aggregate and sw.pod is not None:
+        aggregates = _pod_aggregates(inv, sw.pod)
+    entries = (f"{loopback}/32", *(v.prefix for v in vlans))
+    bgp = Bgp(plan.asn[sw.name], loopback, inv.routing.ecmp.width, traits.multipath_relax, tuple(groups),
+              aggregates, PL_REDISTRIBUTE, entries, RM_REDISTRIBUTE)
+    return DeviceConfig(
+        sw.name, sw.platform, sw.role.value, sw.pod, sw.segment, sw.rails, sw.model, model.hwsku, sw.rack,
+        f"{loopback}/32", loopback, plan.asn[sw.name], f"{ntoa(plan.management[sw.name])}/{plan.management_len}",
+        mgmt_gateway, mtu, mtu_note, inv.fabric.host_mtu, tuple(interfaces), tuple(pcs), tuple(vlans), bgp, qos,
+        inv.routing.ecmp.mode.value, inv.routing.bfd)
+
+
+def _fields(iface: Interface) -> dict:
+    return {f: getattr(iface, f) for f in Interface.__slots__}  # type: ignore[attr-defined]
+
+
+def _ip_key(ip: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in ip.split("."))

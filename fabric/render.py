@@ -1,0 +1,79 @@
+"""Render DeviceConfigs through the platform templates: one Jinja environment, StrictUndefined, compiled once.
+
+Templates only format. A template error becomes a RenderError naming the template, its line and the device.
+JSON outputs are parsed and re-serialised with sorted keys, so they are always valid and byte-stable.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from fabric.device import DeviceConfig
+from fabric.platforms import PLATFORMS
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+class RenderError(Exception):
+    def __init__(self, device: str, template: str, line: int | None, message: str) -> None:
+        self.device, self.template, self.line, self.message = device, template, line, message
+        where = f"templates/{template}" + (f":{line}" if line else "")
+        super().__init__(f"{where} (device {device}): {message}")
+
+
+def _dscp_list(values: tuple[int, ...] | list[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+@lru_cache(maxsize=4)
+def environment(root: str = str(TEMPLATES)) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(root),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+        cache_size=-1,
+    )
+    env.filters["dscp_list"] = _dscp_list
+    env.filters["tojson"] = lambda v: json.dumps(v)
+    return env
+
+
+def _template_line(exc: BaseException, template: str) -> int | None:
+    """The line inside the template where a rendering error happened (Jinja maps it in the traceback)."""
+    line = getattr(exc, "lineno", None)
+    if line:
+        return int(line)
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith(template):
+            return frame.lineno
+    return None
+
+
+def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, str]:
+    """File name → text for one device, per its platform's entry templates."""
+    env = environment(root)
+    out: dict[str, str] = {}
+    for entry, filename in PLATFORMS[dev.platform].files:
+        name = f"{dev.platform}/{entry}"
+        try:
+            text = env.get_template(name).render(d=dev)
+        except jinja2.TemplateSyntaxError as exc:
+            raise RenderError(dev.hostname, exc.name or name, exc.lineno, exc.message or str(exc)) from None
+        except jinja2.TemplateError as exc:
+            raise RenderError(dev.hostname, name, _template_line(exc, entry), str(exc)) from None
+        if filename.endswith(".json"):
+            try:
+                text = json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"
+            except json.JSONDecodeError as exc:
+                raise RenderError(dev.hostname, name, None, f"template produced invalid JSON: {exc}") from None
+        out[filename] = text
+    return out
