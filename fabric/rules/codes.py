@@ -119,6 +119,9 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("ASN001", "asn-range", "ASN outside the valid or private range",
      "RFC 6996 private ASNs: 64512-65534 (2-byte) and 4200000000-4294967294 (4-byte)."),
     ("ASN002", "asn-overlap", "ASN ranges of two tiers overlap", "Each tier's ASNs must be distinct (RFC 7938)."),
+    ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
+     "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
+     "being silently left out of the configuration."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
 ]
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from fabric.findings import Finding, Severity
 from fabric.intent import Inventory, RailDesign, Segment
 from fabric.load import SourceMap
+from fabric.platforms import PLATFORMS
 from fabric.topology import lanes_for, per_switch
 from fabric.units import format_speed
 
@@ -404,5 +405,27 @@ def _vlans(inv: Inventory, src: SourceMap, add: Add) -> None:
             add("VLAN001", f"rail VLANs {base}-{top} pass 4094", path, f"use a base of at most {4095 - seg.rails}")
 
 
+def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
+    used: dict[str, tuple] = {inv.fabric.platform.value: ("fabric", "platform")}
+    if inv.super_spines and inv.super_spines.platform:
+        used.setdefault(inv.super_spines.platform.value, ("super_spines", "platform"))
+    for pi, pod in enumerate(inv.pods):
+        if pod.spines and pod.spines.platform:
+            used.setdefault(pod.spines.platform.value, ("pods", pi, "spines", "platform"))
+        for si, seg in enumerate(pod.segments):
+            if seg.platform:
+                used.setdefault(seg.platform.value, ("pods", pi, "segments", si, "platform"))
+    for key, ov in inv.devices.items():
+        if ov.platform:
+            used.setdefault(ov.platform.value, ("devices", key, "platform"))
+    mode = inv.routing.ecmp.mode.value
+    for platform, where in sorted(used.items()):
+        traits = PLATFORMS[platform]
+        if mode not in traits.ecmp_modes:
+            add("PLAT001", f"ECMP mode {mode!r} cannot be expressed on {platform} (used at {'.'.join(map(str, where))}); "
+                f"{platform} offers {', '.join(sorted(traits.ecmp_modes))}", ("routing", "ecmp", "mode"),
+                "use mode: flow, or move these switches to a platform that offers the mode")
+
+
 _RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _topology_shape,
-          _mtu, _qos, _pools, _asns, _vlans]
+          _mtu, _qos, _pools, _asns, _vlans, _platform_capabilities]
