@@ -422,8 +422,8 @@ def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
     for platform, where in sorted(used.items()):
         traits = PLATFORMS[platform]
         if mode not in traits.ecmp_modes:
-            add("PLAT001", f"ECMP mode {mode!r} cannot be expressed on {platform} (used at {'.'.join(map(str, where))}); "
-                f"{platform} offers {', '.join(sorted(traits.ecmp_modes))}", ("routing", "ecmp", "mode"),
+            at = ".".join(map(str, where))
+            add("PLAT001", f"ECMP mode {mode!r} cannot be expressed on {platform} (used at {at}); {platform} offers {', '.join(sorted(traits.ecmp_modes))}", ("routing", "ecmp", "mode"),
                 "use mode: flow, or move these switches to a platform that offers the mode")
 
 
