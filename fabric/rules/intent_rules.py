@@ -423,7 +423,9 @@ def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
         traits = PLATFORMS[platform]
         if mode not in traits.ecmp_modes:
             at = ".".join(map(str, where))
-            add("PLAT001", f"ECMP mode {mode!r} cannot be expressed on {platform} (used at {at}); {platform} offers {', '.join(sorted(traits.ecmp_modes))}", ("routing", "ecmp", "mode"),
+            offers = ", ".join(sorted(traits.ecmp_modes))
+            add("PLAT001", f"ECMP mode {mode!r} cannot be expressed on {platform} (used at {at}); "
+                f"{platform} offers {offers}", ("routing", "ecmp", "mode"),
                 "use mode: flow, or move these switches to a platform that offers the mode")
 
 
