@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import traceback
@@ -16,12 +17,15 @@ from fabric.rules.codes import CODES
 EPILOG = """\
 exit codes:
   0  clean (warnings allowed)      1  errors found
-  2  unusable input or usage       3  generated/ is stale (render --check, later)
+  2  unusable input or usage       3  generated/ is stale (render --check)
 
 examples:
   fabric validate                          # validate ./inventory
   fabric validate inventory/ --format sarif > findings.sarif
   fabric validate --format github          # annotations in a GitHub Actions log
+  fabric render                            # write generated/ (configs, Ansible, cabling, IP plan)
+  fabric render --check                    # CI drift check: exit 3 if generated/ is stale
+  fabric plan                              # what would change, for a pull-request comment
   fabric show p1-s1-rail0                  # what the plan gives one device
   fabric schema > inventory.schema.json    # JSON Schema for editors
   fabric explain POOL002                   # what a finding code means
@@ -74,6 +78,130 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if summary and not args.quiet:
             _print_summary(summary)
     return exit_code(findings)
+
+
+def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
+    """Run the pipeline; print findings when there are errors. Returns (result or None, exit code)."""
+    from fabric.findings import has_errors
+    from fabric.pipeline import run
+
+    say(f"validating {args.inventory}")
+    res = run(Path(args.inventory))
+    if has_errors(res.findings) or res.plan is None:
+        sys.stdout.write(format_text(res.findings))
+        print("nothing rendered: fix the errors above (generated/ is unchanged)", file=sys.stderr)
+        return None, exit_code(res.findings) or 1
+    if res.findings and not getattr(args, "quiet", False):
+        sys.stdout.write(format_text(res.findings))
+    return res, 0
+
+
+def _files(args: argparse.Namespace, res, say) -> dict[str, bytes] | None:
+    from fabric.emit import RenderError, build_files
+
+    try:
+        return build_files(res, workers=args.workers, progress=say)
+    except RenderError as exc:
+        print(f"fabric: render error: {exc}", file=sys.stderr)
+        return None
+
+
+def _short_diff(out: Path, path: str, data: bytes | None, limit: int) -> None:
+    from fabric.emit import unified
+
+    lines = unified(out, path, data)
+    for line in lines[2:2 + limit]:
+        print(f"    {line}")
+    if len(lines) > 2 + limit:
+        print(f"    ... ({len(lines) - 2 - limit} more diff lines)")
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from fabric.emit import compare, write_tree
+
+    say = _progress(args.verbose)
+    res, rc = _validated(args, say)
+    if res is None:
+        return rc
+    files = _files(args, res, say)
+    if files is None:
+        return 2
+    out = Path(args.out)
+    if args.check:
+        diff = compare(out, files)
+        if diff.clean:
+            print(f"{out}/ is up to date ({len(files):,} files)")
+            return 0
+        print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
+              f"{len(diff.removed)} extra file(s); run `make render` and commit")
+        for path in diff.changed[:20]:
+            print(f"  changed  {path}")
+            _short_diff(out, path, files[path], 8)
+        for path in diff.added[:20]:
+            print(f"  missing  {path}")
+        for path in diff.removed[:20]:
+            print(f"  extra    {path}")
+        return 3
+    say(f"writing {out}/")
+    diff = write_tree(out, files)
+    if diff.clean:
+        print(f"{out}/ unchanged ({len(files):,} files)")
+    else:
+        print(f"{out}/ updated: {len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed "
+              f"({len(files):,} files)")
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from fabric.emit import compare, unified
+
+    say = _progress(args.verbose)
+    res, rc = _validated(args, say)
+    if res is None:
+        return rc
+    files = _files(args, res, say)
+    if files is None:
+        return 2
+    out = Path(args.out)
+    diff = compare(out, files)
+    if diff.clean:
+        print("No changes. generated/ matches the inventory.")
+        return 0
+
+    def device_of(path: str) -> str | None:
+        parts = path.split("/")
+        return parts[1] if len(parts) > 2 and parts[0] == "configs" else None
+
+    groups: dict[str, dict[str, list[str]]] = {}
+    for kind, paths in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
+        for path in paths:
+            dev = device_of(path) or ""
+            groups.setdefault(dev, {}).setdefault(kind, []).append(path)
+    devs = {d: g for d, g in groups.items() if d}
+    new_devs = sorted(d for d, g in devs.items() if set(g) == {"added"})
+    gone_devs = sorted(d for d, g in devs.items() if set(g) == {"removed"})
+    changed_devs = sorted(set(devs) - set(new_devs) - set(gone_devs))
+    print(f"Plan: {len(new_devs)} device(s) to add, {len(changed_devs)} to change, {len(gone_devs)} to remove; "
+          f"{len(diff.changed) + len(diff.added) + len(diff.removed)} file(s) differ.")
+    for dev in new_devs:
+        print(f"  + {dev}")
+    for dev in gone_devs:
+        print(f"  - {dev}")
+    for dev in changed_devs[: args.limit]:
+        for path in sorted(p for ps in devs[dev].values() for p in ps):
+            lines = unified(out, path, files.get(path))
+            plus = sum(1 for ln in lines[2:] if ln.startswith("+"))
+            minus = sum(1 for ln in lines[2:] if ln.startswith("-"))
+            print(f"  ~ {dev}: {path.split('/', 2)[2]} (+{plus} -{minus})")
+            _short_diff(out, path, files.get(path), 6)
+    if len(changed_devs) > args.limit:
+        print(f"  ... and {len(changed_devs) - args.limit} more changed device(s)")
+    for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
+        lines = unified(out, path, files.get(path))
+        plus = sum(1 for ln in lines[2:] if ln.startswith("+"))
+        minus = sum(1 for ln in lines[2:] if ln.startswith("-"))
+        print(f"  ~ {path} (+{plus} -{minus})")
+    return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -171,6 +299,32 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     v.set_defaults(func=cmd_validate)
+
+    workers = max(1, min(4, os.cpu_count() or 1))
+    r = sub.add_parser("render", help="render every device config and artifact into generated/",
+                       description="Validate INVENTORY, build the vendor-neutral device model, render it through "
+                                   "templates/<platform>/ and write generated/ atomically (nothing is touched on "
+                                   "error; unchanged files are not rewritten). With --check nothing is written: "
+                                   "exit 3 when generated/ is stale.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    r.add_argument("--out", default="generated", help="output directory (default: generated)")
+    r.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 3 if stale")
+    r.add_argument("--workers", type=int, default=workers, help=f"render processes (default {workers}); "
+                   "the output is identical whatever the number")
+    r.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    r.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    r.set_defaults(func=cmd_render)
+
+    pl = sub.add_parser("plan", help="what rendering now would change in generated/ (for a pull-request comment)",
+                        description="Render in memory and summarise the difference with generated/: devices "
+                                    "added, removed and changed with +/- line counts and the first diff lines.")
+    pl.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    pl.add_argument("--out", default="generated", help="directory to compare with (default: generated)")
+    pl.add_argument("--limit", type=int, default=20, help="changed devices to detail (default 20)")
+    pl.add_argument("--workers", type=int, default=workers, help="render processes")
+    pl.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    pl.set_defaults(func=cmd_plan)
 
     s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
                        description="Print the JSON Schema of the inventory. Point your editor's YAML language "

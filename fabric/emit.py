@@ -1,0 +1,204 @@
+"""The emit stage: the only code that writes files.
+
+`build_files` turns a validated pipeline result into {path under generated/: bytes} in memory (device configs,
+artifacts, manifest). `write_tree` makes generated/ equal to that, atomically: it builds the new tree in a temporary
+directory beside generated/ (unchanged files are hard-linked, so they keep their inode and mtime: not rewritten),
+then swaps the directories. Nothing is touched when nothing changed, and any error before the swap leaves
+generated/ exactly as it was. `compare` and `plan` read only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fabric import __version__
+from fabric.device import DeviceConfig, build_devices
+from fabric.pipeline import Result
+from fabric.render import RenderError, render_device
+
+MANIFEST = "manifest.json"
+Progress = Callable[[str], None]
+
+# --------------------------------------------------------------------------- building (in memory)
+
+_WORK: list[DeviceConfig] = []  # devices for forked workers (inherited, never pickled)
+
+
+def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, dict[str, str]]]:
+    return [(d.hostname, render_device(d)) for d in _WORK[bounds[0]:bounds[1]]]
+
+
+def render_all(devices: list[DeviceConfig], workers: int = 1) -> dict[str, dict[str, str]]:
+    """hostname → {file name: text}. The result does not depend on the worker count."""
+    global _WORK
+    if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
+        return {d.hostname: render_device(d) for d in devices}
+    import multiprocessing
+
+    _WORK = devices
+    try:
+        step = max(16, len(devices) // (workers * 8))
+        chunks = [(i, min(i + step, len(devices))) for i in range(0, len(devices), step)]
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            out: dict[str, dict[str, str]] = {}
+            for part in pool.map(_render_chunk, chunks):
+                out.update(part)
+        return out
+    finally:
+        _WORK = []
+
+
+def input_digest(res: Result) -> str:
+    """Hash of the inventory's meaning (the validated model), so reordering keys in YAML does not change it."""
+    assert res.inventory is not None
+    canon = json.dumps(res.inventory.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode()).hexdigest()
+
+
+def build_files(res: Result, workers: int = 1, progress: Progress | None = None) -> dict[str, bytes]:
+    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/."""
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    say = progress or (lambda _m: None)
+    devices = build_devices(res.inventory, res.topology, res.plan)
+    say(f"device model: {len(devices):,} switches")
+    rendered = render_all(list(devices.values()), workers)
+    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files")
+    files: dict[str, bytes] = {}
+    for host in sorted(rendered):
+        for name, text in sorted(rendered[host].items()):
+            files[f"configs/{host}/{name}"] = text.encode()
+    try:
+        from fabric.outputs import artifacts
+    except ImportError:  # the artifact modules land separately; configs alone are still useful
+        artifacts = None  # type: ignore[assignment]
+    if artifacts is not None:
+        for path, text in artifacts(res.inventory, res.topology, res.plan, devices).items():
+            files[path] = text.encode()
+    manifest = {
+        "tool": "railfabric",
+        "version": __version__,
+        "input_sha256": input_digest(res),
+        "files": {p: hashlib.sha256(b).hexdigest() for p, b in sorted(files.items())},
+    }
+    files[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    return dict(sorted(files.items()))
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+@dataclass
+class Diff:
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+def existing_files(out: Path) -> dict[str, Path]:
+    if not out.is_dir():
+        return {}
+    found = {}
+    for p in out.rglob("*"):
+        if p.is_file() and not p.name.startswith("."):
+            found[p.relative_to(out).as_posix()] = p
+    return found
+
+
+def compare(out: Path, files: dict[str, bytes]) -> Diff:
+    have = existing_files(out)
+    diff = Diff()
+    for path, data in files.items():
+        if path not in have:
+            diff.added.append(path)
+        elif have[path].stat().st_size != len(data) or have[path].read_bytes() != data:
+            diff.changed.append(path)
+    diff.removed = sorted(set(have) - set(files))
+    return diff
+
+
+def unified(out: Path, path: str, new: bytes | None, context: int = 2) -> list[str]:
+    old_path = out / path
+    old = old_path.read_bytes().decode(errors="replace").splitlines() if old_path.is_file() else []
+    cur = new.decode(errors="replace").splitlines() if new is not None else []
+    return list(difflib.unified_diff(old, cur, f"a/{path}", f"b/{path}", n=context, lineterm=""))
+
+
+# --------------------------------------------------------------------------- writing (atomic)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two directories in one atomic step (Linux renameat2 RENAME_EXCHANGE); False when unavailable."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+
+
+def write_tree(out: Path, files: dict[str, bytes]) -> Diff:
+    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did."""
+    diff = compare(out, files)
+    if diff.clean:
+        return diff
+    out = out.resolve()
+    parent = out.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    changed = set(diff.added) | set(diff.changed)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=parent))
+    try:
+        for path, data in files.items():
+            dest = tmp / path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if path not in changed:
+                try:
+                    os.link(out / path, dest)  # unchanged: same inode, same mtime
+                    continue
+                except OSError:
+                    pass
+            with open(dest, "wb") as fh:
+                fh.write(data)
+        # keep dot-files of the old tree (e.g. .gitkeep, .gitattributes): they are not ours to drop
+        if out.is_dir():
+            for p in out.rglob(".*"):
+                if p.is_file():
+                    dest = tmp / p.relative_to(out)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    os.link(p, dest)
+        if out.exists() and _exchange(tmp, out):
+            shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old tree
+        else:
+            old = None
+            if out.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
+                old.rmdir()
+                os.rename(out, old)
+            os.rename(tmp, out)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return diff
+
+
+__all__ = ["Diff", "RenderError", "build_files", "compare", "unified", "write_tree"]
