@@ -7,7 +7,7 @@ INVENTORY ?= inventory
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv render validate check test lint bench schema clean
+.PHONY: help venv render validate check plan test lint bench schema clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -20,14 +20,18 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP) ## create .venv and install railfabric into it (editable)
 
-render: $(STAMP) ## validate inventory/ and print the fabric summary (rendering lands with the next issue)
-	$(FABRIC) validate $(INVENTORY)
+render: $(STAMP) ## validate inventory/ and render generated/ (configs, Ansible, cabling, IP plan)
+	$(FABRIC) render $(INVENTORY)
 
 validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github to change the output)
 	$(FABRIC) validate $(INVENTORY) $(if $(FORMAT),--format $(FORMAT))
 
-check: $(STAMP) lint ## what CI runs before tests: lint + validate
-	$(FABRIC) validate $(INVENTORY)
+check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale
+	$(FABRIC) validate -q $(INVENTORY)
+	$(FABRIC) render --check $(INVENTORY)
+
+plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-request comment)
+	$(FABRIC) plan $(INVENTORY)
 
 lint: $(STAMP) ## ruff
 	$(BIN)/ruff check fabric tests bench

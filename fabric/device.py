@@ -37,6 +37,8 @@ class Interface:
     peer_interface: str = ""
     role: str = ""  # host | fabric | core (link role), "" when unused
     breakout: str = ""  # breakout mode of the physical port, e.g. "2x400G"; "" when native
+    lanes: tuple[int, ...] = ()  # serdes lanes (sequential numbering: port p owns (p-1)·serdes ...)
+    channel_number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,7 @@ class Qos:
     tc_to_queue: tuple[int, ...]  # 8 entries (identity)
     tc_to_pg: tuple[int, ...]  # 8 entries: lossless TC → its own PG, the rest → PG 0
     lossless: tuple[int, ...]  # PFC priorities
+    pfc_to_queue: tuple[tuple[int, int], ...]  # (PFC priority, queue it pauses)
     roce_tc: int
     cnp_tc: int
     roce_dscp: int
@@ -171,9 +174,10 @@ def build_qos(inv: Inventory) -> Qos:
     ecn = Ecn(q.ecn.min_bytes, q.ecn.max_bytes, q.ecn.probability) if q.ecn.enabled else None
     wd = q.pfc_watchdog
     watchdog = Watchdog(wd.detection_ms, wd.restoration_ms, wd.poll_ms, wd.action) if wd.enabled else None
-    return Qos(tuple(dscp), tuple((tc, tuple(ds)) for tc, ds in sorted(groups.items())), tuple(range(8)), tc_to_pg,
-               (q.roce.priority,), q.roce.priority, q.cnp.priority, q.roce.dscp, q.cnp.dscp, ecn,
-               (q.cnp.priority,), dwrr, watchdog)
+    tc_to_queue = tuple(range(8))
+    return Qos(tuple(dscp), tuple((tc, tuple(ds)) for tc, ds in sorted(groups.items())), tc_to_queue, tc_to_pg,
+               (q.roce.priority,), ((q.roce.priority, tc_to_queue[q.roce.priority]),), q.roce.priority,
+               q.cnp.priority, q.roce.dscp, q.cnp.dscp, ecn, (q.cnp.priority,), dwrr, watchdog)
 
 
 def _pod_aggregates(inv: Inventory, pod: int) -> tuple[str, ...]:
@@ -284,7 +288,7 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         member_names = []
         for p, lane, _l, _u in members:
             iface = used[(p, lane)]
-            used[(p, lane)] = Interface(**{**_fields(iface), "channel": pc_name})
+            used[(p, lane)] = Interface(**{**_fields(iface), "channel": pc_name, "channel_number": number})
             member_names.append(iface.name)
         pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
                                f"{peer} {bundle.rsplit('#', 1)[1]}", mtu, peer, len(member_names)))
@@ -296,15 +300,19 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         lanes_speed = breakout_of.get(port)
         lane_ids = range(1, lanes_speed[0] + 1) if lanes_speed else [0]
         mode = f"{lanes_speed[0]}x{format_speed(lanes_speed[1])}" if lanes_speed else ""
+        per_lane = model.serdes_lanes // (lanes_speed[0] if lanes_speed else 1)
         for lane in lane_ids:
+            first = (port - 1) * model.serdes_lanes + ((lane - 1) * per_lane if lane else 0)
+            serdes = tuple(range(first, first + max(per_lane, 1)))
             iface = used.get((port, lane))
             if iface is not None:
-                interfaces.append(Interface(**{**_fields(iface), "breakout": mode}))
+                interfaces.append(Interface(**{**_fields(iface), "breakout": mode, "lanes": serdes}))
                 continue
             speed = lanes_speed[1] if lanes_speed else model.speed
             disabled = port in sw.disabled_ports
             interfaces.append(Interface(ifname(sw, port, lane, speed), port, lane, speed, "unused", False,
-                                        "disabled in inventory" if disabled else "unused", mtu, breakout=mode))
+                                        "disabled in inventory" if disabled else "unused", mtu, breakout=mode,
+                                        lanes=serdes))
     # beyond-model ports never reach here: the validation stops rendering on PORT001
 
     vlans = []

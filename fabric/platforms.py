@@ -15,6 +15,7 @@ class Platform:
     ecmp_modes: frozenset[str]  # flow / flowlet / packet
     multipath_relax: bool  # needs `bestpath as-path multipath-relax` for ECMP across different neighbour ASNs
     port_channel_prefix: str
+    watchdog_actions: frozenset[str]  # PFC watchdog actions the platform can express
     files: tuple[tuple[str, str], ...]  # (entry template under templates/<name>/, output file name)
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
@@ -36,10 +37,11 @@ class Platform:
 PLATFORMS: dict[str, Platform] = {
     # SONiC: interface MTU up to 9216 (SONiC's default 9100 is raised explicitly); ECMP hashing per flow. Flowlet
     # (ARS) and packet spraying are SKU-specific extensions not in community config_db, so not offered.
-    "sonic": Platform("sonic", 9216, frozenset({"flow"}), True, "PortChannel",
+    "sonic": Platform("sonic", 9216, frozenset({"flow"}), True, "PortChannel", frozenset({"drop", "forward", "alert"}),
                       (("config_db.json.j2", "config_db.json"), ("frr.conf.j2", "frr.conf"))),
     # Arista EOS: MTU ceiling 9214. Flow hashing; dynamic load balancing needs platform-specific profiles that
     # this generator does not model yet, so flowlet/packet are refused rather than silently dropped.
-    "eos": Platform("eos", 9214, frozenset({"flow"}), True, "Port-Channel",
+    # PFC watchdog: EOS's verified action word is `drop` (pyavd schema); forward/alert have no verified equivalent.
+    "eos": Platform("eos", 9214, frozenset({"flow"}), True, "Port-Channel", frozenset({"drop"}),
                     (("running-config.j2", "running-config.cfg"),)),
 }

@@ -419,7 +419,13 @@ def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
         if ov.platform:
             used.setdefault(ov.platform.value, ("devices", key, "platform"))
     mode = inv.routing.ecmp.mode.value
+    wd = inv.qos.pfc_watchdog
     for platform, where in sorted(used.items()):
+        if wd.enabled and wd.action not in PLATFORMS[platform].watchdog_actions:
+            add("PLAT001", f"PFC watchdog action {wd.action!r} cannot be expressed on {platform} (used at "
+                f"{'.'.join(map(str, where))}); {platform} offers "
+                f"{', '.join(sorted(PLATFORMS[platform].watchdog_actions))}", ("qos", "pfc_watchdog", "action"),
+                "use action: drop")
         traits = PLATFORMS[platform]
         if mode not in traits.ecmp_modes:
             at = ".".join(map(str, where))
