@@ -47,15 +47,14 @@ def environment(root: str = str(TEMPLATES)) -> jinja2.Environment:
     return env
 
 
-def _template_line(exc: BaseException, template: str) -> int | None:
-    """The line inside the template where a rendering error happened (Jinja maps it in the traceback)."""
-    line = getattr(exc, "lineno", None)
-    if line:
-        return int(line)
+def _where(exc: BaseException, root: str, entry: str) -> tuple[str, int | None]:
+    """(template, line) of the innermost template frame of a rendering error (Jinja maps frames to templates),
+    so an error inside a partial names the partial, not the include line."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith(template):
-            return frame.lineno
-    return None
+        path = Path(frame.filename)
+        if frame.filename.startswith(root) and path.suffix == ".j2":
+            return path.relative_to(root).as_posix(), frame.lineno
+    return entry, getattr(exc, "lineno", None)
 
 
 def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, str]:
@@ -68,8 +67,9 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
             text = env.get_template(name).render(d=dev)
         except jinja2.TemplateSyntaxError as exc:
             raise RenderError(dev.hostname, exc.name or name, exc.lineno, exc.message or str(exc)) from None
-        except jinja2.TemplateError as exc:
-            raise RenderError(dev.hostname, name, _template_line(exc, entry), str(exc)) from None
+        except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
+            template, line = _where(exc, root, name)
+            raise RenderError(dev.hostname, template, line, str(exc)) from None
         if filename.endswith(".json"):
             try:
                 text = json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"

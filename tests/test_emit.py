@@ -186,3 +186,21 @@ def test_compare_reports_missing_and_extra(tmp_path: Path, example_files: dict[s
     (out / "manifest.json").unlink()
     diff = compare(out, example_files)
     assert diff.removed == ["stray.txt"] and diff.added == ["manifest.json"] and diff.changed == []
+
+
+def test_render_error_names_the_partial_line_and_device(tmp_path: Path) -> None:
+    from fabric.device import build_devices
+    from fabric.render import TEMPLATES, RenderError, render_device
+
+    root = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, root)
+    partial = root / "sonic" / "_qos.j2"
+    lines = partial.read_text().splitlines(keepends=True)
+    lines.insert(4, "{{ d.qos.no_such_field }}\n")  # becomes line 5 of the partial (after the comment)
+    partial.write_text("".join(lines))
+    r = run(EXAMPLE)
+    dev = build_devices(r.inventory, r.topology, r.plan)["p1-s1-rail3"]  # type: ignore[arg-type]
+    with pytest.raises(RenderError) as info:
+        render_device(dev, str(root))
+    assert (info.value.template, info.value.line, info.value.device) == ("sonic/_qos.j2", 5, "p1-s1-rail3")
+    assert "no_such_field" in str(info.value)
