@@ -1,0 +1,56 @@
+"""Helpers shared by the artifact builders: natural sort keys, CSV text, address keys and interface lookups.
+
+Everything here returns text or plain values; nothing writes files.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from socket import inet_aton
+
+from fabric.device import DeviceConfig
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple:
+    """'p1-s1-gpu010' sorts after 'p1-s1-gpu9' and 'x#10' after 'x#2': runs of digits compare as numbers."""
+    parts: list = _DIGITS.split(text)
+    # re.split with a capturing group alternates text, number, text, ...: types line up position by position
+    parts[1::2] = map(int, parts[1::2])
+    return tuple(parts)
+
+
+def ip_int(address: str) -> int:
+    """'10.0.0.1' or '10.0.0.1/31' → the address as an integer."""
+    return int.from_bytes(inet_aton(address.partition("/")[0]), "big")
+
+
+def cidr_key(value: str) -> tuple[int, int]:
+    """'a.b.c.d/len' → (address, length): numeric order, a containing prefix before the addresses inside it."""
+    address, _, length = value.partition("/")
+    return ip_int(address), int(length) if length else 32
+
+
+def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A CSV document: one `# <title>` line (the schema version lives there), the header, the rows; '\\n' endings.
+    None becomes an empty cell."""
+    buf = io.StringIO()
+    buf.write(f"# {title}\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def config_path(hostname: str, filename: str) -> str:
+    """Where a rendered device file lives, relative to generated/."""
+    return f"configs/{hostname}/{filename}"
+
+
+def interface_names(devices: Mapping[str, DeviceConfig]) -> dict[tuple[str, int, int], str]:
+    """(switch, physical port, lane) → platform interface name, as the device model (and so the configs) name it."""
+    return {(name, i.port, i.lane): i.name for name, dev in devices.items() for i in dev.interfaces}

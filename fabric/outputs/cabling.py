@@ -1,0 +1,48 @@
+"""cabling.csv: the cabling plan, one row per logical link, for the people who pull the cables.
+
+Schema v1 (the version is in the first line; a column change bumps it):
+- link_id: the stable link id of the topology (host links `<host>:nic<n>p<port>`, uplinks `<lower>><upper>#<k>`);
+- role: host | fabric | core; rail: the rail of host links, empty otherwise;
+- a_* is always the lower end (host, rail switch or spine), z_* the upper end, so no link appears twice (A→Z and
+  Z→A);
+- *_port: for switches the physical front-panel port, with the breakout lane after a slash when the port is broken
+  out (`9/1`: a 2x400G breakout cable to two hosts is two rows, lanes 1 and 2 of port 9); for hosts the NIC port
+  (`nic3p1`: NIC 3, port 1);
+- *_interface: the platform interface name on switches (as in the rendered configs), the NIC (`nic3`) on hosts;
+- *_rack: from `devices:` overrides, empty when unknown; speed: lane speed such as 400G;
+- bundle: the L3 port-channel the link is a member of, empty otherwise.
+Rows are sorted by link id, digits compared as numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fabric.device import DeviceConfig
+from fabric.topology import End, LinkRole, Topology
+from fabric.units import format_speed
+
+from ._common import csv_text, interface_names, natural_key
+
+TITLE = "railfabric cabling plan v1"
+HEADER = ("link_id", "role", "rail", "a_device", "a_port", "a_interface", "a_rack", "z_device", "z_port",
+          "z_interface", "z_rack", "speed", "bundle")
+
+
+def cabling_csv(topo: Topology, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
+    names = interface_names(devices)
+    switches = topo.switches
+
+    def switch_end(end: End) -> tuple[str, str, str, str]:
+        sw = switches[end.device]
+        return end.device, end.label(), names[(end.device, end.port, end.lane)], sw.rack or ""
+
+    rows = []
+    for link in sorted(topo.links, key=lambda lk: natural_key(lk.id)):
+        if link.role is LinkRole.HOST:
+            a = (link.a.device, f"nic{link.nic}p{link.a.port}", f"nic{link.nic}", "")
+        else:
+            a = switch_end(link.a)
+        rows.append((link.id, link.role.value, link.rail, *a, *switch_end(link.z), format_speed(link.a.speed),
+                     link.bundle or ""))
+    return {"cabling.csv": csv_text(TITLE, HEADER, rows)}

@@ -1,0 +1,96 @@
+"""ipplan.csv: every address and prefix the plan hands out, with its owner and purpose (for IPAM import and
+reviews).
+
+Schema v1 columns:
+- address: `a.b.c.d/len`; interface addresses carry their subnet's length (a host NIC `172.16.3.16/24`, a /31 end
+  `10.4.0.1/31`), prefixes are written as the network (`172.16.3.0/24`);
+- owner: the device (switch hostname or host name), empty for pools and blocks that belong to nobody;
+- interface: where the address is configured (Loopback0, the management port, an Ethernet or port-channel, the rail
+  VLAN's SVI, a host NIC port such as nic3p1), empty for summaries and pools;
+- purpose: pool | segment-block | loopback | management | management-gateway | p2p | rail-subnet | rail-gateway |
+  host | aggregate;
+- pool: the inventory pool that contains the address (loopbacks, fabric_links, rail_subnets, management), empty
+  when it lies outside every pool (a pinned management address, for instance);
+- detail: the peer of a /31, the rail and VLAN of a rail subnet, the segment of a block.
+Rows are sorted by address numerically, a containing prefix before the addresses inside it (ties: by the row's
+text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fabric.allocate import Plan, ntoa
+from fabric.device import DeviceConfig
+from fabric.intent import Inventory
+from fabric.topology import LinkRole, Topology
+
+from ._common import cidr_key, csv_text, ip_int
+
+TITLE = "railfabric ip plan v1"
+HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
+
+# Names of the interfaces the device model does not name itself (the templates use the same ones).
+LOOPBACK_INTERFACE = "Loopback0"
+MANAGEMENT_INTERFACE = {"sonic": "eth0", "eos": "Management1"}
+
+
+def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
+    pools = sorted(((p.prefix.net, p.prefix.size, name) for name, p in plan.pools.items()))
+
+    def pool_of(n: int) -> str:
+        for net, size, name in pools:
+            if net <= n < net + size:
+                return name
+        return ""
+
+    # (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix on several owners)
+    # broken by the row's text
+    rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
+
+    def add(address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
+        n, length = cidr_key(address)
+        rows.append((n, length, (address, owner, interface, purpose, pool_of(n), detail)))
+
+    for name, pool in plan.pools.items():
+        rows.append((pool.prefix.net, pool.prefix.length, (str(pool.prefix), "", "", "pool", name, "")))
+    for (pod, segment), block in plan.segment_blocks.items():
+        add(str(block), "", "", "segment-block", f"pod {pod} segment {segment}")
+    mg = inv.pools.management
+    if mg.gateway is not None:
+        add(f"{ntoa(int(mg.gateway))}/{plan.management_len}", "", "", "management-gateway")
+
+    # /31 ends: the owner and interface of every routed address, so each row can name its peer
+    p2p: dict[int, tuple[str, str]] = {}
+    for name, dev in devices.items():
+        for i in dev.interfaces:
+            if i.ipv4:
+                p2p[ip_int(i.ipv4)] = (name, i.name)
+        for pc in dev.port_channels:
+            p2p[ip_int(pc.ipv4)] = (name, pc.name)
+
+    for name, dev in devices.items():
+        add(dev.loopback, name, LOOPBACK_INTERFACE, "loopback")
+        add(dev.management, name, MANAGEMENT_INTERFACE.get(dev.platform, "management"), "management")
+        routed = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
+        routed += [(pc.name, pc.ipv4) for pc in dev.port_channels]
+        for ifname, address in routed:
+            peer = p2p.get(ip_int(address) ^ 1)
+            add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
+        for vlan in dev.vlans:
+            svi = f"Vlan{vlan.id}"
+            detail = f"rail {vlan.rail} vlan {vlan.id}"
+            add(vlan.prefix, name, svi, "rail-subnet", detail)
+            add(vlan.gateway, name, svi, "rail-gateway", detail)
+        for prefix in dev.bgp.aggregates:
+            add(prefix, name, "", "aggregate", "BGP summary-only")
+
+    for link in topo.links:
+        if link.role is not LinkRole.HOST or link.id not in plan.host_addr:
+            continue
+        sub = plan.rail_subnets[(link.z.device, link.rail)]  # type: ignore[index]
+        add(f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}", link.a.device, f"nic{link.nic}p{link.a.port}",
+            "host", f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
+
+    rows.sort()
+    return {"ipplan.csv": csv_text(TITLE, HEADER, (row for _, _, row in rows))}

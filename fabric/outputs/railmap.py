@@ -1,0 +1,45 @@
+"""hosts/railmap.csv: what each GPU server's NICs need (for whoever configures NICs: scripts, l8k-style tools).
+
+Schema v1, one row per GPU and NIC port (a dual-homed NIC gives two rows per GPU; GPUs that share a NIC through
+`gpu_to_nic` each get their own row naming that NIC):
+host, gpu (local rank), nic (NIC index), nic_port (1-based), rail, switch, switch_interface (platform name, as in
+the rendered config), vlan (the rail VLAN, untagged on the switch port), address (`a.b.c.d/len`), gateway (the rail
+switch's SVI), mtu (the host MTU: the NIC's, not the switch port's).
+Rows are sorted by host (digits as numbers), GPU, NIC port. NICs not linked to a rail (reported by validation) have
+no row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fabric.allocate import Plan, ntoa
+from fabric.device import DeviceConfig
+from fabric.intent import Inventory
+from fabric.topology import Link, LinkRole, Topology
+
+from ._common import csv_text, interface_names, natural_key
+
+TITLE = "railfabric host rail map v1"
+HEADER = ("host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface", "vlan", "address", "gateway", "mtu")
+
+
+def railmap_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
+    names = interface_names(devices)
+    host_links: dict[str, Link] = {lk.id: lk for lk in topo.links if lk.role is LinkRole.HOST}
+    mtu = inv.fabric.host_mtu
+    rows = []
+    for hostname in sorted(topo.hosts, key=natural_key):
+        host = topo.hosts[hostname]
+        model = inv.host_models[host.model]
+        for gpu in range(model.gpus):
+            nic = model.gpu_to_nic[gpu] if model.gpu_to_nic and gpu < len(model.gpu_to_nic) else gpu
+            for port in range(1, model.ports_per_nic + 1):
+                link = host_links.get(f"{hostname}:nic{nic}p{port}")
+                if link is None or link.id not in plan.host_addr:
+                    continue
+                sw = link.z.device
+                sub = plan.rail_subnets[(sw, link.rail)]  # type: ignore[index]
+                rows.append((hostname, gpu, nic, port, link.rail, sw, names[(sw, link.z.port, link.z.lane)], sub.vlan,
+                             f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}", ntoa(sub.gateway), mtu))
+    return {"hosts/railmap.csv": csv_text(TITLE, HEADER, rows)}
