@@ -19,7 +19,7 @@ PL_REDISTRIBUTE = "PL-LOOPBACK-RAILS"
 RM_REDISTRIBUTE = "RM-CONN-TO-BGP"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: hundreds of thousands are built at scale; treat as read-only
 class Interface:
     name: str
     port: int
@@ -233,7 +233,7 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         lanes = m.speed // speed if lane else 1
         return PLATFORMS[sw_.platform].interface(port, lane, lanes, m.serdes_lanes)
 
-    used: dict[tuple[int, int], Interface] = {}
+    used: dict[tuple[int, int], dict] = {}  # (port, lane) → Interface fields, built once at the end
     breakout_of: dict[int, tuple[int, int]] = {}  # port → (lanes, lane speed)
     channels: dict[str, list[tuple[int, int, Link, bool]]] = defaultdict(list)
     neighbors: dict[str, list[Neighbor]] = defaultdict(list)
@@ -248,10 +248,10 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         if link.role is LinkRole.HOST:
             host = topo.hosts[peer.device]
             sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
-            used[(me.port, me.lane)] = Interface(
-                name, me.port, me.lane, me.speed, "access", True,
-                f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}", mtu, vlan=sub.vlan, qos=True,
-                peer=host.name, peer_interface=f"nic{link.nic}p{peer.port}", role=link.role.value)
+            used[(me.port, me.lane)] = dict(
+                name=name, port=me.port, lane=me.lane, speed=me.speed, mode="access", admin_up=True,
+                description=f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}", mtu=mtu, vlan=sub.vlan,
+                qos=True, peer=host.name, peer_interface=f"nic{link.nic}p{peer.port}", role="host")
             vlan_members[sub.vlan].append(name)
             continue
         psw = topo.switches[peer.device]
@@ -263,15 +263,17 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         peer_roles[group] = psw.role
         if link.bundle:
             channels[link.bundle].append((me.port, me.lane, link, upper))
-            used[(me.port, me.lane)] = Interface(
-                name, me.port, me.lane, me.speed, "member", True, f"{psw.name} {pname}", mtu, qos=True,
-                peer=psw.name, peer_interface=pname, role=link.role.value)
+            used[(me.port, me.lane)] = dict(
+                name=name, port=me.port, lane=me.lane, speed=me.speed, mode="member", admin_up=True,
+                description=f"{psw.name} {pname}", mtu=mtu, qos=True, peer=psw.name, peer_interface=pname,
+                role=link.role.value)
             if len(channels[link.bundle]) == 1:
                 neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], psw.name, ntoa(mine)))
             continue
-        used[(me.port, me.lane)] = Interface(
-            name, me.port, me.lane, me.speed, "routed", True, f"{psw.name} {pname}", mtu, f"{ntoa(mine)}/31",
-            qos=True, peer=psw.name, peer_interface=pname, role=link.role.value)
+        used[(me.port, me.lane)] = dict(
+            name=name, port=me.port, lane=me.lane, speed=me.speed, mode="routed", admin_up=True,
+            description=f"{psw.name} {pname}", mtu=mtu, ipv4=f"{ntoa(mine)}/31", qos=True, peer=psw.name,
+            peer_interface=pname, role=link.role.value)
         neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], f"{psw.name} {pname}", ntoa(mine)))
 
     # port-channels: numbered by their first member's port, so the number follows the cabling
@@ -287,9 +289,10 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         peer = link.a.device if upper else link.z.device
         member_names = []
         for p, lane, _l, _u in members:
-            iface = used[(p, lane)]
-            used[(p, lane)] = Interface(**{**_fields(iface), "channel": pc_name, "channel_number": number})
-            member_names.append(iface.name)
+            spec = used[(p, lane)]
+            spec["channel"] = pc_name
+            spec["channel_number"] = number
+            member_names.append(spec["name"])
         pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
                                f"{peer} {bundle.rsplit('#', 1)[1]}", mtu, peer, len(member_names)))
     pcs.sort(key=lambda p: p.number)
@@ -304,9 +307,9 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         for lane in lane_ids:
             first = (port - 1) * model.serdes_lanes + ((lane - 1) * per_lane if lane else 0)
             serdes = tuple(range(first, first + max(per_lane, 1)))
-            iface = used.get((port, lane))
-            if iface is not None:
-                interfaces.append(Interface(**{**_fields(iface), "breakout": mode, "lanes": serdes}))
+            spec = used.get((port, lane))
+            if spec is not None:
+                interfaces.append(Interface(**spec, breakout=mode, lanes=serdes))
                 continue
             speed = lanes_speed[1] if lanes_speed else model.speed
             disabled = port in sw.disabled_ports
@@ -342,10 +345,6 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         f"{loopback}/32", loopback, plan.asn[sw.name], f"{ntoa(plan.management[sw.name])}/{plan.management_len}",
         mgmt_gateway, mtu, mtu_note, inv.fabric.host_mtu, tuple(interfaces), tuple(pcs), tuple(vlans), bgp, qos,
         inv.routing.ecmp.mode.value, inv.routing.bfd)
-
-
-def _fields(iface: Interface) -> dict:
-    return {f: getattr(iface, f) for f in Interface.__slots__}  # type: ignore[attr-defined]
 
 
 def _ip_key(ip: str) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ generated/ exactly as it was. `compare` and `plan` read only.
 from __future__ import annotations
 
 import difflib
+import gc
 import hashlib
 import json
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from fabric import __version__
 from fabric.device import DeviceConfig, build_devices
+from fabric.outputs import artifacts
 from fabric.pipeline import Result
 from fabric.render import RenderError, render_device
 
@@ -38,11 +40,13 @@ def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, dict[str, str]]]:
     return [(d.hostname, render_device(d)) for d in _WORK[bounds[0]:bounds[1]]]
 
 
-def render_all(devices: list[DeviceConfig], workers: int = 1) -> dict[str, dict[str, str]]:
-    """hostname → {file name: text}. The result does not depend on the worker count."""
+def render_all(devices: list[DeviceConfig], workers: int = 1,
+               meanwhile: Callable[[], object] | None = None) -> tuple[dict[str, dict[str, str]], object]:
+    """hostname → {file name: text}, and the result of `meanwhile()`, which runs in this process while forked
+    workers render. The output does not depend on the worker count."""
     global _WORK
     if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
-        return {d.hostname: render_device(d) for d in devices}
+        return {d.hostname: render_device(d) for d in devices}, meanwhile() if meanwhile else None
     import multiprocessing
 
     _WORK = devices
@@ -50,10 +54,12 @@ def render_all(devices: list[DeviceConfig], workers: int = 1) -> dict[str, dict[
         step = max(16, len(devices) // (workers * 8))
         chunks = [(i, min(i + step, len(devices))) for i in range(0, len(devices), step)]
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_render_chunk, c) for c in chunks]
+            extra = meanwhile() if meanwhile else None
             out: dict[str, dict[str, str]] = {}
-            for part in pool.map(_render_chunk, chunks):
-                out.update(part)
-        return out
+            for fut in futures:
+                out.update(fut.result())
+        return out, extra
     finally:
         _WORK = []
 
@@ -66,24 +72,30 @@ def input_digest(res: Result) -> str:
 
 
 def build_files(res: Result, workers: int = 1, progress: Progress | None = None) -> dict[str, bytes]:
-    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/."""
+    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/.
+    The cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_files(res, workers, progress or (lambda _m: None))
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build_files(res: Result, workers: int, say: Progress) -> dict[str, bytes]:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
-    say = progress or (lambda _m: None)
-    devices = build_devices(res.inventory, res.topology, res.plan)
+    inv, topo, plan = res.inventory, res.topology, res.plan
+    devices = build_devices(inv, topo, plan)
     say(f"device model: {len(devices):,} switches")
-    rendered = render_all(list(devices.values()), workers)
-    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files")
+    rendered, extra = render_all(list(devices.values()), workers, lambda: artifacts(inv, topo, plan, devices))
+    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files and the artifacts")
     files: dict[str, bytes] = {}
     for host in sorted(rendered):
         for name, text in sorted(rendered[host].items()):
             files[f"configs/{host}/{name}"] = text.encode()
-    try:
-        from fabric.outputs import artifacts
-    except ImportError:  # the artifact modules land separately; configs alone are still useful
-        artifacts = None  # type: ignore[assignment]
-    if artifacts is not None:
-        for path, text in artifacts(res.inventory, res.topology, res.plan, devices).items():
-            files[path] = text.encode()
+    for path, text in extra.items():  # type: ignore[attr-defined]
+        files[path] = text.encode()
     manifest = {
         "tool": "railfabric",
         "version": __version__,

@@ -12,10 +12,12 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import orjson
 
 from fabric.device import DeviceConfig
 from fabric.platforms import PLATFORMS
 
+_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
@@ -72,8 +74,8 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
             raise RenderError(dev.hostname, template, line, str(exc)) from None
         if filename.endswith(".json"):
             try:
-                text = json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"
-            except json.JSONDecodeError as exc:
+                text = orjson.dumps(orjson.loads(text), option=_JSON_OPTIONS).decode() + "\n"
+            except orjson.JSONDecodeError as exc:
                 raise RenderError(dev.hostname, name, None, f"template produced invalid JSON: {exc}") from None
         out[filename] = text
     return out
