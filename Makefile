@@ -39,8 +39,9 @@ lint: $(STAMP) ## ruff
 test: $(STAMP) lint ## lint, then run the test suite
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP) ## timing and peak memory for synthetic fabrics of 1K, 8K and 65K GPUs
+bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs) and the whole render pipeline (8K/65K)
 	$(BIN)/python bench/bench_pipeline.py
+	$(BIN)/python bench/bench_render.py
 
 schema: $(STAMP) ## write the inventory JSON Schema to stdout
 	@$(FABRIC) schema
