@@ -96,14 +96,18 @@ def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
     return res, 0
 
 
-def _files(args: argparse.Namespace, res, say) -> dict[str, bytes] | None:
+def _rendered(args: argparse.Namespace, say) -> tuple[dict[str, bytes] | None, int]:
+    """Validate and render in memory: (files, 0), or (None, exit code) after printing why."""
     from fabric.emit import RenderError, build_files
 
+    res, rc = _validated(args, say)
+    if res is None:
+        return None, rc
     try:
-        return build_files(res, workers=args.workers, progress=say)
+        return build_files(res, workers=args.workers, progress=say), 0
     except RenderError as exc:
         print(f"fabric: render error: {exc}", file=sys.stderr)
-        return None
+        return None, 2
 
 
 def _short_diff(out: Path, path: str, data: bytes | None, limit: int) -> None:
@@ -120,12 +124,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     from fabric.emit import compare, write_tree
 
     say = _progress(args.verbose)
-    res, rc = _validated(args, say)
-    if res is None:
-        return rc
-    files = _files(args, res, say)
+    files, rc = _rendered(args, say)
     if files is None:
-        return 2
+        return rc
     out = Path(args.out)
     if args.check:
         diff = compare(out, files)
@@ -156,12 +157,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from fabric.emit import compare, unified
 
     say = _progress(args.verbose)
-    res, rc = _validated(args, say)
-    if res is None:
-        return rc
-    files = _files(args, res, say)
+    files, rc = _rendered(args, say)
     if files is None:
-        return 2
+        return rc
     out = Path(args.out)
     diff = compare(out, files)
     if diff.clean:
