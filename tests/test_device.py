@@ -115,3 +115,14 @@ def test_eos_names_and_mtu() -> None:
     assert d.mtu == 9214 and "9216 normalised to 9214" in d.mtu_note
     assert d.interface("Ethernet1/5").peer == "p1-s1-gpu002"  # 2x400G on an 8-lane port: lanes 1 and 5
     assert d.interface("Ethernet33/1").ipv4 == "10.4.1.129/31"
+
+
+def test_optional_pod_aggregate_at_spines() -> None:
+    r = run(EXAMPLE)
+    inv = r.inventory.model_copy(update={"routing": r.inventory.routing.model_copy(  # type: ignore[union-attr]
+        update={"spine_pod_aggregate": True})})
+    devs = build_devices(inv, r.topology, r.plan)  # type: ignore[arg-type]
+    # pod p owns segments_per_pod (8) consecutive /21 blocks = one /18: pod 1 172.16.0.0/18, pod 2 172.16.64.0/18
+    assert devs["p1-spine3"].bgp.aggregates == ("172.16.0.0/18",)
+    assert devs["p2-spine1"].bgp.aggregates == ("172.16.64.0/18",)
+    assert devs["p1-s1-rail0"].bgp.aggregates == ()
