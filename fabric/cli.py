@@ -202,6 +202,38 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_text(report: dict) -> str:
+    lines = []
+    cap = report.get("capacity", {})
+    lines.append("capacity (non-blocking check per tier):")
+    for tier, t in cap.get("tiers", {}).items():
+        ratio = f"{t['ratio']:.2f}:1" if t["ratio"] is not None else "no uplinks"
+        worst = f"{t['worst_ratio']:.2f}:1" if t["worst_ratio"] is not None else "no uplinks"
+        lines.append(f"  {tier:<6} {t['switches']:>6,} switches  {t['down_gbps']:>12,} Gbps down  "
+                     f"{t['up_gbps']:>12,} Gbps up  {ratio:>8}  (allowed {t['allowed']:g}:1; worst {worst} at "
+                     f"{t['worst_switch']})")
+    if not cap.get("tiers"):
+        lines.append("  no tier with uplinks (rail-only fabric)")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from fabric.findings import has_errors
+    from fabric.pipeline import run
+
+    res = run(Path(args.inventory))
+    if res.report is None:
+        sys.stdout.write(format_text(res.findings))
+        return exit_code(res.findings) or 1
+    if args.format == "json":
+        sys.stdout.write(json.dumps(res.report, indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(_report_text(res.report))
+        if res.findings:
+            sys.stdout.write(format_text(res.findings))
+    return 1 if has_errors(res.findings) else 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from fabric.intent import json_schema
 
@@ -323,6 +355,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--workers", type=int, default=workers, help="render processes")
     pl.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     pl.set_defaults(func=cmd_plan)
+
+    rp = sub.add_parser("report", help="the solver's figures: capacity and ratio per tier, ...",
+                        description="Run the solver and print its figures (text for people, json for tools); "
+                                    "findings follow the text report.")
+    rp.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    rp.add_argument("--format", choices=["text", "json"], default="text")
+    rp.set_defaults(func=cmd_report)
 
     s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
                        description="Print the JSON Schema of the inventory. Point your editor's YAML language "

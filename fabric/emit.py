@@ -96,6 +96,8 @@ def _build_files(res: Result, workers: int, say: Progress) -> dict[str, bytes]:
             files[f"configs/{host}/{name}"] = text.encode()
     for path, text in extra.items():  # type: ignore[attr-defined]
         files[path] = text.encode()
+    if res.report is not None:
+        files["report.json"] = (json.dumps(res.report, indent=2, sort_keys=True) + "\n").encode()
     manifest = {
         "tool": "railfabric",
         "version": __version__,

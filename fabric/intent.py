@@ -240,6 +240,27 @@ class Limits(_Model):
                                     description="prefix length of the rail-subnet block each segment gets")
 
 
+class Oversubscription(_Model):
+    """Allowed downlink:uplink ratio per tier (1.0 = non-blocking). Anything above is a CAP001 error."""
+
+    rail: float = Field(1.0, ge=1.0, le=64.0, description="rail switches: host Gbps down / spine Gbps up")
+    spine: float = Field(1.0, ge=1.0, le=64.0, description="spines: rail-switch Gbps down / super-spine Gbps up")
+
+
+class CableLengths(_Model):
+    host_m: float = Field(3.0, ge=0, le=2000, description="host ↔ rail switch (DAC/AOC in the rack)")
+    fabric_m: float = Field(30.0, ge=0, le=10000, description="rail switch ↔ spine")
+    core_m: float = Field(100.0, ge=0, le=10000, description="spine ↔ super-spine")
+
+
+class SolverSettings(_Model):
+    oversubscription: Oversubscription = Oversubscription()
+    latency_budget_ns: int = Field(10_000, ge=100, le=10_000_000,
+                                   description="one-way GPU-to-GPU budget (Ultra Ethernet back-end target: 10 µs)")
+    cable: CableLengths = CableLengths()
+    fiber_ns_per_m: float = Field(5.0, ge=3.0, le=10.0, description="propagation delay (about 5 ns/m in fibre)")
+
+
 # --------------------------------------------------------------------------- hardware catalogue
 
 
@@ -368,6 +389,7 @@ class Inventory(_Model):
     qos: Qos = Qos()
     pools: Pools
     limits: Limits = Limits()
+    solver: SolverSettings = SolverSettings()
     switch_models: dict[Ident, SwitchModel] = Field(min_length=1)
     host_models: dict[Ident, HostModel] = Field(min_length=1)
     super_spines: SuperSpines | None = None

@@ -16,6 +16,7 @@ from fabric.load import Loaded, load_inventory
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.plan_rules import check_plan, check_topology, summary
 from fabric.schema_check import check_schema
+from fabric.solver import solve
 from fabric.topology import Topology, expand
 
 
@@ -27,6 +28,7 @@ class Result:
     plan: Plan | None = None
     findings: list[Finding] = field(default_factory=list)
     stage_reached: str = "load"
+    report: dict | None = None  # the solver's figures
 
     def summary(self) -> dict | None:
         if self.inventory is None or self.topology is None:
@@ -71,6 +73,9 @@ def _run(path: Path) -> Result:
     res.stage_reached = "allocation"
     res.plan = allocate(inv, res.topology)
     res.findings += check_plan(inv, res.topology, res.plan, loaded.source)
+    res.stage_reached = "solver"
+    res.report, solver_findings = solve(inv, res.topology, res.plan, loaded.source)
+    res.findings += solver_findings
     res.stage_reached = "done"
     res.findings = unique_sorted(res.findings)
     return res

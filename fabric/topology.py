@@ -202,7 +202,6 @@ def expand(inv: Inventory) -> Topology:
         ov = overrides.get(sw.key)
         if ov is not None:
             sw.overridden = True
-            sw.src = ("devices", sw.key)
             if ov.hostname:
                 sw.name = ov.hostname
             if ov.platform:

@@ -229,7 +229,7 @@ def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
     schema = json.loads(capsys.readouterr().out)
     props = set(schema["properties"])
     assert {"fabric", "pools", "pods", "switch_models", "host_models", "devices"} <= props
-    assert props == {"fabric", "routing", "qos", "pools", "limits", "switch_models", "host_models",
+    assert props == {"fabric", "routing", "qos", "pools", "limits", "solver", "switch_models", "host_models",
                      "super_spines", "pods", "devices"}
     # the fields without defaults
     assert set(schema["required"]) == {"fabric", "pools", "switch_models", "host_models", "pods"}

@@ -167,6 +167,8 @@ def test_check_and_plan(tmp_path: Path, capsys) -> None:
     pods = grown / "pods.yml"
     pods.write_text(pods.read_text().replace("- {model: hgx-h100, count: 16}\n      - id: 2",
                                              "- {model: hgx-h100, count: 17}\n      - id: 2", 1))
+    # 17 × 400G down vs 16 × 400G up: accept the ratio explicitly so the change renders
+    (grown / "solver.yml").write_text("solver: {oversubscription: {rail: 1.07}}\n")
     snapshot = _snapshot(out)
     assert main(["render", str(grown), "--out", str(out), "--check"]) == 3
     text = capsys.readouterr().out

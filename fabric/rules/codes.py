@@ -119,6 +119,9 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("ASN001", "asn-range", "ASN outside the valid or private range",
      "RFC 6996 private ASNs: 64512-65534 (2-byte) and 4200000000-4294967294 (4-byte)."),
     ("ASN002", "asn-overlap", "ASN ranges of two tiers overlap", "Each tier's ASNs must be distinct (RFC 7938)."),
+    ("CAP001", "oversubscribed", "Switch has less uplink than downlink capacity beyond the allowance",
+     "Non-blocking needs as many Gbps up as down at every switch with an upper tier; declare "
+     "solver.oversubscription.<tier> to accept a ratio on purpose."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),

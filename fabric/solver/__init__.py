@@ -1,0 +1,24 @@
+"""The solver: figures and findings computed from the expanded topology (linear in links).
+
+Each analysis returns (a JSON-able section of the report, findings). `solve` runs them all; `fabric report` prints
+the report and `fabric validate` reports the findings.
+"""
+
+from __future__ import annotations
+
+from fabric.allocate import Plan
+from fabric.findings import Finding
+from fabric.intent import Inventory
+from fabric.load import SourceMap
+from fabric.solver.capacity import check_capacity
+from fabric.topology import Topology
+
+
+def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> tuple[dict, list[Finding]]:
+    report: dict = {}
+    findings: list[Finding] = []
+    for name, analysis in (("capacity", check_capacity),):
+        section, found = analysis(inv, topo, src)
+        report[name] = section
+        findings += found
+    return report, findings
