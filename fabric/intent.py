@@ -381,6 +381,18 @@ class DeviceOverride(_Model):
     disabled_ports: PortList = Field(default_factory=tuple, description="ports kept down and skipped by cabling")
 
 
+class HostLink(_Model):
+    """An explicit cable: pins one host NIC port to a switch port (e.g. a field re-cable). The solver checks that
+    it still lands on a switch serving the NIC's rail."""
+
+    host: Annotated[str, Field(max_length=63)]
+    nic: int = Field(ge=0, le=63, description="NIC index (= local rank of its rail)")
+    nic_port: int = Field(1, ge=1, le=2)
+    switch: Annotated[str, Field(max_length=63)] = Field(description="switch hostname")
+    port: int = Field(ge=1, le=1024)
+    lane: int = Field(0, ge=0, le=16, description="breakout lane, 0 when not broken out")
+
+
 class Inventory(_Model):
     """A railfabric inventory (schema v1). Files under inventory/ merge into this one document."""
 
@@ -396,6 +408,8 @@ class Inventory(_Model):
     pods: list[Pod] = Field(min_length=1)
     devices: dict[str, DeviceOverride] = Field(default_factory=dict,
                                                description="per-device overrides keyed by the pattern name")
+    cabling: list[HostLink] = Field(default_factory=list, description="explicit host cables that replace the "
+                                                                      "generated ones")
 
 
 def json_schema() -> dict:

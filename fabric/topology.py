@@ -127,6 +127,9 @@ class Topology:
     name_clashes: list[tuple[str, tuple, tuple]] = field(default_factory=list)
     # (inventory path of the object, message, path of the stride setting) for port strides that are too small
     stride_overflows: list[tuple[tuple, str, tuple]] = field(default_factory=list)
+    # explicit cables that name a host NIC port or switch that does not exist: (inventory path, message)
+    bad_cables: list[tuple[tuple, str]] = field(default_factory=list)
+    pinned: set[str] = field(default_factory=set)  # ids of host links placed by `cabling:`
 
     def by_role(self, role: Role) -> Iterator[Switch]:
         return (s for s in self.switches.values() if s.role is role)
@@ -395,7 +398,28 @@ def expand(inv: Inventory) -> Topology:
                             f"{spine.name}>{sup.name}#{link + 1}", LinkRole.CORE,
                             End(spine.name, port, lane, speed), End(sup.name, sport, slane, speed),
                             net_slot=core_net_base + spine.tier_slot * lim.uplinks_per_spine + u))
+    if inv.cabling:
+        _apply_cabling(inv, topo)
     return topo
+
+
+def _apply_cabling(inv: Inventory, topo: Topology) -> None:
+    """Replace the switch end of host links pinned under `cabling:` (identity of the link stays)."""
+    index = {link.id: i for i, link in enumerate(topo.links) if link.role is LinkRole.HOST}
+    for ci, cable in enumerate(inv.cabling):
+        path = ("cabling", ci)
+        link_id = f"{cable.host}:nic{cable.nic}p{cable.nic_port}"
+        if link_id not in index:
+            what = "host" if cable.host not in topo.hosts else "NIC port"
+            topo.bad_cables.append((path, f"cabling[{ci}]: no {what} {cable.host} nic{cable.nic} port "
+                                          f"{cable.nic_port} in the fabric"))
+            continue
+        if cable.switch not in topo.switches:
+            topo.bad_cables.append(((*path, "switch"), f"cabling[{ci}]: no switch named {cable.switch!r}"))
+            continue
+        link = topo.links[index[link_id]]
+        link.z = End(cable.switch, cable.port, cable.lane, link.z.speed)
+        topo.pinned.add(link_id)
 
 
 def blocks_for(inv: Inventory, sw: Switch) -> bool:

@@ -122,6 +122,18 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("CAP001", "oversubscribed", "Switch has less uplink than downlink capacity beyond the allowance",
      "Non-blocking needs as many Gbps up as down at every switch with an upper tier; declare "
      "solver.oversubscription.<tier> to accept a ratio on purpose."),
+    ("RAIL010", "nic-on-wrong-rail", "A NIC is cabled to a switch that does not serve its rail",
+     "NIC r of every host belongs on a rail-r switch: that is what keeps same-rank traffic one hop away."),
+    ("RAIL011", "nic-on-other-segment", "A NIC is cabled to a switch of another segment",
+     "Hosts connect to the rail switches of their own segment."),
+    ("RAIL012", "nic-outside-port-block", "A NIC lands outside its rail's port block",
+     "When a switch model declares rail port blocks, each rail's hosts use that block's ports."),
+    ("RAIL013", "dual-homing-one-switch", "Both ports of a dual-homed NIC land on one switch",
+     "Dual homing only protects against a switch failure when the two ports land on two switches."),
+    ("REF004", "unknown-cable-end", "A cabling entry names a host, NIC port or switch that does not exist",
+     "Entries under `cabling:` name hosts and switches by hostname."),
+    ("PORT004", "speed-mismatch", "The two ends of a link run at different speeds",
+     "Both ends of a link need the same speed."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),

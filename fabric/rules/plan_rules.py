@@ -38,6 +38,8 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
             bad_hosts.add(h.src)
             out.append(Finding("SEC002", f"host name {h.name!r} {problem}", src.loc((*h.src, "name")),
                                "use letters, digits and hyphens"))
+    for path, message in topo.bad_cables:
+        out.append(Finding("REF004", message, src.loc(path), "cabling entries name hosts and switches by hostname"))
     for obj, message, setting in topo.stride_overflows:
         out.append(Finding("PORT003", message, src.loc(obj), "raise the stride (ports move once, on purpose) or "
                            "use fewer links", related=tuple(x for x in (src.loc(setting),) if x)))

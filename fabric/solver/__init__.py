@@ -11,13 +11,14 @@ from fabric.findings import Finding
 from fabric.intent import Inventory
 from fabric.load import SourceMap
 from fabric.solver.capacity import check_capacity
+from fabric.solver.rails import check_ports, check_rails
 from fabric.topology import Topology
 
 
 def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> tuple[dict, list[Finding]]:
     report: dict = {}
     findings: list[Finding] = []
-    for name, analysis in (("capacity", check_capacity),):
+    for name, analysis in (("capacity", check_capacity), ("ports", check_ports), ("rails", check_rails)):
         section, found = analysis(inv, topo, src)
         report[name] = section
         findings += found
