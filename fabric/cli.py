@@ -234,6 +234,23 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 1 if has_errors(res.findings) else 0
 
 
+def cmd_size(args: argparse.Namespace) -> int:
+    from fabric.sizing import format_text as sizing_text
+    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+
+    try:
+        s = size_fabric(args.gpus, host_preset(args.host_model), switch_preset(args.switch_model), tiers=args.tiers,
+                        oversubscription=args.oversubscription)
+    except ValueError as exc:
+        print(f"fabric size: {exc}", file=sys.stderr)
+        return 2
+    if args.inventory:
+        sys.stdout.write(inventory_skeleton(s, name=args.name))
+    else:
+        sys.stdout.write(sizing_text(s))
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from fabric.intent import json_schema
 
@@ -362,6 +379,26 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     rp.add_argument("--format", choices=["text", "json"], default="text")
     rp.set_defaults(func=cmd_report)
+
+    from fabric.sizing import presets
+
+    known = presets()
+    sz = sub.add_parser("size", help="propose the smallest rail-optimized fabric for N GPUs",
+                        description="Size a rail-optimized fabric: rail switches per segment, spines per pod, "
+                                    "super-spines and cables per tier (NVIDIA SuperPOD-style segments). With "
+                                    "--inventory, print it as an inventory skeleton that `fabric validate` accepts.",
+                        epilog="examples:\n  fabric size --gpus 1024 --host-model dgx-h100 --switch-model qm9700\n"
+                               "  fabric size --gpus 16384 --host-model dgx-b200 --switch-model qm9700 --tiers 3\n"
+                               "  fabric size --gpus 4096 --host-model dgx-h100 --switch-model sn5600 --inventory "
+                               "> inventory/fabric.yml", formatter_class=argparse.RawDescriptionHelpFormatter)
+    sz.add_argument("--gpus", type=int, required=True)
+    sz.add_argument("--host-model", required=True, help=f"one of {', '.join(sorted(known.hosts))}")
+    sz.add_argument("--switch-model", required=True, help=f"one of {', '.join(sorted(known.switches))}")
+    sz.add_argument("--tiers", type=int, choices=[2, 3], help="force 2 or 3 tiers (default: the fewest that fit)")
+    sz.add_argument("--oversubscription", type=float, default=1.0, help="rail-switch down:up ratio (default 1)")
+    sz.add_argument("--inventory", action="store_true", help="print an inventory skeleton instead of the summary")
+    sz.add_argument("--name", default="sized", help="fabric name in the skeleton")
+    sz.set_defaults(func=cmd_size)
 
     s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
                        description="Print the JSON Schema of the inventory. Point your editor's YAML language "
