@@ -351,3 +351,15 @@ def test_subprocess_exit_code_2_on_a_syntax_error(tmp_path: Path) -> None:
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2
     assert proc.stdout.startswith("::error file=inv/a.yml,line=3,col=18,title=LOAD001::")
+
+
+def test_report_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    # rail tier: 14 rail switches with uplinks, 153.6T each way (see tests/test_solver_capacity.py)
+    assert "rail       14 switches       153,600 Gbps down       153,600 Gbps up    1.00:1" in out
+    assert "cross-pod  5 switch(es)    4,330 ns" in out
+    assert "448 NICs of 56 hosts lose their rail" in out
+    assert main(["report", str(EXAMPLE), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) == {"capacity", "ports", "rails", "failures", "bisection", "latency"}

@@ -138,6 +138,20 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
+    ("FAIL001", "single-homed-nics", "A rail switch failure disconnects single-homed NICs",
+     "A NIC whose ports all land on one rail switch loses the fabric while that switch is down: that rail of "
+     "every host on the switch stops. This is how single-homed rails work (information, not an error); dual-port "
+     "NICs with dual_homing keep the NIC up through one switch failure."),
+    ("SUM001", "summarization-blackhole", "A single link failure can blackhole traffic under a summary",
+     "A spine that advertises its pod's rail block as a summary-only aggregate keeps advertising it after losing its "
+     "only link to a rail switch, so traffic for that switch's subnets sent to this spine is dropped (RFC 7938 "
+     "section 8.2). Rail switch aggregates cover their own rails only and are safe."),
+    ("LAT001", "latency-budget", "Worst-case one-way GPU-to-GPU latency above the budget",
+     "Latency = the switches on the path (switch_models.*.latency_ns) + cable propagation (solver.cable lengths x "
+     "solver.fiber_ns_per_m); the budget is solver.latency_budget_ns."),
+    ("BIS001", "bisection", "Bisection bandwidth below the hosts' bandwidth",
+     "The max-flow between two halves of the fabric (by pod, segment or host) is below what the hosts of the "
+     "smaller half can send: the fabric is blocking across that cut."),
 ]
 
 CODES: dict[str, Code] = {code: Code(name, title, expl) for code, name, title, expl in _TABLE}

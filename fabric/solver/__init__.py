@@ -10,7 +10,10 @@ from fabric.allocate import Plan
 from fabric.findings import Finding
 from fabric.intent import Inventory
 from fabric.load import SourceMap
+from fabric.solver.bisection import check_bisection
 from fabric.solver.capacity import check_capacity
+from fabric.solver.failures import check_failures
+from fabric.solver.latency import check_latency
 from fabric.solver.rails import check_ports, check_rails
 from fabric.topology import Topology
 
@@ -18,7 +21,8 @@ from fabric.topology import Topology
 def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> tuple[dict, list[Finding]]:
     report: dict = {}
     findings: list[Finding] = []
-    for name, analysis in (("capacity", check_capacity), ("ports", check_ports), ("rails", check_rails)):
+    for name, analysis in (("capacity", check_capacity), ("ports", check_ports), ("rails", check_rails),
+                           ("failures", check_failures), ("bisection", check_bisection), ("latency", check_latency)):
         section, found = analysis(inv, topo, src)
         report[name] = section
         findings += found

@@ -1,0 +1,140 @@
+"""Worst-case switch hops and one-way latency between two GPUs, against `solver.latency_budget_ns`.
+
+Path kinds (a rail-optimized fabric routes a GPU's traffic on its own NIC, i.e. its rail):
+- same-rail: both NICs on one rail switch (same rail, same segment; or two rails served by one multi-rail switch):
+  1 switch, a host cable at each end;
+- in-pod: cross-rail or cross-segment inside a pod with spines: rail switch → spine → rail switch, 3 switches,
+  2 host cables and 2 fabric cables;
+- cross-pod: rail → spine → super-spine → spine → rail, 5 switches, 2 host, 2 fabric and 2 core cables.
+Rail-only pods have no spines: cross-rail traffic moves over NVLink inside the hosts, so only same-rail paths exist in
+the fabric, and they reach no other pod.
+
+One-way latency = the switches' port-to-port latency (each switch model's `latency_ns`) + cable propagation
+(the cable lengths of `solver.cable` × `solver.fiber_ns_per_m`). For each kind the worst real path is named: the
+slowest switches that are actually cabled to each other (linear in links). A kind above the budget is LAT001 (error).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from fabric.findings import Finding
+from fabric.intent import Inventory
+from fabric.load import SourceMap
+from fabric.topology import LinkRole, Role, Topology
+
+BUDGET_PATH = ("solver", "latency_budget_ns")
+
+_LABEL = {
+    "same-rail": "same-rail (one rail switch)",
+    "in-pod": "cross-rail / cross-segment inside a pod (rail-spine-rail)",
+    "cross-pod": "cross-pod (rail-spine-super-spine-spine-rail)",
+}
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(x, 1)
+
+
+def check_latency(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
+    cfg = inv.solver
+    order = {name: i for i, name in enumerate(topo.switches)}
+    lat = {name: inv.switch_models[sw.model].latency_ns if sw.model in inv.switch_models else 0
+           for name, sw in topo.switches.items()}
+
+    def better(a: str, b: str | None) -> bool:  # slower, or as slow and first in identity order
+        return b is None or (lat[a], -order[a]) > (lat[b], -order[b])
+
+    hosts_on: dict[str, set[str]] = defaultdict(set)
+    below: dict[str, list[str]] = defaultdict(list)  # spine → rail switches, super-spine → spines
+    for link in topo.links:
+        if link.role is LinkRole.HOST:
+            hosts_on[link.z.device].add(link.a.device)
+        else:
+            below[link.z.device].append(link.a.device)
+
+    paths: dict[str, list[str]] = {}
+    # same-rail: a rail switch with at least two hosts
+    slowest = None
+    for name, hosts in hosts_on.items():
+        if len(hosts) > 1 and better(name, slowest):
+            slowest = name
+    if slowest:
+        paths["same-rail"] = [slowest]
+
+    # in-pod: the two slowest rail switches under one spine
+    best_in: tuple | None = None
+    top_rail: dict[str, str] = {}  # spine → its slowest rail switch
+    for spine in topo.switches:
+        if topo.switches[spine].role is not Role.SPINE or spine not in below:
+            continue
+        rails = sorted(set(below[spine]), key=lambda n: (-lat[n], order[n]))
+        top_rail[spine] = rails[0]
+        if len(rails) < 2:
+            continue
+        value = lat[rails[0]] + lat[spine] + lat[rails[1]]
+        if best_in is None or value > best_in[0]:
+            best_in = (value, [rails[0], spine, rails[1]])
+    if best_in:
+        paths["in-pod"] = best_in[1]
+
+    # cross-pod: through one super-spine, the slowest (rail + spine) of two different pods
+    best_x: tuple | None = None
+    for sup, spines in below.items():
+        if topo.switches[sup].role is not Role.SUPER_SPINE:
+            continue
+        per_pod: dict[int, tuple[int, int, str]] = {}
+        for spine in set(spines):
+            if spine not in top_rail:
+                continue
+            value = lat[spine] + lat[top_rail[spine]]
+            pod = topo.switches[spine].pod or 0
+            cand = (value, -order[spine], spine)
+            if pod not in per_pod or cand > per_pod[pod]:
+                per_pod[pod] = cand
+        if len(per_pod) < 2:
+            continue
+        (v1, _o1, s1), (v2, _o2, s2) = sorted(per_pod.values(), reverse=True)[:2]
+        value = v1 + lat[sup] + v2
+        if best_x is None or value > best_x[0]:
+            best_x = (value, [top_rail[s1], s1, sup, s2, top_rail[s2]])
+    if best_x:
+        paths["cross-pod"] = best_x[1]
+
+    cable = cfg.cable
+    cables = {"same-rail": 2 * cable.host_m, "in-pod": 2 * (cable.host_m + cable.fabric_m),
+              "cross-pod": 2 * (cable.host_m + cable.fabric_m + cable.core_m)}
+    budget = cfg.latency_budget_ns
+    where = src.loc(BUDGET_PATH) if BUDGET_PATH in src.values else None
+    rows: dict[str, dict] = {}
+    findings: list[Finding] = []
+    for kind, path in paths.items():
+        switch_ns = sum(lat[n] for n in path)
+        cable_m = cables[kind]
+        cable_ns = cable_m * cfg.fiber_ns_per_m
+        total = switch_ns + cable_ns
+        rows[kind] = {"switches": len(path), "switch_ns": switch_ns, "cable_m": _num(cable_m),
+                      "cable_ns": _num(cable_ns), "latency_ns": _num(total), "path": path,
+                      "within_budget": total <= budget}
+        if total > budget:
+            lats = [lat[n] for n in path]
+            sw_text = f"{len(path)} × {lats[0]:,} ns" if len(set(lats)) == 1 else " + ".join(f"{x:,}" for x in lats) \
+                + " ns"
+            findings.append(Finding(
+                "LAT001", f"worst-case {_LABEL[kind]} path {' → '.join(path)} takes {_num(total):,} ns one way, "
+                f"above the {budget:,} ns budget: switches {sw_text} = {switch_ns:,} ns + {_num(cable_m):,} m of "
+                f"cable × {cfg.fiber_ns_per_m:g} ns/m = {_num(cable_ns):,} ns",
+                where or src.loc(topo.switches[path[0]].src),
+                "raise solver.latency_budget_ns, pick lower-latency switch models (switch_models.*.latency_ns) or "
+                "shorter cables (solver.cable), or keep latency-critical jobs inside one "
+                + ("pod" if kind == "cross-pod" else "segment and rail")))
+    worst = max(rows.values(), key=lambda r: (r["switches"], r["latency_ns"]), default=None)
+    report = {
+        "budget_ns": budget, "fiber_ns_per_m": cfg.fiber_ns_per_m,
+        "cable_m": {"host": _num(cable.host_m), "fabric": _num(cable.fabric_m), "core": _num(cable.core_m)},
+        "paths": rows,
+        "worst_case_switch_hops": worst["switches"] if worst else 0,
+        "worst_latency_ns": max((r["latency_ns"] for r in rows.values()), default=0),
+        "rail_only_pods": sorted(p.id for p in inv.pods if p.spines is None),
+    }
+    return report, findings
