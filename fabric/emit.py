@@ -25,6 +25,7 @@ from pathlib import Path
 from fabric import __version__
 from fabric.device import DeviceConfig, build_devices
 from fabric.outputs import artifacts
+from fabric.outputs.docs import fabric_markdown
 from fabric.pipeline import Result
 from fabric.render import RenderError, render_device
 
@@ -98,6 +99,9 @@ def _build_files(res: Result, workers: int, say: Progress) -> dict[str, bytes]:
         files[path] = text.encode()
     if res.report is not None:
         files["report.json"] = (json.dumps(res.report, indent=2, sort_keys=True) + "\n").encode()
+        summary = res.summary()
+        if summary is not None:
+            files["docs/fabric.md"] = fabric_markdown(summary, res.report).encode()
     manifest = {
         "tool": "railfabric",
         "version": __version__,

@@ -206,3 +206,12 @@ def test_render_error_names_the_partial_line_and_device(tmp_path: Path) -> None:
         render_device(dev, str(root))
     assert (info.value.template, info.value.line, info.value.device) == ("sonic/_qos.j2", 5, "p1-s1-rail3")
     assert "no_such_field" in str(info.value)
+
+
+def test_fabric_docs_hold_the_solver_section(example_files: dict[str, bytes]) -> None:
+    doc = example_files["docs/fabric.md"].decode()
+    assert doc.startswith("# Fabric atlas\n")
+    assert "| GPUs | 448 |" in doc and "| rail switches | 22 |" in doc
+    assert "## Solver" in doc and "cross-pod  5 switch(es)    4,330 ns" in doc
+    report = json.loads(example_files["report.json"])
+    assert report["capacity"]["tiers"]["rail"]["ratio"] == 1.0

@@ -1,0 +1,57 @@
+"""The solver's figures as text for people: `fabric report` and generated/docs/fabric.md."""
+
+from __future__ import annotations
+
+
+def report_text(report: dict) -> str:
+    """The solver report for people (fabric report, the fabric docs)."""
+    lines = []
+    cap = report.get("capacity", {})
+    lines.append("capacity (non-blocking check per tier):")
+    for tier, t in cap.get("tiers", {}).items():
+        ratio = f"{t['ratio']:.2f}:1" if t["ratio"] is not None else "no uplinks"
+        worst = f"{t['worst_ratio']:.2f}:1" if t["worst_ratio"] is not None else "no uplinks"
+        lines.append(f"  {tier:<6} {t['switches']:>6,} switches  {t['down_gbps']:>12,} Gbps down  "
+                     f"{t['up_gbps']:>12,} Gbps up  {ratio:>8}  (allowed {t['allowed']:g}:1; worst {worst} at "
+                     f"{t['worst_switch']})")
+    if not cap.get("tiers"):
+        lines.append("  no tier with uplinks (rail-only fabric)")
+    ports = report.get("ports", {}).get("models", {})
+    if ports:
+        lines.append("ports per switch model:")
+        for model, m in ports.items():
+            lines.append(f"  {model:<14} {m['switches']:>6,} switches  {m['ports']:>8,} ports  {m['used']:>8,} used  "
+                         f"{m['disabled']:>4,} disabled  {m['free']:>8,} free")
+    fail = report.get("failures", {})
+    if fail.get("tiers"):
+        lines.append("after one failure (worst case):")
+        for tier, t in fail["tiers"].items():
+            sw, lk = t["switch_failure"], t["link_failure"]
+            lines.append(f"  {tier:<6} switch {sw['failed']} down: {sw['worst_hit']} keeps {sw['left_pct']:g}% of its "
+                         f"uplink, the tier {sw['tier_left_pct']:g}%; link {lk['failed']} down: {lk['left_pct']:g}%")
+    single = fail.get("single_homed")
+    if single and single.get("nics"):
+        lines.append(f"  single-homed: {single['nics']:,} NICs of {single['hosts']:,} hosts lose their rail when "
+                     f"their rail switch fails (information, not an error)")
+    summ = fail.get("summarization")
+    if summ:
+        safe = "safe" if summ.get("rail_switch_aggregates_safe") else "NOT safe"
+        lines.append(f"  summarization: {summ.get('rail_switch_aggregates', 0)} rail-switch aggregate(s), {safe}; "
+                     f"spine pod aggregate {'on' if summ.get('spine_pod_aggregate') else 'off'}")
+    bis = report.get("bisection")
+    if bis and bis.get("max_flow_gbps") is not None:
+        lines.append(f"bisection ({bis['split']}): {bis['a']} ({bis['a_host_gbps']:,} Gbps of hosts) vs {bis['b']} "
+                     f"({bis['b_host_gbps']:,}): max-flow {bis['max_flow_gbps']:,} Gbps = "
+                     f"{100 * (bis['ratio'] or 0):.0f}% of the smaller half")
+    lat = report.get("latency")
+    if lat and lat.get("paths"):
+        lines.append(f"latency (budget {lat['budget_ns']:,} ns one-way):")
+        for kind, p in lat["paths"].items():
+            lines.append(f"  {kind:<10} {p['switches']} switch(es)  {p['latency_ns']:>7,} ns  "
+                         f"({p['switch_ns']:,} switching + {p['cable_ns']:,} over {p['cable_m']:g} m)  "
+                         f"{' > '.join(p['path'])}")
+    rails = report.get("rails")
+    if rails:
+        lines.append(f"rails: {rails['host_links']:,} host links, {rails['pinned_cables']} pinned by cabling:, "
+                     f"{rails['miswired']} miswired (host/GPU → switch/port table: generated/hosts/railmap.csv)")
+    return "\n".join(lines) + "\n"
