@@ -7,6 +7,7 @@ JSON outputs are parsed and re-serialised with sorted keys, so they are always v
 from __future__ import annotations
 
 import json
+import os
 import traceback
 from functools import lru_cache
 from pathlib import Path
@@ -32,9 +33,26 @@ def _dscp_list(values: tuple[int, ...] | list[int]) -> str:
     return " ".join(str(v) for v in values)
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates persist between runs (keyed by the template source's checksum, so edits recompile):
+    a no-op `make render` then skips compiling. Off when the cache directory cannot be written."""
+    if os.environ.get("RAILFABRIC_NO_TEMPLATE_CACHE"):
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "railfabric" / "jinja"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        probe = base / ".probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(base))
+
+
 @lru_cache(maxsize=4)
 def environment(root: str = str(TEMPLATES)) -> jinja2.Environment:
     env = jinja2.Environment(
+        bytecode_cache=_bytecode_cache(),
         loader=jinja2.FileSystemLoader(root),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
