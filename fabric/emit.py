@@ -184,9 +184,10 @@ def write_tree(out: Path, files: dict[str, bytes]) -> Diff:
     changed = set(diff.added) | set(diff.changed)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=parent))
     try:
+        for folder in sorted({(tmp / p).parent for p in files}):
+            folder.mkdir(parents=True, exist_ok=True)
         for path, data in files.items():
             dest = tmp / path
-            dest.parent.mkdir(parents=True, exist_ok=True)
             if path not in changed:
                 try:
                     os.link(out / path, dest)  # unchanged: same inode, same mtime
