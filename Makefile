@@ -7,7 +7,7 @@ INVENTORY ?= inventory
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv render validate check plan test lint bench schema clean
+.PHONY: help venv render validate check plan test lint lab bench schema clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ lint: $(STAMP) ## ruff
 
 test: $(STAMP) lint ## lint, then run the test suite
 	$(BIN)/python -m pytest -q
+
+lab: $(STAMP) ## FRR lab of the fabric, verified against the plan (root; POD=N, FAULT=asn|summary|mtu, KEEP=1)
+	$(FABRIC) lab $(INVENTORY) $(if $(POD),--pod $(POD)) $(if $(FAULT),--fault $(FAULT)) $(if $(KEEP),--keep)
 
 bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs) and the whole render pipeline (8K/65K)
 	$(BIN)/python bench/bench_pipeline.py

@@ -29,6 +29,7 @@ examples:
   fabric show p1-s1-rail0                  # what the plan gives one device
   fabric schema > inventory.schema.json    # JSON Schema for editors
   fabric explain POOL002                   # what a finding code means
+  sudo fabric lab                          # FRR lab of the fabric, verified against the plan
 """
 
 
@@ -311,6 +312,37 @@ def cmd_show(args: argparse.Namespace) -> int:
     return exit_code(res.findings)
 
 
+def cmd_lab(args: argparse.Namespace) -> int:
+    from fabric.lab import FAULTS, LabError, format_result, preflight, run_lab, teardown_saved
+
+    try:
+        if args.teardown:
+            preflight()
+            removed = teardown_saved()
+            print("no lab to tear down" if removed is None else
+                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
+            return 0
+        faults = [f for item in args.fault or [] for f in item.split(",") if f]
+        unknown = [f for f in faults if f not in FAULTS]
+        if unknown:
+            print(f"fabric lab: unknown fault {unknown[0]!r} (one of {', '.join(FAULTS)})", file=sys.stderr)
+            return 2
+        from fabric.findings import has_errors
+        from fabric.pipeline import run
+
+        res = run(Path(args.inventory))
+        if has_errors(res.findings) or res.plan is None:
+            sys.stdout.write(format_text(res.findings))
+            return exit_code(res.findings) or 1
+        result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
+                         say=lambda m: print(m, flush=True), trace=args.verbose)
+    except LabError as exc:
+        print(f"fabric lab: {exc}", file=sys.stderr)
+        return 2
+    print(format_result(result))
+    return 0 if result.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fabric",
@@ -401,6 +433,29 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("device", help="hostname or pattern name, e.g. p1-s1-rail0")
     sh.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     sh.set_defaults(func=cmd_show)
+
+    lb = sub.add_parser("lab", help="run the generated FRR configs in a namespace lab and verify them (root)",
+                        description="Build one network namespace per switch (the whole fabric or one pod), veth "
+                                    "pairs per the cabling plan with the planned MTUs, loopbacks and rail SVIs, run "
+                                    "FRR (zebra, bfdd, bgpd) per switch on its generated frr.conf, and check "
+                                    "against the plan: BGP sessions, BFD, routes and ECMP width, suppressed "
+                                    "more-specifics, DF pings. Always torn down (unless --keep); exit 1 on any "
+                                    "mismatch, 2 when the lab cannot run. Needs root and FRR.",
+                        epilog="faults (--fault, repeatable or comma-separated; the lab must then report a mismatch):\n"
+                               "  asn      `router bgp` of one rail switch off by one\n"
+                               "  summary  `summary-only` dropped from one rail switch's aggregate-address\n"
+                               "  mtu      one end of one fabric link at 9100 instead of the planned MTU\n\n"
+                               "examples:\n  sudo fabric lab\n  sudo fabric lab --pod 1 --fault asn\n"
+                               "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    lb.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    lb.add_argument("--pod", type=int, help="only this pod's rail switches and spines (default: the whole fabric)")
+    lb.add_argument("--keep", action="store_true", help="leave the lab running for inspection (then --teardown)")
+    lb.add_argument("--fault", action="append", metavar="KIND", help="inject a fault: asn, summary or mtu")
+    lb.add_argument("--timeout", type=float, default=90.0, help="seconds to wait for a stable state (default 90)")
+    lb.add_argument("--teardown", action="store_true", help="remove a lab left by --keep (or by a killed run)")
+    lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
+    lb.set_defaults(func=cmd_lab)
     return parser
 
 

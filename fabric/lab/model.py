@@ -1,0 +1,210 @@
+"""What the lab builds, derived from the topology, the plan and the device model; no side effects.
+
+One network namespace per switch, one veth pair per fabric/core cable, the loopback on `lo`, one port-less bridge per
+rail SVI, and the frr.conf rendered by the same templates as `fabric render` (byte-identical to
+generated/configs/<host>/frr.conf). Substitutions for what this kernel cannot build are listed in SUBSTITUTIONS.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from fabric.device import DeviceConfig, Interface, build_devices
+from fabric.pipeline import Result
+from fabric.render import render_device
+from fabric.topology import LinkRole
+
+NS_PREFIX = "rf-"  # namespace and FRR pathspace: rf-<hostname>
+
+# How the lab stands in for what a SONiC switch has and this kernel cannot build (no vlan, bond, dummy, vrf modules).
+SUBSTITUTIONS: tuple[str, ...] = (
+    "rail SVI VlanN (VLAN + SVI): a port-less Linux bridge named VlanN carrying the gateway address and the VLAN MTU; "
+    "host ports are not built (the lab has no hosts)",
+    "L3 port-channel: no bond; its /31 rides on one member veth (the lower end's first member), the other members "
+    "are up without an address",
+    "loopback: the /32 on the namespace's lo",
+    "IPv4 forwarding: net.ipv4.ip_forward=1 per namespace (SONiC's kernel default; a new namespace starts at 0)",
+)
+
+FAULTS = {
+    "asn": "wrong ASN: `router bgp` of one rail switch's frr.conf is off by one",
+    "summary": "dropped summary-only: `summary-only` removed from one rail switch's aggregate-address",
+    "mtu": "MTU mismatch: one end of one fabric link left at SONiC's default 9100 instead of the planned MTU",
+}
+
+
+class LabError(Exception):
+    """The lab cannot run (not root, FRR missing, unusable selection); exit code 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    node: str
+    ifname: str
+    ipv4: str | None  # a.b.c.d/31, None for port-channel members without the address
+    mtu: int  # planned
+    built_mtu: int  # what the lab sets (differs from `mtu` only under the mtu fault)
+
+
+@dataclass(frozen=True, slots=True)
+class LabLink:
+    a: End  # lower end (rail switch or spine)
+    z: End  # upper end (spine or super-spine)
+    role: str  # fabric | core
+    channel: str | None = None  # port-channel at the lower end, for members
+
+    @property
+    def label(self) -> str:
+        return f"{self.a.node}:{self.a.ifname}--{self.z.node}:{self.z.ifname}"
+
+
+@dataclass(frozen=True, slots=True)
+class Svi:
+    name: str  # VlanN
+    gateway: str  # a.b.c.d/len
+    prefix: str
+    mtu: int
+    rail: int
+
+
+@dataclass(slots=True)
+class LabNode:
+    name: str
+    ns: str
+    device: DeviceConfig
+    frr_conf: str  # what is loaded: the rendered frr.conf (verbatim unless a fault rewrote it)
+    svis: tuple[Svi, ...] = ()
+
+    @property
+    def loopback(self) -> str:
+        return self.device.loopback
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    kind: str
+    where: str
+    detail: str
+    marks: tuple[str, ...] = ()  # strings a mismatch caused by this fault names (device, interface, prefixes)
+
+
+@dataclass
+class LabSpec:
+    fabric: str
+    pod: int | None
+    nodes: dict[str, LabNode]
+    links: list[LabLink]
+    devices: dict[str, DeviceConfig]  # every device of the fabric (the plan), also those outside the selection
+    host_mtu: int
+    faults: list[Fault] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for node in self.nodes.values():
+            out[node.device.role] = out.get(node.device.role, 0) + 1
+        return out
+
+
+def ns_name(host: str) -> str:
+    return f"{NS_PREFIX}{host}"
+
+
+def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[str, ...] = ()) -> LabSpec:
+    """The lab for the whole fabric, or for one pod (its rail switches and spines; super-spines are outside)."""
+    inv, topo, plan = res.inventory, res.topology, res.plan
+    if inv is None or topo is None or plan is None:
+        raise LabError("the inventory did not validate; run `fabric validate`")
+    devices = build_devices(inv, topo, plan)
+    if pod is not None:
+        pods = sorted({d.pod for d in devices.values() if d.pod is not None})
+        if pod not in pods:
+            raise LabError(f"no pod {pod} in the fabric (pods: {', '.join(map(str, pods))})")
+    selected = [name for name, d in devices.items() if pod is None or d.pod == pod]
+    others = [name for name in selected if devices[name].platform != "sonic"]
+    if others:
+        raise LabError(f"the lab runs FRR and loads frr.conf, which only SONiC devices have: {', '.join(others[:5])} "
+                       f"{'is' if len(others) == 1 else 'are'} {devices[others[0]].platform}")
+    nodes: dict[str, LabNode] = {}
+    for name in selected:
+        d = devices[name]
+        svis = tuple(Svi(f"Vlan{v.id}", v.gateway, v.prefix, v.mtu, v.rail) for v in d.vlans)
+        nodes[name] = LabNode(name, ns_name(name), d, render_device(d)["frr.conf"], svis)
+
+    by_port: dict[tuple[str, int, int], Interface] = {}
+    for name in selected:
+        for i in devices[name].interfaces:
+            by_port[(name, i.port, i.lane)] = i
+    links: list[LabLink] = []
+    seen_bundles: set[str] = set()
+    for link in topo.links:
+        if link.role is LinkRole.HOST or link.a.device not in nodes or link.z.device not in nodes:
+            continue
+        ia = by_port[(link.a.device, link.a.port, link.a.lane)]
+        iz = by_port[(link.z.device, link.z.port, link.z.lane)]
+        ip_a, ip_z = ia.ipv4, iz.ipv4
+        channel = None
+        if link.bundle:
+            channel = ia.channel
+            pc_a = next(p for p in devices[link.a.device].port_channels if p.name == ia.channel)
+            pc_z = next(p for p in devices[link.z.device].port_channels if p.name == iz.channel)
+            carries = ia.name == pc_a.members[0] and link.bundle not in seen_bundles
+            if carries:
+                seen_bundles.add(link.bundle)
+            ip_a, ip_z = (pc_a.ipv4, pc_z.ipv4) if carries else (None, None)
+        links.append(LabLink(End(link.a.device, ia.name, ip_a, ia.mtu, ia.mtu),
+                             End(link.z.device, iz.name, ip_z, iz.mtu, iz.mtu), link.role.value, channel))
+    spec = LabSpec(inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu)
+    for kind in dict.fromkeys(faults):
+        _inject(spec, kind)
+    return spec
+
+
+# --------------------------------------------------------------------------- faults
+
+
+def _inject(spec: LabSpec, kind: str) -> None:
+    """Rewrite one switch's frr.conf (asn, summary) or one link end's MTU (mtu), and record where."""
+    taken = {f.where.split(":")[0] for f in spec.faults}
+    if kind not in FAULTS:
+        raise LabError(f"unknown fault {kind!r} (one of {', '.join(FAULTS)})")
+    rails = [n for n in spec.nodes.values() if n.device.role == "rail" and n.name not in taken]
+    if kind == "asn":
+        peered = [n for n in rails if _peers_in_lab(spec, n)]
+        if not peered:
+            raise LabError("fault asn: no rail switch with BGP neighbours in the lab")
+        node = peered[0]
+        asn = node.device.bgp.asn
+        text, count = re.subn(rf"^router bgp {asn}$", f"router bgp {asn + 1}", node.frr_conf, flags=re.M)
+        assert count == 1, node.name
+        node.frr_conf = text
+        spec.faults.append(Fault(kind, node.name, f"`router bgp {asn}` → `router bgp {asn + 1}`",
+                                 (node.name, *_advertised(node))))
+    elif kind == "summary":
+        agg = [n for n in rails if n.device.bgp.aggregates and _peers_in_lab(spec, n)]
+        if not agg:
+            raise LabError("fault summary: no rail switch with an aggregate (multi- or dual-rail) in the lab")
+        node = agg[0]
+        node.frr_conf = re.sub(r"^(  aggregate-address \S+) summary-only$", r"\1", node.frr_conf, flags=re.M)
+        spec.faults.append(Fault(kind, node.name, f"`aggregate-address {node.device.bgp.aggregates[0]}` without "
+                                                  "summary-only", tuple(f" {svi.prefix} " for svi in node.svis)))
+    else:
+        cands = [i for i, ln in enumerate(spec.links) if ln.a.ipv4 and ln.a.node not in taken]
+        if not cands:
+            raise LabError("fault mtu: no routed fabric link in the lab")
+        i = cands[0]
+        ln = spec.links[i]
+        bad = 9100 if ln.a.mtu != 9100 else ln.a.mtu - 100
+        spec.links[i] = LabLink(End(ln.a.node, ln.a.ifname, ln.a.ipv4, ln.a.mtu, bad), ln.z, ln.role, ln.channel)
+        spec.faults.append(Fault(kind, f"{ln.a.node}:{ln.a.ifname}",
+                                 f"MTU {bad} instead of {ln.a.mtu} (peer {ln.z.node}:{ln.z.ifname} keeps {ln.z.mtu})",
+                                 (f"{ln.a.node}:{ln.a.ifname}-", f"{ln.a.node}: {ln.a.ifname} ", f"{ln.a.node} Vlan")))
+
+
+def _advertised(node: LabNode) -> tuple[str, ...]:
+    """The loopback and every rail prefix of a switch, and its aggregates."""
+    return (node.device.loopback, *(svi.prefix for svi in node.svis), *node.device.bgp.aggregates)
+
+
+def _peers_in_lab(spec: LabSpec, node: LabNode) -> bool:
+    return any(ln.a.node == node.name or ln.z.node == node.name for ln in spec.links)

@@ -1,0 +1,261 @@
+"""`fabric lab`: build the fabric (or one pod) from the plan, run FRR on the generated configs, verify, tear down."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fabric.lab import build as build_mod
+from fabric.lab.daemons import OVERLAYS, Instances, check_frr
+from fabric.lab.expect import Expected, expected
+from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec
+from fabric.lab.teardown import Lock, Registry, teardown
+from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
+from fabric.lab.verify import pings as run_pings
+
+Say = Callable[[str], None]
+
+
+@dataclass
+class LabResult:
+    spec: LabSpec
+    expected: Expected
+    checks: dict[str, Check] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    converged: bool = False
+    kept: bool = False
+    removed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def mismatches(self) -> int:
+        return sum(len(c.bad) for c in self.checks.values())
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatches == 0
+
+    def caught_by(self, fault: Fault) -> list[str]:
+        """The checks with a mismatch that names the fault's device, interface or prefixes."""
+        return [k for k, c in self.checks.items() if any(m in b for b in c.bad for m in fault.marks)]
+
+    def counts(self) -> dict[str, int]:
+        return {k: c.total for k, c in self.checks.items()}
+
+
+def preflight() -> None:
+    if sys.platform != "linux":
+        raise LabError("the lab needs Linux (network namespaces)")
+    if os.geteuid() != 0:
+        raise LabError("the lab needs root (network namespaces, FRR daemons): run it with sudo")
+    why = check_frr()
+    if why:
+        raise LabError(why)
+    import shutil
+
+    packages = {"ip": "iproute2", "unshare": "util-linux", "ping": "iputils-ping", "hostname": "hostname"}
+    for tool, pkg in packages.items():
+        if shutil.which(tool) is None:
+            raise LabError(f"`{tool}` is missing (apt-get install {pkg})")
+
+
+class _Signals:
+    """SIGTERM / SIGHUP / SIGINT become exceptions while the lab runs, so the teardown in `finally` always runs."""
+
+    def __enter__(self) -> _Signals:
+        import threading
+
+        self.old = {}
+        if threading.current_thread() is not threading.main_thread():
+            return self  # signal handlers can only be set from the main thread
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            self.old[sig] = signal.signal(sig, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, _frame):
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+
+
+def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
+            timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
+            trace: bool = False) -> LabResult:
+    """Build, start, verify and (unless keep) tear down. Raises LabError when the lab cannot run at all."""
+    preflight()
+    spec = build_spec(res, pod, faults)
+    exp = expected(spec)
+    result = LabResult(spec, exp)
+    lock = Lock()
+    if not lock.acquire():
+        raise LabError("another `fabric lab` is running on this machine")
+    reg = Registry()
+    t_start = time.monotonic()
+    try:
+        with _Signals():
+            stale = Registry.load()
+            if stale is not None and not stale.empty():
+                removed = teardown(stale)
+                say(f"removed a previous lab left behind (pid {stale.owner}{', kept' if stale.kept else ''}): "
+                    f"{removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
+            _intro(spec, exp, say)
+            cfg_root = Path(tempfile.mkdtemp(prefix="railfabric-lab-"))
+            reg.add_dir(cfg_root)
+            t0 = time.monotonic()
+            build_mod.build(spec, reg)
+            result.timings["namespaces+links"] = time.monotonic() - t0
+            t0 = time.monotonic()
+            inst = Instances(list(spec.nodes.values()), reg, cfg_root)
+            inst.prepare()
+            inst.start()
+            result.timings["daemons"] = time.monotonic() - t0
+            t0 = time.monotonic()
+            inst.load()
+            result.timings["config load"] = time.monotonic() - t0
+            say(f"  up: {len(spec.nodes)} namespaces, {len(spec.links)} links, {3 * len(spec.nodes)} FRR daemons "
+                f"({time.monotonic() - t_start:.1f}s); waiting for a stable state")
+            with ThreadPoolExecutor(min(16, max(4, len(spec.nodes)))) as pool:
+                t0 = time.monotonic()
+                obs, checks, converged = _converge(spec, exp, inst, pool, timeout, settle, min_wait, say,
+                                                   trace)
+                reasons = down_reasons(spec, checks, exp, obs, inst.vtysh, pool)
+                if reasons:
+                    checks = control_plane(spec, exp, obs, reasons)
+                result.timings["convergence"] = time.monotonic() - t0
+                result.converged = converged
+                t0 = time.monotonic()
+                result.checks["config"] = Check(len(spec.nodes), [f"{n}: {e}" for n, e in
+                                                                  sorted(inst.load_errors.items())])
+                result.checks["interfaces"] = interfaces(spec, pool)
+                result.checks.update(checks)
+                result.checks["link-pings"] = run_pings(spec, exp.link_pings, pool)
+                result.checks["rail-pings"] = run_pings(spec, exp.rail_pings, pool)
+                result.timings["verification"] = time.monotonic() - t0
+            result.timings["bring-up"] = (result.timings["namespaces+links"] + result.timings["daemons"]
+                                          + result.timings["config load"])
+            if keep:
+                reg.kept = True
+                reg.save()
+                result.kept = True
+    finally:
+        # signals wait until the teardown is done (a second Ctrl-C must not leave half a lab)
+        blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+        try:
+            if not result.kept:
+                t0 = time.monotonic()
+                result.removed = teardown(reg)
+                result.timings["teardown"] = time.monotonic() - t0
+        finally:
+            lock.release()
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    result.timings["total"] = time.monotonic() - t_start
+    return result
+
+
+def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExecutor, timeout: float,
+              settle: float, min_wait: float, say: Say, trace: bool = False) -> tuple[dict, dict[str, Check], bool]:
+    """Poll until every control-plane check passes on two polls in a row (stable), or judge the state as it is
+    once nothing has changed for `settle` seconds, at least `min_wait` seconds in and after some planned session has
+    come up (at start every session sits in Idle for a few seconds, then flaps once when BFD moves to the session's
+    source address), or at `timeout`."""
+    start = time.monotonic()
+    last_fp = None
+    changed = start
+    passes = 0
+    seen_up = not exp.sessions
+    while True:
+        obs = observe_all(spec, inst.vtysh, pool)
+        inst.check_alive()
+        checks = control_plane(spec, exp, obs)
+        fp = fingerprint(obs)
+        now = time.monotonic()
+        if fp != last_fp:
+            last_fp, changed = fp, now
+        seen_up = seen_up or len(checks["sessions"].bad) < checks["sessions"].total
+        bad = sum(len(c.bad) for c in checks.values())
+        if trace:
+            say(f"  [{now - start:5.1f}s] " + (", ".join(f"{k} {len(c.bad)}" for k, c in checks.items() if c.bad)
+                                               or "all control-plane checks pass"))
+        passes = passes + 1 if bad == 0 else 0
+        if passes >= 2:
+            return obs, checks, True
+        waited = now - start
+        if bad and now - changed >= settle and waited >= min_wait and (seen_up or waited >= 3 * min_wait):
+            say(f"  no change for {now - changed:.0f}s with {bad} mismatch(es): judging this state")
+            return obs, checks, False
+        if waited >= timeout:
+            say(f"  timeout after {timeout:.0f}s with {bad} mismatch(es): judging this state")
+            return obs, checks, False
+        time.sleep(1.0)
+
+
+def _intro(spec: LabSpec, exp: Expected, say: Say) -> None:
+    roles = spec.counts()
+    what = f"pod {spec.pod}" if spec.pod is not None else "the whole fabric"
+    say(f"railfabric lab: {spec.fabric}, {what}: {len(spec.nodes)} switches ("
+        + ", ".join(f"{v} {k}" for k, v in sorted(roles.items())) + f"), {len(spec.links)} links, "
+        f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the pod not checked)"
+                                                       if exp.outside else ""))
+    say("  substitutions (kernel without vlan/bond/dummy/vrf):")
+    for s in SUBSTITUTIONS:
+        say(f"    - {s}")
+    say("  frr.conf loaded verbatim (vtysh -b); lab overlays applied on top, nothing else:")
+    for line, why in OVERLAYS:
+        say(f"    {line:<40} {why}")
+    for f in spec.faults:
+        say(f"  FAULT {f.kind}: {FAULTS[f.kind]}; at {f.where}: {f.detail}")
+
+
+def format_result(r: LabResult, limit: int = 12) -> str:
+    lines = []
+    t = r.timings
+    lines.append(f"bring-up {t.get('bring-up', 0):.1f}s (namespaces+links {t.get('namespaces+links', 0):.1f}s, "
+                 f"daemons {t.get('daemons', 0):.1f}s, config load {t.get('config load', 0):.1f}s), "
+                 f"{'stable' if r.converged else 'judged'} after {t.get('convergence', 0):.1f}s, "
+                 f"verification {t.get('verification', 0):.1f}s"
+                 + (f", teardown {t['teardown']:.1f}s" if "teardown" in t else "")
+                 + f", total {t.get('total', 0):.1f}s")
+    lines.append("")
+    lines.append(f"{'check':<52} {'checked':>8} {'ok':>8} {'mismatch':>8}")
+    for key, title in CATEGORIES:
+        c = r.checks.get(key)
+        if c is None:
+            continue
+        lines.append(f"{title:<52} {c.total:>8} {c.total - len(c.bad):>8} {len(c.bad):>8}")
+    for key, title in CATEGORIES:
+        c = r.checks.get(key)
+        if c is None or not c.bad:
+            continue
+        lines.append("")
+        lines.append(f"{title}: {len(c.bad)} mismatch(es)")
+        for b in c.bad[:limit]:
+            lines.append(f"  {b}")
+        if len(c.bad) > limit:
+            lines.append(f"  ... and {len(c.bad) - limit} more")
+    lines.append("")
+    for f in r.spec.faults:
+        caught = r.caught_by(f)
+        lines.append(f"fault {f.kind} at {f.where}: " + (f"DETECTED by {', '.join(caught)}" if caught
+                                                         else "NOT DETECTED"))
+    lines.append(f"result: {'PASS' if r.ok else 'FAIL'} ({r.mismatches} mismatch(es))")
+    if r.kept:
+        first = next(iter(r.spec.nodes.values()))
+        lines.append(f"lab kept: `vtysh -N {first.ns}`, `ip netns exec {first.ns} ...`; remove it with "
+                     "`fabric lab --teardown`")
+    elif r.removed:
+        lines.append(f"torn down: {r.removed.get('daemons', 0)} daemon(s), {r.removed.get('namespaces', 0)} "
+                     "namespace(s)")
+    return "\n".join(lines)
+
