@@ -6,7 +6,6 @@ JSON outputs are parsed and re-serialised with sorted keys, so they are always v
 
 from __future__ import annotations
 
-import json
 import os
 import traceback
 from functools import lru_cache
@@ -49,6 +48,11 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     return jinja2.FileSystemBytecodeCache(str(base))
 
 
+def _tojson(value: object) -> str:
+    """JSON text of a value (strings escaped), as Jinja's filter but without HTML escaping; orjson for speed."""
+    return orjson.dumps(value).decode()
+
+
 @lru_cache(maxsize=4)
 def environment(root: str = str(TEMPLATES)) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -63,7 +67,7 @@ def environment(root: str = str(TEMPLATES)) -> jinja2.Environment:
         cache_size=-1,
     )
     env.filters["dscp_list"] = _dscp_list
-    env.filters["tojson"] = lambda v: json.dumps(v)
+    env.filters["tojson"] = _tojson
     return env
 
 
