@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_pipeline import Geometry, write_inventory
+from bench_pipeline import Geometry, calibrate, write_inventory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     workers = [int(w) for w in args.workers.split(",")]
-    results: dict = {"runs": [], "targets": {}}
+    results: dict = {"runs": [], "targets": {}, "calibration_s_before": round(calibrate(), 4)}
+    print(f"CPU calibration (bench_pipeline's fixed loop): {results['calibration_s_before']:.3f} s; "
+          "compare it across runs: this shared host's speed varies")
     with tempfile.TemporaryDirectory(prefix="railfabric-bench-render-") as tmp:
         base = Path(tmp)
         for gpus in sizes:
@@ -99,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         for k, v in results["targets"].items():
             print(f"  {'PASS' if v else 'FAIL'}  {k}")
+    results["calibration_s_after"] = round(calibrate(), 4)
     if args.output != "-":
         Path(args.output).write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     return 0
