@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from fabric.units import format_speed
+from fabric.units import format_speed, lanes_at
 
 # --------------------------------------------------------------------------- specs and presets
 
@@ -68,12 +68,7 @@ class SwitchSpec:
 
     def lanes_at(self, speed_gbps: int) -> int:
         """Logical ports per physical port at `speed_gbps` (1 = native, 0 = not offered)."""
-        if speed_gbps == self.speed_gbps:
-            return 1
-        for lanes, lane_speed in self.breakouts:
-            if lane_speed == speed_gbps:
-                return lanes
-        return 0
+        return lanes_at(self.speed_gbps, self.breakouts, speed_gbps)
 
     def radix(self, speed_gbps: int) -> int:
         return self.ports * self.lanes_at(speed_gbps)

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from fabric.intent import DualHoming, Inventory, RailDesign, Segment, SwitchModel
-from fabric.units import expand_pattern
+from fabric.units import expand_pattern, lanes_at
 
 
 class Role(StrEnum):
@@ -156,12 +156,7 @@ def per_switch(seg: Segment) -> int:
 
 def lanes_for(model: SwitchModel, speed: int) -> int:
     """Logical ports per physical port when running at `speed` (1 = native; 0 = impossible)."""
-    if speed == model.speed:
-        return 1
-    for lanes, lane_speed in model.breakouts:
-        if lane_speed == speed:
-            return lanes
-    return 0
+    return lanes_at(model.speed, model.breakouts, speed)
 
 
 def host_numbers(seg: Segment) -> list[tuple[int, int, int]]:

@@ -36,6 +36,17 @@ def format_speed(gbps: int) -> str:
     return f"{gbps}G"
 
 
+def lanes_at(native: int, breakouts: Iterable[tuple[int, int]], speed: int) -> int:
+    """Logical ports per physical port of a `native`-speed port running at `speed`: 1 natively, the breakout's lane
+    count, or 0 when no mode offers that speed."""
+    if speed == native:
+        return 1
+    for lanes, lane_speed in breakouts:
+        if lane_speed == speed:
+            return lanes
+    return 0
+
+
 _BREAKOUT = re.compile(r"^\s*(\d+)\s*[xX]\s*(\S+)\s*$")
 
 
