@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fabric.allocate import Plan, Prefix, ntoa
 from fabric.intent import Inventory
@@ -230,8 +231,7 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
 
     def ifname(sw_: Switch, port: int, lane: int, speed: int) -> str:
         m = inv.switch_models[sw_.model]
-        lanes = m.speed // speed if lane else 1
-        return PLATFORMS[sw_.platform].interface(port, lane, lanes, m.serdes_lanes)
+        return _interface_name(sw_.platform, port, lane, m.speed // speed if lane else 1, m.serdes_lanes)
 
     used: dict[tuple[int, int], dict] = {}  # (port, lane) → Interface fields, built once at the end
     breakout_of: dict[int, tuple[int, int]] = {}  # port → (lanes, lane speed)
@@ -345,6 +345,12 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         f"{loopback}/32", loopback, plan.asn[sw.name], f"{ntoa(plan.management[sw.name])}/{plan.management_len}",
         mgmt_gateway, mtu, mtu_note, inv.fabric.host_mtu, tuple(interfaces), tuple(pcs), tuple(vlans), bgp, qos,
         inv.routing.ecmp.mode.value, inv.routing.bfd)
+
+
+@lru_cache(maxsize=1 << 16)
+def _interface_name(platform: str, port: int, lane: int, lanes: int, serdes: int) -> str:
+    """Interface names repeat across thousands of identical switches: compute each once."""
+    return PLATFORMS[platform].interface(port, lane, lanes, serdes)
 
 
 def _ip_key(ip: str) -> tuple[int, ...]:
