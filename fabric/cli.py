@@ -111,10 +111,15 @@ def _rendered(args: argparse.Namespace, say) -> tuple[dict[str, bytes] | None, i
         return None, 2
 
 
-def _short_diff(out: Path, path: str, data: bytes | None, limit: int) -> None:
-    from fabric.emit import unified
+def _plus_minus(lines: list[str]) -> str:
+    """'+N -M' for a unified diff (its two header lines skipped)."""
+    plus = sum(1 for ln in lines[2:] if ln.startswith("+"))
+    minus = sum(1 for ln in lines[2:] if ln.startswith("-"))
+    return f"+{plus} -{minus}"
 
-    lines = unified(out, path, data)
+
+def _print_diff(lines: list[str], limit: int) -> None:
+    """The first `limit` lines of a unified diff (its two header lines skipped)."""
     for line in lines[2:2 + limit]:
         print(f"    {line}")
     if len(lines) > 2 + limit:
@@ -122,7 +127,7 @@ def _short_diff(out: Path, path: str, data: bytes | None, limit: int) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from fabric.emit import compare, write_tree
+    from fabric.emit import compare, unified, write_tree
 
     say = _progress(args.verbose)
     files, rc = _rendered(args, say)
@@ -138,7 +143,7 @@ def cmd_render(args: argparse.Namespace) -> int:
               f"{len(diff.removed)} extra file(s); run `make render` and commit")
         for path in diff.changed[:20]:
             print(f"  changed  {path}")
-            _short_diff(out, path, files[path], 8)
+            _print_diff(unified(out, path, files[path]), 8)
         for path in diff.added[:20]:
             print(f"  missing  {path}")
         for path in diff.removed[:20]:
@@ -189,17 +194,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
     for dev in changed_devs[: args.limit]:
         for path in sorted(p for ps in devs[dev].values() for p in ps):
             lines = unified(out, path, files.get(path))
-            plus = sum(1 for ln in lines[2:] if ln.startswith("+"))
-            minus = sum(1 for ln in lines[2:] if ln.startswith("-"))
-            print(f"  ~ {dev}: {path.split('/', 2)[2]} (+{plus} -{minus})")
-            _short_diff(out, path, files.get(path), 6)
+            print(f"  ~ {dev}: {path.split('/', 2)[2]} ({_plus_minus(lines)})")
+            _print_diff(lines, 6)
     if len(changed_devs) > args.limit:
         print(f"  ... and {len(changed_devs) - args.limit} more changed device(s)")
     for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
-        lines = unified(out, path, files.get(path))
-        plus = sum(1 for ln in lines[2:] if ln.startswith("+"))
-        minus = sum(1 for ln in lines[2:] if ln.startswith("-"))
-        print(f"  ~ {path} (+{plus} -{minus})")
+        print(f"  ~ {path} ({_plus_minus(unified(out, path, files.get(path)))})")
     return 0
 
 

@@ -67,7 +67,6 @@ class Loaded:
     source: SourceMap
     findings: list[Finding]
     files: list[Path]
-    digest_input: list[tuple[str, bytes]]  # (relative name, bytes) of every file, for manifests
 
 
 def display_path(p: Path) -> str:
@@ -356,25 +355,22 @@ def load_inventory(root: Path) -> Loaded:
     findings: list[Finding] = []
     source = SourceMap()
     data: dict[str, Any] = {}
-    digest: list[tuple[str, bytes]] = []
     if not root.exists():
         findings.append(Finding("LOAD008", f"inventory path {display_path(root)!r} does not exist",
                                 Location(display_path(root)), "pass a directory of .yml files or one file",
                                 fatal=True))
-        return Loaded(data, source, findings, [], digest)
+        return Loaded(data, source, findings, [])
     files = list(_iter_files(root))
     if not files:
         findings.append(Finding("LOAD008", f"no .yml or .yaml files in {display_path(root)!r}",
                                 Location(display_path(root)), "add fabric.yml (see the README)", fatal=True))
-        return Loaded(data, source, findings, [], digest)
+        return Loaded(data, source, findings, [])
     budget = [MAX_ALIAS_NODES]
     for path in files:
         name = display_path(path)
         source.files.append(name)
         file_source = SourceMap()
-        tree, raw = _load_file(path, name, file_source, findings, budget)
-        rel = path.name if root.is_file() else path.relative_to(root).as_posix()
-        digest.append((rel, raw))
+        tree, _raw = _load_file(path, name, file_source, findings, budget)
         if not isinstance(tree, dict):
             continue
         _merge(data, tree, (), file_source, source, findings)
@@ -382,4 +378,4 @@ def load_inventory(root: Path) -> Loaded:
             source.values.setdefault(k, v)
         for k, v in file_source.keys.items():
             source.keys.setdefault(k, v)
-    return Loaded(data, source, findings, files, digest)
+    return Loaded(data, source, findings, files)

@@ -54,3 +54,15 @@ def config_path(hostname: str, filename: str) -> str:
 def interface_names(devices: Mapping[str, DeviceConfig]) -> dict[tuple[str, int, int], str]:
     """(switch, physical port, lane) → platform interface name, as the device model (and so the configs) name it."""
     return {(name, i.port, i.lane): i.name for name, dev in devices.items() for i in dev.interfaces}
+
+
+def routed_owners(devices: Mapping[str, DeviceConfig]) -> dict[int, tuple[str, str]]:
+    """Every routed (/31) address → (device, interface or port-channel) that holds it."""
+    owners: dict[int, tuple[str, str]] = {}
+    for name, dev in devices.items():
+        for i in dev.interfaces:
+            if i.ipv4:
+                owners[ip_int(i.ipv4)] = (name, i.name)
+        for pc in dev.port_channels:
+            owners[ip_int(pc.ipv4)] = (name, pc.name)
+    return owners

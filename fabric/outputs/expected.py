@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from fabric.device import DeviceConfig
 
-from ._common import csv_text, ip_int, natural_key
+from ._common import csv_text, ip_int, natural_key, routed_owners
 
 BGP_TITLE = "railfabric expected bgp sessions v1"
 BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
@@ -26,14 +26,7 @@ LLDP_HEADER = ("device", "interface", "neighbor", "neighbor_interface", "role")
 
 
 def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    # every routed address: (device, interface) that holds it
-    where: dict[int, tuple[str, str]] = {}
-    for name, dev in devices.items():
-        for i in dev.interfaces:
-            if i.ipv4:
-                where[ip_int(i.ipv4)] = (name, i.name)
-        for pc in dev.port_channels:
-            where[ip_int(pc.ipv4)] = (name, pc.name)
+    where = routed_owners(devices)
 
     bgp = []
     lldp = []

@@ -25,7 +25,7 @@ from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import LinkRole, Topology
 
-from ._common import cidr_key, csv_text, ip_int
+from ._common import cidr_key, csv_text, ip_int, routed_owners
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -61,13 +61,7 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         add(f"{ntoa(int(mg.gateway))}/{plan.management_len}", "", "", "management-gateway")
 
     # /31 ends: the owner and interface of every routed address, so each row can name its peer
-    p2p: dict[int, tuple[str, str]] = {}
-    for name, dev in devices.items():
-        for i in dev.interfaces:
-            if i.ipv4:
-                p2p[ip_int(i.ipv4)] = (name, i.name)
-        for pc in dev.port_channels:
-            p2p[ip_int(pc.ipv4)] = (name, pc.name)
+    p2p = routed_owners(devices)
 
     for name, dev in devices.items():
         add(dev.loopback, name, LOOPBACK_INTERFACE, "loopback")
