@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 import traceback
@@ -12,6 +11,7 @@ from pathlib import Path
 
 from fabric import __version__
 from fabric.findings import exit_code, format_github, format_json, format_sarif, format_text
+from fabric.outdir import OutputRefused
 from fabric.rules.codes import CODES
 
 EPILOG = """\
@@ -128,8 +128,11 @@ def _print_diff(lines: list[str], limit: int) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     from fabric.emit import compare, unified, write_tree
+    from fabric.outdir import check_output_dir
 
     say = _progress(args.verbose)
+    if not args.check:
+        check_output_dir(Path(args.out), Path(args.inventory))  # refuse before spending time on rendering
     files, rc = _rendered(args, say)
     if files is None:
         return rc
@@ -150,7 +153,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             print(f"  extra    {path}")
         return 3
     say(f"writing {out}/")
-    diff = write_tree(out, files)
+    diff = write_tree(out, files, inventory=Path(args.inventory), say=say)
     if diff.clean:
         print(f"{out}/ unchanged ({len(files):,} files)")
     else:
@@ -343,6 +346,17 @@ def cmd_lab(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _workers(text: str) -> int:
+    """--workers: a whole number >= 1 (bounded later by the CPUs and the devices)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fabric",
@@ -366,7 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     v.set_defaults(func=cmd_validate)
 
-    workers = max(1, min(4, os.cpu_count() or 1))
+    from fabric.emit import available_cpus
+
+    workers = max(1, min(4, available_cpus()))
     r = sub.add_parser("render", help="render every device config and artifact into generated/",
                        description="Validate INVENTORY, build the vendor-neutral device model, render it through "
                                    "templates/<platform>/ and write generated/ atomically (nothing is touched on "
@@ -376,8 +392,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     r.add_argument("--out", default="generated", help="output directory (default: generated)")
     r.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 3 if stale")
-    r.add_argument("--workers", type=int, default=workers, help=f"render processes (default {workers}); "
-                   "the output is identical whatever the number")
+    r.add_argument("--workers", type=_workers, default=workers, help=f"render processes (default {workers}; at "
+                   "most the CPUs available and the devices to render); the output is identical whatever the number")
     r.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     r.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     r.set_defaults(func=cmd_render)
@@ -388,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     pl.add_argument("--out", default="generated", help="directory to compare with (default: generated)")
     pl.add_argument("--limit", type=int, default=20, help="changed devices to detail (default 20)")
-    pl.add_argument("--workers", type=int, default=workers, help="render processes")
+    pl.add_argument("--workers", type=_workers, default=workers, help="render processes (as for render)")
     pl.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     pl.set_defaults(func=cmd_plan)
 
@@ -456,7 +472,20 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--teardown", action="store_true", help="remove a lab left by --keep (or by a killed run)")
     lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
     lb.set_defaults(func=cmd_lab)
+    for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show Python tracebacks on internal errors")
     return parser
+
+
+def os_error_text(exc: OSError) -> str:
+    """One line: the path(s), the errno text and its symbolic name."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    what = exc.strerror or str(exc)
+    paths = " -> ".join(str(p) for p in (exc.filename, exc.filename2) if p is not None)
+    return f"{paths + ': ' if paths else ''}{what}{f' ({name})' if name else ''}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -472,6 +501,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OutputRefused as exc:
+        print(f"fabric: refused: {exc}; nothing was written", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the environment (read-only, disk full, permission denied), not a bug
+        if args.debug:
+            traceback.print_exc()
+        print(f"fabric: {os_error_text(exc)}", file=sys.stderr)
+        return 2
     except Exception as exc:  # an internal error must still be a clear message, never a bare traceback
         if args.debug:
             traceback.print_exc()

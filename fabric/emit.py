@@ -24,12 +24,12 @@ from pathlib import Path
 
 from fabric import __version__
 from fabric.device import DeviceConfig, build_devices
+from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
 from fabric.outputs import artifacts
 from fabric.outputs.docs import fabric_markdown
 from fabric.pipeline import Result
 from fabric.render import RenderError, render_device
 
-MANIFEST = "manifest.json"
 Progress = Callable[[str], None]
 
 # --------------------------------------------------------------------------- building (in memory)
@@ -46,6 +46,7 @@ def render_all(devices: list[DeviceConfig], workers: int = 1,
     """hostname → {file name: text}, and the result of `meanwhile()`, which runs in this process while forked
     workers render. The output does not depend on the worker count."""
     global _WORK
+    workers = bounded_workers(workers, len(devices))
     if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
         return {d.hostname: render_device(d) for d in devices}, meanwhile() if meanwhile else None
     import multiprocessing
@@ -63,6 +64,19 @@ def render_all(devices: list[DeviceConfig], workers: int = 1,
         return out, extra
     finally:
         _WORK = []
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask, which containers and taskset narrow)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def bounded_workers(requested: int, devices: int) -> int:
+    """Render processes actually used: at least 1, at most the CPUs available and the devices to render."""
+    return max(1, min(requested, available_cpus(), devices))
 
 
 def input_digest(res: Result) -> str:
@@ -173,51 +187,79 @@ def _exchange(a: Path, b: Path) -> bool:
     return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
-def write_tree(out: Path, files: dict[str, bytes]) -> Diff:
-    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did."""
-    diff = compare(out, files)
-    if diff.clean:
+def write_tree(out: Path, files: dict[str, bytes], inventory: Path | None = None,
+               say: Progress | None = None) -> Diff:
+    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did.
+
+    `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the
+    manifest of an earlier render; never the inventory, a repository root, `/` or the home directory), else
+    OutputRefused is raised before anything is touched. The swap runs under the output directory's lock, which also
+    clears the leftovers of a killed render."""
+    target = check_output_dir(out, inventory)
+    diff = compare(target, files)
+    if diff.clean and not leftovers(target):
         return diff
-    out = out.resolve()
-    parent = out.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    changed = set(diff.added) | set(diff.changed)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=parent))
-    try:
-        for folder in sorted({(tmp / p).parent for p in files}):
-            folder.mkdir(parents=True, exist_ok=True)
-        for path, data in files.items():
-            dest = tmp / path
-            if path not in changed:
-                try:
-                    os.link(out / path, dest)  # unchanged: same inode, same mtime
-                    continue
-                except OSError:
-                    pass
-            with open(dest, "wb") as fh:
-                fh.write(data)
-        # keep dot-files of the old tree (e.g. .gitkeep, .gitattributes): they are not ours to drop
-        if out.is_dir():
-            for p in out.rglob(".*"):
-                if p.is_file():
-                    dest = tmp / p.relative_to(out)
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    os.link(p, dest)
-        if out.exists() and _exchange(tmp, out):
-            shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old tree
-        else:
-            old = None
-            if out.exists():
-                old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-                old.rmdir()
-                os.rename(out, old)
-            os.rename(tmp, out)
-            if old is not None:
-                shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with render_lock(target, say):
+        target = check_output_dir(out, inventory)  # again under the lock: another writer may have been first
+        diff = compare(target, files)
+        if not diff.clean:
+            _swap_in(target, files, diff)
     return diff
 
 
-__all__ = ["Diff", "RenderError", "build_files", "compare", "unified", "write_tree"]
+def _fill(tmp: Path, target: Path, files: dict[str, bytes], changed: set[str]) -> None:
+    """Write the new tree into `tmp`: changed files written, unchanged ones hard-linked from `target`."""
+    for folder in sorted({(tmp / p).parent for p in files}):
+        folder.mkdir(parents=True, exist_ok=True)
+    for path, data in files.items():
+        dest = tmp / path
+        if path not in changed:
+            try:
+                os.link(target / path, dest)  # unchanged: same inode, same mtime
+                continue
+            except OSError:
+                pass
+        with open(dest, "wb") as fh:
+            fh.write(data)
+    # keep dot-files of the old tree (e.g. .gitkeep, .gitattributes): they are not ours to drop
+    if target.is_dir():
+        for p in target.rglob(".*"):
+            if p.is_file() and not p.is_symlink():
+                dest = tmp / p.relative_to(target)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.link(p, dest)
+
+
+def _swap_in(target: Path, files: dict[str, bytes], diff: Diff) -> None:
+    parent = target.parent
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
+    try:
+        os.chmod(tmp, dir_mode(target))  # mkdtemp makes 0700; the output keeps the user's mode
+        _fill(tmp, target, files, set(diff.added) | set(diff.changed))
+        if target.exists() and _exchange(tmp, target):
+            shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old tree
+        else:
+            old = None
+            if target.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
+                old.rmdir()
+                os.rename(target, old)
+            os.rename(tmp, target)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        where = exc.filename
+        if where is None or str(where).startswith(str(tmp)):  # name what the user asked for, not our temp tree
+            where = target
+        raise OSError(exc.errno, exc.strerror or str(exc), str(where)) from exc
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+__all__ = ["Diff", "OutputRefused", "RenderError", "build_files", "compare", "unified", "write_tree"]

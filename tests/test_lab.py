@@ -226,3 +226,20 @@ def test_teardown_when_the_lab_fails_midway(example, clean, monkeypatch: pytest.
     with pytest.raises(RuntimeError, match="injected"):
         run_lab(example, pod=3, say=lambda _m: None)
     assert not _leftovers()
+
+
+@root_only
+def test_teardown_waits_for_no_one_and_refuses_while_a_lab_runs() -> None:
+    """`fabric lab --teardown` takes the lab's lock: it refuses (exit 2) while a lab holds it, instead of pulling
+    namespaces and daemons out from under a lab that is still verifying."""
+    from fabric.lab.teardown import Lock
+
+    lock = Lock()
+    assert lock.acquire()  # what a running lab holds
+    try:
+        proc = subprocess.run([sys.executable, "-m", "fabric.cli", "lab", "--teardown"], capture_output=True,
+                              text=True, cwd=ROOT)
+    finally:
+        lock.release()
+    assert proc.returncode == 2
+    assert "a `fabric lab` is running on this machine" in proc.stderr

@@ -15,6 +15,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from fabric.lab.model import LabError
+
 STATE_DIR = Path("/run/railfabric-lab")
 STATE = STATE_DIR / "state.json"
 LOCK = STATE_DIR / "lock"
@@ -161,8 +163,16 @@ class Lock:
 
 
 def teardown_saved() -> dict[str, int] | None:
-    """Tear down a lab recorded in the state file (kept with --keep, or left by a killed run)."""
-    reg = Registry.load()
-    if reg is None:
-        return None
-    return teardown(reg)
+    """Tear down a lab recorded in the state file (kept with --keep, or left by a killed run). Takes the same lock
+    as a running lab, so it never pulls namespaces and daemons from under a lab that is still being verified."""
+    lock = Lock()
+    if not lock.acquire():
+        raise LabError("a `fabric lab` is running on this machine: it tears itself down when it ends "
+                      "(stop it with Ctrl-C or SIGTERM); run --teardown after it has stopped")
+    try:
+        reg = Registry.load()
+        if reg is None:
+            return None
+        return teardown(reg)
+    finally:
+        lock.release()
