@@ -7,7 +7,7 @@ INVENTORY ?= inventory
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv render validate check plan test lint lab bench schema clean
+.PHONY: help venv render validate check plan test lint fuzz lab bench schema clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ lint: $(STAMP) ## ruff
 
 test: $(STAMP) lint ## lint, then run the test suite
 	$(BIN)/python -m pytest -q
+
+fuzz: $(STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
+	FUZZ_CASES=$${FUZZ_CASES:-5000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
 lab: $(STAMP) ## FRR lab of the fabric, verified against the plan (root; POD=N, FAULT=asn|summary|mtu, KEEP=1)
 	$(FABRIC) lab $(INVENTORY) $(if $(POD),--pod $(POD)) $(if $(FAULT),--fault $(FAULT)) $(if $(KEEP),--keep)

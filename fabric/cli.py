@@ -76,6 +76,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     else:
         if findings or not args.quiet:
             sys.stdout.write(format_text(findings))
+        if res.skipped:
+            print(f"note: {res.skipped}")
         if summary and not args.quiet:
             _print_summary(summary)
     return exit_code(findings)

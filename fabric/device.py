@@ -294,7 +294,8 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
             spec["channel_number"] = number
             member_names.append(spec["name"])
         pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
-                               f"{peer} {bundle.rsplit('#', 1)[1]}", mtu, peer, len(member_names)))
+                               f"{peer} {bundle.rsplit('#', 1)[1]}", mtu, peer,
+                               _min_links(inv, sw.pod, len(member_names))))
     pcs.sort(key=lambda p: p.number)
 
     # every port of the model: used lanes, the spare lanes of broken-out ports, unused and disabled ports
@@ -351,6 +352,14 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
 def _interface_name(platform: str, port: int, lane: int, lanes: int, serdes: int) -> str:
     """Interface names repeat across thousands of identical switches: compute each once."""
     return PLATFORMS[platform].interface(port, lane, lanes, serdes)
+
+
+def _min_links(inv: Inventory, pod_id: int | None, members: int) -> int:
+    """The pod's spines.port_channel_min_links (default: every member; the failure analysis assumes the same)."""
+    pod = next((p for p in inv.pods if p.id == pod_id), None)
+    if pod is None or pod.spines is None:
+        return members
+    return min(pod.spines.min_links(), members)
 
 
 def _ip_key(ip: str) -> tuple[int, ...]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabric import __version__
+from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
 from fabric.outputs import artifacts
@@ -80,10 +81,10 @@ def bounded_workers(requested: int, devices: int) -> int:
 
 
 def input_digest(res: Result) -> str:
-    """Hash of the inventory's meaning (the validated model), so reordering keys in YAML does not change it."""
+    """Hash of the inventory's meaning (see fabric.canonical): reordering YAML keys, or a list whose order has no
+    meaning (pods, segments, ...), does not change it."""
     assert res.inventory is not None
-    canon = json.dumps(res.inventory.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canon.encode()).hexdigest()
+    return inventory_digest(res.inventory)
 
 
 def build_files(res: Result, workers: int = 1, progress: Progress | None = None) -> dict[str, bytes]:

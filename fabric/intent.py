@@ -10,9 +10,20 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 import netaddr
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
-from fabric.units import PLACEHOLDERS, check_pattern, parse_breakout, parse_ports, parse_speed
+from fabric.textsafe import FREE_TEXT_HINT, free_text_problem, quote
+from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
 SCHEMA_VERSION = 1
 
@@ -125,7 +136,18 @@ def _pattern(allowed: frozenset[str]):
 
 # Identifiers used as mapping keys and in file names: no path separators, no leading dot.
 Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-FreeText = Annotated[str, Field(max_length=200)]
+
+
+def _free_text(v: str) -> str:
+    problem = free_text_problem(v)
+    if problem:
+        raise PydanticCustomError("SEC004", "free text {text} {problem}",
+                                  {"text": quote(v), "problem": problem, "hint": FREE_TEXT_HINT})
+    return v
+
+
+# Descriptive text (rack, ...): the character rules of fabric/textsafe.py, so no output format can be injected.
+FreeText = Annotated[str, Field(max_length=200), AfterValidator(_free_text)]
 
 
 # --------------------------------------------------------------------------- fabric-wide settings
@@ -277,9 +299,25 @@ class SwitchModel(_Model):
     breakouts: list[Breakout] = Field(default_factory=list, description="e.g. ['2x400G', '4x200G']")
     port_blocks: RailPortBlocks | None = None
     latency_ns: int = Field(600, ge=0, le=100_000, description="port-to-port latency (for the solver)")
-    serdes_lanes: int = Field(8, ge=1, le=16, description="electrical lanes per port (interface naming, SONiC lanes)")
+    serdes_lanes: int = Field(8, ge=1, le=16, json_schema_extra=lambda s: s.pop("default", None),
+                              description="electrical lanes per port (interface naming, SONiC lanes); default: "
+                                          "from the speed (800G/400G: 8, 200G/100G/40G: 4, 25G: 1), a multiple "
+                                          "of every breakout's lanes")
     hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
         None, description="SONiC HwSKU written into DEVICE_METADATA")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _serdes_default(cls, data: Any) -> Any:
+        """serdes_lanes left out: derived from the speed and breakouts (units.default_serdes_lanes)."""
+        if not isinstance(data, dict) or data.get("serdes_lanes") is not None:
+            return data
+        try:
+            speed = parse_speed(data.get("speed"))
+            breakouts = [parse_breakout(b) for b in data.get("breakouts") or []]
+        except (ValueError, TypeError):
+            return data  # the field validators report it
+        return {**data, "serdes_lanes": default_serdes_lanes(speed, breakouts)}
 
 
 class HostModel(_Model):
@@ -317,6 +355,10 @@ class Spines(_Model):
     link_speed: Speed = Field(description="speed of rail switch ↔ spine links")
     port_channel_members: int | None = Field(None, ge=2, le=32,
                                              description="bundle parallel links into L3 port-channels of N")
+    port_channel_min_links: int | None = Field(
+        None, ge=1, le=32, description="members that must be up for a port-channel to stay up (default: all of "
+        "them: a degraded bundle would still attract an equal ECMP share and congest RoCE traffic; a bundle that "
+        "goes down moves its share to the other paths)")
     links_per_super_spine: int = Field(1, ge=1, le=64)
     super_spine_link_speed: Speed | None = Field(None, description="default: link_speed")
     ports_per_segment: int | None = Field(None, ge=1, le=1024,
@@ -325,6 +367,21 @@ class Spines(_Model):
                                                       "segment never moves another segment's cables; absent: "
                                                       "dense, in segment id order")
     platform: Platform | None = None
+
+    @model_validator(mode="after")
+    def _min_links_fit(self) -> Spines:
+        if self.port_channel_min_links is None:
+            return self
+        if self.port_channel_members is None:
+            raise ValueError("port_channel_min_links needs port_channel_members (there are no port-channels)")
+        if self.port_channel_min_links > self.port_channel_members:
+            raise ValueError(f"port_channel_min_links {self.port_channel_min_links} is above "
+                             f"port_channel_members {self.port_channel_members}: the bundle could never come up")
+        return self
+
+    def min_links(self) -> int:
+        """Members a port-channel needs up (what the configs say and the failure analysis assumes)."""
+        return self.port_channel_min_links or self.port_channel_members or 1
 
 
 class DualHoming(StrEnum):

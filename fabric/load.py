@@ -2,7 +2,9 @@
 
 Safe by construction: only YAML's standard scalar tags are built (no Python objects), duplicate keys are
 errors naming both lines, alias expansion is bounded, and every string is checked for control characters
-before it can reach a device configuration. Several files merge into one tree; mappings merge key by key and
+before it can reach a device configuration. Nothing outside the inventory directory is read (symlinks that leave
+it are refused), files are size-checked before they are read (each, and all together) and findings stop at a
+budget. Several files merge into one tree; mappings merge key by key and
 a key defined twice (in one file or across files) is an error naming both places.
 """
 
@@ -10,18 +12,20 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from fabric.findings import Finding, Location
+from fabric.findings import MAX_FINDINGS, Finding, Location, overflow_note
+from fabric.textsafe import quote
 
 Path_ = tuple[Any, ...]  # a path into the tree: keys and list indices
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_TOTAL_BYTES = 16 * 1024 * 1024  # all files together: checked before any file is parsed
 MAX_ALIAS_NODES = 100_000  # nodes built while expanding aliases, all files together
 MAX_DEPTH = 64  # nesting of mappings/sequences; inventories need about 8
 YAML_SUFFIXES = (".yml", ".yaml")
@@ -88,7 +92,7 @@ class _Builder:
         self.file = file
         self.source = source
         self.findings = findings
-        self.budget = budget  # shared, mutable: [remaining alias nodes]
+        self.budget = budget  # shared, mutable: [remaining alias nodes, findings not shown]
         self.constructor = yaml.constructor.SafeConstructor()
         self.seen: set[int] = set()
         self.stack: set[int] = set()
@@ -97,6 +101,9 @@ class _Builder:
 
     def err(self, code: str, msg: str, node: Any, hint: str = "", fatal: bool = False,
             related: tuple[Location, ...] = ()) -> None:
+        if len(self.findings) >= MAX_FINDINGS and not fatal:
+            self.budget[1] += 1  # past the finding budget: counted, not built
+            return
         self.findings.append(Finding(code, msg, _mark(self.file, node.start_mark), hint,
                                      related=related, fatal=fatal))
 
@@ -124,7 +131,7 @@ class _Builder:
                     return None
             self.source.values.setdefault(path, _mark(self.file, node.start_mark))
             if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
-                self.err("SCH003", f"tag {node.tag!r} is not allowed here", node,
+                self.err("SCH003", f"tag {quote(node.tag)} is not allowed here", node,
                          "remove the tag: the inventory holds plain mappings, lists and scalars")
                 return None
             if isinstance(node, yaml.MappingNode):
@@ -158,7 +165,7 @@ class _Builder:
                      "inventory strings end up in device configs; remove line breaks and control characters")
             return value
         if not isinstance(value, str | int | float | bool | type(None)):
-            self.err("SCH003", f"unsupported value type {type(value).__name__} ({node.value!r})", node,
+            self.err("SCH003", f"unsupported value type {type(value).__name__} ({quote(node.value)})", node,
                      "quote the value to make it a string")
         return value
 
@@ -169,11 +176,11 @@ class _Builder:
             return False, None
         key = self._scalar(knode, ())
         if isinstance(key, bool):
-            self.err("LOAD010", f"mapping key {knode.value!r} is read as the boolean {key}", knode,
-                     f"quote the key: '{knode.value}'")
+            self.err("LOAD010", f"mapping key {quote(knode.value)} is read as the boolean {key}", knode,
+                     f"quote the key: {quote(knode.value)}")
             return False, None
         if not isinstance(key, str | int):
-            self.err("LOAD010", f"mapping key {knode.value!r} is not a string or an integer", knode,
+            self.err("LOAD010", f"mapping key {quote(knode.value)} is not a string or an integer", knode,
                      "quote the key")
             return False, None
         return True, key
@@ -192,7 +199,7 @@ class _Builder:
             kloc = _mark(self.file, knode.start_mark)
             if key in out:
                 first = self.source.keys.get(kpath)
-                self.err("LOAD002", f"key {key!r} is defined twice in this mapping"
+                self.err("LOAD002", f"key {quote(key)} is defined twice in this mapping"
                          + (f" (first at line {first.line})" if first else ""), knode,
                          "delete one of them; YAML would otherwise keep only the last value silently",
                          related=(first,) if first else ())
@@ -222,29 +229,112 @@ class _Builder:
         return out
 
 
-def _iter_files(root: Path) -> Iterator[Path]:
-    if root.is_file():
-        yield root
+def _scan(root: Path, findings: list[Finding]) -> list[Path]:
+    """The inventory files: `root` itself when it is not a directory, else its .yml/.yaml files (hidden entries
+    skipped) in path order. Symlinks must stay inside the inventory directory (LOAD012) and .yml symlinks must
+    have a target (LOAD013); a symlinked directory inside it is not entered (its files load from where they are)."""
+    if not root.is_dir():
+        return [root]
+    files: list[Path] = []
+    _walk(root, Path(os.path.realpath(root)), files, findings)
+    return files
+
+
+def _walk(directory: Path, real_root: Path, files: list[Path], findings: list[Finding]) -> None:
+    try:
+        with os.scandir(directory) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        findings.append(Finding("LOAD008", f"cannot read directory: {exc.strerror}", Location(display_path(directory)),
+                                fatal=True))
         return
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if any(part.startswith(".") for part in rel.parts):
+    for entry in entries:
+        if entry.name.startswith("."):
             continue
-        if p.is_file() and p.suffix.lower() in YAML_SUFFIXES:
-            yield p
+        path = directory / entry.name
+        is_yaml = path.suffix.lower() in YAML_SUFFIXES
+        if entry.is_symlink():
+            if _link_ok(path, real_root, is_yaml, findings) and is_yaml and path.is_file():
+                files.append(path)
+        elif entry.is_dir(follow_symlinks=False):
+            _walk(path, real_root, files, findings)
+        elif is_yaml:
+            files.append(path)  # not a regular file (FIFO, device): refused when it is opened
+
+
+def _link_ok(link: Path, real_root: Path, is_yaml: bool, findings: list[Finding]) -> bool:
+    """Whether the symlink `link` may be followed; a finding at the link when it is an inventory entry that may not.
+    The target is named (bounded) but never read."""
+    target = Path(os.path.realpath(link))
+    shown = quote(os.readlink(link), 80)
+    if not target.exists():
+        if is_yaml:
+            findings.append(Finding("LOAD013", f"symlink to {shown}, which does not exist",
+                                    Location(display_path(link)),
+                                    "restore the target or delete the link: part of the inventory is missing",
+                                    fatal=True))
+        return False
+    if target != real_root and real_root not in target.parents:
+        if is_yaml or target.is_dir():
+            findings.append(Finding("LOAD012", f"symlink to {shown}, outside the inventory directory",
+                                    Location(display_path(link)),
+                                    "copy the file into the inventory directory instead of linking to it",
+                                    fatal=True))
+        return False
+    return True
+
+
+def _read(path: Path, name: str, findings: list[Finding]) -> bytes | None:
+    """The file's bytes, read through its real path without following a symlink swapped in since the scan, and
+    never more than MAX_FILE_BYTES + 1 of them; None (and a finding) when it cannot be used."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(os.path.realpath(path), flags)
+    except OSError as exc:
+        findings.append(Finding("LOAD008", f"cannot read file: {exc.strerror}", Location(name), fatal=True))
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            findings.append(Finding("LOAD014", "not a regular file (a FIFO, socket or device)", Location(name),
+                                    "inventory files are plain YAML files", fatal=True))
+            return None
+        if info.st_size > MAX_FILE_BYTES:
+            findings.append(_too_large(name, info.st_size))
+            return None
+        raw = fh.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        findings.append(_too_large(name, len(raw)))
+        return None
+    return raw
+
+
+def _too_large(name: str, size: int) -> Finding:
+    return Finding("LOAD011", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                   Location(name, 1, 1), "split the inventory into several files", fatal=True)
+
+
+def _over_budget(files: list[Path], root: Path) -> Finding | None:
+    """LOAD015 when the files hold more than MAX_TOTAL_BYTES together (sizes from stat: nothing is read)."""
+    total = 0
+    for path in files:
+        try:
+            total += os.stat(path).st_size
+        except OSError:
+            continue  # reported when the file is read
+    if total <= MAX_TOTAL_BYTES:
+        return None
+    return Finding("LOAD015", f"the {len(files)} inventory files hold {total:,} bytes together; the limit is "
+                   f"{MAX_TOTAL_BYTES:,}", Location(display_path(root)),
+                   "an inventory is a few files of patterns and overrides: check that this is the right directory",
+                   fatal=True)
 
 
 def _load_file(path: Path, name: str, source: SourceMap, findings: list[Finding],
                budget: list[int]) -> tuple[Any, bytes]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        findings.append(Finding("LOAD008", f"cannot read file: {exc.strerror}", Location(name), fatal=True))
+    raw = _read(path, name, findings)
+    if raw is None:
         return None, b""
-    if len(raw) > MAX_FILE_BYTES:
-        findings.append(Finding("LOAD011", f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}",
-                                Location(name, 1, 1), "split the inventory into several files", fatal=True))
-        return None, raw
     if b"\x00" in raw:
         off = raw.index(b"\x00")
         line = raw.count(b"\n", 0, off) + 1
@@ -298,7 +388,7 @@ def _load_file(path: Path, name: str, source: SourceMap, findings: list[Finding]
         return None, raw
     root = docs[0]
     if not isinstance(root, yaml.MappingNode):
-        kind = "a list" if isinstance(root, yaml.SequenceNode) else f"a scalar ({root.value!r})"
+        kind = "a list" if isinstance(root, yaml.SequenceNode) else f"a scalar ({quote(root.value)})"
         findings.append(Finding("LOAD005", f"top level of the file is {kind}, not a mapping",
                                 _mark(name, root.start_mark),
                                 "start the file with section keys such as `fabric:` or `pods:`", fatal=True))
@@ -345,7 +435,7 @@ def _merge(dst: dict, src: dict, path: Path_, file_source: SourceMap, source: So
         second = file_source.key_loc(kpath)
         where = ".".join(str(p) for p in kpath)
         findings.append(Finding(
-            "LOAD003", f"key {where!r} is defined in two files (first at {first})", second,
+            "LOAD003", f"key {quote(where, 80)} is defined in two files (first at {first})", second,
             "keep one definition; mappings merge across files, but a key may be defined only once",
             related=(first,) if first else ()))
 
@@ -356,16 +446,20 @@ def load_inventory(root: Path) -> Loaded:
     source = SourceMap()
     data: dict[str, Any] = {}
     if not root.exists():
-        findings.append(Finding("LOAD008", f"inventory path {display_path(root)!r} does not exist",
+        findings.append(Finding("LOAD008", f"inventory path {quote(display_path(root), 80)} does not exist",
                                 Location(display_path(root)), "pass a directory of .yml files or one file",
                                 fatal=True))
         return Loaded(data, source, findings, [])
-    files = list(_iter_files(root))
-    if not files:
-        findings.append(Finding("LOAD008", f"no .yml or .yaml files in {display_path(root)!r}",
+    files = _scan(root, findings)
+    if not files and not findings:
+        findings.append(Finding("LOAD008", f"no .yml or .yaml files in {quote(display_path(root), 80)}",
                                 Location(display_path(root)), "add fabric.yml (see the README)", fatal=True))
-        return Loaded(data, source, findings, [])
-    budget = [MAX_ALIAS_NODES]
+    over = _over_budget(files, root)
+    if over is not None:
+        findings.append(over)
+    if not files or over is not None:
+        return Loaded(data, source, findings, files)
+    budget = [MAX_ALIAS_NODES, 0]
     for path in files:
         name = display_path(path)
         source.files.append(name)
@@ -378,4 +472,6 @@ def load_inventory(root: Path) -> Loaded:
             source.values.setdefault(k, v)
         for k, v in file_source.keys.items():
             source.keys.setdefault(k, v)
+    if budget[1]:
+        findings.append(overflow_note(budget[1]))
     return Loaded(data, source, findings, files)

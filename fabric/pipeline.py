@@ -1,23 +1,34 @@
-"""The validate pipeline: load → schema → intent rules → expand → allocate → plan rules.
+"""The validate pipeline: load → schema → intent rules → expand → allocate → plan rules → solver.
 
-Pure: reads the inventory files, returns values; never writes.
+Pure: reads the inventory files, returns values; never writes. All findings at once: an item that fails the schema
+or a blocking intent rule is pruned (with what depends on it) and every later stage runs on the rest; SKIP001 says
+which item was left out and why. A pruned run always carries the errors that pruned it, so nothing renders.
 """
 
 from __future__ import annotations
 
 import gc
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabric.allocate import Plan, allocate
-from fabric.findings import Finding, unique_sorted
+from fabric.findings import Finding, Location, Severity, unique_sorted
 from fabric.intent import Inventory
-from fabric.load import Loaded, load_inventory
+from fabric.load import Loaded, SourceMap, load_inventory
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.plan_rules import check_plan, check_topology, summary
-from fabric.schema_check import check_schema
+from fabric.schema_check import check_schema, dotted, error_paths
 from fabric.solver import solve
 from fabric.topology import Topology, expand
+
+STAGES = ("schema", "intent rules", "topology", "allocation", "solver checks")
+# Items that can be left out on their own (with what depends on them): type patterns of their data paths.
+_ITEMS: tuple[tuple, ...] = (("pods", int), ("pods", int, "segments", int),
+                             ("pods", int, "segments", int, "host_groups", int), ("devices", str),
+                             ("switch_models", str), ("host_models", str), ("cabling", int))
+_NON_EMPTY = frozenset({"pods", "segments", "host_groups", "switch_models", "host_models"})  # min_length 1
+_REFS = {"REF001": "switch_models", "REF002": "host_models"}
 
 
 @dataclass
@@ -29,10 +40,12 @@ class Result:
     findings: list[Finding] = field(default_factory=list)
     stage_reached: str = "load"
     report: dict | None = None  # the solver's figures
+    pruned: list[str] = field(default_factory=list)  # items left out because they do not validate (SKIP001)
+    skipped: str = ""  # when the run stopped early: which stages did not run, and why
 
     def summary(self) -> dict | None:
-        if self.inventory is None or self.topology is None:
-            return None
+        if self.inventory is None or self.topology is None or self.pruned:
+            return None  # nothing, or only part of the fabric (items were left out): no totals to trust
         return summary(self.inventory, self.topology, self.plan)
 
 
@@ -55,27 +68,220 @@ def _run(path: Path) -> Result:
         res.findings = unique_sorted(res.findings)
         return res
     res.stage_reached = "schema"
-    inv, schema_findings = check_schema(loaded.data, loaded.source)
-    res.findings += schema_findings
+    inv, src = _validate(loaded, res)
     if inv is None:
         res.findings = unique_sorted(res.findings)
         return res
     res.inventory = inv
-    res.stage_reached = "intent"
-    intent_findings = check_intent(inv, loaded.source)
-    res.findings += intent_findings
-    if any(f.code in BLOCKING and f.severity == "error" for f in intent_findings):
-        res.findings = unique_sorted(res.findings)
-        return res
     res.stage_reached = "topology"
     res.topology = expand(inv)
-    res.findings += check_topology(inv, res.topology, loaded.source)
+    res.findings += check_topology(inv, res.topology, src)
     res.stage_reached = "allocation"
     res.plan = allocate(inv, res.topology)
-    res.findings += check_plan(inv, res.topology, res.plan, loaded.source)
+    res.findings += check_plan(inv, res.topology, res.plan, src)
     res.stage_reached = "solver"
-    res.report, solver_findings = solve(inv, res.topology, res.plan, loaded.source)
+    res.report, solver_findings = solve(inv, res.topology, res.plan, src)
     res.findings += solver_findings
     res.stage_reached = "done"
     res.findings = unique_sorted(res.findings)
     return res
+
+
+def _validate(loaded: Loaded, res: Result) -> tuple[Inventory | None, SourceMap]:
+    """Schema and intent rules. An item (pod, segment, host group, device override, model, cable) that fails the
+    schema or a blocking rule is left out with what depends on it, and the rules run again on the rest, so every
+    later check still runs there (SKIP001 names each item left out and why). Appends the findings; returns the
+    (pruned) Inventory, or None when the run must stop (`res.skipped` says which stages did not run and why)."""
+    pruned = Pruned(loaded)
+    first = True
+    while True:
+        data, view = pruned.data()
+        inv, schema_findings = check_schema(data, view)
+        if inv is None:
+            if first:  # later rounds only see what leaving items out did: never reported
+                res.findings += schema_findings
+            first = False
+            if not pruned.drop(error_paths(data), view, "it does not validate"):
+                res.skipped = pruned.stopped("the inventory does not validate outside any pod, segment, host group, "
+                                             "device override or model", STAGES[1:])
+                res.findings += pruned.findings()
+                return None, view
+            continue
+        first = False
+        res.stage_reached = "intent"
+        intent_findings = check_intent(inv, view)
+        blocking = [f for f in intent_findings if f.code in BLOCKING and f.severity is Severity.ERROR]
+        if not blocking:
+            res.findings += intent_findings + pruned.findings()
+            res.pruned = pruned.items()
+            view.recording = False
+            return inv, view
+        if not pruned.drop_findings(blocking, view):
+            res.findings += intent_findings + pruned.findings()
+            res.skipped = pruned.stopped(", ".join(sorted({f.code for f in blocking})) + " outside any pod, "
+                                         "segment, host group, device override or model", STAGES[2:])
+            return None, view
+
+
+def _item_of(path: tuple) -> tuple | None:
+    """The deepest item (a pod, segment, host group, device override, model, cable) that `path` lies in."""
+    best: tuple | None = None
+    for pat in _ITEMS:
+        fits = len(path) >= len(pat) and all(isinstance(el, t) and not isinstance(el, bool) if isinstance(t, type)
+                                             else el == t for el, t in zip(path, pat, strict=False))
+        if fits and (best is None or len(pat) > len(best)):
+            best = path[:len(pat)]
+    return best
+
+
+class _View(SourceMap):
+    """The source map seen through a pruned tree: list indices of the pruned data are translated back to the
+    inventory's own, so every finding still points at its file:line:col; records which path each location served."""
+
+    def __init__(self, base: SourceMap, keep: dict[tuple, list[int]]) -> None:
+        super().__init__(base.values, base.keys, base.files)
+        self._base = base
+        self._keep = keep
+        self.seen: dict[Location, list[tuple]] = defaultdict(list)
+        self.recording = True  # only the validation rounds need to know which path a location served
+
+    def original(self, path: tuple) -> tuple:
+        out: list = []
+        for el in path:
+            kept = self._keep.get(tuple(out)) if isinstance(el, int) else None
+            out.append(kept[el] if kept is not None and 0 <= el < len(kept) else el)
+        return tuple(out)
+
+    def loc(self, path: tuple) -> Location | None:
+        orig = self.original(tuple(path))
+        where = self._base.loc(orig)
+        if where is not None and self.recording:
+            self.seen[where].append(orig)
+        return where
+
+    def key_loc(self, path: tuple) -> Location | None:
+        orig = self.original(tuple(path))
+        where = self._base.key_loc(orig)
+        if where is not None and self.recording:
+            self.seen[where].append(orig)
+        return where
+
+
+class Pruned:
+    """The items left out of a run because they fail the schema or a blocking rule (SKIP001 says which and why)."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.gone: dict[tuple, str] = {}  # inventory path of a left-out item → why
+        self.reported: list[Finding] = []  # the blocking findings that made items go
+
+    def data(self) -> tuple[dict, _View]:
+        keep: dict[tuple, list[int]] = {}
+        data = self._copy(self.loaded.data, (), keep) if self.gone else self.loaded.data
+        return data, _View(self.loaded.source, keep)
+
+    def _copy(self, node: object, path: tuple, keep: dict[tuple, list[int]]) -> object:
+        if isinstance(node, dict):
+            return {k: self._copy(v, (*path, k), keep) for k, v in node.items() if (*path, k) not in self.gone}
+        if isinstance(node, list):
+            idx = [i for i in range(len(node)) if (*path, i) not in self.gone]
+            if len(idx) != len(node):
+                keep[path] = idx
+            return [self._copy(node[i], (*path, i), keep) for i in idx]
+        return node
+
+    def _value(self, path: tuple) -> object:
+        node: object = self.loaded.data
+        for el in path:
+            try:
+                node = node[el]  # type: ignore[index]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    def _commit(self, items: dict[tuple, str]) -> bool:
+        """Leave `items` out, and the parent of a list they would empty; False when that reaches the top."""
+        gone = {**self.gone, **items}
+        changed = True
+        while changed:
+            changed = False
+            for item in list(gone):
+                parent_list = item[:-1]
+                children = self._value(parent_list)
+                if parent_list[-1] not in _NON_EMPTY or not isinstance(children, list | dict):
+                    continue
+                keys = range(len(children)) if isinstance(children, list) else list(children)
+                if all((*parent_list, k) in gone for k in keys):
+                    owner = _item_of(parent_list[:-1]) if len(parent_list) > 1 else None
+                    if owner is None or owner != parent_list[:-1]:
+                        return False
+                    if owner not in gone:
+                        child = (*parent_list, next(iter(keys)))
+                        gone[owner] = (f"every one of its {parent_list[-1]} is left out "
+                                       f"({dotted(child[len(owner):])}: {gone[child]})")
+                        changed = True
+        self.gone = gone
+        return True
+
+    def drop(self, paths: list[tuple], view: _View, reason: str) -> bool:
+        """Leave out the items that schema errors at `paths` (data paths of this round) lie in."""
+        items: dict[tuple, list[tuple]] = defaultdict(list)
+        for path in paths:
+            item = _item_of(view.original(path))
+            if item is None or item in self.gone:
+                return False
+            items[item].append(view.original(path))
+        if not items:
+            return False
+        why = {item: f"{reason} ({len(where)} schema error{'s' if len(where) > 1 else ''}, listed here)"
+               for item, where in items.items()}
+        return self._commit(why)
+
+    def drop_findings(self, blocking: list[Finding], view: _View) -> bool:
+        """Leave out the items that blocking findings are about; their findings stay reported, except an unknown
+        model reference to a model that is itself left out (that is said once, as the reason)."""
+        why: dict[tuple, str] = {}
+        report: list[Finding] = []
+        for f in blocking:
+            paths = view.seen.get(f.location) if f.location is not None else None
+            item = _item_of(max(paths, key=len)) if paths else None
+            if item is None or item in self.gone:
+                return False
+            name = self._value(max(paths, key=len)) if paths else None
+            table = _REFS.get(f.code)
+            if table and isinstance(name, str) and (table, name) in self.gone:
+                why.setdefault(item, f"it uses {table[:-1].replace('_', ' ')} {name!r}, which is left out")
+                continue
+            why.setdefault(item, f"{f.code} {f.message}")
+            report.append(f)
+        if not why or not self._commit(why):
+            return False
+        self.reported += report
+        return True
+
+    def _label(self, item: tuple) -> str:
+        ident = self._value((*item, "id"))
+        if item[0] == "pods" and len(item) == 2 and isinstance(ident, int):
+            return f"{dotted(item)} (pod {ident})"
+        if len(item) == 4 and isinstance(ident, int):
+            return f"{dotted(item)} (segment {self._value((item[0], item[1], 'id'))}/{ident})"
+        return dotted(item)
+
+    def items(self) -> list[str]:
+        return [self._label(i) for i in self._top()]
+
+    def _top(self) -> list[tuple]:
+        return sorted((i for i in self.gone if not any(i[:n] in self.gone for n in range(1, len(i)))), key=str)
+
+    def findings(self) -> list[Finding]:
+        out = list(self.reported)
+        for item in self._top():
+            out.append(Finding(
+                "SKIP001", f"checks of {self._label(item)} skipped: {self.gone[item]}; every other item was checked "
+                "(intent rules, topology, allocation, solver)", self.loaded.source.loc(item),
+                "fix the errors above and run again for this item's own checks; nothing is rendered while any "
+                "error remains", Severity.INFO))
+        return out
+
+    def stopped(self, reason: str, stages: tuple[str, ...]) -> str:
+        return f"not checked: {', '.join(stages)} ({reason})"

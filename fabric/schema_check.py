@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import types
 import typing
@@ -10,21 +9,23 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from fabric.findings import Finding
+from fabric.findings import MAX_FINDINGS, Finding, overflow_note
 from fabric.intent import Inventory
 from fabric.load import SourceMap
+from fabric.rules.codes import CODES
+from fabric.textsafe import did_you_mean, quote
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
 def dotted(path: tuple[Any, ...]) -> str:
-    """pods[0].segments[1].rails; odd keys are quoted (repr) so a message stays on one line."""
+    """pods[0].segments[1].rails; odd keys are quoted (textsafe.quote) so a message stays on one short line."""
     out = ""
     for p in path:
         if isinstance(p, int):
             out += f"[{p}]"
         else:
-            text = str(p) if _PLAIN.match(str(p)) else repr(str(p))
+            text = str(p) if _PLAIN.match(str(p)) and len(str(p)) <= 64 else quote(str(p))
             out += ("." if out else "") + text
     return out or "<top>"
 
@@ -83,10 +84,14 @@ def _model_at(path: tuple[Any, ...]) -> type[BaseModel] | None:
     return None
 
 
-def _clean_msg(msg: str) -> str:
+def _clean_msg(msg: str, value: Any = None) -> str:
+    """pydantic's message without its prefix, with the input (when a validator quoted it whole) cut to an excerpt."""
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
-            return msg[len(prefix):]
+            msg = msg[len(prefix):]
+            break
+    if isinstance(value, str) and repr(value) in msg:
+        msg = msg.replace(repr(value), quote(value))
     return msg
 
 
@@ -96,6 +101,9 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
     findings: list[Finding] = []
+    if len(errors) > MAX_FINDINGS:  # the finding budget: the rest are counted, not described
+        findings.append(overflow_note(len(errors) - MAX_FINDINGS))
+        errors = errors[:MAX_FINDINGS]
     for err in errors:
         loc = tuple(err["loc"])
         path = _data_path(data, loc)
@@ -103,20 +111,20 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
         where = dotted(path)
         if loc and loc[-1] == "[key]":
             key = path[-1] if path else "?"
-            findings.append(Finding("SCH003", f"{dotted(path[:-1])}: key {str(key)!r} is not a valid name: "
+            findings.append(Finding("SCH003", f"{dotted(path[:-1])}: key {quote(str(key))} is not a valid name: "
                                     f"{_clean_msg(err['msg'])}", source.key_loc(path),
                                     "names are letters, digits, '.', '_' and '-', starting with a letter or digit"))
         elif kind == "extra_forbidden":
             key = path[-1] if path else loc[-1]
             model = _model_at(path[:-1])
             allowed = sorted(model.model_fields) if model else []
-            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            close = did_you_mean(key, allowed)
             if close:
-                hint = f"did you mean {close[0]!r}?"
+                hint = f"did you mean {quote(close)}?"
             else:
                 hint = f"allowed keys here: {', '.join(allowed)}" if allowed else ""
             parent = dotted(path[:-1])
-            findings.append(Finding("SCH001", f"unknown key {key!r} in {parent}", source.key_loc(path), hint))
+            findings.append(Finding("SCH001", f"unknown key {quote(key)} in {parent}", source.key_loc(path), hint))
         elif kind == "missing":
             key = loc[-1]
             parent_path = path[:-1] if path and path[-1] == key else path
@@ -127,13 +135,22 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
                                     source.loc(parent_path), f"add `{key}:` here (see `fabric schema`)"))
         else:
             value = err.get("input")
-            shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else ""
-            msg = _clean_msg(err["msg"])
-            code = "SEC003" if msg.startswith("name pattern") else "SCH003"
-            hint = ""
+            shown = quote(value) if isinstance(value, str | int | float | bool) or value is None else ""
+            msg = _clean_msg(err["msg"], value)
+            code = kind if kind in CODES else "SEC003" if msg.startswith("name pattern") else "SCH003"
+            hint = str((err.get("ctx") or {}).get("hint", ""))  # a validator's own hint (PydanticCustomError)
             if "; did you mean" in msg:
                 hint = "did you mean" + msg.split("; did you mean", 1)[1]
             findings.append(Finding(code, f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
                                                                    else ""),
                                     source.loc(path), hint))
     return None, findings
+
+
+def error_paths(data: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The data path of every schema error (what the pipeline prunes to check the rest); [] when valid."""
+    try:
+        Inventory.model_validate(data)
+    except ValidationError as exc:
+        return [_data_path(data, tuple(err["loc"])) for err in exc.errors(include_url=False)]
+    return []

@@ -10,12 +10,16 @@ never by list position, so reordering the YAML changes nothing.
 Port rules (logical port numbers; platform interface names come with rendering):
 - rail switch host ports follow the model's rail port blocks (rail slot i → port_blocks.rails[i]); without blocks
   they run consecutively from port 1, host-major (host 1 rails..., host 2 rails...), so adding hosts appends;
-- rail switch and spine uplinks take the top ports (port_blocks.uplinks, default the upper half), ascending by
+- rail switch and spine uplinks take the uplink ports (port_blocks.uplinks, default the upper half), ascending by
   uplink index u = (upper switch index - 1) × links + link, which depends on identity only;
+- downlinks (rail switch host ports without blocks, spine downlinks under super-spines) are the ports outside the
+  uplink block; super-spines use every port;
 - spine and super-spine downlinks run from port 1 in identity order of the lower switch (append-stable); with
   spines.ports_per_segment / super_spines.ports_per_pod they start at (id-1)·N+1 per segment / pod, so
   inserting a segment or pod with a lower id never moves an existing cable;
-- a breakout puts `lanes` logical ports on one physical port (lane 1..n); disabled ports are skipped.
+- a breakout puts `lanes` logical ports on one physical port (lane 1..n);
+- a disabled port keeps its place in the sequence: the link(s) it would carry are taken off (`Topology.off`,
+  reported as PORT005) and nothing else moves. A `cabling:` entry puts such a host link back on another port.
 """
 
 from __future__ import annotations
@@ -130,6 +134,15 @@ class Topology:
     # explicit cables that name a host NIC port or switch that does not exist: (inventory path, message)
     bad_cables: list[tuple[tuple, str]] = field(default_factory=list)
     pinned: set[str] = field(default_factory=set)  # ids of host links placed by `cabling:`
+    # links taken off because their generated port is disabled: (link, position it had in `links`, disabled end)
+    off: list[tuple[Link, int, End]] = field(default_factory=list)
+
+    def add(self, link: Link, disabled_end: End | None) -> None:
+        """Place `link`, or take it off when one of its generated ports is disabled (nothing else moves)."""
+        if disabled_end is None:
+            self.links.append(link)
+        else:
+            self.off.append((link, len(self.links), disabled_end))
 
     def by_role(self, role: Role) -> Iterator[Switch]:
         return (s for s in self.switches.values() if s.role is role)
@@ -170,12 +183,14 @@ def host_numbers(seg: Segment) -> list[tuple[int, int, int]]:
 
 
 class _Ports:
-    """Hands out (physical port, lane) positions from an ordered list of candidate ports, skipping disabled
-    ones; positions past the list get numbers above the model's port count so checks can count them."""
+    """Hands out (physical port, lane) positions from an ordered list of candidate ports. Disabled ports keep their
+    position (the caller takes their links off), so disabling one port moves no other link; positions past the
+    list get numbers above the model's port count so checks can count them."""
 
     def __init__(self, candidates: tuple[int, ...] | list[int], disabled: frozenset[int], lanes: int,
                  overflow_base: int) -> None:
-        self.ports = [p for p in candidates if p not in disabled]
+        self.ports = tuple(candidates)
+        self.disabled = disabled
         self.lanes = max(lanes, 1)
         self.breakout = lanes > 1
         self.overflow_base = overflow_base
@@ -184,6 +199,34 @@ class _Ports:
         q, r = divmod(position, self.lanes)
         port = self.ports[q] if q < len(self.ports) else self.overflow_base + (q - len(self.ports)) + 1
         return port, (r + 1 if self.breakout else 0)
+
+
+def uplink_candidates(model: SwitchModel) -> tuple[int, ...]:
+    """Ports towards the next tier up: port_blocks.uplinks, default the upper half."""
+    if model.port_blocks and model.port_blocks.uplinks:
+        return tuple(model.port_blocks.uplinks)
+    return tuple(range(model.ports // 2 + 1, model.ports + 1))
+
+
+def downlink_candidates(model: SwitchModel, has_uplinks: bool) -> tuple[int, ...]:
+    """Ports towards the tier below (hosts of a rail switch without rail blocks, rail switches of a spine): every
+    port outside the uplink block when the switch has uplinks, else every port."""
+    if not has_uplinks:
+        return tuple(range(1, model.ports + 1))
+    up = set(uplink_candidates(model))
+    return tuple(p for p in range(1, model.ports + 1) if p not in up)
+
+
+def host_candidates(model: SwitchModel, slot: int, has_uplinks: bool) -> tuple[int, ...]:
+    """Host ports of rail slot `slot`: the model's rail block when it declares blocks, else the downlink ports."""
+    blocks = model.port_blocks.rails if model.port_blocks else []
+    if blocks:
+        return tuple(blocks[slot]) if slot < len(blocks) else ()
+    return downlink_candidates(model, has_uplinks)
+
+
+def _off(end: End, ports: _Ports) -> End | None:
+    return end if end.port in ports.disabled else None
 
 
 # --------------------------------------------------------------------------- expansion
@@ -229,7 +272,8 @@ def expand(inv: Inventory) -> Topology:
     ss_down_pos: dict[str, int] = {s.name: 0 for s in supers}
     ss_down: dict[tuple[str, int], _Ports] = {}
 
-    add_link = topo.links.append
+    add_link = topo.add
+    place = topo.links.append  # the hot path: host links on enabled ports
     rail_tier_base = lim.super_spines + lim.pods * lim.spines_per_pod
     core_net_base = lim.pods * lim.segments_per_pod * lim.rail_switches_per_segment * lim.uplinks_per_rail_switch
 
@@ -284,14 +328,9 @@ def expand(inv: Inventory) -> Topology:
             for sw in switches:
                 model = inv.switch_models[sw.model]
                 lanes = lanes_for(model, host_model.nic_speed) or 1
-                blocks = model.port_blocks.rails if model.port_blocks else []
-                has_uplinks = sp is not None
                 for i in range(len(sw.rails)):
-                    if blocks:
-                        cand = blocks[i] if i < len(blocks) else ()
-                    else:
-                        cand = tuple(range(1, (model.ports // 2 if has_uplinks else model.ports) + 1))
-                    port_alloc[(sw.name, i)] = _Ports(cand, sw.disabled_ports, lanes, model.ports)
+                    port_alloc[(sw.name, i)] = _Ports(host_candidates(model, i, sp is not None), sw.disabled_ports,
+                                                      lanes, model.ports)
             m = len(groups[0]) if groups else 1
             uses_blocks = {sw.name: blocks_for(inv, sw) for sw in switches}
             for number, gi, _idx in hosts:
@@ -311,9 +350,15 @@ def expand(inv: Inventory) -> Topology:
                     for side, sw in enumerate(group_sw[g]):
                         swname = sw.name
                         position = (number - 1) if uses_blocks[swname] else (number - 1) * m + i
-                        port, lane = port_alloc[(swname, i)].at(position)
-                        add_link(Link(f"{hname}:nic{nic}p{side + 1}", LinkRole.HOST, End(hname, side + 1, 0, speed),
-                                      End(swname, port, lane, speed), nic, nic, number))
+                        ports = port_alloc[(swname, i)]
+                        port, lane = ports.at(position)
+                        z = End(swname, port, lane, speed)
+                        host_link = Link(f"{hname}:nic{nic}p{side + 1}", LinkRole.HOST,
+                                         End(hname, side + 1, 0, speed), z, nic, nic, number)
+                        if port in ports.disabled:
+                            add_link(host_link, z)
+                        else:
+                            place(host_link)
 
         # rail switch ↔ spine links
         if sp:
@@ -321,7 +366,7 @@ def expand(inv: Inventory) -> Topology:
             spine_down = {}
             for spine in spines:
                 smodel = inv.switch_models[spine.model]
-                spine_down[spine.name] = _Ports(_down_candidates(smodel, ss_cfg is not None), spine.disabled_ports,
+                spine_down[spine.name] = _Ports(downlink_candidates(smodel, ss_cfg is not None), spine.disabled_ports,
                                                 lanes_for(smodel, sp.link_speed) or 1, smodel.ports)
             seg_by_id = {x.id: x for x in pod.segments}
             for info, switches in seg_switches:
@@ -351,10 +396,10 @@ def expand(inv: Inventory) -> Topology:
                                 c = link // sp.port_channel_members
                                 bundle = f"{sw.name}>{spine.name}#pc{c + 1}"
                                 slot_u = (spine.index - 1) * per_spine + c * sp.port_channel_members
-                            topo.links.append(Link(
-                                f"{sw.name}>{spine.name}#{link + 1}", LinkRole.FABRIC,
-                                End(sw.name, port, lane, sp.link_speed), End(spine.name, sport, slane, sp.link_speed),
-                                bundle=bundle, net_slot=sw.tier_slot * lim.uplinks_per_rail_switch + slot_u))
+                            a, z = End(sw.name, port, lane, sp.link_speed), End(spine.name, sport, slane, sp.link_speed)
+                            add_link(Link(f"{sw.name}>{spine.name}#{link + 1}", LinkRole.FABRIC, a, z, bundle=bundle,
+                                          net_slot=sw.tier_slot * lim.uplinks_per_rail_switch + slot_u),
+                                     _off(a, up) or _off(z, down))
 
         # spine ↔ super-spine links
         if sp and supers:
@@ -363,7 +408,7 @@ def expand(inv: Inventory) -> Topology:
             for sup in supers:
                 if (sup.name, speed) not in ss_down:
                     umodel = inv.switch_models[sup.model]
-                    ss_down[(sup.name, speed)] = _Ports(tuple(range(1, umodel.ports + 1)), sup.disabled_ports,
+                    ss_down[(sup.name, speed)] = _Ports(downlink_candidates(umodel, False), sup.disabled_ports,
                                                         lanes_for(umodel, speed) or 1, umodel.ports)
             by_plane: dict[int | None, list[Switch]] = {None: list(supers)}
             for sup in supers:
@@ -389,22 +434,25 @@ def expand(inv: Inventory) -> Topology:
                         port, lane = up.at(u)
                         sport, slane = down.at(ss_down_pos[sup.name])
                         ss_down_pos[sup.name] += 1
-                        topo.links.append(Link(
-                            f"{spine.name}>{sup.name}#{link + 1}", LinkRole.CORE,
-                            End(spine.name, port, lane, speed), End(sup.name, sport, slane, speed),
-                            net_slot=core_net_base + spine.tier_slot * lim.uplinks_per_spine + u))
+                        a, z = End(spine.name, port, lane, speed), End(sup.name, sport, slane, speed)
+                        add_link(Link(f"{spine.name}>{sup.name}#{link + 1}", LinkRole.CORE, a, z,
+                                      net_slot=core_net_base + spine.tier_slot * lim.uplinks_per_spine + u),
+                                 _off(a, up) or _off(z, down))
     if inv.cabling:
         _apply_cabling(inv, topo)
     return topo
 
 
 def _apply_cabling(inv: Inventory, topo: Topology) -> None:
-    """Replace the switch end of host links pinned under `cabling:` (identity of the link stays)."""
+    """Replace the switch end of host links pinned under `cabling:` (identity of the link stays). A host link that
+    was taken off (its generated port is disabled) is put back, at its place in the link order."""
     index = {link.id: i for i, link in enumerate(topo.links) if link.role is LinkRole.HOST}
+    off = {link.id: k for k, (link, _pos, _end) in enumerate(topo.off) if link.role is LinkRole.HOST}
+    back: dict[int, tuple[int, Link]] = {}  # index in topo.off → (position, link)
     for ci, cable in enumerate(inv.cabling):
         path = ("cabling", ci)
         link_id = f"{cable.host}:nic{cable.nic}p{cable.nic_port}"
-        if link_id not in index:
+        if link_id not in index and link_id not in off:
             what = "host" if cable.host not in topo.hosts else "NIC port"
             topo.bad_cables.append((path, f"cabling[{ci}]: no {what} {cable.host} nic{cable.nic} port "
                                           f"{cable.nic_port} in the fabric"))
@@ -412,9 +460,29 @@ def _apply_cabling(inv: Inventory, topo: Topology) -> None:
         if cable.switch not in topo.switches:
             topo.bad_cables.append(((*path, "switch"), f"cabling[{ci}]: no switch named {cable.switch!r}"))
             continue
-        link = topo.links[index[link_id]]
+        if link_id in off:
+            link, pos, _end = topo.off[off[link_id]]
+            back[off[link_id]] = (pos, link)
+        else:
+            link = topo.links[index[link_id]]
         link.z = End(cable.switch, cable.port, cable.lane, link.z.speed)
         topo.pinned.add(link_id)
+    if back:
+        _put_back(topo, back)
+
+
+def _put_back(topo: Topology, back: dict[int, tuple[int, Link]]) -> None:
+    """Merge re-cabled links back into `topo.links` where expansion would have placed them."""
+    at: dict[int, list[Link]] = {}
+    for pos, link in sorted(back.values(), key=lambda t: t[0]):
+        at.setdefault(pos, []).append(link)
+    merged: list[Link] = []
+    for i, link in enumerate(topo.links):
+        merged.extend(at.get(i, ()))
+        merged.append(link)
+    merged.extend(at.get(len(topo.links), ()))
+    topo.links = merged
+    topo.off = [entry for k, entry in enumerate(topo.off) if k not in back]
 
 
 def blocks_for(inv: Inventory, sw: Switch) -> bool:
@@ -423,12 +491,4 @@ def blocks_for(inv: Inventory, sw: Switch) -> bool:
 
 
 def _uplink_ports(model: SwitchModel, sw: Switch, lanes: int) -> _Ports:
-    if model.port_blocks and model.port_blocks.uplinks:
-        cand: tuple[int, ...] = model.port_blocks.uplinks
-    else:
-        cand = tuple(range(model.ports // 2 + 1, model.ports + 1))
-    return _Ports(cand, sw.disabled_ports, lanes, model.ports)
-
-
-def _down_candidates(model: SwitchModel, has_uplinks: bool) -> tuple[int, ...]:
-    return tuple(range(1, (model.ports // 2 if has_uplinks else model.ports) + 1))
+    return _Ports(uplink_candidates(model), sw.disabled_ports, lanes, model.ports)

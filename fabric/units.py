@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from collections.abc import Iterable
+
+from fabric.textsafe import quote
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([GgTt])(?:b(?:ps)?|bE)?\s*$")
 
@@ -21,10 +24,10 @@ def parse_speed(value: object) -> int:
         raise ValueError("speed must look like '400G' or '1.6T'")
     m = _SPEED.match(value)
     if not m:
-        raise ValueError(f"speed {value!r} must look like '400G' or '1.6T'")
+        raise ValueError(f"speed {quote(value)} must look like '400G' or '1.6T'")
     num = float(m.group(1)) * (1000 if m.group(2) in "Tt" else 1)
     if num != int(num) or num <= 0:
-        raise ValueError(f"speed {value!r} is not a whole number of Gbit/s")
+        raise ValueError(f"speed {quote(value)} is not a whole number of Gbit/s")
     return int(num)
 
 
@@ -56,10 +59,10 @@ def parse_breakout(value: object) -> tuple[int, int]:
         raise ValueError("breakout must look like '2x400G'")
     m = _BREAKOUT.match(value)
     if not m:
-        raise ValueError(f"breakout {value!r} must look like '2x400G'")
+        raise ValueError(f"breakout {quote(value)} must look like '2x400G'")
     lanes = int(m.group(1))
     if lanes < 1 or lanes > 16:
-        raise ValueError(f"breakout {value!r}: 1 to 16 lanes")
+        raise ValueError(f"breakout {quote(value)}: 1 to 16 lanes")
     return lanes, parse_speed(m.group(2))
 
 
@@ -82,19 +85,19 @@ def parse_ports(value: object) -> tuple[int, ...]:
             out.append(item)
             continue
         if not isinstance(item, str):
-            raise ValueError(f"port entry {item!r} must be a number or 'a-b'")
+            raise ValueError(f"port entry {quote(item)} must be a number or 'a-b'")
         text = item.strip()
         if re.fullmatch(r"\d+", text):
             out.append(int(text))
             continue
         m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", text)
         if not m:
-            raise ValueError(f"port entry {item!r} must be a number or a range 'a-b'")
+            raise ValueError(f"port entry {quote(item)} must be a number or a range 'a-b'")
         a, b = int(m.group(1)), int(m.group(2))
         if b < a:
-            raise ValueError(f"port range {item!r} runs backwards")
+            raise ValueError(f"port range {quote(item)} runs backwards")
         if b - a > 4096:
-            raise ValueError(f"port range {item!r} is implausibly long")
+            raise ValueError(f"port range {quote(item)} is implausibly long")
         out.extend(range(a, b + 1))
     if any(p < 1 for p in out):
         raise ValueError("port numbers start at 1")
@@ -113,15 +116,15 @@ def check_pattern(pattern: str, allowed: frozenset[str]) -> None:
     try:
         parsed = list(string.Formatter().parse(pattern))
     except ValueError as exc:
-        raise ValueError(f"name pattern {pattern!r}: {exc}") from None
+        raise ValueError(f"name pattern {quote(pattern)}: {exc}") from None
     for _literal, field_name, spec, conv in parsed:
         if field_name is None:
             continue
         if field_name not in allowed:
-            raise ValueError(f"name pattern {pattern!r}: unknown placeholder {{{field_name}}}; "
+            raise ValueError(f"name pattern {quote(pattern)}: unknown placeholder {{{field_name}}}; "
                              f"use {', '.join('{' + a + '}' for a in sorted(allowed))}")
         if conv or not _SPEC.match(spec or ""):
-            raise ValueError(f"name pattern {pattern!r}: placeholder {{{field_name}}} may only carry a width "
+            raise ValueError(f"name pattern {quote(pattern)}: placeholder {{{field_name}}} may only carry a width "
                              f"such as :02d")
 
 
@@ -141,3 +144,34 @@ def hostname_problem(name: str) -> str | None:
     if not _LABEL.match(name):
         return "may only hold letters, digits and inner hyphens (RFC 1123)"
     return None
+
+
+def format_ports(ports: Iterable[int]) -> str:
+    """(1, 2, 3, 7, 9, 10) → '1-3, 7, 9-10' (runs of consecutive ports, in the given order)."""
+    runs: list[list[int]] = []
+    for p in ports:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+# Electrical (SerDes) lanes behind one port, by native port speed, at the lane rate of the switch ASICs that ship
+# that speed (IEEE 802.3 attachment-unit interfaces): 1.6T = 8 × 200G (802.3dj 1.6TAUI-8); 800G = 8 × 100G PAM4
+# (802.3df/ck 800GAUI-8, OSFP / QSFP-DD800); 400G = 8 × 50G PAM4 (802.3bs 400GAUI-8, QSFP-DD / OSFP on 50G-SerDes
+# ASICs; a 400G port on 100G SerDes, QSFP112, is 4 lanes: say serdes_lanes: 4); 200G = 4 × 50G PAM4 (200GAUI-4,
+# QSFP56); 100G = 4 × 25G NRZ (802.3bm CAUI-4, QSFP28); 50G = 2 × 25G; 40G = 4 × 10G (XLAUI, QSFP+); 25G and
+# 10G = 1 lane.
+SERDES_LANES_BY_SPEED = {1600: 8, 800: 8, 400: 8, 200: 4, 100: 4, 50: 2, 40: 4, 25: 1, 10: 1, 1: 1}
+
+
+def default_serdes_lanes(speed: int, breakouts: Iterable[tuple[int, int]] = ()) -> int:
+    """SerDes lanes of a `speed` port: the table above (8 for speeds it does not list), widened to a multiple of
+    every breakout's lane count (a lane of a breakout takes a whole number of SerDes lanes) while that stays ≤ 16."""
+    lanes = SERDES_LANES_BY_SPEED.get(speed, 8)
+    for count, _lane_speed in breakouts:
+        wider = math.lcm(lanes, count)
+        if wider <= 16:
+            lanes = wider
+    return lanes

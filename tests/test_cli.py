@@ -114,6 +114,8 @@ def test_validate_text_on_a_schema_error(in_tmp: Path, capsys: pytest.CaptureFix
         "inv/fabric.yml:3:3: error SCH001: unknown key 'host_mu' in fabric\n"
         "    hint: did you mean 'host_mtu'?\n"
         "1 error(s), 0 warning(s), 0 info\n"
+        "note: not checked: intent rules, topology, allocation, solver checks (the inventory does not validate "
+        "outside any pod, segment, host group, device override or model)\n"
     )
 
 
@@ -154,11 +156,15 @@ def test_validate_json_on_a_broken_inventory_has_no_summary(in_tmp: Path,
 def test_semantic_error_exits_1(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _duplicate_pod_inventory(in_tmp)
     assert main(["validate", "inv"]) == 1
-    assert capsys.readouterr().out == (
+    assert capsys.readouterr().out == (  # the second pod is left out (SKIP001) and the rest checked
+        "inv/pods.yml:4:5: info SKIP001: checks of pods[1] (pod 1) skipped: ID001 pod id 1 is used twice; every "
+        "other item was checked (intent rules, topology, allocation, solver)\n"
+        "    hint: fix the errors above and run again for this item's own checks; nothing is rendered while any "
+        "error remains\n"
         "inv/pods.yml:4:9: error ID001: pod id 1 is used twice\n"
         "    see also inv/pods.yml:2:9\n"
         "    hint: give every pod its own id; ids decide every address of the pod\n"
-        "1 error(s), 0 warning(s), 0 info\n"
+        "1 error(s), 0 warning(s), 1 info\n"
     )
 
 
@@ -362,4 +368,4 @@ def test_report_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "448 NICs of 56 hosts lose their rail" in out
     assert main(["report", str(EXAMPLE), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert set(doc) == {"capacity", "ports", "rails", "failures", "bisection", "latency"}
+    assert set(doc) == {"capacity", "ports", "rails", "failures", "reachability", "bisection", "latency"}

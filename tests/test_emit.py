@@ -161,24 +161,24 @@ def test_check_and_plan(tmp_path: Path, capsys) -> None:
     assert "up to date" in capsys.readouterr().out
     assert main(["plan", str(EXAMPLE), "--out", str(out)]) == 0
     assert "No changes" in capsys.readouterr().out
-    # grow the fabric: one more host in pod 1 segment 1
+    # grow the fabric: one more host in the rail-only pod 3 (its switches have free ports and no uplinks). Pod 1
+    # segment 1 is no place for it: its next host port (p1-s1-rail3 9/1) holds the example's re-cabled host 15.
     grown = tmp_path / "grown"
     shutil.copytree(EXAMPLE, grown)
     pods = grown / "pods.yml"
-    pods.write_text(pods.read_text().replace("- {model: hgx-h100, count: 16}\n      - id: 2",
-                                             "- {model: hgx-h100, count: 17}\n      - id: 2", 1))
-    # 17 × 400G down vs 16 × 400G up: accept the ratio explicitly so the change renders
-    (grown / "solver.yml").write_text("solver: {oversubscription: {rail: 1.07}}\n")
+    text = pods.read_text()
+    assert text.count("- {model: hgx-h100, count: 8}\n") == 1
+    pods.write_text(text.replace("- {model: hgx-h100, count: 8}\n", "- {model: hgx-h100, count: 9}\n"))
     snapshot = _snapshot(out)
     assert main(["render", str(grown), "--out", str(out), "--check"]) == 3
     text = capsys.readouterr().out
-    assert "is stale" in text and "changed  configs/p1-s1-rail0/config_db.json" in text
+    assert "is stale" in text and "changed  configs/p3-s1-rail0/config_db.json" in text
     assert _snapshot(out) == snapshot  # --check writes nothing
     assert main(["plan", str(grown), "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    # the new host lands on the 8 single-rail switches of p1-s1 only
+    # the new host lands on the 8 single-rail switches of p3-s1 only
     assert "Plan: 0 device(s) to add, 8 to change, 0 to remove" in text
-    assert "~ p1-s1-rail0: config_db.json" in text and "~ p1-s2-rail0-4" not in text
+    assert "~ p3-s1-rail0: config_db.json" in text and "~ p1-s1-rail0" not in text
 
 
 def test_compare_reports_missing_and_extra(tmp_path: Path, example_files: dict[str, bytes]) -> None:
@@ -215,3 +215,19 @@ def test_fabric_docs_hold_the_solver_section(example_files: dict[str, bytes]) ->
     assert "## Solver" in doc and "cross-pod  5 switch(es)    4,330 ns" in doc
     report = json.loads(example_files["report.json"])
     assert report["capacity"]["tiers"]["rail"]["ratio"] == 1.0
+
+
+def test_reordering_order_free_lists_is_not_drift(tmp_path: Path) -> None:
+    """pods: and each pod's segments: reversed: every file, the manifest's input hash included, stays the same,
+    so `render --check` against the example's rendering reports no drift (it reported the manifest before)."""
+    out = tmp_path / "generated"
+    assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1"]) == 0
+    moved = tmp_path / "moved"
+    shutil.copytree(EXAMPLE, moved)
+    pods_file = moved / "pods.yml"
+    data = yaml.safe_load(pods_file.read_text())
+    data["pods"].reverse()
+    for pod in data["pods"]:
+        pod["segments"].reverse()
+    pods_file.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert main(["render", str(moved), "--out", str(out), "--check"]) == 0

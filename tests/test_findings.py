@@ -193,9 +193,10 @@ def test_github_hint_newline_is_escaped() -> None:
 
 
 def test_github_escapes_message_data() -> None:
-    f = Finding("SCH003", "50% of a\r\nb: c, d", Location("a.yml", 1, 2))
-    # data: % CR LF escaped; ':' and ',' stay
-    assert format_github([f]) == "::error file=a.yml,line=1,col=2,title=SCH003::50%25 of a%0D%0Ab: c, d\n"
+    # a finding never holds a line break (the Finding escapes it to the two characters backslash-r / backslash-n);
+    # the formatter still escapes %, and the LF it puts before the hint; ':' and ',' stay
+    f = Finding("SCH003", "50% of a\r\nb: c, d", Location("a.yml", 1, 2), hint="x")
+    assert format_github([f]) == "::error file=a.yml,line=1,col=2,title=SCH003::50%25 of a\\r\\nb: c, d%0Ahint: x\n"
 
 
 def test_github_escapes_properties() -> None:
@@ -281,3 +282,29 @@ def test_unique_sorted_does_not_drop_a_fatal_finding() -> None:
     hard = Finding("LOAD010", "bad key", Location("a.yml", 1, 1), fatal=True)
     assert exit_code([soft, hard]) == 2
     assert exit_code(unique_sorted([soft, hard])) == 2
+
+
+# --------------------------------------------------------------------------- the finding budget
+
+
+def test_unique_sorted_keeps_the_budget_and_counts_the_rest() -> None:
+    found = [Finding("SCH001", f"unknown key 'k{i}'", Location("a.yml", i, 1)) for i in range(1, 6)]
+    out = unique_sorted(found, limit=3)
+    assert out[:3] == found[:3]
+    assert [(f.code, f.location, f.message, f.fatal) for f in out[3:]] == [
+        ("LOAD016", Location("a.yml", 4, 1), "2 more findings not shown (the first 1,000 are)", False)]  # at k4
+
+
+def test_budget_note_merges_earlier_notes_and_keeps_a_hidden_fatal() -> None:
+    # a stage already hid 40 findings; 2 more are cut here, one of them fatal: one note of 42, exit code 2
+    earlier = unique_sorted([Finding("SCH001", f"k{i}", Location("a.yml", i, 1)) for i in range(1, 42)], limit=1)
+    hard = Finding("LOAD001", "syntax", Location("b.yml", 1, 1), fatal=True)
+    out = unique_sorted([*earlier, Finding("SCH001", "z", Location("c.yml", 1, 1)), hard], limit=1)
+    assert [f.code for f in out] == ["SCH001", "LOAD016"]
+    assert out[-1].message.startswith("42 more findings not shown")
+    assert exit_code(out) == 2
+
+
+def test_finding_text_is_one_bounded_line() -> None:
+    f = Finding("SCH003", "x" * 5000 + "\n" + "y", Location("a.yml", 1, 1))
+    assert "\n" not in f.message and len(f.message) == 2001 and f.message.endswith("…")

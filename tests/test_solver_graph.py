@@ -129,8 +129,11 @@ def test_example_failures(tmp_path: Path) -> None:
     sf = rail["switch_failure"]
     assert (sf["failed"], sf["worst_hit"], sf["left_gbps"], sf["left_pct"]) == ("p1-spine1", "p1-s1-rail0", 4800, 75.0)
     assert (sf["tier_left_gbps"], sf["tier_left_pct"]) == (128000, 83.333)
-    # one 800G link of a p1-s1 switch: 5,600 / 6,400 = 87.5% (p1-s2: 93.75%, p2-s1: 96.875%)
+    # one 800G link of a p1-s1 switch: 5,600 / 6,400 = 87.5% (p1-s2: 93.75%; p2-s1: a member of a port-channel of
+    # 2 with min-links 2 takes the whole 1,600 bundle down: 24,000 / 25,600 = 93.75%). The tier loses most from
+    # such a bundle: 153,600 - 1,600 = 152,000 = 98.958%
     assert (rail["link_failure"]["worst_hit"], rail["link_failure"]["left_pct"]) == ("p1-s1-rail0", 87.5)
+    assert (rail["link_failure"]["tier_left_gbps"], rail["link_failure"]["tier_left_pct"]) == (152000, 98.958)
     # spine tier: a super-spine down takes 1/4 of every spine's uplinks (75%); the tier loses 4 × 8 × 800 (pod 1)
     # + 4 × 4 × 800 (pod 2) = 38,400 of 153,600 = 75% left; one link hurts a pod 2 spine most: 12,000 / 12,800
     assert (spine["switch_failure"]["failed"], spine["switch_failure"]["left_pct"]) == ("core-ss1", 75.0)

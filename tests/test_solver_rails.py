@@ -11,9 +11,14 @@ from tests.helpers import EXAMPLE, base_inventory, run_data
 
 
 def with_cabling(tmp_path: Path, text: str) -> Path:
+    """The example plus the cables of `text` ("cabling:\n  - {...}\n"), after the example's own two re-cables of
+    p1-s1-rail3's disabled port 8 (moved from devices.yml: a key lives in one file only)."""
     inv = tmp_path / "inv"
     shutil.copytree(EXAMPLE, inv)
-    (inv / "cabling.yml").write_text(text)
+    head, _, example_cables = (inv / "devices.yml").read_text().partition("\ncabling:\n")
+    assert example_cables.count("- {host:") == 2
+    (inv / "devices.yml").write_text(head + "\n")
+    (inv / "cabling.yml").write_text(text + example_cables)
     return inv
 
 
@@ -31,7 +36,9 @@ def test_miswired_nic3_on_the_rail4_switch(tmp_path: Path) -> None:
                          "rail(s) 4")
     assert f.hint == "NIC 3 belongs on p1-s1-rail3"
     assert f.location is not None and f.location.file.endswith("cabling.yml") and f.location.line == 2
-    assert r.report["rails"]["miswired"] == 1 and r.report["rails"]["pinned_cables"] == 1  # type: ignore[index]
+    # pinned: this cable and the example's two re-cables of p1-s1-rail3 port 8 (disabled)
+    assert r.report["rails"]["miswired"] == 1 and r.report["rails"]["pinned_cables"] == 3  # type: ignore[index]
+    assert [f.code for f in r.findings if f.code.startswith("PORT") or f.code == "LOAD003"] == []
 
 
 def test_cable_to_another_segment(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from socket import inet_aton
 
 from fabric.device import DeviceConfig
+from fabric.textsafe import csv_row
 
 _DIGITS = re.compile(r"(\d+)")
 
@@ -37,12 +38,13 @@ def cidr_key(value: str) -> tuple[int, int]:
 
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A CSV document: one `# <title>` line (the schema version lives there), the header, the rows; '\\n' endings.
-    None becomes an empty cell."""
+    None becomes an empty cell. A text cell that a spreadsheet would read as a formula (= + - @ TAB CR first) is
+    escaped (textsafe.csv_cell): validation keeps such text out of the inventory, this is the second guard."""
     buf = io.StringIO()
     buf.write(f"# {title}\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows(map(csv_row, rows))
     return buf.getvalue()
 
 

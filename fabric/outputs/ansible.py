@@ -28,6 +28,7 @@ import yaml
 
 from fabric.device import DeviceConfig
 from fabric.platforms import PLATFORMS
+from fabric.textsafe import jinja_unsafe
 from fabric.topology import Role
 
 from ._common import config_path, natural_key
@@ -187,6 +188,14 @@ def _scalar(value: object) -> str:
     return json.dumps(text)
 
 
+def _value(value: object) -> str:
+    """A YAML scalar for a value Ansible reads: text holding a Jinja opener is marked `!unsafe`, so Ansible never
+    evaluates it on the controller (validation keeps such text out of the inventory, SEC004; this is the second
+    guard)."""
+    text = _scalar(value)
+    return jinja_unsafe(text, value) if isinstance(value, str) else text
+
+
 def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
     """Block-style YAML for mappings of scalars, lists of scalars (written in flow style) and nested mappings.
     Hand-written because PyYAML's pure-Python emitter costs 3 s for the host_vars of a 65K-GPU fabric and its C
@@ -197,9 +206,9 @@ def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
         if isinstance(value, Mapping):
             lines.append(f"{pad}{_scalar(key)}:" + ("\n" + _yaml(value, indent + 2) if value else " {}\n"))
         elif isinstance(value, list | tuple):
-            lines.append(f"{pad}{_scalar(key)}: [{', '.join(_scalar(v) for v in value)}]\n")
+            lines.append(f"{pad}{_scalar(key)}: [{', '.join(_value(v) for v in value)}]\n")
         else:
-            lines.append(f"{pad}{_scalar(key)}: {_scalar(value)}\n")
+            lines.append(f"{pad}{_scalar(key)}: {_value(value)}\n")
     return "".join(lines)
 
 

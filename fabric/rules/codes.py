@@ -36,6 +36,18 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "Put one document per file; use several files to split the inventory."),
     ("LOAD010", "bad-key", "Unusable mapping key", "Mapping keys must be plain scalars (strings or numbers)."),
     ("LOAD011", "too-large", "File too large", "Inventory files are limited in size to keep loading safe."),
+    ("LOAD012", "symlink-outside", "Symlink points outside the inventory directory",
+     "A symlinked file or directory under the inventory must stay inside it: following it would read (and quote in "
+     "findings) any file the user running railfabric can read. Copy the file into the inventory instead."),
+    ("LOAD013", "dangling-symlink", "Symlink to a file that does not exist",
+     "A .yml/.yaml symlink whose target is missing would silently drop part of the inventory."),
+    ("LOAD014", "not-a-regular-file", "Inventory entry is not a regular file",
+     "A .yml/.yaml entry that is a FIFO, socket or device cannot be an inventory file (reading it could block)."),
+    ("LOAD015", "input-budget", "Inventory files are too large together",
+     "All inventory files together are limited in size, so that a huge input fails fast instead of running for "
+     "minutes."),
+    ("LOAD016", "too-many-findings", "Too many findings: the rest are not shown",
+     "After this many findings the input is clearly not an inventory; fix the first ones and run again."),
     # --- schema (SCH)
     ("SCH001", "unknown-key", "Unknown key", "The key is not part of the inventory schema (see `fabric schema`)."),
     ("SCH002", "missing-key", "Required key missing", "The schema requires this key."),
@@ -50,6 +62,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("SEC003", "bad-name-pattern", "Name pattern uses an unknown placeholder or format",
      "Name patterns may use {pod}, {segment}, {rail}, {rails}, {index}, {side}, {host}, {plane} with an optional "
      "zero-padded width such as {index:02d}."),
+    ("SEC004", "unsafe-free-text", "Free text holds characters that could inject into an output",
+     "Free text (rack, descriptions) reaches Ansible vars (evaluated as Jinja: '{{', '{%', '{#'), CSV files (a cell "
+     "starting with = + - @ is a spreadsheet formula) and device configs (quotes break a quoting context). It may "
+     "hold ASCII letters, digits, spaces and _ . , : / ( ) + # @ & -, starting with a letter or digit."),
     # --- references and identity (REF, ID)
     ("REF001", "unknown-switch-model", "Unknown switch model", "The name is not in switch_models."),
     ("REF002", "unknown-host-model", "Unknown host model", "The name is not in host_models."),
@@ -65,6 +81,9 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("ID005", "host-range-overlap", "Host groups of a segment overlap or need an explicit start",
      "Host numbers decide ports and addresses; each group needs a stable `first` so that adding or reordering "
      "groups never renumbers hosts."),
+    ("ID006", "case-collision", "Two names differ only in case",
+     "Names become directories under generated/ and DNS names: on macOS and Windows checkouts (and in DNS) two "
+     "names that differ only in case are the same name."),
     # --- pools and addresses (POOL, ADDR)
     ("POOL001", "pool-overlap", "Address pools overlap", "Each pool must be disjoint from every other pool."),
     ("POOL002", "pool-exhausted", "Address pool too small",
@@ -103,7 +122,9 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("HW002", "bad-breakout", "Breakout does not divide the native speed", "NxS must equal the native port speed."),
     ("PORT001", "ports-exhausted", "Switch needs more ports than it has",
      "Links were placed on port numbers the model does not have."),
-    ("PORT002", "port-conflict", "Two links on one port", "Host and uplink port blocks overlap."),
+    ("PORT002", "port-conflict", "Two links on one port",
+     "Physical ports are compared whatever the link kind: a native port takes one cable, a broken-out port one cable "
+     "per lane, all at one breakout mode (e.g. an explicit host cable on a lane of a port an uplink uses)."),
     ("PORT003", "port-stride", "Downlink ports reserved per segment or pod are too few",
      "spines.ports_per_segment / super_spines.ports_per_pod reserve fixed port ranges so that growth never "
      "moves existing cables; a segment or pod needs more than its range."),
@@ -134,6 +155,22 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "Entries under `cabling:` name hosts and switches by hostname."),
     ("PORT004", "speed-mismatch", "The two ends of a link run at different speeds",
      "Both ends of a link need the same speed."),
+    ("PORT005", "port-disabled-link-off", "A link is left out because its generated port is disabled",
+     "Ports are a function of identity, so a disabled port keeps its place: the link(s) it would carry are taken off "
+     "and no other cable moves. A host NIC port goes back on the fabric with a `cabling:` entry (the hint names a "
+     "free port); an uplink comes back when the port is repaired and re-enabled."),
+    ("PORT006", "bad-lane", "A cable's lane does not exist in the port's breakout mode",
+     "A port running at its native speed has no lanes (lane 0); a broken-out port has lanes 1..n of its mode; the "
+     "speed must be the native one or a breakout's."),
+    ("PORT007", "cable-on-disabled-port", "A cable lands on a disabled port",
+     "Ports under devices.<switch>.disabled_ports are kept down; an explicit cable on one would never come up."),
+    ("TOPO005", "dense-downlinks", "Spine or super-spine downlinks are not pinned per segment or pod",
+     "Without spines.ports_per_segment (super_spines.ports_per_pod) downlinks are dense, in id order: inserting a "
+     "segment (pod) with a lower id, or growing an earlier one, re-cables the upper end of every later cable. A "
+     "stride reserves a fixed port range per id; the hint gives one that fits today's fabric with room to grow."),
+    ("HW003", "serdes-lanes", "serdes_lanes does not divide into the model's breakout lanes",
+     "Each breakout lane takes serdes_lanes / lanes electrical lanes (SONiC lanes, interface names); the division "
+     "must be exact."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),
@@ -152,6 +189,17 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("BIS001", "bisection", "Bisection bandwidth below the hosts' bandwidth",
      "The max-flow between two halves of the fabric (by pod, segment or host) is below what the hosts of the "
      "smaller half can send: the fabric is blocking across that cut."),
+    ("ECMP001", "ecmp-width", "ECMP width below a switch's uplink next hops: some uplinks stay idle",
+     "BGP installs at most routing.ecmp.width (maximum-paths) next hops per prefix; a routed link is one next hop, an "
+     "L3 port-channel is one. A switch with more next hops up than that leaves the rest idle, and the capacity "
+     "checks count only min(width, next hops) x the per-next-hop speed."),
+    ("REACH001", "unreachable-segments", "Segments of one pod cannot reach each other",
+     "Hosts reach each other only through cables: a rail-only pod (no spines) with several segments is as many "
+     "islands, so a job cannot span them. Add spines or make each segment a pod of its own."),
+    ("SKIP001", "checks-skipped", "Checks of an inventory item were skipped because it does not validate",
+     "An item (pod, segment, host group, device override, switch or host model) with a schema error or an unknown "
+     "reference is left out, with what depends on it, and every later check runs on the rest, so all findings "
+     "come at once. Nothing is rendered while any error remains."),
 ]
 
 CODES: dict[str, Code] = {code: Code(name, title, expl) for code, name, title, expl in _TABLE}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from collections.abc import Callable, Iterator
 
@@ -10,6 +9,7 @@ from fabric.findings import Finding, Severity
 from fabric.intent import Inventory, RailDesign, Segment
 from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
+from fabric.textsafe import did_you_mean, quote
 from fabric.topology import lanes_for, per_switch
 from fabric.units import format_speed
 
@@ -65,10 +65,11 @@ def _ids(inv: Inventory, src: SourceMap, add: Add) -> None:
 
 
 def _suggest(name: str, options: list[str]) -> str:
-    close = difflib.get_close_matches(name, options, n=1, cutoff=0.5)
+    close = did_you_mean(name, options, cutoff=0.5)
     if close:
-        return f"did you mean {close[0]!r}?"
-    return f"known: {', '.join(sorted(options))}" if options else ""
+        return f"did you mean {quote(close)}?"
+    known = sorted(options)
+    return f"known: {', '.join(known[:10])}{', ...' if len(known) > 10 else ''}" if known else ""
 
 
 def _refs(inv: Inventory, src: SourceMap, add: Add) -> None:
@@ -247,6 +248,10 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
             if lanes * speed != m.speed:
                 add("HW002", f"breakout {lanes}x{format_speed(speed)} is {format_speed(lanes * speed)}, "
                     f"not the native {format_speed(m.speed)}", (*path, "breakouts", bi))
+            if m.serdes_lanes % lanes:
+                add("HW003", f"serdes_lanes {m.serdes_lanes} do not split into the {lanes} lanes of breakout "
+                    f"{lanes}x{format_speed(speed)}", (*path, "serdes_lanes"),
+                    f"use a multiple of {lanes}, or leave serdes_lanes out to derive it from the speed")
         blocks = m.port_blocks
         if not blocks:
             continue

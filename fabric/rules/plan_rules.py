@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 
 from fabric.allocate import Plan, ntoa
 from fabric.findings import Finding, Severity
-from fabric.intent import Inventory
+from fabric.intent import Inventory, SwitchModel
 from fabric.load import SourceMap
-from fabric.topology import LinkRole, Role, Topology
-from fabric.units import hostname_problem
+from fabric.rules.name_rules import case_collisions
+from fabric.textsafe import did_you_mean, quote
+from fabric.topology import LinkRole, Role, Topology, downlink_candidates, host_candidates, uplink_candidates
+from fabric.units import format_ports, format_speed, hostname_problem, lanes_at
 
 
 def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
@@ -18,25 +20,26 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
     keys = {sw.key for sw in topo.switches.values()}
     for key in inv.devices:
         if key not in keys:
-            close = difflib.get_close_matches(key, sorted(keys), n=1, cutoff=0.6)
-            out.append(Finding("REF003", f"devices.{key}: no switch of the fabric has the pattern name {key!r}",
+            close = did_you_mean(key, sorted(keys))
+            out.append(Finding("REF003", f"devices: no switch of the fabric has the pattern name {quote(key)}",
                                src.key_loc(("devices", key)),
-                               f"did you mean {close[0]!r}?" if close else "keys are the names the patterns make"))
+                               f"did you mean {quote(close)}?" if close else "keys are the names the patterns make"))
     for name, first, second in topo.name_clashes:
-        out.append(Finding("ID003", f"name {name!r} is generated twice", src.loc(second),
+        out.append(Finding("ID003", f"name {quote(name)} is generated twice", src.loc(second),
                            "make the name patterns or hostname overrides unique", related=(src.loc(first),)))
+    out += case_collisions(inv, topo, src)
     for sw in topo.switches.values():
         problem = hostname_problem(sw.name.split("~")[0])
         if problem:
             path = ("devices", sw.key, "hostname") if sw.overridden and inv.devices[sw.key].hostname else sw.src
-            out.append(Finding("SEC002", f"switch name {sw.name!r} {problem}", src.loc(path),
+            out.append(Finding("SEC002", f"switch name {quote(sw.name)} {problem}", src.loc(path),
                                "use letters, digits and hyphens (name patterns expand placeholders first)"))
     bad_hosts: set[tuple] = set()
     for h in topo.hosts.values():
         problem = hostname_problem(h.name.split("~")[0])
         if problem and h.src not in bad_hosts:
             bad_hosts.add(h.src)
-            out.append(Finding("SEC002", f"host name {h.name!r} {problem}", src.loc((*h.src, "name")),
+            out.append(Finding("SEC002", f"host name {quote(h.name)} {problem}", src.loc((*h.src, "name")),
                                "use letters, digits and hyphens"))
     for path, message in topo.bad_cables:
         out.append(Finding("REF004", message, src.loc(path), "cabling entries name hosts and switches by hostname"))
@@ -44,31 +47,158 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
         out.append(Finding("PORT003", message, src.loc(obj), "raise the stride (ports move once, on purpose) or "
                            "use fewer links", related=tuple(x for x in (src.loc(setting),) if x)))
     out += _ports(inv, topo, src)
+    out += _ports_off(inv, topo, src)
+    out += _dense_downlinks(inv, topo, src)
     return out
 
 
 def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
-    """Links placed past a model's last port: their block (host ports, uplinks) is full.
-    The solver adds the complete port budget (speeds, both ends) on top of this."""
-    over_links: dict[str, int] = defaultdict(int)
-    over_ports: dict[str, set[int]] = defaultdict(set)
+    """Links placed past the ports of their block (host ports, downlinks, uplinks), said with the block's real size
+    from the model's port map. The solver adds the complete port budget (speeds, both ends) on top of this."""
+    over_links: dict[tuple[str, str], int] = defaultdict(int)
+    over_ports: dict[tuple[str, str], set[tuple[int | None, int]]] = defaultdict(set)
     limit = {name: inv.switch_models[sw.model].ports for name, sw in topo.switches.items()}
     for link in topo.links:
-        ends = (link.z,) if link.role is LinkRole.HOST else (link.a, link.z)
-        for end in ends:
+        ends = ((link.z, "host"),) if link.role is LinkRole.HOST else ((link.a, "uplink"), (link.z, "downlink"))
+        for end, kind in ends:
             if end.port > limit[end.device]:
-                over_links[end.device] += 1
-                over_ports[end.device].add(end.port)
+                over_links[(end.device, kind)] += 1
+                over_ports[(end.device, kind)].add((link.rail, end.port))
+    with_spines = {pod.id for pod in inv.pods if pod.spines}
     out: list[Finding] = []
-    for name in sorted(over_links, key=lambda n: topo.switches[n].slot):
+    for name, kind in sorted(over_links, key=lambda t: (topo.switches[t[0]].slot, t[1])):
         sw = topo.switches[name]
         model = inv.switch_models[sw.model]
-        disabled = f", {len(sw.disabled_ports)} disabled" if sw.disabled_ports else ""
+        has_up = sw.pod in with_spines if sw.role is Role.RAIL else inv.super_spines is not None
+        block = port_block(model, kind, len(sw.rails), has_up and sw.role is not Role.SUPER_SPINE)
+        n_over = len(over_ports[(name, kind)])
+        disabled = sum(1 for p in block if p in sw.disabled_ports)
+        notes = [f"{disabled} disabled"] if disabled else []
+        if kind != "uplink" and has_up and sw.role is not Role.SUPER_SPINE:
+            notes.append(f"{format_ports(uplink_candidates(model))} are uplinks")
         out.append(Finding(
-            "PORT001", f"{sw.role.value} switch {name}: {over_links[name]} link(s) do not fit the ports of model "
-            f"{sw.model!r} ({model.ports} ports{disabled}); {len(over_ports[name])} more port(s) needed",
-            src.loc(sw.src), "use fewer hosts or links per switch, a larger model, or widen the model's port_blocks"))
+            "PORT001", f"{sw.role.value} switch {name}: {over_links[(name, kind)]} link(s) do not fit its {kind} "
+            f"ports: model {sw.model!r} has {len(block)} (ports {format_ports(block) or 'none'}"
+            f"{'; ' + '; '.join(notes) if notes else ''}) and {len(block) + n_over} are needed "
+            f"({n_over} more port(s) needed)", src.loc(sw.src), _PORT001_HINT[kind]))
     return out
+
+
+_PORT001_HINT = {
+    "host": "use fewer hosts per switch, a larger model, or widen the model's port_blocks.rails",
+    "downlink": "use fewer lower switches or links each, a larger model, or a smaller port_blocks.uplinks",
+    "uplink": "use fewer upper switches or links each, or widen the model's port_blocks.uplinks",
+}
+
+
+def port_block(model: SwitchModel, kind: str, rails: int, has_uplinks: bool) -> tuple[int, ...]:
+    """The ports of one block of a switch: 'host' (the union of its rail slots), 'downlink' or 'uplink'."""
+    if kind == "uplink":
+        return uplink_candidates(model)
+    if kind == "downlink":
+        return downlink_candidates(model, has_uplinks)
+    seen: dict[int, None] = {}
+    for slot in range(max(rails, 1)):
+        seen.update(dict.fromkeys(host_candidates(model, slot, has_uplinks)))
+    return tuple(seen)
+
+
+def _ports_off(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+    """PORT005: links taken off because their generated port is disabled (nothing else moved)."""
+    out: list[Finding] = []
+    free: dict[tuple[str, int], Iterator[tuple[int, int]]] = {}
+    for link, _pos, end in sorted(topo.off, key=lambda t: t[0].id):
+        sw = topo.switches[end.device]
+        loc = src.loc(("devices", sw.key, "disabled_ports"))
+        if link.role is not LinkRole.HOST:
+            out.append(Finding("PORT005", f"{link.role.value} link {link.id} is left out: its port {sw.name} "
+                               f"{end.label()} is disabled ({format_speed(end.speed)} less {link.role.value} "
+                               "capacity)", loc, "repair the port and remove it from disabled_ports (`cabling:` pins "
+                               "host cables only); no other link moved", severity=Severity.WARNING))
+            continue
+        host = link.a.device
+        slots = free.setdefault((sw.name, end.speed), _free_positions(inv, topo, sw.name, end.speed))
+        spare = next(slots, None)
+        where = f"port: {spare[0]}" + (f", lane: {spare[1]}" if spare and spare[1] else "") if spare else "port: N"
+        out.append(Finding(
+            "PORT005", f"host {host} NIC {link.nic} port {link.a.port} (rail {link.rail}) has no switch port: its "
+            f"port {sw.name} {end.label()} is disabled", loc,
+            f"re-cable it under `cabling:`, e.g. {{host: {host}, nic: {link.nic}"
+            f"{', nic_port: 2' if link.a.port == 2 else ''}, switch: {sw.name}, {where}}}"
+            f"{' (a free port)' if spare else ''}; no other host moved", severity=Severity.WARNING))
+    return out
+
+
+def _free_positions(inv: Inventory, topo: Topology, switch: str, speed: int) -> Iterator[tuple[int, int]]:
+    """Free (port, lane) positions for a `speed` cable on the host ports of `switch`: enabled ports that carry
+    nothing, or free lanes of a port already broken out for that speed; from the top of the block down, because
+    new hosts take the block from the bottom up (a low spare port is where the next host would land)."""
+    sw = topo.switches[switch]
+    model = inv.switch_models[sw.model]
+    used: dict[int, set[tuple[int, int]]] = defaultdict(set)  # port → {(lane, speed)}
+    for link in topo.links:
+        for end in (link.a, link.z):
+            if end.device == switch:
+                used[end.port].add((end.lane, end.speed))
+    has_up = any(pod.id == sw.pod and pod.spines for pod in inv.pods)
+    lanes = lanes_at(model.speed, model.breakouts, speed)
+    for port in reversed(port_block(model, "host", len(sw.rails), has_up)):
+        taken = used.get(port, set())
+        if port in sw.disabled_ports or any(lane == 0 or s != speed for lane, s in taken):
+            continue
+        for lane in range(1, lanes + 1) if lanes > 1 else (0,):
+            if (lane, speed) not in taken:
+                yield port, lane
+
+
+def _dense_downlinks(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+    """TOPO005: spine / super-spine downlinks without a per-id stride are dense, so a lower id inserted (or an
+    earlier segment or pod that grows) moves the upper end of every later cable. Say which stride pins them."""
+    out: list[Finding] = []
+    lim = inv.limits
+    rail_count = {(info.pod, info.id): len(info.switches) for info in topo.segments}
+    for pi, pod in enumerate(inv.pods):
+        sp = pod.spines
+        if sp is None or sp.ports_per_segment:
+            continue
+        ids = sorted(seg.id for seg in pod.segments)
+        if ids == [1]:
+            continue
+        need = max(rail_count.get((pod.id, seg.id), 0) * (seg.links_per_spine or sp.links_per_rail_switch)
+                   for seg in pod.segments)
+        block = len(downlink_candidates(inv.switch_models[sp.model], inv.super_spines is not None))
+        stride, room = _stride(block, need, ids[-1], lim.segments_per_pod)
+        out.append(Finding(
+            "TOPO005", f"pod {pod.id}: spine downlinks are dense (no spines.ports_per_segment) over segments "
+            f"{', '.join(map(str, ids))}: a segment inserted with a lower id, or one that grows, moves the spine-side "
+            "cables of every later segment", src.loc(("pods", pi, "spines")),
+            f"pin them with spines.ports_per_segment: {stride} (the largest segment needs {need} port(s) per spine; "
+            f"{room} segment id(s) × {stride} fit the {block} downlink ports); it re-cables once, now",
+            severity=Severity.WARNING))
+    ss = inv.super_spines
+    pods = sorted((pod.id, pi, pod) for pi, pod in enumerate(inv.pods) if pod.spines)
+    if ss is None or ss.ports_per_pod or not pods or [p for p, _, _ in pods] == [1]:
+        return out
+    planes = ss.planes or 1
+    need = max(-(-pod.spines.count // planes) * pod.spines.links_per_super_spine for _, _, pod in pods if pod.spines)
+    block = len(downlink_candidates(inv.switch_models[ss.model], False))
+    stride, room = _stride(block, need, pods[-1][0], lim.pods)
+    out.append(Finding(
+        "TOPO005", f"super-spine downlinks are dense (no super_spines.ports_per_pod) over pods "
+        f"{', '.join(str(p) for p, _, _ in pods)}: a pod inserted with a lower id, or a spine added to a pod, moves "
+        "the super-spine-side cables of every later pod", src.loc(("super_spines",)),
+        f"pin them with super_spines.ports_per_pod: {stride} (the largest pod needs {need} port(s) per super-spine; "
+        f"{room} pod id(s) × {stride} fit the {block} downlink ports); it re-cables once, now",
+        severity=Severity.WARNING))
+    return out
+
+
+def _stride(block: int, need: int, top_id: int, limit: int) -> tuple[int, int]:
+    """The widest stride that fits today's need with as many ids as possible (up to the limit), and that id count."""
+    for ids in range(max(limit, top_id), top_id - 1, -1):
+        if block // ids >= need:
+            return block // ids, ids
+    return max(need, 1), top_id
 
 
 def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> list[Finding]:

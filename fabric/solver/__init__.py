@@ -15,6 +15,7 @@ from fabric.solver.capacity import check_capacity
 from fabric.solver.failures import check_failures
 from fabric.solver.latency import check_latency
 from fabric.solver.rails import check_ports, check_rails
+from fabric.solver.reach import check_reach
 from fabric.topology import Topology
 
 
@@ -22,7 +23,8 @@ def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> tuple[d
     report: dict = {}
     findings: list[Finding] = []
     for name, analysis in (("capacity", check_capacity), ("ports", check_ports), ("rails", check_rails),
-                           ("failures", check_failures), ("bisection", check_bisection), ("latency", check_latency)):
+                           ("failures", check_failures), ("reachability", check_reach), ("bisection", check_bisection),
+                           ("latency", check_latency)):
         section, found = analysis(inv, topo, src)
         report[name] = section
         findings += found

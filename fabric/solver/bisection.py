@@ -8,7 +8,9 @@ The flow network: one node per switch, an undirected edge per cabled switch pair
 links' Gbps, a source feeding every switch with the Gbps of the host links of half A that land on it and a sink fed
 by every switch with those of half B. The max-flow is what half A can send to half B at once. A non-blocking fabric
 carries the whole of the smaller half's host bandwidth across (`full_gbps`, which is half the fabric's host bandwidth
-when the halves are equal); less is BIS001 (warning), naming where the min cut runs.
+when the halves are equal), divided by the oversubscription declared for the tiers the cut crosses (exactly, in
+rationals: a max-flow at exactly the declared ratio is fine); less is BIS001 (warning), naming where the min cut
+runs.
 
 Identical switches are contracted first: switches of one role with the same neighbours at the same capacities and
 the same host Gbps on each side are twins, and merging k twins into one node with k times their capacities keeps
@@ -19,11 +21,13 @@ turns a 5,632-switch 65K-GPU fabric into about a thousand nodes.
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from fabric.findings import Finding, Severity
 from fabric.intent import Inventory
 from fabric.load import SourceMap
+from fabric.solver.capacity import exact
 from fabric.topology import LinkRole, Role, Topology
 
 if TYPE_CHECKING:
@@ -178,6 +182,14 @@ def max_flow(nbr: dict[str, dict[str, int]], s_cap: dict[str, int], t_cap: dict[
     return int(flow), set(reach), graph
 
 
+def allowance(inv: Inventory, kind: str) -> Fraction:
+    """The oversubscription the operator accepted across a cut of this kind, exactly: a cut between segments
+    crosses the rail tier's uplinks, a cut between pods the rail and the spine tiers' (their ratios multiply)."""
+    over = inv.solver.oversubscription
+    rail = exact(over.rail)
+    return rail * exact(over.spine) if kind == "pod" else rail
+
+
 def check_bisection(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
     host_gbps: dict[str, int] = defaultdict(int)
     for link in topo.links:
@@ -210,15 +222,18 @@ def check_bisection(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dic
             cut[what] += data["capacity"]
             cut_edges.append((_TIER[role[lo]], lo, hi))
     full = min(a_gbps, b_gbps)
+    allowed = allowance(inv, kind)
+    floor = full / allowed  # the least max-flow the declared oversubscription accepts (exact)
     report = {
         "split": kind, "a": a_txt, "b": b_txt, "left_out_pods": left_out,
         "a_host_gbps": a_gbps, "b_host_gbps": b_gbps, "half_host_gbps": (a_gbps + b_gbps) // 2,
         "full_gbps": full, "max_flow_gbps": flow, "ratio": round(flow / full, 4) if full else None,
-        "min_cut_gbps": dict(sorted(cut.items())),
+        "min_cut_gbps": dict(sorted(cut.items())), "allowed_ratio": float(allowed),
+        "floor_gbps": round(float(floor), 3),
         "graph": {"switches": len(topo.switches), "nodes": graph.number_of_nodes(), "edges": graph.number_of_edges()},
     }
     findings: list[Finding] = []
-    if flow < full:
+    if flow < floor:
         where = None
         if cut_edges:
             _t, lo, hi = min(cut_edges)
@@ -231,7 +246,10 @@ def check_bisection(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dic
         findings.append(Finding(
             "BIS001", f"bisection between {a_txt} and {b_txt}: max-flow {flow:,} Gbps is below {full:,} Gbps, the "
             f"host bandwidth of the smaller half ({round(100 * flow / full, 1):g}%; half the fabric's host bandwidth "
-            f"is {(a_gbps + b_gbps) // 2:,} Gbps); the min cut runs through {cut_txt}",
+            f"is {(a_gbps + b_gbps) // 2:,} Gbps)"
+            + (f", and below {float(floor):,.0f} Gbps, what the declared oversubscription ({float(allowed):g}:1) "
+               "accepts" if allowed != 1 else "")
+            + f"; the min cut runs through {cut_txt}",
             where, "a non-blocking fabric carries what the hosts of the smaller half can send; add links or speed "
             "at the tier the cut runs through (CAP001 names the oversubscribed switches)", Severity.WARNING))
     return report, findings

@@ -2,8 +2,13 @@
 
 Capacity left after one failure, per tier. A tier is the set of switches that have an upper tier: rail switches in a
 pod with spines (uplinks = fabric links) and spines under super-spines (uplinks = core links). For every switch of a
-tier, `planned` is its uplink Gbps; one failed upper switch takes away all the links to it, one failed link takes
-away that link (a port-channel member only: the bundle stays up on the others). The report gives the worst case:
+tier, `planned` is its ECMP-usable uplink Gbps (fabric/solver/paths.py: min(routing.ecmp.width, next hops) × the
+slowest next hop); one failed upper switch takes away all the next hops to it, one failed link takes away that link's
+next hop, or for a port-channel member: the whole bundle when fewer than `spines.port_channel_min_links` members stay
+(the default, all members: what the configs render as min-links), else the member only, and a degraded bundle still
+gets an equal ECMP share, so the switch then sends at (next hops) × (the degraded bundle's Gbps) at most.
+`port_channels` gives, per pod with port-channels, what one member failure does to the worst-hit rail switch.
+The report gives the worst case:
 the lowest share of its planned uplinks that any surviving switch keeps (`left_pct`), naming the failure and the
 switch it hurts most, and the share of the tier's total uplink capacity left after the failure that takes away the
 most (`tier_left_pct`). A switch of the tier that fails itself is not counted: its own hosts lose it, see below.
@@ -29,6 +34,7 @@ from collections.abc import Iterable
 from fabric.findings import Finding, Severity
 from fabric.intent import Inventory
 from fabric.load import SourceMap
+from fabric.solver.paths import NextHop, next_hops, usable
 from fabric.topology import LinkRole, Role, Topology
 from fabric.units import format_speed
 
@@ -50,20 +56,8 @@ def _rails_text(rails: Iterable[int]) -> str:
     return f"{word} {', '.join(map(str, rs))} ({nics} {', '.join(map(str, rs))})"
 
 
-def _tiers(inv: Inventory, topo: Topology) -> dict:
-    up: dict[str, int] = defaultdict(int)  # uplink Gbps per lower switch
-    pair: dict[tuple[str, str], int] = defaultdict(int)  # (lower, upper) → Gbps
-    biggest: dict[str, tuple[int, str]] = {}  # lower → (fastest uplink Gbps, its id)
-    host = LinkRole.HOST
-    for link in topo.links:
-        if link.role is host:
-            continue
-        low, _port, _lane, speed = link.a
-        up[low] += speed
-        pair[(low, link.z.device)] += speed
-        best = biggest.get(low)
-        if best is None or speed > best[0]:
-            biggest[low] = (speed, link.id)
+def _members(inv: Inventory, topo: Topology) -> dict[str, list[str]]:
+    """Tier → its switches: rail switches in a pod with spines, spines under super-spines."""
     pods_with_spines = {p.id for p in inv.pods if p.spines}
     members: dict[str, list[str]] = {Role.RAIL.value: [], Role.SPINE.value: []}
     for name, sw in topo.switches.items():
@@ -71,54 +65,140 @@ def _tiers(inv: Inventory, topo: Topology) -> dict:
             members[Role.RAIL.value].append(name)
         elif sw.role is Role.SPINE and inv.super_spines is not None:
             members[Role.SPINE.value].append(name)
+    return members
+
+
+def _each_left_out(width: int, parts: list[tuple[int, int]],
+                   instead: list[tuple[int, int]] | None = None) -> list[int]:
+    """For parts of next hops given as (count up, slowest Gbps), the usable Gbps with part i replaced by
+    instead[i] (default: left out), for every i; linear, not quadratic (a spine has up to 64 super-spines)."""
+    inf = float("inf")
+    n = len(parts)
+    pre, suf = [inf] * (n + 1), [inf] * (n + 1)
+    for i, (c, g) in enumerate(parts):
+        pre[i + 1] = min(pre[i], g if c else inf)
+    for i in range(n - 1, -1, -1):
+        c, g = parts[i]
+        suf[i] = min(suf[i + 1], g if c else inf)
+    total = sum(c for c, _g in parts)
+    out = []
+    for i, (c, _g) in enumerate(parts):
+        rc, rg = instead[i] if instead else (0, 0)
+        count = total - c + rc
+        slowest = min(pre[i], suf[i + 1], rg if rc else inf)
+        out.append(int(min(width, count) * slowest) if count else 0)
+    return out
+
+
+def _link_failure(width: int, hops: list[NextHop]) -> tuple[int, NextHop] | None:
+    """(Gbps left, the next hop hit) for the worst single link failure of one switch; the first one on a tie."""
+    parts = [(1, h.gbps) for h in hops]
+    after = [h.after_member_loss(h.gbps // len(h.links)) for h in hops]
+    lefts = _each_left_out(width, parts, [(1 if a else 0, a) for a in after])
+    worst: tuple[int, NextHop] | None = None
+    for left, hop in zip(lefts, hops, strict=True):
+        if worst is None or left < worst[0]:
+            worst = (left, hop)
+    return worst
+
+
+def _switch_failure_row(names: list[str], hops: dict[str, list[NextHop]], planned: dict[str, int],
+                        order: dict[str, int], width: int) -> dict | None:
+    lost_by_upper: dict[str, int] = defaultdict(int)
+    worst: tuple | None = None
+    for low in names:
+        by_upper: dict[str, tuple[int, int]] = {}
+        for h in hops.get(low, []):
+            c, g = by_upper.get(h.upper, (0, h.gbps))
+            by_upper[h.upper] = (c + 1, min(g, h.gbps))
+        for upper, left in zip(by_upper, _each_left_out(width, list(by_upper.values())), strict=True):
+            lost_by_upper[upper] += planned[low] - left
+            key = (left / planned[low], order[upper], order[low])
+            if worst is None or key < worst[0]:
+                worst = (key, left, upper, low)
+    if worst is None:
+        return None
+    _key, left, upper, low = worst
+    total = sum(planned.values())
+    heaviest = min(lost_by_upper.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+    return {"failed": upper, "worst_hit": low, "left_gbps": left, "planned_gbps": planned[low],
+            "left_pct": _pct(left, planned[low]), "tier_worst_failed": heaviest[0],
+            "tier_left_gbps": total - heaviest[1], "tier_left_pct": _pct(total - heaviest[1], total)}
+
+
+def _link_failure_row(names: list[str], hops: dict[str, list[NextHop]], planned: dict[str, int],
+                      order: dict[str, int], width: int) -> dict | None:
+    worst: tuple | None = None
+    biggest_loss = 0
+    for low in names:
+        hit = _link_failure(width, hops.get(low, []))
+        if hit is None:
+            continue
+        left, hop = hit
+        biggest_loss = max(biggest_loss, planned[low] - left)
+        key = (left / planned[low], order[low])
+        if worst is None or key < worst[0]:
+            worst = (key, left, hop, low)
+    if worst is None:
+        return None
+    _key, left, hop, low = worst
+    total = sum(planned.values())
+    row = {"failed": hop.links[0], "worst_hit": low, "left_gbps": left, "planned_gbps": planned[low],
+           "left_pct": _pct(left, planned[low]),
+           "tier_left_gbps": total - biggest_loss, "tier_left_pct": _pct(total - biggest_loss, total)}
+    if hop.bundle:
+        row["port_channel"] = {"id": hop.ident, "members": len(hop.links), "min_links": hop.min_links,
+                               "state": "down" if len(hop.links) - 1 < hop.min_links else "degraded"}
+    return row
+
+
+def _port_channels(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]]) -> list[dict]:
+    """Per pod with port-channels: what one member failure does (the same min-links the configs render)."""
+    width = inv.routing.ecmp.width
+    rows = []
+    for pod in inv.pods:
+        sp = pod.spines
+        if sp is None or not sp.port_channel_members:
+            continue
+        worst: tuple | None = None
+        for name, sw in topo.switches.items():
+            mine = [h for h in hops.get(name, []) if h.bundle]
+            if sw.role is not Role.RAIL or sw.pod != pod.id or not mine:
+                continue
+            planned = usable(width, [h.gbps for h in hops[name]])
+            hit = _link_failure(width, hops[name])
+            if hit is not None and (worst is None or hit[0] / planned < worst[0]):
+                worst = (hit[0] / planned, name, hit[0], planned, hit[1])
+        if worst is None:
+            continue
+        _r, name, left, planned, hop = worst
+        rows.append({"pod": pod.id, "members": len(hop.links), "min_links": hop.min_links,
+                     "member_failure": "bundle down" if len(hop.links) - 1 < hop.min_links else "bundle degraded",
+                     "worst_hit": name, "left_gbps": left, "planned_gbps": planned, "left_pct": _pct(left, planned)})
+    return rows
+
+
+def _tiers(inv: Inventory, topo: Topology) -> dict:
+    """Per tier, the worst single switch and single link failure, on the ECMP-usable uplink capacity
+    (fabric/solver/paths.py): a failed link takes its port-channel down when fewer than min-links members stay,
+    and a degraded port-channel still gets an equal ECMP share, so every next hop counts at its slowest."""
+    hops = next_hops(inv, topo)
+    width = inv.routing.ecmp.width
     order = {name: i for i, name in enumerate(topo.switches)}  # identity order breaks ties
-    names_by_order = list(topo.switches)
     out = {}
-    for tier, names in members.items():
+    for tier, names in _members(inv, topo).items():
         if not names:
             continue
-        in_tier = set(names)
-        planned = sum(up[n] for n in names)
-        # one upper switch fails: each lower switch loses its links to it
-        worst_sw: tuple | None = None
-        lost_by_upper: dict[str, int] = defaultdict(int)
-        for (low, upper), gbps in pair.items():
-            if low not in in_tier:
-                continue
-            lost_by_upper[upper] += gbps
-            left = up[low] - gbps
-            key = (left / up[low], order[upper], order[low])
-            if worst_sw is None or key < worst_sw[0]:
-                worst_sw = (key, left)
-        # one link fails: the lower switch loses that link
-        worst_link: tuple | None = None
-        for low in names:
-            if low not in biggest:
-                continue
-            gbps, lid = biggest[low]
-            left = up[low] - gbps
-            key = (left / up[low], order[low], lid)
-            if worst_link is None or key < worst_link[0]:
-                worst_link = (key, left)
-        row: dict = {"switches": len(names), "planned_gbps": planned,
-                     "without_uplinks": sorted(n for n in names if not up[n])}
-        if worst_sw:
-            (_r, iu, il), left = worst_sw
-            upper, low = names_by_order[iu], names_by_order[il]
-            heaviest = min(lost_by_upper.items(), key=lambda kv: (-kv[1], order[kv[0]]))
-            row["switch_failure"] = {
-                "failed": upper, "worst_hit": low, "left_gbps": left, "planned_gbps": up[low],
-                "left_pct": _pct(left, up[low]),
-                "tier_worst_failed": heaviest[0], "tier_left_gbps": planned - heaviest[1],
-                "tier_left_pct": _pct(planned - heaviest[1], planned)}
-        if worst_link:
-            (_r, il, lid), left = worst_link
-            low = names_by_order[il]
-            fastest = max(biggest[n][0] for n in names if n in biggest)
-            row["link_failure"] = {
-                "failed": lid, "worst_hit": low, "left_gbps": left, "planned_gbps": up[low],
-                "left_pct": _pct(left, up[low]),
-                "tier_left_gbps": planned - fastest, "tier_left_pct": _pct(planned - fastest, planned)}
+        planned = {n: usable(width, [h.gbps for h in hops.get(n, [])]) for n in names}
+        row: dict = {"switches": len(names), "planned_gbps": sum(planned.values()),
+                     "without_uplinks": sorted(n for n in names if not planned[n])}
+        with_up = [n for n in names if planned[n]]
+        sw_row = _switch_failure_row(with_up, hops, planned, order, width)
+        if sw_row:
+            row["switch_failure"] = sw_row
+        link_row = _link_failure_row(with_up, hops, {n: planned[n] for n in with_up}, order, width)
+        if link_row:
+            row["link_failure"] = link_row
         out[tier] = row
     return out
 
@@ -237,5 +317,6 @@ def _summarization(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict
 def check_failures(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
     connectivity, _groups = _single_homed(topo)
     summary, findings = _summarization(inv, topo, src)
-    report = {"tiers": _tiers(inv, topo), "single_homed": connectivity, "summarization": summary}
+    report = {"tiers": _tiers(inv, topo), "port_channels": _port_channels(inv, topo, next_hops(inv, topo)),
+              "single_homed": connectivity, "summarization": summary}
     return report, findings

@@ -12,17 +12,19 @@ PORT001, reported by the plan rules).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from typing import NamedTuple
 
-from fabric.findings import Finding
-from fabric.intent import Inventory
+from fabric.findings import Finding, Location
+from fabric.intent import Inventory, SwitchModel
 from fabric.load import SourceMap
 from fabric.topology import LinkRole, Topology
+from fabric.units import format_speed, lanes_at
 
 
 def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
     findings: list[Finding] = []
     cable_index = {f"{c.host}:nic{c.nic}p{c.nic_port}": i for i, c in enumerate(inv.cabling)}
-    on_port: dict[tuple[str, int, int], list[str]] = defaultdict(list)
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
     miswired = 0
 
@@ -32,9 +34,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
         return src.loc(fallback)
 
     for link in topo.links:
-        on_port[(link.z.device, link.z.port, link.z.lane)].append(link.id)
         if link.role is not LinkRole.HOST:
-            on_port[(link.a.device, link.a.port, link.a.lane)].append(link.id)
             continue
         sw = topo.switches[link.z.device]
         host = topo.hosts[link.a.device]
@@ -73,14 +73,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
             findings.append(Finding("RAIL013", f"both ports of NIC {nic} of host {host} land on {switches[0]}; a "
                                     "dual-homed NIC needs two distinct switches", src.loc(h.src),
                                     "cable port 2 to the other switch of the rail pair"))
-    for (dev, port, lane), ids in on_port.items():
-        if len(ids) > 1:
-            label = f"{port}/{lane}" if lane else str(port)
-            first = ids[0]
-            loc = where(ids[1], topo.switches[dev].src) if ids[1] in cable_index else where(first,
-                                                                                             topo.switches[dev].src)
-            findings.append(Finding("PORT002", f"switch {dev} port {label} carries {len(ids)} cables: "
-                                    f"{', '.join(ids[:3])}", loc, "give each cable its own port"))
+    findings += check_port_use(inv, topo, where)
     segments = []
     for info in topo.segments:
         rails: dict[int, list[str]] = defaultdict(list)
@@ -93,6 +86,83 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     report = {"host_links": host_links, "pinned_cables": len(topo.pinned), "miswired": miswired,
               "segments": segments}
     return report, findings
+
+
+class _Use(NamedTuple):
+    link: str
+    lane: int
+    lanes: int  # the port's breakout mode this cable needs: 1 native, n lanes, 0 no mode runs the speed
+    speed: int
+
+    def mode(self) -> str:
+        return f"native {format_speed(self.speed)}" if self.lanes == 1 else f"{self.lanes}x{format_speed(self.speed)}"
+
+
+def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Location | None]) -> list[Finding]:
+    """Physical port use, whatever the link kind (host, uplink, core): a cable on a disabled port (PORT007), a lane
+    that the port's mode does not have (PORT006), and two cables on one physical port (PORT002): a native port
+    clashes with every lane of it, two lanes clash when equal, two cables at different breakout modes clash."""
+    out: list[Finding] = []
+    ports: dict[tuple[str, int], list[_Use]] = defaultdict(list)
+    for link in topo.links:
+        for end in (link.z,) if link.role is LinkRole.HOST else (link.a, link.z):
+            sw = topo.switches[end.device]
+            model = inv.switch_models[sw.model]
+            use = _Use(link.id, end.lane, lanes_at(model.speed, model.breakouts, end.speed), end.speed)
+            ports[(end.device, end.port)].append(use)
+            at = where(link.id, sw.src)
+            if end.port in sw.disabled_ports:
+                out.append(Finding("PORT007", f"{link.id} is cabled to {sw.name} port {end.label()}, a disabled port",
+                                   at, f"pick an enabled port, or take {end.port} out of devices.{sw.key}."
+                                   "disabled_ports once it is repaired"))
+            if use.lanes == 0 or (use.lanes == 1) != (use.lane == 0) or use.lane > use.lanes:
+                out.append(Finding("PORT006", f"{link.id} is cabled to {sw.name} port {end.label()} at "
+                                   f"{format_speed(end.speed)}, {_lane_problem(model, use)}", at,
+                                   f"model {sw.model!r} runs {format_speed(end.speed)} "
+                                   + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode")))
+    for (dev, port), uses in ports.items():
+        if len(uses) > 1:
+            problem = _clash(port, uses)
+            if problem:
+                pinned = [u.link for u in uses if u.link in topo.pinned] or [uses[0].link]
+                out.append(Finding("PORT002", f"switch {dev} port {problem}", where(pinned[0], topo.switches[dev].src),
+                                   "give each cable its own physical port (a native port takes one cable, a broken-out "
+                                   "port one cable per lane, all at one breakout mode)"))
+    return out
+
+
+def _clash(port: int, uses: list[_Use]) -> str:
+    """What is wrong with several cables on one physical port ('' when they fit: distinct lanes of one mode)."""
+    port_uses = sorted(uses, key=lambda u: (u.lane, u.link))
+    by_lane: dict[int, list[str]] = defaultdict(list)
+    for u in port_uses:
+        by_lane[u.lane].append(u.link)
+    native = by_lane.get(0, [])
+    if native and len(by_lane) > 1:
+        lanes = [u for u in port_uses if u.lane]
+        return (f"{port} carries a native cable ({', '.join(native[:3])}) and breakout lane(s) "
+                f"{', '.join(f'{port}/{u.lane} ({u.link})' for u in lanes[:3])}: a native port takes one cable")
+    for lane, ids in by_lane.items():
+        if len(ids) > 1:
+            return f"{port}{'/' + str(lane) if lane else ''} carries {len(ids)} cables: {', '.join(ids[:3])}"
+    modes = sorted({u.mode() for u in port_uses})
+    if len(modes) > 1:
+        per = "; ".join(f"{m}: {', '.join(u.link for u in port_uses if u.mode() == m)}" for m in modes)
+        return f"{port} is cabled at {len(modes)} breakout modes ({per}); one port runs one mode"
+    return ""
+
+
+def _lane_problem(model: SwitchModel, use: _Use) -> str:
+    if use.lanes == 0:
+        return f"a speed model {format_speed(model.speed)} ports cannot run"
+    if use.lanes == 1:
+        return f"a native speed: there is no lane {use.lane}"
+    return f"a {use.mode()} breakout: lane {use.lane} does not exist" if use.lane else \
+        f"a {use.mode()} breakout: the lane is missing"
+
+
+def _lane_hint(use: _Use) -> str:
+    return "lane: 0 (or leave lane out)" if use.lanes == 1 else f"lane 1 to {use.lanes}"
 
 
 def check_ports(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:

@@ -16,6 +16,7 @@ def report_text(report: dict) -> str:
                      f"{t['worst_switch']})")
     if not cap.get("tiers"):
         lines.append("  no tier with uplinks (rail-only fabric)")
+    lines += _ecmp_lines(cap)
     ports = report.get("ports", {}).get("models", {})
     if ports:
         lines.append("ports per switch model:")
@@ -29,6 +30,10 @@ def report_text(report: dict) -> str:
             sw, lk = t["switch_failure"], t["link_failure"]
             lines.append(f"  {tier:<6} switch {sw['failed']} down: {sw['worst_hit']} keeps {sw['left_pct']:g}% of its "
                          f"uplink, the tier {sw['tier_left_pct']:g}%; link {lk['failed']} down: {lk['left_pct']:g}%")
+    for pc in fail.get("port_channels", []):
+        lines.append(f"  port-channels of pod {pc['pod']}: {pc['members']} members, min-links {pc['min_links']}: one "
+                     f"member down = {pc['member_failure']}; {pc['worst_hit']} keeps {pc['left_pct']:g}% "
+                     f"({pc['left_gbps']:,} of {pc['planned_gbps']:,} Gbps)")
     single = fail.get("single_homed")
     if single and single.get("nics"):
         lines.append(f"  single-homed: {single['nics']:,} NICs of {single['hosts']:,} hosts lose their rail when "
@@ -38,6 +43,7 @@ def report_text(report: dict) -> str:
         safe = "safe" if summ.get("rail_switch_aggregates_safe") else "NOT safe"
         lines.append(f"  summarization: {summ.get('rail_switch_aggregates', 0)} rail-switch aggregate(s), {safe}; "
                      f"spine pod aggregate {'on' if summ.get('spine_pod_aggregate') else 'off'}")
+    lines += _reach_lines(report.get("reachability"))
     bis = report.get("bisection")
     if bis and bis.get("max_flow_gbps") is not None:
         lines.append(f"bisection ({bis['split']}): {bis['a']} ({bis['a_host_gbps']:,} Gbps of hosts) vs {bis['b']} "
@@ -55,3 +61,26 @@ def report_text(report: dict) -> str:
         lines.append(f"rails: {rails['host_links']:,} host links, {rails['pinned_cables']} pinned by cabling:, "
                      f"{rails['miswired']} miswired (host/GPU → switch/port table: generated/hosts/railmap.csv)")
     return "\n".join(lines) + "\n"
+
+
+def _ecmp_lines(cap: dict) -> list[str]:
+    """Switches whose next hops exceed routing.ecmp.width: their idle uplinks (ECMP001)."""
+    width = cap.get("ecmp_width")
+    capped = [r for r in cap.get("switches", {}).values() if r.get("next_hops", 0) > (width or 1 << 30)]
+    if not capped:
+        return []
+    idle = sum(r["cabled_up_gbps"] - r["up_gbps"] for r in capped)
+    return [f"  ecmp width {width}: {len(capped):,} switch(es) have more next hops; {idle:,} Gbps of cabled uplinks "
+            f"stay idle"]
+
+
+def _reach_lines(reach: dict | None) -> list[str]:
+    """Islands of the fabric: hosts of different islands cannot reach each other at all."""
+    if not reach or not reach.get("islands"):
+        return []
+    isl = reach["islands"]
+    if len(isl) == 1:
+        return ["reachability: every host can reach every other (one island)"]
+    lines = [f"reachability: {len(isl)} islands that cannot reach each other:"]
+    lines += [f"  {i['text']}" for i in isl]
+    return lines

@@ -1,0 +1,127 @@
+"""Text safety, written once: which characters user text may hold, how a finding quotes it, and how each output
+format escapes it.
+
+Three rules, used everywhere:
+- names (identifiers, hostnames) are letters, digits and a few separators (`NAME`); hostnames are stricter still
+  (RFC 1123, fabric/units.py);
+- free text (`rack`, any descriptive string of the inventory), checked by `free_text_problem`: ASCII letters and
+  digits, space and `_ . , : / ( ) + # @ & -`, starting with a letter or digit and not ending with a space.
+  No braces (Ansible evaluates `{{`, `{%` and `{#` as Jinja on the controller), no quotes or backslash (they
+  break a JSON or config quoting context), no `=`/`+`/`-`/`@` first (a spreadsheet reads a cell starting so as a
+  formula), no control characters (those are refused at load already, SEC001);
+- a finding quotes user text only through `quote`: repr-style escapes, at most `limit` characters.
+
+The per-output escapers (`csv_cell`, `jinja_unsafe`, `config_comment`) are the defence in depth behind validation:
+validated text passes through them unchanged.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+FREE_TEXT_CHARS = r"A-Za-z0-9 _.,:/()+#@&\-"  # a regex character class body
+# Control characters are not reported here: the loader refuses them in every string (SEC001), once.
+_CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029"
+_FREE_TEXT_BAD = re.compile(rf"[^{FREE_TEXT_CHARS}{_CONTROL_CHARS}]")
+_CONTROL = re.compile(f"[{_CONTROL_CHARS}]")
+FREE_TEXT_HINT = ("free text may hold letters, digits, spaces and _ . , : / ( ) + # @ & -, "
+                  "starting with a letter or digit")
+
+JINJA_OPENERS = ("{{", "{%", "{#")
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # OWASP CSV injection: the first character of a cell
+
+SUGGEST_MAX_WORD = 64  # did-you-mean: longer words are not compared (SequenceMatcher is quadratic in length)
+SUGGEST_MAX_OPTIONS = 2000  # ... nor against more candidates than this
+
+
+def quote(value: object, limit: int = 40) -> str:
+    """User text as a finding shows it: repr-style (quotes, control and non-printable characters escaped) and cut
+    to `limit` characters with an ellipsis. Non-strings are shown by their repr, bounded the same way."""
+    text = value if isinstance(value, str) else repr(value)
+    cut = len(text) > limit
+    shown = repr(text[:limit]) if isinstance(value, str) else _escape(text[:limit])
+    if not cut:
+        return shown
+    return shown[:-1] + "…" + shown[-1] if isinstance(value, str) else shown + "…"
+
+
+def _escape(text: str) -> str:
+    """repr's escaping without the quotes."""
+    return repr(text)[1:-1]
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` unchanged when it is one printable line of at most `limit` characters; else escaped and cut."""
+    if len(text) <= limit and text.isprintable():
+        return text
+    return _escape(text[:limit]) + ("…" if len(text) > limit else "")
+
+
+def free_text_problem(text: str) -> str | None:
+    """Why `text` is not acceptable free text, or None."""
+    if not text:
+        return "is empty"
+    for opener in JINJA_OPENERS:
+        if opener in text:
+            return f"contains {opener!r} (Ansible would evaluate it as a Jinja template)"
+    first = text[0]
+    if not (first.isascii() and first.isalnum()) and not _CONTROL.match(first):
+        return f"starts with {quote(first)}; free text starts with a letter or digit"
+    if text[-1] == " ":
+        return "ends with a space"
+    bad = _FREE_TEXT_BAD.search(text)
+    return f"contains the character {quote(bad.group())}" if bad else None
+
+
+def did_you_mean(word: object, options: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The closest option to `word`, or None. Bounded: a long word or a huge option list gives no suggestion
+    instead of a quadratic comparison."""
+    text = str(word)
+    if len(text) > SUGGEST_MAX_WORD:
+        return None
+    pool = [o for o in options if len(o) <= SUGGEST_MAX_WORD]
+    if len(pool) > SUGGEST_MAX_OPTIONS:
+        return None
+    close = difflib.get_close_matches(text, pool, n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+# --------------------------------------------------------------------------- per-output escapers
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not run: text starting with = + - @ TAB or CR gets a leading apostrophe
+    (OWASP). Other values pass unchanged (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+def csv_row(row: Sequence[object]) -> Sequence[object]:
+    """`row` with every cell through `csv_cell` (the row itself when no cell needs it: the common case, kept cheap
+    for the half-million-row cabling plan of a large fabric)."""
+    for cell in row:
+        if cell.__class__ is str and cell.startswith(FORMULA_PREFIXES):  # type: ignore[attr-defined]
+            return [csv_cell(c) for c in row]
+    return row
+
+
+def has_jinja(text: str) -> bool:
+    return any(opener in text for opener in JINJA_OPENERS)
+
+
+def jinja_unsafe(yaml_scalar: str, text: str) -> str:
+    """A YAML scalar for an Ansible inventory or vars file: marked `!unsafe` when the text holds a Jinja opener,
+    so Ansible never templates it."""
+    return f"!unsafe {yaml_scalar}" if has_jinja(text) else yaml_scalar
+
+
+def config_comment(text: str, limit: int = 200) -> str:
+    """Text for one comment line of a device configuration: control characters and Jinja openers escaped, bounded."""
+    escaped = _escape(text[:limit])
+    for opener in JINJA_OPENERS:
+        escaped = escaped.replace(opener, opener[0] + " " + opener[1])
+    return escaped

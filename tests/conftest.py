@@ -1,0 +1,52 @@
+"""Session-wide test plumbing: every inventory the suite validates clean is recorded, so that
+tests/test_render_all_clean.py can render them all at the end ("anything that validates clean must render").
+
+`fabric.pipeline.run` is wrapped once, here, before any test module imports it: a run whose result has an
+inventory, a topology and a plan and no error is recorded as a snapshot of its files (bytes, deduplicated by
+content), so later changes to a test's temporary directory or to the result objects do not matter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+import fabric.pipeline as pipeline
+from fabric.findings import has_errors
+
+REAL_RUN = pipeline.run
+CLEAN: dict[str, dict[str, bytes]] = {}  # content digest → {path relative to the inventory root: bytes}
+LAST = "tests/test_render_all_clean.py::test_every_inventory_the_suite_validates_clean_renders"
+
+
+def record(path: Path, res: pipeline.Result) -> None:
+    if res.inventory is None or res.topology is None or res.plan is None or has_errors(res.findings):
+        return
+    root = path if path.is_dir() else path.parent
+    files = {_relative(Path(f), root): Path(f).read_bytes() for f in res.loaded.files}
+    digest = hashlib.sha256(b"".join(k.encode() + b"\0" + v + b"\0" for k, v in sorted(files.items()))).hexdigest()
+    CLEAN.setdefault(digest, files)
+
+
+def _relative(file: Path, root: Path) -> str:
+    try:
+        return file.relative_to(root).as_posix()
+    except ValueError:
+        return file.name
+
+
+def _recording_run(path: Path) -> pipeline.Result:
+    res = REAL_RUN(path)
+    record(Path(path), res)
+    return res
+
+
+pipeline.run = _recording_run  # type: ignore[assignment]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The render-everything test runs last, after every other test has recorded its inventories."""
+    last = [i for i in items if i.nodeid.endswith(LAST)]
+    items[:] = [i for i in items if not i.nodeid.endswith(LAST)] + last
