@@ -11,7 +11,7 @@ Three rules, used everywhere:
   formula), no control characters (those are refused at load already, SEC001);
 - a finding quotes user text only through `quote`: repr-style escapes, at most `limit` characters.
 
-The per-output escapers (`csv_cell`, `jinja_unsafe`, `config_comment`) are the defence in depth behind validation:
+The per-output escapers (`csv_cell`, `jinja_unsafe`) are the defence in depth behind validation:
 validated text passes through them unchanged.
 """
 
@@ -117,11 +117,3 @@ def jinja_unsafe(yaml_scalar: str, text: str) -> str:
     """A YAML scalar for an Ansible inventory or vars file: marked `!unsafe` when the text holds a Jinja opener,
     so Ansible never templates it."""
     return f"!unsafe {yaml_scalar}" if has_jinja(text) else yaml_scalar
-
-
-def config_comment(text: str, limit: int = 200) -> str:
-    """Text for one comment line of a device configuration: control characters and Jinja openers escaped, bounded."""
-    escaped = _escape(text[:limit])
-    for opener in JINJA_OPENERS:
-        escaped = escaped.replace(opener, opener[0] + " " + opener[1])
-    return escaped

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import fabric.load
+import fabric.inventory_files
 from fabric.cli import main
 from fabric.findings import MAX_FINDINGS, Location, exit_code, format_json, format_text
 from fabric.load import load_inventory
@@ -99,7 +99,7 @@ def test_fifo_named_yml_is_refused_without_blocking(tmp_path: Path) -> None:
 def test_total_input_budget_refuses_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Three files of 400 bytes against a budget of 1,000: refused from their sizes, none of them parsed (the
     # unparsable one would otherwise be a LOAD001).
-    monkeypatch.setattr(fabric.load, "MAX_TOTAL_BYTES", 1000)
+    monkeypatch.setattr(fabric.inventory_files, "MAX_TOTAL_BYTES", 1000)
     write_files(tmp_path / "inv", {"a.yml": "a: " + "x" * 396 + "\n", "b.yml": "b: " + "y" * 396 + "\n",
                                    "c.yml": "c: [" + "z" * 395 + "\n"})
     loaded = load_inventory(Path("inv"))

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from fabric.findings import Finding, Location, exit_code, format_text
-from fabric.load import MAX_FILE_BYTES, Loaded, load_inventory
+from fabric.inventory_files import MAX_FILE_BYTES
+from fabric.load import Loaded, load_inventory
 from fabric.pipeline import run
 from tests.helpers import ROOT, base_inventory, dump, write_files
 
