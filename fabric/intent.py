@@ -86,11 +86,11 @@ def _network(v: Any) -> netaddr.IPNetwork:
     try:
         net = netaddr.IPNetwork(v)
     except (netaddr.AddrFormatError, ValueError, TypeError):
-        raise ValueError(f"{v!r} is not an IPv4 prefix such as '10.0.0.0/16'") from None
+        raise ValueError(f"{quote(v)} is not an IPv4 prefix such as '10.0.0.0/16'") from None
     if net.version != 4 or "/" not in v:
-        raise ValueError(f"{v!r} must be an IPv4 prefix with a length, such as '10.0.0.0/16'")
+        raise ValueError(f"{quote(v)} must be an IPv4 prefix with a length, such as '10.0.0.0/16'")
     if net.ip != net.network:
-        raise ValueError(f"{v!r} has host bits set; did you mean '{net.cidr}'?")
+        raise ValueError(f"{quote(v)} has host bits set; did you mean '{net.cidr}'?")
     return net
 
 
@@ -110,9 +110,9 @@ def _address(v: Any) -> netaddr.IPAddress:
     try:
         addr = netaddr.IPAddress(v, flags=netaddr.INET_PTON)
     except (netaddr.AddrFormatError, ValueError):
-        raise ValueError(f"{v!r} is not an IPv4 address") from None
+        raise ValueError(f"{quote(v)} is not an IPv4 address") from None
     if addr.version != 4:
-        raise ValueError(f"{v!r} is not an IPv4 address")
+        raise ValueError(f"{quote(v)} is not an IPv4 address")
     return addr
 
 

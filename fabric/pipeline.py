@@ -18,7 +18,7 @@ from fabric.intent import Inventory
 from fabric.load import Loaded, SourceMap, load_inventory
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.plan_rules import check_plan, check_topology, summary
-from fabric.schema_check import check_schema, dotted, error_paths
+from fabric.schema_check import dotted, error_paths, schema_findings, validate
 from fabric.solver import solve
 from fabric.topology import Topology, expand
 
@@ -96,12 +96,12 @@ def _validate(loaded: Loaded, res: Result) -> tuple[Inventory | None, SourceMap]
     first = True
     while True:
         data, view = pruned.data()
-        inv, schema_findings = check_schema(data, view)
+        inv, errors = validate(data)
         if inv is None:
             if first:  # later rounds only see what leaving items out did: never reported
-                res.findings += schema_findings
+                res.findings += schema_findings(data, errors, view)
             first = False
-            if not pruned.drop(error_paths(data), view, "it does not validate"):
+            if not pruned.drop(error_paths(data, errors), view, "it does not validate"):
                 res.skipped = pruned.stopped("the inventory does not validate outside any pod, segment, host group, "
                                              "device override or model", STAGES[1:])
                 res.findings += pruned.findings()
@@ -153,15 +153,14 @@ class _View(SourceMap):
         return tuple(out)
 
     def loc(self, path: tuple) -> Location | None:
-        orig = self.original(tuple(path))
-        where = self._base.loc(orig)
-        if where is not None and self.recording:
-            self.seen[where].append(orig)
-        return where
+        return self._lookup(self._base.loc, path)
 
     def key_loc(self, path: tuple) -> Location | None:
+        return self._lookup(self._base.key_loc, path)
+
+    def _lookup(self, find, path: tuple) -> Location | None:
         orig = self.original(tuple(path))
-        where = self._base.key_loc(orig)
+        where = find(orig)
         if where is not None and self.recording:
             self.seen[where].append(orig)
         return where

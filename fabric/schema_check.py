@@ -84,22 +84,29 @@ def _model_at(path: tuple[Any, ...]) -> type[BaseModel] | None:
     return None
 
 
-def _clean_msg(msg: str, value: Any = None) -> str:
-    """pydantic's message without its prefix, with the input (when a validator quoted it whole) cut to an excerpt."""
+def _clean_msg(msg: str) -> str:
+    """pydantic's message without its prefix (validators quote user text themselves, through textsafe.quote)."""
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
-            msg = msg[len(prefix):]
-            break
-    if isinstance(value, str) and repr(value) in msg:
-        msg = msg.replace(repr(value), quote(value))
+            return msg[len(prefix):]
     return msg
 
 
-def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | None, list[Finding]]:
+def validate(data: dict[str, Any]) -> tuple[Inventory | None, list[dict[str, Any]]]:
+    """The Inventory, or None and pydantic's errors (validated once: findings and error paths both read them)."""
     try:
         return Inventory.model_validate(data), []
     except ValidationError as exc:
-        errors = exc.errors(include_url=False)
+        return None, exc.errors(include_url=False)
+
+
+def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | None, list[Finding]]:
+    inv, errors = validate(data)
+    return inv, schema_findings(data, errors, source)
+
+
+def schema_findings(data: dict[str, Any], errors: list[dict[str, Any]], source: SourceMap) -> list[Finding]:
+    """A finding per schema error, at the file:line:col of the data it is about."""
     findings: list[Finding] = []
     if len(errors) > MAX_FINDINGS:  # the finding budget: the rest are counted, not described
         findings.append(overflow_note(len(errors) - MAX_FINDINGS))
@@ -136,7 +143,7 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
         else:
             value = err.get("input")
             shown = quote(value) if isinstance(value, str | int | float | bool) or value is None else ""
-            msg = _clean_msg(err["msg"], value)
+            msg = _clean_msg(err["msg"])
             code = kind if kind in CODES else "SEC003" if msg.startswith("name pattern") else "SCH003"
             hint = str((err.get("ctx") or {}).get("hint", ""))  # a validator's own hint (PydanticCustomError)
             if "; did you mean" in msg:
@@ -144,13 +151,9 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
             findings.append(Finding(code, f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
                                                                    else ""),
                                     source.loc(path), hint))
-    return None, findings
+    return findings
 
 
-def error_paths(data: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """The data path of every schema error (what the pipeline prunes to check the rest); [] when valid."""
-    try:
-        Inventory.model_validate(data)
-    except ValidationError as exc:
-        return [_data_path(data, tuple(err["loc"])) for err in exc.errors(include_url=False)]
-    return []
+def error_paths(data: dict[str, Any], errors: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The data path of every schema error (what the pipeline prunes to check the rest)."""
+    return [_data_path(data, tuple(err["loc"])) for err in errors]

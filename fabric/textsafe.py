@@ -2,7 +2,7 @@
 format escapes it.
 
 Three rules, used everywhere:
-- names (identifiers, hostnames) are letters, digits and a few separators (`NAME`); hostnames are stricter still
+- names (identifiers, hostnames) are letters, digits and a few separators (`intent.Ident`); hostnames are stricter still
   (RFC 1123, fabric/units.py);
 - free text (`rack`, any descriptive string of the inventory), checked by `free_text_problem`: ASCII letters and
   digits, space and `_ . , : / ( ) + # @ & -`, starting with a letter or digit and not ending with a space.
@@ -21,7 +21,6 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 FREE_TEXT_CHARS = r"A-Za-z0-9 _.,:/()+#@&\-"  # a regex character class body
 # Control characters are not reported here: the loader refuses them in every string (SEC001), once.
 _CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029"

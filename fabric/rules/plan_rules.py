@@ -11,7 +11,7 @@ from fabric.intent import Inventory, SwitchModel
 from fabric.load import SourceMap
 from fabric.rules.name_rules import case_collisions
 from fabric.textsafe import did_you_mean, quote
-from fabric.topology import LinkRole, Role, Topology, downlink_candidates, host_candidates, uplink_candidates
+from fabric.topology import LinkRole, Role, Switch, Topology, downlink_candidates, host_candidates, uplink_candidates
 from fabric.units import format_ports, format_speed, hostname_problem, lanes_at
 
 
@@ -64,17 +64,16 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
             if end.port > limit[end.device]:
                 over_links[(end.device, kind)] += 1
                 over_ports[(end.device, kind)].add((link.rail, end.port))
-    with_spines = {pod.id for pod in inv.pods if pod.spines}
     out: list[Finding] = []
     for name, kind in sorted(over_links, key=lambda t: (topo.switches[t[0]].slot, t[1])):
         sw = topo.switches[name]
         model = inv.switch_models[sw.model]
-        has_up = sw.pod in with_spines if sw.role is Role.RAIL else inv.super_spines is not None
-        block = port_block(model, kind, len(sw.rails), has_up and sw.role is not Role.SUPER_SPINE)
+        has_up = has_uplinks(inv, sw)
+        block = port_block(model, kind, len(sw.rails), has_up)
         n_over = len(over_ports[(name, kind)])
         disabled = sum(1 for p in block if p in sw.disabled_ports)
         notes = [f"{disabled} disabled"] if disabled else []
-        if kind != "uplink" and has_up and sw.role is not Role.SUPER_SPINE:
+        if kind != "uplink" and has_up:
             notes.append(f"{format_ports(uplink_candidates(model))} are uplinks")
         out.append(Finding(
             "PORT001", f"{sw.role.value} switch {name}: {over_links[(name, kind)]} link(s) do not fit its {kind} "
@@ -89,6 +88,13 @@ _PORT001_HINT = {
     "downlink": "use fewer lower switches or links each, a larger model, or a smaller port_blocks.uplinks",
     "uplink": "use fewer upper switches or links each, or widen the model's port_blocks.uplinks",
 }
+
+
+def has_uplinks(inv: Inventory, sw: Switch) -> bool:
+    """Does the switch have a tier above it: a rail switch in a pod with spines, a spine under super-spines?"""
+    if sw.role is Role.RAIL:
+        return any(pod.id == sw.pod and pod.spines for pod in inv.pods)
+    return sw.role is Role.SPINE and inv.super_spines is not None
 
 
 def port_block(model: SwitchModel, kind: str, rails: int, has_uplinks: bool) -> tuple[int, ...]:
@@ -140,9 +146,8 @@ def _free_positions(inv: Inventory, topo: Topology, switch: str, speed: int) -> 
         for end in (link.a, link.z):
             if end.device == switch:
                 used[end.port].add((end.lane, end.speed))
-    has_up = any(pod.id == sw.pod and pod.spines for pod in inv.pods)
     lanes = lanes_at(model.speed, model.breakouts, speed)
-    for port in reversed(port_block(model, "host", len(sw.rails), has_up)):
+    for port in reversed(port_block(model, "host", len(sw.rails), has_uplinks(inv, sw))):
         taken = used.get(port, set())
         if port in sw.disabled_ports or any(lane == 0 or s != speed for lane, s in taken):
             continue

@@ -178,11 +178,10 @@ def _port_channels(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]
     return rows
 
 
-def _tiers(inv: Inventory, topo: Topology) -> dict:
+def _tiers(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]]) -> dict:
     """Per tier, the worst single switch and single link failure, on the ECMP-usable uplink capacity
     (fabric/solver/paths.py): a failed link takes its port-channel down when fewer than min-links members stay,
     and a degraded port-channel still gets an equal ECMP share, so every next hop counts at its slowest."""
-    hops = next_hops(inv, topo)
     width = inv.routing.ecmp.width
     order = {name: i for i, name in enumerate(topo.switches)}  # identity order breaks ties
     out = {}
@@ -317,6 +316,7 @@ def _summarization(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict
 def check_failures(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
     connectivity, _groups = _single_homed(topo)
     summary, findings = _summarization(inv, topo, src)
-    report = {"tiers": _tiers(inv, topo), "port_channels": _port_channels(inv, topo, next_hops(inv, topo)),
+    hops = next_hops(inv, topo)
+    report = {"tiers": _tiers(inv, topo, hops), "port_channels": _port_channels(inv, topo, hops),
               "single_homed": connectivity, "summarization": summary}
     return report, findings
