@@ -293,6 +293,32 @@ class RailPortBlocks(_Model):
     uplinks: PortList | None = Field(None, description="ports towards the next tier up (default: top half)")
 
 
+class SwitchBuffers(_Model):
+    """Packet-buffer facts of a switch's ASIC, for SONiC's traditional buffer model (fabric/buffers.py): the pools
+    carved from the shared buffer, and the ASIC constants of the lossless headroom formula. Take them from the SKU
+    directory of sonic-buildimage (device/<vendor>/<platform>/<hwsku>/) or the vendor."""
+
+    total_bytes: int = Field(ge=1, description="shared buffer memory (SONiC's mmu_size)")
+    ingress_lossless_pool: int = Field(ge=1, description="BUFFER_POOL ingress_lossless_pool size (bytes)")
+    ingress_lossy_pool: int = Field(ge=1, description="BUFFER_POOL ingress_lossy_pool size (bytes)")
+    egress_lossless_pool: int = Field(ge=1, description="BUFFER_POOL egress_lossless_pool size (bytes)")
+    egress_lossy_pool: int = Field(ge=1, description="BUFFER_POOL egress_lossy_pool size (bytes)")
+    shared_headroom_pool: int = Field(0, ge=0, description="xoff of ingress_lossless_pool: a shared headroom pool "
+                                                           "(each lossless PG then reserves only its xon); 0: every "
+                                                           "lossless PG reserves its full headroom")
+    pool_mode: Literal["static", "dynamic"] = "dynamic"
+    cell_bytes: int = Field(ge=1, le=65536, description="buffer cell size")
+    pipeline_latency_bytes: int = Field(ge=0, description="xon of a lossless PG (doubled on 8-lane ports)")
+    mac_phy_delay_bytes: float = Field(ge=0, description="MAC/PHY delay of the headroom formula, in bytes")
+    tile_delay_ns: int = Field(0, ge=0, description="in-ASIC delay counted as bytes at line rate (Spectrum-4/5)")
+    lossless_pg_dynamic_th: int = Field(0, ge=-8, le=7, description="dynamic_th of the lossless PG profiles")
+    lossless_dynamic_th: int = Field(7, ge=-8, le=7, description="dynamic_th of the other lossless profiles")
+    lossy_dynamic_th: int = Field(3, ge=-8, le=7, description="dynamic_th of the lossy PG and queue profiles")
+    egress_lossy_reserve: int = Field(9216, ge=0, description="size of egress_lossy_profile (port egress list)")
+    create_only_config_db_buffers: bool = Field(False, description="DEVICE_METADATA flag: the ASIC gets only the "
+                                                                   "buffers config_db names (set by the SKU)")
+
+
 class SwitchModel(_Model):
     ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
     speed: Speed = Field(description="native port speed")
@@ -305,6 +331,7 @@ class SwitchModel(_Model):
                                           "of every breakout's lanes")
     hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
         None, description="SONiC HwSKU written into DEVICE_METADATA")
+    buffers: SwitchBuffers | None = Field(None, description="buffer facts of the ASIC (SONiC lossless buffers)")
 
     @model_validator(mode="before")
     @classmethod

@@ -13,6 +13,15 @@ from fabric.pipeline import Result, run
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
 
+# Buffer facts of a Spectrum-4 SN5600 (inventory/hardware.yml cites the sources). Every test model of a SONiC
+# switch needs them (BUF001): without them it cannot be made lossless.
+SONIC_BUFFERS: dict[str, Any] = {
+    "total_bytes": 158229504, "ingress_lossless_pool": 52161690, "ingress_lossy_pool": 52161690,
+    "egress_lossless_pool": 158229504, "egress_lossy_pool": 52161690, "cell_bytes": 192,
+    "pipeline_latency_bytes": 19456, "mac_phy_delay_bytes": 819.2, "tile_delay_ns": 120,
+}
+SONIC_BUFFERS_FLOW = yaml.safe_dump(SONIC_BUFFERS, default_flow_style=True, width=1000).strip()  # for YAML text
+
 # A small 2-tier fabric: one pod, 2 spines, one single-rail segment of 4 hosts with 2 NICs each.
 _BASE: dict[str, Any] = {
     "fabric": {"name": "mini", "platform": "sonic"},
@@ -25,7 +34,7 @@ _BASE: dict[str, Any] = {
     "limits": {"pods": 4, "segments_per_pod": 4, "rail_switches_per_segment": 8, "spines_per_pod": 8,
                "super_spines": 8, "uplinks_per_rail_switch": 16, "uplinks_per_spine": 16,
                "segment_rail_block": 21},
-    "switch_models": {"sw64": {"ports": 64, "speed": "800G", "breakouts": ["2x400G"]}},
+    "switch_models": {"sw64": {"ports": 64, "speed": "800G", "breakouts": ["2x400G"], "buffers": SONIC_BUFFERS}},
     "host_models": {"h2": {"gpus": 2, "nics": 2, "nic_speed": "400G"}},
     "pods": [{
         "id": 1,

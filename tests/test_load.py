@@ -19,7 +19,7 @@ from fabric.findings import Finding, Location, exit_code, format_text
 from fabric.inventory_files import MAX_FILE_BYTES
 from fabric.load import Loaded, load_inventory
 from fabric.pipeline import run
-from tests.helpers import ROOT, base_inventory, dump, write_files
+from tests.helpers import ROOT, SONIC_BUFFERS_FLOW, base_inventory, dump, write_files
 
 
 @pytest.fixture(autouse=True)
@@ -193,7 +193,8 @@ def test_switch_models_split_across_files_validate_clean(tmp_path: Path) -> None
     del base["switch_models"]
     write_files(tmp_path / "inv", {
         "base.yml": dump(base),
-        "hw-a.yml": "switch_models:\n  sw64: {ports: 64, speed: 800G, breakouts: [2x400G]}\n",
+        "hw-a.yml": "switch_models:\n  sw64: {ports: 64, speed: 800G, breakouts: [2x400G], "
+                    f"buffers: {SONIC_BUFFERS_FLOW}}}\n",
         "hw-b.yml": "switch_models:\n  sw32: {ports: 32, speed: 400G}\n",
     })
     res = run(Path("inv"))
@@ -505,6 +506,7 @@ def test_merge_keys_in_a_real_inventory(tmp_path: Path) -> None:
                   "    ports: 64\n"
                   "    speed: 800G\n"
                   "    breakouts: [2x400G]\n"
+                  f"    buffers: {SONIC_BUFFERS_FLOW}\n"
                   "  sw32:\n"
                   "    <<: *sw\n"
                   "    ports: 32\n",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import base_inventory, run_data
+from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
 
 
 def three_tier(links_per_rail_switch: int, spine_blocks: dict | None) -> dict[str, Any]:
@@ -15,8 +15,8 @@ def three_tier(links_per_rail_switch: int, spine_blocks: dict | None) -> dict[st
     downlinks, and sends 2 super-spines × 4 links = 8 up."""
     inv = base_inventory()
     inv["switch_models"]["leaf"] = {"ports": 64, "speed": "800G", "breakouts": ["2x400G"],
-                                    "port_blocks": {"uplinks": "5-64"}}
-    inv["switch_models"]["sp"] = {"ports": 64, "speed": "800G", "breakouts": ["2x400G"]}
+                                    "port_blocks": {"uplinks": "5-64"}, "buffers": SONIC_BUFFERS}
+    inv["switch_models"]["sp"] = {"ports": 64, "speed": "800G", "breakouts": ["2x400G"], "buffers": SONIC_BUFFERS}
     if spine_blocks:
         inv["switch_models"]["sp"]["port_blocks"] = spine_blocks
     inv["super_spines"] = {"count": 2, "model": "sw64"}

@@ -10,7 +10,7 @@ import pytest
 
 from fabric.emit import build_files
 from fabric.intent import SwitchModel
-from tests.helpers import base_inventory, run_data
+from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
 
 
 @pytest.mark.parametrize(("speed", "breakouts", "lanes"), [
@@ -38,7 +38,7 @@ def test_serdes_lanes_must_split_into_breakout_lanes(tmp_path: Path) -> None:
 def test_a_100g_switch_renders_4_sonic_lanes_per_port(tmp_path: Path) -> None:
     # 32 × 100G QSFP28 switches, 100G NICs and links: port p is Ethernet(4·(p-1)) on lanes 4(p-1) .. 4(p-1)+3
     inv = base_inventory()
-    inv["switch_models"] = {"s100": {"ports": 32, "speed": "100G"}}
+    inv["switch_models"] = {"s100": {"ports": 32, "speed": "100G", "buffers": SONIC_BUFFERS}}
     inv["host_models"]["h2"]["nic_speed"] = "100G"
     inv["pods"][0]["spines"].update({"model": "s100", "link_speed": "100G"})
     inv["pods"][0]["spines"]["count"] = 4  # 4 hosts × 100G down = 4 spines × 100G up

@@ -14,7 +14,7 @@ import pytest
 
 from fabric.findings import Finding, Location, exit_code
 from fabric.pipeline import Result, run
-from tests.helpers import base_inventory, codes, dump, run_data, write_files
+from tests.helpers import SONIC_BUFFERS_FLOW, base_inventory, codes, dump, run_data, write_files
 
 
 @pytest.fixture(autouse=True)
@@ -249,7 +249,7 @@ def test_null_section(tmp_path: Path) -> None:
 def test_invalid_model_name_is_located_at_the_key(tmp_path: Path) -> None:
     text = (
         "switch_models:\n"
-        "  sw64: {ports: 64, speed: 800G, breakouts: [2x400G]}\n"
+        f"  sw64: {{ports: 64, speed: 800G, breakouts: [2x400G], buffers: {SONIC_BUFFERS_FLOW}}}\n"
         "  bad model!:\n"           # 3: the offending key, column 3
         "    ports: 64\n"
         "    speed: 800G\n"

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from fabric.pipeline import run
-from tests.helpers import EXAMPLE, run_data
+from tests.helpers import EXAMPLE, SONIC_BUFFERS, run_data
 
 
 def worked_example(spines: int = 4, link_speed: str = "800G", links: int = 1, super_spines: int | None = None,
@@ -16,7 +16,8 @@ def worked_example(spines: int = 4, link_speed: str = "800G", links: int = 1, su
         "fabric": {"name": "worked"},
         "pools": {"loopbacks": "10.0.0.0/16", "fabric_links": "10.32.0.0/11", "rail_subnets": "172.16.0.0/12",
                   "management": {"prefix": "192.168.0.0/16"}},
-        "switch_models": {"sw": {"ports": 64, "speed": "800G", "breakouts": ["2x400G", "8x100G"]}},
+        "switch_models": {"sw": {"ports": 64, "speed": "800G", "breakouts": ["2x400G", "8x100G"],
+                                 "buffers": SONIC_BUFFERS}},
         "host_models": {"h": {"gpus": rails, "nics": rails, "nic_speed": "100G"}},
         "pods": [{"id": 1,
                   "spines": {"count": spines, "model": "sw", "link_speed": link_speed, "links_per_rail_switch": links},

@@ -196,6 +196,19 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("REACH001", "unreachable-segments", "Segments of one pod cannot reach each other",
      "Hosts reach each other only through cables: a rail-only pod (no spines) with several segments is as many "
      "islands, so a job cannot span them. Add spines or make each segment a pod of its own."),
+    # --- lossless buffers on SONiC (BUF001-BUF049)
+    ("BUF001", "no-buffer-facts", "A SONiC switch's model has no buffer facts",
+     "SONiC gets its whole config_db.json from railfabric, buffer tables included (a full replace would delete "
+     "anything else): the lossless PG of the RoCE priority needs headroom computed from the ASIC's buffer facts "
+     "(switch_models.<m>.buffers: pool sizes, cell size, pipeline latency, ...). Without them the port would pause "
+     "its peer too late and drop: PFC without headroom is not lossless."),
+    ("BUF002", "headroom-exceeds-buffer", "The lossless headroom of a switch does not fit its buffer",
+     "Each lossless PG reserves its headroom (xon + xoff, from speed, cable length and MTU: fabric/buffers.py). "
+     "Together (plus any shared headroom pool) they must fit in what the shared buffer leaves after the ingress "
+     "pools: total_bytes - ingress_lossless_pool - ingress_lossy_pool. Otherwise the ASIC cannot reserve them."),
+    ("BUF003", "no-pause-quanta", "No headroom figure for a port speed",
+     "The peer's response time to PAUSE comes from IEEE 802.3 Annex 31B.3.7's pause quanta per speed; railfabric "
+     "knows 10G-800G. A lossless port at another speed gets no headroom, so it is refused."),
     ("SKIP001", "checks-skipped", "Checks of an inventory item were skipped because it does not validate",
      "An item (pod, segment, host group, device override, switch or host model) with a schema error or an unknown "
      "reference is left out, with what depends on it, and every later check runs on the rest, so all findings "

@@ -1,0 +1,83 @@
+"""Lossless buffer rules for SONiC switches (BUF001-BUF003): the model has buffer facts, every PFC port's speed has a
+headroom figure, and the lossless headroom of each switch fits its buffer. Figures from fabric/buffers.py, on the
+expanded topology (every cabled port runs the RoCE QoS, as the device model says)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from fabric.buffers import SONIC, headroom_budget, pg_headroom, role_cable
+from fabric.findings import Finding
+from fabric.intent import Inventory, SwitchBuffers
+from fabric.load import SourceMap
+from fabric.platforms import PLATFORMS
+from fabric.topology import Topology
+from fabric.units import format_speed
+
+# What BUF001's hint shows: the block with its fields (values of an NVIDIA SN5600, Spectrum-4, as an example).
+BUFFERS_BLOCK = ("buffers: {total_bytes: 158229504, ingress_lossless_pool: 52161690, ingress_lossy_pool: 52161690, "
+                 "egress_lossless_pool: 158229504, egress_lossy_pool: 52161690, cell_bytes: 192, "
+                 "pipeline_latency_bytes: 19456, mac_phy_delay_bytes: 819.2, tile_delay_ns: 120}")
+
+
+def check_buffers(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+    out: list[Finding] = []
+    sonic_models: dict[str, str] = {}  # model → first SONiC switch using it
+    for sw in topo.switches.values():
+        if sw.platform == SONIC:
+            sonic_models.setdefault(sw.model, sw.name)
+    for name, first in sorted(sonic_models.items()):
+        if inv.switch_models[name].buffers is None:
+            out.append(Finding(
+                "BUF001", f"switch model {name!r} has no buffer facts, so its SONiC switches (e.g. {first}) cannot "
+                "be made lossless: no lossless PG headroom for the RoCE priority", src.key_loc(("switch_models", name)),
+                f"add the ASIC's facts to the model, e.g. {BUFFERS_BLOCK}"))
+    out += _headroom(inv, topo, src, {m for m in sonic_models if inv.switch_models[m].buffers is not None})
+    return out
+
+
+def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) -> list[Finding]:
+    """BUF003 per (model, speed) without a pause-quanta figure; BUF002 per model, for its worst switch."""
+    demand: dict[str, int] = defaultdict(int)
+    no_quanta: dict[tuple[str, int], str] = {}
+    mtu = PLATFORMS[SONIC].max_mtu if inv.fabric.mtu > PLATFORMS[SONIC].max_mtu else inv.fabric.mtu
+    ns = inv.solver.fiber_ns_per_m
+    for link in topo.links:
+        ends = (link.z,) if link.role.value == "host" else (link.a, link.z)
+        for end in ends:
+            sw = topo.switches[end.device]
+            if sw.platform != SONIC or sw.model not in models:
+                continue
+            model = inv.switch_models[sw.model]
+            asic: SwitchBuffers = model.buffers  # type: ignore[assignment]
+            lanes = model.serdes_lanes // (model.speed // end.speed) if end.lane else model.serdes_lanes
+            room = pg_headroom(asic, end.speed, role_cable(inv.solver.cable, link.role.value), mtu, lanes, ns)
+            if room is None:
+                no_quanta.setdefault((sw.model, end.speed), sw.name)
+                continue
+            demand[sw.name] += room.size
+    out = [Finding("BUF003", f"no IEEE 802.3 pause-quanta figure for {format_speed(speed)} ports (e.g. on {name}), "
+                   "so their lossless headroom cannot be computed", src.key_loc(("switch_models", model, "buffers")),
+                   "run these links at 10G-800G, or extend fabric/buffers.py PAUSE_QUANTA from IEEE 802.3 "
+                   "Annex 31B.3.7 for the new speed")
+           for (model, speed), name in sorted(no_quanta.items())]
+    worst: dict[str, tuple[int, str]] = {}
+    for name, need in demand.items():
+        model = topo.switches[name].model
+        if need > worst.get(model, (-1, ""))[0]:
+            worst[model] = (need, name)
+    for model, (need, name) in sorted(worst.items()):
+        asic = inv.switch_models[model].buffers  # type: ignore[assignment]
+        total = need + asic.shared_headroom_pool
+        budget = headroom_budget(asic)
+        if total > budget:
+            shp = f" + shared headroom pool {asic.shared_headroom_pool:,}" if asic.shared_headroom_pool else ""
+            out.append(Finding(
+                "BUF002", f"the lossless PGs of {name} (model {model!r}) reserve {need:,} bytes of headroom{shp} = "
+                f"{total:,}, but the buffer leaves {budget:,} (total_bytes {asic.total_bytes:,} - "
+                f"ingress_lossless_pool {asic.ingress_lossless_pool:,} - ingress_lossy_pool "
+                f"{asic.ingress_lossy_pool:,})",
+                src.key_loc(("switch_models", model, "buffers")),
+                f"shrink the ingress pools by at least {total - budget:,} bytes, use a shared headroom pool, or "
+                "shorter cables"))
+    return out
