@@ -69,6 +69,14 @@ LOSSLESS_MTU = 1024  # SONiC's default LOSSLESS_TRAFFIC_PATTERN mtu, the frame i
 EIGHT_LANES = 8  # ports of 8 serdes lanes have two buffer units: doubled pipeline latency
 QUEUES = 8  # unicast queues per port (TC_TO_QUEUE maps the 8 traffic classes onto 0-7)
 ZERO_CABLE = "0m"
+
+# An NVIDIA SN5600's (Spectrum-4) buffer facts, for `fabric size` skeletons, BUF001's hint and tests; inventory/
+# hardware.yml holds the same with their sources (sonic-buildimage ACS-SN5600 T1 pools, Spectrum-4 ASIC_TABLE).
+SN5600_BUFFERS: dict[str, int | float] = {
+    "total_bytes": 158229504, "ingress_lossless_pool": 52161690, "ingress_lossy_pool": 52161690,
+    "egress_lossless_pool": 158229504, "egress_lossy_pool": 52161690, "cell_bytes": 192,
+    "pipeline_latency_bytes": 19456, "mac_phy_delay_bytes": 819.2, "tile_delay_ns": 120,
+}
 SONIC = Platform.SONIC.value  # the platform whose config carries buffer tables
 
 INGRESS_LOSSLESS_POOL = "ingress_lossless_pool"

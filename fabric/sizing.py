@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from fabric.buffers import SN5600_BUFFERS
 from fabric.units import format_speed, lanes_at
 
 # --------------------------------------------------------------------------- specs and presets
@@ -62,6 +63,7 @@ class SwitchSpec:
     ports: int
     speed_gbps: int
     breakouts: tuple[tuple[int, int], ...] = ()
+    buffers: tuple[tuple[str, int | float], ...] = ()  # SONiC buffer facts (switch_models.<m>.buffers), if known
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "breakouts", tuple((int(a), int(b)) for a, b in self.breakouts))
@@ -89,7 +91,8 @@ def presets() -> Presets:
     }
     switches = {
         "qm9700": SwitchSpec("qm9700", 64, 400),  # Quantum-2 NDR: 32 OSFP cages × 2 = 64 × 400G, radix 64
-        "sn5600": SwitchSpec("sn5600", 64, 800, ((2, 400), (4, 200))),  # Spectrum-4: 64 × 800G, 128 × 400G
+        # Spectrum-4: 64 × 800G, 128 × 400G; the buffer facts SONiC's lossless config needs (fabric/buffers.py)
+        "sn5600": SwitchSpec("sn5600", 64, 800, ((2, 400), (4, 200)), tuple(SN5600_BUFFERS.items())),
         "q3400": SwitchSpec("q3400", 144, 800),  # Quantum-X800 XDR: 144 × 800G, radix 144
     }
     return Presets(hosts, switches)
@@ -481,6 +484,8 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") 
     base_model = {"ports": sw.ports, "speed": format_speed(sw.speed_gbps)}
     if sw.breakouts:
         base_model["breakouts"] = _FlowList(f"{n}x{format_speed(v)}" for n, v in sw.breakouts)
+    if sw.buffers:
+        base_model["buffers"] = _Flow(sw.buffers)
     switch_models: dict = {sw.name: _Flow(base_model)}
     host_ports = _ceil_div(s.leaf_downlinks, s.lanes)
     up_ports = _ceil_div(s.leaf_uplinks, s.lanes)

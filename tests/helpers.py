@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from fabric.buffers import SN5600_BUFFERS
 from fabric.pipeline import Result, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -15,11 +16,7 @@ EXAMPLE = ROOT / "inventory"
 
 # Buffer facts of a Spectrum-4 SN5600 (inventory/hardware.yml cites the sources). Every test model of a SONiC
 # switch needs them (BUF001): without them it cannot be made lossless.
-SONIC_BUFFERS: dict[str, Any] = {
-    "total_bytes": 158229504, "ingress_lossless_pool": 52161690, "ingress_lossy_pool": 52161690,
-    "egress_lossless_pool": 158229504, "egress_lossy_pool": 52161690, "cell_bytes": 192,
-    "pipeline_latency_bytes": 19456, "mac_phy_delay_bytes": 819.2, "tile_delay_ns": 120,
-}
+SONIC_BUFFERS: dict[str, Any] = dict(SN5600_BUFFERS)
 SONIC_BUFFERS_FLOW = yaml.safe_dump(SONIC_BUFFERS, default_flow_style=True, width=1000).strip()  # for YAML text
 
 # A small 2-tier fabric: one pod, 2 spines, one single-rail segment of 4 hosts with 2 NICs each.

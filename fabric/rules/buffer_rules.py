@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fabric.buffers import SONIC, headroom_budget, pg_headroom, role_cable
+from fabric.buffers import SN5600_BUFFERS, SONIC, headroom_budget, pg_headroom, role_cable
 from fabric.findings import Finding
 from fabric.intent import Inventory, SwitchBuffers
 from fabric.load import SourceMap
@@ -15,9 +15,7 @@ from fabric.topology import Topology
 from fabric.units import format_speed
 
 # What BUF001's hint shows: the block with its fields (values of an NVIDIA SN5600, Spectrum-4, as an example).
-BUFFERS_BLOCK = ("buffers: {total_bytes: 158229504, ingress_lossless_pool: 52161690, ingress_lossy_pool: 52161690, "
-                 "egress_lossless_pool: 158229504, egress_lossy_pool: 52161690, cell_bytes: 192, "
-                 "pipeline_latency_bytes: 19456, mac_phy_delay_bytes: 819.2, tile_delay_ns: 120}")
+BUFFERS_BLOCK = "buffers: {" + ", ".join(f"{k}: {v}" for k, v in SN5600_BUFFERS.items()) + "}"
 
 
 def check_buffers(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
