@@ -48,7 +48,7 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
                 continue
             model = inv.switch_models[sw.model]
             asic: SwitchBuffers = model.buffers  # type: ignore[assignment]
-            lanes = model.serdes_lanes // (model.speed // end.speed) if end.lane else model.serdes_lanes
+            lanes = model.serdes_lanes // max(1, model.speed // end.speed) if end.lane else model.serdes_lanes
             room = pg_headroom(asic, end.speed, role_cable(inv.solver.cable, link.role.value), mtu, lanes, ns)
             if room is None:
                 no_quanta.setdefault((sw.model, end.speed), sw.name)
