@@ -245,6 +245,16 @@ def build_buffers(asic: SwitchBuffers, ports: list[PortFacts], cable: CableLengt
     egress: list[tuple[str, tuple[str, ...]]] = []
     lengths: list[tuple[str, str]] = []
     reserved = asic.shared_headroom_pool
+    # buffermgrd's profile name holds speed and cable only: ports that share it (e.g. at two link MTUs, or 8 and 4
+    # lanes) get the largest headroom of them, so one profile is enough for all
+    rooms: dict[str, Headroom] = {}
+    for p in ports:
+        if p.pfc and p.role:
+            metres = role_cable(cable, p.role)
+            room = pg_headroom(asic, p.speed, metres, p.mtu, p.lanes, ns_per_m)
+            name = lossless_profile_name(p.speed, metres)
+            if room is not None and (name not in rooms or room.size > rooms[name].size):
+                rooms[name] = room
     for p in ports:
         if not (p.pfc and p.role):
             lengths.append((p.name, ZERO_CABLE))
@@ -252,9 +262,9 @@ def build_buffers(asic: SwitchBuffers, ports: list[PortFacts], cable: CableLengt
         metres = role_cable(cable, p.role)
         lengths.append((p.name, f"{metres}m"))
         pgs.extend(Assignment(p.name, key, INGRESS_LOSSY_PROFILE) for key in lossy_pgs)
-        room = pg_headroom(asic, p.speed, metres, p.mtu, p.lanes, ns_per_m)
+        name = lossless_profile_name(p.speed, metres)
+        room = rooms.get(name)
         if room is not None:
-            name = lossless_profile_name(p.speed, metres)
             pg_profiles[name] = Profile(name, INGRESS_LOSSLESS_POOL, room.size, asic.lossless_pg_dynamic_th,
                                         room.xon, room.xoff)
             pgs.extend(Assignment(p.name, str(pg), name) for pg in lossless_pgs)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from fabric.buffers import Headroom, cable_metres, index_ranges, pg_headroom
+from fabric.buffers import Headroom, PortFacts, build_buffers, cable_metres, index_ranges, pg_headroom
 from fabric.device import DeviceConfig, build_devices
-from fabric.intent import SwitchBuffers
+from fabric.intent import CableLengths, SwitchBuffers
 from fabric.pipeline import run
 from fabric.render import render_device
 from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
@@ -252,3 +252,22 @@ def test_buf003_speed_without_pause_quanta(tmp_path: Path) -> None:
     inv["pods"][0]["spines"]["link_speed"] = "1.6T"
     found = [f for f in run_data(tmp_path, inv).findings if f.code == "BUF003"]
     assert len(found) == 1 and "1.6T" in found[0].message, [str(f) for f in found]
+
+
+def test_ports_sharing_a_profile_name_get_the_largest_headroom() -> None:
+    # buffermgrd names profiles by speed and cable only. An 800G 30 m port at MTU 9214 (facing EOS) and one at 9216
+    # share pg_lossless_800000_30m_profile: the 9216 one needs more (size 379,904, test above), and both get it.
+    # At 9214: delay 109,953.2; 1024 + 3 x 109,953.2 = 330,883.6 -> 324 KiB = 331,776 (same xoff); size = 38,912 +
+    # 331,776 + 9,214 = 379,902 -> 371 KiB = 379,904: equal here, so check with a shorter MTU that changes xoff:
+    # MTU 1500: delay 102,239.2; 1024 + 306,717.6 = 307,741.6 -> 301 KiB = 308,224; size = 38,912 + 308,224 + 1,500
+    # = 348,636 -> 341 KiB = 349,184.
+    assert pg_headroom(SN5600, 800, 30, 1500, 8, 5.0) == Headroom(38912, 308224, 349184)
+    ports = [PortFacts("Ethernet0", 800, 1500, 8, "fabric", True),
+             PortFacts("Ethernet8", 800, 9216, 8, "fabric", True)]
+    b = build_buffers(SN5600, ports, CableLengths(), 5.0, (0, 0, 0, 3, 0, 0, 0, 0), (3,), ((3, 3),))
+    lossless = [p for p in b.profiles if p.name.startswith("pg_lossless_")]
+    assert [(p.name, p.xoff, p.size) for p in lossless] == [("pg_lossless_800000_30m_profile", 331776, 379904)]
+    assert b.headroom_bytes == 2 * 379904
+    assert [(a.port, a.index, a.profile) for a in b.pgs] == [
+        ("Ethernet0", "0", "ingress_lossy_profile"), ("Ethernet0", "3", "pg_lossless_800000_30m_profile"),
+        ("Ethernet8", "0", "ingress_lossy_profile"), ("Ethernet8", "3", "pg_lossless_800000_30m_profile")]
