@@ -13,7 +13,8 @@ from functools import lru_cache
 from fabric.allocate import Plan, Prefix, ntoa
 from fabric.buffers import Buffers, device_buffers
 from fabric.intent import Inventory
-from fabric.platforms import PLATFORMS
+from fabric.mtu import link_mtu, switch_mtu
+from fabric.platforms import PLATFORMS, fec_for
 from fabric.topology import Link, LinkRole, Role, Switch, Topology
 from fabric.units import format_speed
 
@@ -41,6 +42,8 @@ class Interface:
     breakout: str = ""  # breakout mode of the physical port, e.g. "2x400G"; "" when native
     lanes: tuple[int, ...] = ()  # serdes lanes (sequential numbering: port p owns (p-1)·serdes ...)
     channel_number: int | None = None
+    speed_setting: str = ""  # the platform's forced-speed value (EOS "400g-4", SONiC "400000"): platforms.py
+    fec: str = "none"  # "rs" | "none": the same at both ends of a link (platforms.fec_for)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,9 +230,10 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
     traits = PLATFORMS[sw.platform]
     model = inv.switch_models[sw.model]
     fabric_mtu = inv.fabric.mtu
-    mtu = min(fabric_mtu, traits.max_mtu)
+    mtu = switch_mtu(fabric_mtu, sw.platform)
     mtu_note = (f"fabric mtu {fabric_mtu} normalised to {mtu}, the {sw.platform} maximum"
                 if mtu != fabric_mtu else "")
+    lower_peers: dict[str, int] = {}  # peer platform → link MTU, where a peer's ceiling is below ours
 
     def ifname(sw_: Switch, port: int, lane: int, speed: int) -> str:
         m = inv.switch_models[sw_.model]
@@ -258,6 +262,9 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
             continue
         psw = topo.switches[peer.device]
         pname = ifname(psw, peer.port, peer.lane, peer.speed)
+        lmtu = link_mtu(fabric_mtu, sw.platform, psw.platform)
+        if lmtu < mtu:
+            lower_peers[psw.platform] = lmtu
         key = link.bundle or link.id
         upper_ip, lower_ip = plan.p2p_ends(key)
         mine, theirs = (upper_ip, lower_ip) if upper else (lower_ip, upper_ip)
@@ -267,14 +274,14 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
             channels[link.bundle].append((me.port, me.lane, link, upper))
             used[(me.port, me.lane)] = dict(
                 name=name, port=me.port, lane=me.lane, speed=me.speed, mode="member", admin_up=True,
-                description=f"{psw.name} {pname}", mtu=mtu, qos=True, peer=psw.name, peer_interface=pname,
+                description=f"{psw.name} {pname}", mtu=lmtu, qos=True, peer=psw.name, peer_interface=pname,
                 role=link.role.value)
             if len(channels[link.bundle]) == 1:
                 neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], psw.name, ntoa(mine)))
             continue
         used[(me.port, me.lane)] = dict(
             name=name, port=me.port, lane=me.lane, speed=me.speed, mode="routed", admin_up=True,
-            description=f"{psw.name} {pname}", mtu=mtu, ipv4=f"{ntoa(mine)}/31", qos=True, peer=psw.name,
+            description=f"{psw.name} {pname}", mtu=lmtu, ipv4=f"{ntoa(mine)}/31", qos=True, peer=psw.name,
             peer_interface=pname, role=link.role.value)
         neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], f"{psw.name} {pname}", ntoa(mine)))
 
@@ -295,8 +302,9 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
             spec["channel"] = pc_name
             spec["channel_number"] = number
             member_names.append(spec["name"])
+        pc_mtu = used[(port, members[0][1])]["mtu"]  # the members' link MTU (both ends' ceiling)
         pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
-                               f"{peer} {bundle.rsplit('#', 1)[1]}", mtu, peer,
+                               f"{peer} {bundle.rsplit('#', 1)[1]}", pc_mtu, peer,
                                _min_links(inv, sw.pod, len(member_names))))
     pcs.sort(key=lambda p: p.number)
 
@@ -311,14 +319,15 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
             first = (port - 1) * model.serdes_lanes + ((lane - 1) * per_lane if lane else 0)
             serdes = tuple(range(first, first + max(per_lane, 1)))
             spec = used.get((port, lane))
+            speed = spec["speed"] if spec else lanes_speed[1] if lanes_speed else model.speed
+            physical = dict(breakout=mode, lanes=serdes, speed_setting=traits.speed_setting(speed, len(serdes)),
+                            fec=fec_for(speed, len(serdes)))
             if spec is not None:
-                interfaces.append(Interface(**spec, breakout=mode, lanes=serdes))
+                interfaces.append(Interface(**spec, **physical))
                 continue
-            speed = lanes_speed[1] if lanes_speed else model.speed
             disabled = port in sw.disabled_ports
             interfaces.append(Interface(ifname(sw, port, lane, speed), port, lane, speed, "unused", False,
-                                        "disabled in inventory" if disabled else "unused", mtu, breakout=mode,
-                                        lanes=serdes))
+                                        "disabled in inventory" if disabled else "unused", mtu, **physical))
     # beyond-model ports never reach here: the validation stops rendering on PORT001
 
     vlans = []
@@ -340,6 +349,9 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         aggregates = (str(plan.aggregates[sw.name]),)
     elif sw.role is Role.SPINE and inv.routing.spine_pod_aggregate and sw.pod is not None:
         aggregates = _pod_aggregates(inv, sw.pod)
+    if lower_peers:
+        mtu_note = "; ".join(filter(None, (mtu_note, *(f"links to {p} peers run at {m}, the {p} maximum"
+                                                      for p, m in sorted(lower_peers.items())))))
     entries = (f"{loopback}/32", *(v.prefix for v in vlans))
     bgp = Bgp(plan.asn[sw.name], loopback, inv.routing.ecmp.width, traits.multipath_relax, tuple(groups),
               aggregates, PL_REDISTRIBUTE, entries, RM_REDISTRIBUTE)

@@ -33,6 +33,25 @@ class Platform:
     def port_channel(self, number: int) -> str:
         return f"{self.port_channel_prefix}{number}"
 
+    def speed_setting(self, speed: int, lanes: int) -> str:
+        """How the platform writes a forced port speed of `speed` Gbit/s over `lanes` serdes lanes.
+
+        SONiC: PORT `speed` in Mbit/s (sonic-port.yang). EOS: `speed <rate>g-<lanes>`, the lane-count form Arista uses
+        on multi-lane (octal) ports ("400G-8, 200G-4, 100G-2" in Arista's "Octal Port Renumber" page); a breakout is
+        this form on each primary lane (Ethernet1/1 and 1/5 at 400g-4 for 2x400G of an 800G OSFP), so the port never
+        stays at its native 1x800G with the second lane down."""
+        if self.name == "sonic":
+            return str(speed * 1000)
+        return f"{speed}g-{lanes}"
+
+
+def fec_for(speed: int, lanes: int) -> str:
+    """Forward error correction a port needs at this lane rate: "rs" (Reed-Solomon) from 25G per lane, which IEEE
+    802.3 makes mandatory for 50G-per-lane PAM4 (RS-544, 802.3cd/ck/df) and for 100G over 4x25G (RS-528, 802.3bj);
+    "none" below. Both ends of a link get the same value because both get it from the same lane rate, and railfabric
+    writes it explicitly rather than trusting each platform's default to agree."""
+    return "rs" if lanes and speed / lanes >= 25 else "none"
+
 
 PLATFORMS: dict[str, Platform] = {
     # SONiC: interface MTU up to 9216 (SONiC's default 9100 is raised explicitly); ECMP hashing per flow. Flowlet

@@ -42,6 +42,21 @@ _BASE: dict[str, Any] = {
 }
 
 
+def example_all_sonic(directory: Path) -> Path:
+    """A copy of the example inventory with pod 1 segment 2 (EOS in the example) on SONiC, for tests of the SONiC
+    renderer that cover every rail design (the dual-rail segment is the EOS one in the shipped example)."""
+    import shutil
+
+    shutil.copytree(EXAMPLE, directory)
+    pods = directory / "pods.yml"
+    text = pods.read_text(encoding="utf-8")
+    line = ("        platform: eos                # Arista rail switches under SONiC spines: those links run at "
+            "EOS's 9214\n")
+    assert text.count(line) == 1, "the example's EOS segment moved: update tests/helpers.py"
+    pods.write_text(text.replace(line, ""), encoding="utf-8")
+    return directory
+
+
 def base_inventory() -> dict[str, Any]:
     """A fresh deep copy of the small valid inventory (mutate freely)."""
     return copy.deepcopy(_BASE)

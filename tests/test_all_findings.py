@@ -67,7 +67,7 @@ def test_a_pruned_run_never_renders(tmp_path: Path) -> None:
 
 def test_unknown_model_prunes_its_segment_and_the_rest_is_checked(tmp_path: Path) -> None:
     # pod 1 segment 2 names a switch model that does not exist (REF001); pod 1 segment 1 is 2:1 (CAP001)
-    d = example_with(tmp_path, ("        rail_switch_model: sn5600-dual", "        rail_switch_model: sn5600-duel"),
+    d = example_with(tmp_path, ("        rail_switch_model: 7060x6-dual", "        rail_switch_model: 7060x6-duel"),
                      (POD1_LINKS, POD1_LINKS.replace("2", "1", 1)))
     res = run(d)
     codes = sorted(f.code for f in res.findings)
@@ -75,7 +75,7 @@ def test_unknown_model_prunes_its_segment_and_the_rest_is_checked(tmp_path: Path
     assert codes == ["BIS001", "CAP001", "REF001", "SKIP001"]
     (skip,) = [f for f in res.findings if f.code == "SKIP001"]
     assert skip.message.startswith("checks of pods[0].segments[1] (segment 1/2) skipped: REF001 switch model "
-                                   "'sn5600-duel' is not defined in switch_models")
+                                   "'7060x6-duel' is not defined in switch_models")
     assert not any(n.startswith("p1-s2-") for n in res.topology.switches)  # type: ignore[union-attr]
     assert "p1-s1-rail0" in res.topology.switches  # type: ignore[union-attr]
 

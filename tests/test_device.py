@@ -47,8 +47,9 @@ def test_rail_vlans(devices: dict[str, DeviceConfig]) -> None:
     assert [(x.id, x.name, x.gateway, x.prefix) for x in v] == [
         (101, "RAIL1", "172.16.9.1/25", "172.16.9.0/25"), (105, "RAIL5", "172.16.9.129/25", "172.16.9.128/25")]
     assert len(v[0].members) == 16 and len(v[1].members) == 16
-    # rail 1 on ports 1,4,7,... (slot 0 block), lane 1 and 2 → Ethernet0, Ethernet4, Ethernet24, ...
-    assert v[0].members[:3] == ("Ethernet0", "Ethernet4", "Ethernet24")
+    # rail 1 on ports 1,4,7,... (slot 0 block), lane 1 and 2; pod 1 segment 2 is EOS in the example, which names
+    # the two 4-lane halves of an 8-lane OSFP <port>/1 and <port>/5 → Ethernet1/1, Ethernet1/5, Ethernet4/1, ...
+    assert v[0].members[:3] == ("Ethernet1/1", "Ethernet1/5", "Ethernet4/1")
 
 
 def test_bgp_rail_switch(devices: dict[str, DeviceConfig]) -> None:

@@ -123,7 +123,7 @@ def test_broken_inventory_leaves_generated_untouched(tmp_path: Path, capsys) -> 
     broken = tmp_path / "broken"
     shutil.copytree(EXAMPLE, broken)
     pods = broken / "pods.yml"
-    pods.write_text(pods.read_text().replace("rail_switch_model: sn5600-dual", "rail_switch_model: nope"))
+    pods.write_text(pods.read_text().replace("rail_switch_model: 7060x6-dual", "rail_switch_model: nope"))
     assert main(["render", str(broken), "--out", str(out), "--workers", "1"]) == 1
     assert "REF001" in capsys.readouterr().out
     (broken / "pods.yml").write_text("pods: [\n")

@@ -4,8 +4,11 @@ The lab tests build namespaces and start FRR daemons, so they need root; CI runs
 iputils-ping). Every lab run tears itself down; the `clean` fixture also checks that nothing is left behind (no
 rf-* namespace, no FRR daemon with an rf-* pathspace, no state file) even when a test fails.
 
-Counts for the example (see tests/test_cli.py for the cabling): 34 switches; sessions = pod 1 rail↔spine 128 links,
-pod 2 rail↔spine 64 links in 32 port-channels (one session each), spine↔super-spine 128 + 64 → 352, each with BFD.
+Counts for the example with its EOS segment on SONiC (`example`, tests/helpers.py example_all_sonic; see
+tests/test_cli.py for the cabling): 34 switches; sessions = pod 1 rail↔spine 128 links, pod 2 rail↔spine 64 links in
+32 port-channels (one session each), spine↔super-spine 128 + 64 → 352, each with BFD. The shipped example
+(`shipped`) has pod 1 segment 2 on EOS: its 4 rail switches have no frr.conf and stay outside the lab, taking their
+4 spines × 4 links = 64 sessions with them → 30 switches and 288 sessions.
 """
 
 from __future__ import annotations
@@ -20,15 +23,29 @@ import pytest
 from fabric.lab.expect import expected
 from fabric.lab.model import FAULTS, build_spec
 from fabric.pipeline import run
-from tests.helpers import EXAMPLE, ROOT
+from tests.helpers import EXAMPLE, ROOT, example_all_sonic
 
 NOT_ROOT = "the FRR lab needs root (network namespaces, FRR daemons); CI runs it as root"
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason=NOT_ROOT)
 
 
 @pytest.fixture(scope="module")
-def example():
+def example(tmp_path_factory: pytest.TempPathFactory):
+    return run(example_all_sonic(tmp_path_factory.mktemp("example") / "inventory"))
+
+
+@pytest.fixture(scope="module")
+def shipped():
     return run(EXAMPLE)
+
+
+def test_the_shipped_example_leaves_its_eos_switches_out(shipped) -> None:
+    spec = build_spec(shipped)
+    eos = tuple(f"p1-s2-rail{r}-{r + 4}" for r in range(4))
+    assert spec.not_in_lab == eos and len(spec.nodes) == 30
+    assert not any(ln.a.node in eos or ln.z.node in eos for ln in spec.links)
+    exp = expected(spec)
+    assert len(exp.sessions) == 352 - 64 and exp.outside == 64  # counted from the spines' side
 
 
 # --------------------------------------------------------------------------- expectations (no root needed)
@@ -127,11 +144,11 @@ def clean():
 
 
 @pytest.fixture(scope="module")
-def full_lab(example):
+def full_lab(shipped):
     from fabric.lab import format_result, run_lab, teardown_saved
 
     try:
-        result = run_lab(example, say=lambda _m: None)
+        result = run_lab(shipped, say=lambda _m: None)
     finally:
         teardown_saved()
     print(format_result(result))
@@ -144,10 +161,12 @@ def test_whole_example_fabric_in_frr(full_lab) -> None:
     r = full_lab
     assert r.converged and r.ok, "\n".join(b for c in r.checks.values() for b in c.bad[:10])
     counts = r.counts()
-    assert counts["sessions"] == 352 and counts["bfd"] == 352 and counts["config"] == 34
-    assert counts["rail-routes"] > 0 and counts["absent"] > 0 and counts["link-pings"] == 352
-    assert counts["rail-pings"] == 9
-    assert r.removed["daemons"] == 3 * 34 and r.removed["namespaces"] == 34
+    # the shipped example: 30 SONiC switches (its 4 EOS rail switches are outside), 288 sessions (module docstring)
+    assert counts["sessions"] == 288 and counts["bfd"] == 288 and counts["config"] == 30
+    assert counts["rail-routes"] > 0 and counts["absent"] > 0 and counts["link-pings"] == 288
+    # one segment pair left with spines in the lab (p1-s1, p2-s1): 3 sizes (host MTU, largest MTU, path MTU + 1)
+    assert counts["rail-pings"] == 3
+    assert r.removed["daemons"] == 3 * 30 and r.removed["namespaces"] == 30
     assert r.timings["total"] < 120, r.timings
 
 

@@ -219,9 +219,11 @@ def test_railmap(arts: dict[str, str]) -> None:
     assert list(rows[0]) == ["host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface", "vlan",
                              "address", "gateway", "mtu"]
     assert len(rows) == 56 * 8
+    # rail 5 is the second rail (slot 1) of p1-s2-rail1-5: block [2, 5, 8, 11, 14, ...], two hosts per port, so host 9
+    # is the 5th port (14), lane 1; EOS names it Ethernet14/1
     r = one(rows, host="p1-s2-gpu009", gpu="5")
     assert r == {"host": "p1-s2-gpu009", "gpu": "5", "nic": "5", "nic_port": "1", "rail": "5",
-                 "switch": "p1-s2-rail1-5", "switch_interface": "Ethernet104", "vlan": "105",
+                 "switch": "p1-s2-rail1-5", "switch_interface": "Ethernet14/1", "vlan": "105",
                  "address": "172.16.9.138/25", "gateway": "172.16.9.129", "mtu": "9000"}
     r = one(rows, host="p1-s1-gpu015", gpu="3")
     assert (r["switch"], r["switch_interface"], r["address"], r["gateway"]) == (
@@ -302,10 +304,11 @@ def test_ansible_inventory_content(res: Result, arts: dict[str, str]) -> None:
     assert "p3-s1-rail0" in groups["pod3"]["hosts"] and "core-ss1" not in groups["pod1"]["hosts"]
     assert groups["platform_sonic"]["vars"]["ansible_connection"] == "ssh"
     assert groups["platform_sonic"]["vars"]["ansible_network_os"] == "sonic"
-    assert "hosts" not in groups["platform_eos"]  # no EOS switch in the example; the group still exists
+    eos = {f"p1-s2-rail{r}-{r + 4}" for r in range(4)}  # pod 1 segment 2 is the example's EOS segment
+    assert set(groups["platform_eos"]["hosts"]) == eos
     assert groups["platform_eos"]["vars"]["ansible_network_os"] == "arista.eos.eos"
     assert groups["platform_eos"]["vars"]["ansible_connection"] == "ansible.netcommon.network_cli"
-    assert set(groups["platform_sonic"]["hosts"]) == set(res.topology.switches)  # type: ignore[union-attr]
+    assert set(groups["platform_sonic"]["hosts"]) == set(res.topology.switches) - eos  # type: ignore[union-attr]
 
 
 def test_ansible_host_vars(arts: dict[str, str]) -> None:
@@ -413,7 +416,7 @@ def test_ansible_inventory_and_syntax(tmp_path: Path, res: Result, devices: dict
     for name, sw in res.topology.switches.items():  # type: ignore[union-attr]
         assert name in hostvars, name
         assert hostvars[name]["ansible_host"] == devices[name].management.split("/")[0]
-        assert hostvars[name]["ansible_network_os"] == "sonic"
+        assert hostvars[name]["ansible_network_os"] == {"sonic": "sonic", "eos": "arista.eos.eos"}[sw.platform]
         assert hostvars[name]["role"] == sw.role.value  # host_vars/ next to the inventory are read
     assert hostvars["p1-s1-rail3"]["ansible_host"] == "192.168.15.3"
     assert set(listed["role_rail"]["hosts"]) == {n for n, s in res.topology.switches.items()  # type: ignore[union-attr]

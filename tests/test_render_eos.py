@@ -171,14 +171,25 @@ def test_no_mtu_note_when_not_normalised(devices: dict[str, DeviceConfig]) -> No
 
 def test_breakout_host_ports(configs: dict[str, str]) -> None:
     text = configs["p1-s1-rail3"]
-    assert stanza(text, "interface Ethernet1/1")[:5] == [
+    # 2x400G on an 8-lane 800G OSFP: each host lane is a 4-lane 400G interface on the primaries /1 and /5, forced
+    # with EOS's lane form, and 100G-per-lane PAM4 needs Reed-Solomon FEC (RS-544)
+    assert stanza(text, "interface Ethernet1/1")[:7] == [
         "interface Ethernet1/1",
         "   description p1-s1-gpu001 nic3 port1 rail3",
         "   mtu 9214",
+        "   speed 400g-4",
+        "   error-correction encoding reed-solomon",
         "   switchport access vlan 103",
         "   switchport mode access",
     ]
-    assert "   switchport access vlan 103" in stanza(text, "interface Ethernet1/5")
+    assert stanza(text, "interface Ethernet1/5")[3:7] == [
+        "   speed 400g-4", "   error-correction encoding reed-solomon", "   switchport access vlan 103",
+        "   switchport mode access"]
+    speeds = [ln.strip() for ln in lines(text) if ln.startswith("   speed ")]
+    # ports 1-7 and 9 carry two 400G hosts each (16 lanes); 8 unbroken ports of 800G uplinks (33-40) and the
+    # 47 unused or disabled ports stay at their native 800g-8
+    assert sorted(set(speeds)) == ["speed 400g-4", "speed 800g-8"]
+    assert speeds.count("speed 400g-4") == 16 and speeds.count("speed 800g-8") == 64 - 8
     assert "   description p1-s1-gpu002 nic3 port1 rail3" in stanza(text, "interface Ethernet1/5")
     # hosts 15 and 16 moved from the disabled port 8 to port 9
     assert "   description p1-s1-gpu016 nic3 port1 rail3" in stanza(text, "interface Ethernet9/5")
@@ -190,9 +201,11 @@ def test_breakout_host_ports(configs: dict[str, str]) -> None:
 def test_disabled_and_unused_ports_shut(configs: dict[str, str]) -> None:
     text = configs["p1-s1-rail3"]
     assert stanza(text, "interface Ethernet8/1") == [
-        "interface Ethernet8/1", "   description disabled in inventory", "   shutdown", "   mtu 9214"]
+        "interface Ethernet8/1", "   description disabled in inventory", "   shutdown", "   mtu 9214",
+        "   speed 800g-8", "   error-correction encoding reed-solomon"]
     assert stanza(text, "interface Ethernet10/1") == [
-        "interface Ethernet10/1", "   description unused", "   shutdown", "   mtu 9214"]
+        "interface Ethernet10/1", "   description unused", "   shutdown", "   mtu 9214", "   speed 800g-8",
+        "   error-correction encoding reed-solomon"]
     assert "interface Ethernet8/5" not in text  # port 8 is not broken out
     blocks = interface_blocks(text)
     shut = {name for name, block in blocks.items() if "   shutdown" in block}
@@ -201,10 +214,12 @@ def test_disabled_and_unused_ports_shut(configs: dict[str, str]) -> None:
 
 def test_fabric_ports_routed(configs: dict[str, str]) -> None:
     block = stanza(configs["p1-s1-rail3"], "interface Ethernet33/1")
-    assert block[:5] == [
+    assert block[:7] == [
         "interface Ethernet33/1",
         "   description p1-spine1 Ethernet7/1",
         "   mtu 9214",
+        "   speed 800g-8",
+        "   error-correction encoding reed-solomon",
         "   no switchport",
         "   ip address 10.4.1.129/31",
     ]

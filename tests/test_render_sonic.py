@@ -1,4 +1,5 @@
-"""SONiC rendering (templates/sonic/): config_db.json and frr.conf of the shipped example, checked against values
+"""SONiC rendering (templates/sonic/): config_db.json and frr.conf of the shipped example (with its EOS segment, pod 1
+segment 2, moved to SONiC: tests/helpers.py example_all_sonic), checked against values
 derived by hand from inventory/ and the layout rules of fabric/allocate.py and fabric/topology.py.
 
 Derivations (example limits: 16 super-spines, 8 pods × 16 spines, 8 segments per pod × 16 rail switches,
@@ -35,7 +36,7 @@ import pytest
 from fabric.device import DeviceConfig, build_devices
 from fabric.pipeline import run
 from fabric.render import render_device
-from tests.helpers import EXAMPLE, ROOT
+from tests.helpers import ROOT, example_all_sonic
 
 GOLDEN = ROOT / "tests" / "golden" / "sonic"
 GOLDEN_HOSTS = ("p1-s1-rail3", "p2-s1-rail0-1-2-3")
@@ -43,8 +44,9 @@ UPDATE = os.environ.get("RAILFABRIC_UPDATE_GOLDEN") == "1"
 
 
 @pytest.fixture(scope="module")
-def devices() -> dict[str, DeviceConfig]:
-    r = run(EXAMPLE)
+def devices(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DeviceConfig]:
+    # the example with its EOS segment (pod 1 segment 2, dual-rail) on SONiC, so every rail design is rendered here
+    r = run(example_all_sonic(tmp_path_factory.mktemp("example") / "inventory"))
     assert r.findings == [], [str(f) for f in r.findings]
     assert r.inventory is not None and r.topology is not None and r.plan is not None
     return build_devices(r.inventory, r.topology, r.plan)
@@ -99,6 +101,9 @@ def test_rail_vlan_and_host_ports(rendered: dict[str, dict[str, str]]) -> None:
     assert host["speed"] == "400000" and host["admin_status"] == "up" and host["mtu"] == "9216"
     assert host["description"] == "p1-s1-gpu001 nic3 port1 rail3"
     assert c["PORT"]["Ethernet4"]["speed"] == "400000"
+    # 400G over 4 lanes = 100G-per-lane PAM4: RS-FEC at both ends (sonic-port.yang: fec "rs|fc|none|auto")
+    assert host["fec"] == "rs" and c["PORT"]["Ethernet4"]["fec"] == "rs"
+    assert {p["fec"] for p in c["PORT"].values()} == {"rs"}  # every port of this switch runs 100G lanes
     assert "Ethernet0" not in c.get("INTERFACE", {})  # access ports carry no IP
 
 

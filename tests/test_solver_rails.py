@@ -93,5 +93,5 @@ def test_rail_map_and_port_budget_of_the_example() -> None:
     # p1-s1-rail3: hosts on ports 1-7 and 9 (8 ports), port 8 disabled, uplinks 33-40 (8): 16 used, 47 free
     assert ports["switches"]["p1-s1-rail3"] == {"model": "sn5600", "ports": 64, "used": 16, "disabled": 1,
                                                 "free": 47}
-    # p1-s2 rail switches (sn5600-dual): 16 host ports + 16 uplinks each, 4 switches
-    assert ports["models"]["sn5600-dual"] == {"switches": 4, "ports": 256, "used": 128, "disabled": 0, "free": 128}
+    # p1-s2 rail switches (7060x6-dual): 16 host ports + 16 uplinks each, 4 switches
+    assert ports["models"]["7060x6-dual"] == {"switches": 4, "ports": 256, "used": 128, "disabled": 0, "free": 128}

@@ -98,6 +98,7 @@ class LabSpec:
     devices: dict[str, DeviceConfig]  # every device of the fabric (the plan), also those outside the selection
     host_mtu: int
     faults: list[Fault] = field(default_factory=list)
+    not_in_lab: tuple[str, ...] = ()  # selected switches of another platform than SONiC (no frr.conf to run)
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -120,11 +121,13 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
         pods = sorted({d.pod for d in devices.values() if d.pod is not None})
         if pod not in pods:
             raise LabError(f"no pod {pod} in the fabric (pods: {', '.join(map(str, pods))})")
-    selected = [name for name, d in devices.items() if pod is None or d.pod == pod]
-    others = [name for name in selected if devices[name].platform != "sonic"]
-    if others:
-        raise LabError(f"the lab runs FRR and loads frr.conf, which only SONiC devices have: {', '.join(others[:5])} "
-                       f"{'is' if len(others) == 1 else 'are'} {devices[others[0]].platform}")
+    in_pod = [name for name, d in devices.items() if pod is None or d.pod == pod]
+    # the lab runs FRR on the rendered frr.conf, which only SONiC switches have: other platforms stay outside, like
+    # the super-spines of a one-pod lab (their sessions are counted as not checked)
+    selected = [name for name in in_pod if devices[name].platform == "sonic"]
+    if not selected:
+        raise LabError("the lab runs FRR on the rendered frr.conf, which only SONiC switches have, and there is no "
+                       "SONiC switch in " + (f"pod {pod}" if pod is not None else "the fabric"))
     nodes: dict[str, LabNode] = {}
     for name in selected:
         d = devices[name]
@@ -154,7 +157,8 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
             ip_a, ip_z = (pc_a.ipv4, pc_z.ipv4) if carries else (None, None)
         links.append(LabLink(End(link.a.device, ia.name, ip_a, ia.mtu, ia.mtu),
                              End(link.z.device, iz.name, ip_z, iz.mtu, iz.mtu), link.role.value, channel))
-    spec = LabSpec(inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu)
+    spec = LabSpec(inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu,
+                   not_in_lab=tuple(name for name in in_pod if name not in nodes))
     for kind in dict.fromkeys(faults):
         _inject(spec, kind)
     return spec

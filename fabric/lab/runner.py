@@ -206,8 +206,12 @@ def _intro(spec: LabSpec, exp: Expected, say: Say) -> None:
     what = f"pod {spec.pod}" if spec.pod is not None else "the whole fabric"
     say(f"railfabric lab: {spec.fabric}, {what}: {len(spec.nodes)} switches ("
         + ", ".join(f"{v} {k}" for k, v in sorted(roles.items())) + f"), {len(spec.links)} links, "
-        f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the pod not checked)"
+        f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the lab not checked)"
                                                        if exp.outside else ""))
+    if spec.not_in_lab:
+        platforms = sorted({spec.devices[n].platform for n in spec.not_in_lab})
+        say(f"  not in the lab ({', '.join(platforms)}: no frr.conf to run): {len(spec.not_in_lab)} switch(es), "
+            + ", ".join(spec.not_in_lab[:6]) + (" ..." if len(spec.not_in_lab) > 6 else ""))
     say("  substitutions (kernel without vlan/bond/dummy/vrf):")
     for s in SUBSTITUTIONS:
         say(f"    - {s}")

@@ -101,6 +101,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("MTU002", "host-mtu-too-small-for-roce", "Host MTU too small for 4096-byte RoCE payloads",
      "RoCEv2 path MTU 4096 needs the payload plus headers (Eth 14 + IP 20 + UDP 8 + BTH 12 + ICRC 4 and "
      "optional RETH 16) inside the host MTU."),
+    ("MTU003", "host-mtu-above-rail-switch", "Host MTU above a rail switch's MTU",
+     "Each rail switch carries at most its platform's MTU ceiling (EOS 9214, SONiC 9216) capped at fabric.mtu; a host "
+     "NIC with a larger MTU would send frames its own rail switch drops. The rail map tells hosts host_mtu, so it "
+     "must fit every rail switch."),
     ("QOS001", "ecn-thresholds", "ECN minimum threshold not below maximum", "ECN marking needs min < max."),
     ("QOS002", "dscp-clash", "RoCE and CNP use the same DSCP",
      "Data and congestion notifications need distinct DSCPs."),
@@ -174,6 +178,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),
+    ("PLAT002", "not-rendered", "railfabric does not render this feature yet",
+     "The platform could express the feature, but railfabric does not generate its configuration yet; rather than "
+     "accept it and render something that behaves differently (for dual homing: the same gateway on two switches "
+     "with no MLAG/EVPN between them), the inventory is refused."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("FAIL001", "single-homed-nics", "A rail switch failure disconnects single-homed NICs",
      "A NIC whose ports all land on one rail switch loses the fabric while that switch is down: that rail of "

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Callable, Iterator
 
 from fabric.findings import Finding, Severity
-from fabric.intent import Inventory, RailDesign, Segment
+from fabric.intent import DualHoming, Inventory, RailDesign, Segment
 from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
 from fabric.textsafe import did_you_mean, quote
@@ -239,6 +239,13 @@ def _dual_homing(inv: Inventory, src: SourceMap, add: Add) -> None:
         if not dual and seg.dual_homing is not None:
             add("TOPO004", f"dual_homing: {seg.dual_homing.value} needs hosts with ports_per_nic: 2",
                 (*path, "dual_homing"), "remove dual_homing or use a dual-port host model")
+        elif seg.dual_homing in (DualHoming.MLAG, DualHoming.ESI):
+            what = ("MLAG/MCLAG (peer link, shared gateway, host port-channels)" if seg.dual_homing is DualHoming.MLAG
+                    else "EVPN multihoming (ethernet segment, EVPN address family, anycast gateway)")
+            add("PLAT002", f"dual_homing: {seg.dual_homing.value} is not rendered yet: without {what} both switches "
+                "would own the same gateway and subnet, and a host that loses one link would be blackholed by the "
+                "other switch", (*path, "dual_homing"),
+                "use dual_homing: two-vlans (each switch of the pair serves its own rail subnet)")
 
 
 def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:

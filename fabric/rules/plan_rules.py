@@ -9,6 +9,7 @@ from fabric.allocate import Plan, ntoa
 from fabric.findings import Finding, Severity
 from fabric.intent import Inventory, SwitchModel
 from fabric.load import SourceMap
+from fabric.mtu import switch_mtu
 from fabric.rules.name_rules import case_collisions
 from fabric.textsafe import did_you_mean, quote
 from fabric.topology import LinkRole, Role, Switch, Topology, downlink_candidates, host_candidates, uplink_candidates
@@ -46,9 +47,29 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
     for obj, message, setting in topo.stride_overflows:
         out.append(Finding("PORT003", message, src.loc(obj), "raise the stride (ports move once, on purpose) or "
                            "use fewer links", related=tuple(x for x in (src.loc(setting),) if x)))
+    out += _host_mtu(inv, topo, src)
     out += _ports(inv, topo, src)
     out += _ports_off(inv, topo, src)
     out += _dense_downlinks(inv, topo, src)
+    return out
+
+
+def _host_mtu(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+    """MTU003: host_mtu above the MTU of a rail switch hosts attach to (one finding per platform)."""
+    host_mtu = inv.fabric.host_mtu
+    below: dict[str, list[Switch]] = defaultdict(list)
+    for sw in topo.switches.values():
+        if sw.role is Role.RAIL and switch_mtu(inv.fabric.mtu, sw.platform) < host_mtu:
+            below[sw.platform].append(sw)
+    out = []
+    for platform, switches in sorted(below.items()):
+        cap = switch_mtu(inv.fabric.mtu, platform)
+        names = ", ".join(sw.name for sw in switches[:3]) + (f" and {len(switches) - 3} more" if len(switches) > 3
+                                                                else "")
+        out.append(Finding("MTU003", f"host_mtu {host_mtu} is above the MTU of {len(switches)} {platform} rail "
+                           f"switch(es) ({names}): they carry at most {cap}", src.loc(("fabric", "host_mtu")),
+                           f"use host_mtu: {min(9000, cap)} (RoCE path MTU 4096 still fits)",
+                           related=tuple(x for x in (src.loc(switches[0].src),) if x)))
     return out
 
 

@@ -1,0 +1,263 @@
+"""Every option changes the output or is refused.
+
+The test walks the inventory's JSON Schema for every enum, every boolean and every optional feature (a field that is
+not required and defaults to nothing), renders a small fabric with the option set (or, when the base already sets it,
+removed), and compares with the rendering without it. Each variant must either change a rendered file or be refused
+by an error finding, as the EXPECT table says; a silently ignored option (the way `dual_homing: esi` once rendered
+nothing) fails it. A new optional field fails `test_every_optional_feature_has_a_value` until it gets a value here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fabric.emit import build_files
+from fabric.findings import Severity
+from fabric.intent import json_schema
+from tests.helpers import base_inventory, run_data
+
+# A small fabric that exercises every tier: 2 super-spines, pod 1 with 2 segments, pod 2 with one; 2x400G hosts.
+BASE: dict[str, Any] = base_inventory()
+BASE["super_spines"] = {"count": 2, "model": "sw64"}
+BASE["pods"][0]["spines"]["links_per_super_spine"] = 4  # up 2 × 4 × 800G = 6.4T ≥ down 4 rail switches × 800G
+BASE["pods"][0]["segments"].append({"id": 2, "rail_design": "single-rail", "rails": 2, "rail_switch_model": "sw64",
+                                    "host_groups": [{"model": "h2", "count": 4}]})
+BASE["pods"].append(copy.deepcopy(base_inventory()["pods"][0]) | {"id": 2})
+BASE["pods"][1]["spines"]["links_per_super_spine"] = 4
+BASE["devices"] = {"p2-s1-rail0": {"rack": "R1"}}  # in pod 2, which no variant renames or removes
+
+DUAL_PORT = {("host_models", "h2d"): {"gpus": 2, "nics": 2, "nic_speed": "400G", "ports_per_nic": 2},
+             ("pods", 0, "segments", 0, "host_groups"): [{"model": "h2d", "count": 4}]}
+SEG0_UP = {("pods", 0, "segments", 0, "links_per_spine"): 2}  # two rails per switch need twice the uplinks
+TWO_LINKS = {("pods", 0, "spines", "links_per_rail_switch"): 2}
+
+# value to set for each optional feature the base leaves out (path with * for list items, {} for mapping keys)
+OPTIONAL: dict[str, Any] = {
+    "pools.management.gateway": "192.168.0.254",
+    "super_spines.planes": 2,
+    "super_spines.ports_per_pod": 16,  # pod 2 moves from port 9 (dense: pod 1 has 2 spines × 4 links) to 17
+    "super_spines.platform": "eos",
+    "pods.*.spines.port_channel_members": 2,
+    "pods.*.spines.port_channel_min_links": 1,
+    "pods.*.spines.super_spine_link_speed": "400G",
+    "pods.*.spines.ports_per_segment": 16,
+    "pods.*.spines.platform": "eos",
+    "pods.*.segments.*.rails_per_switch": 2,
+    "pods.*.segments.*.rail_groups": [[0, 2], [1, 3]],
+    "pods.*.segments.*.dual_homing": "two-vlans",
+    "pods.*.segments.*.links_per_spine": 2,
+    "pods.*.segments.*.vlan_base": 200,
+    "pods.*.segments.*.host_groups.*.first": 5,
+    "pods.*.segments.*.platform": "eos",
+    "devices.{}.hostname": "leaf-a",
+    "devices.{}.platform": "eos",
+    "devices.{}.model": "sw64b",
+    "devices.{}.management": "192.168.7.7",
+    "devices.{}.disabled_ports": [40],  # an unused port of p2-s1-rail0: shut, described as disabled
+    "switch_models.{}.breakouts": [],  # the base sets ['2x400G']: removed → 400G hosts cannot land (refused)
+    "switch_models.{}.port_blocks": {"rails": [[3, 4, 5, 6, 7, 8]], "uplinks": "33-64"},
+    "switch_models.{}.port_blocks.rails": [[3, 4, 5, 6]],
+    "switch_models.{}.port_blocks.uplinks": "41-64",
+    "switch_models.{}.serdes_lanes": 16,
+    "switch_models.{}.hwsku": "ACS-SN5600",
+    "host_models.{}.gpu_to_nic": [1, 0],
+    "cabling": [{"host": "p1-s1-gpu001", "nic": 0, "switch": "p1-s1-rail0", "port": 5, "lane": 1}],
+}
+
+# a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
+DUAL_RAIL4 = {("host_models", "h4"): {"gpus": 4, "nics": 4, "nic_speed": "400G"},
+              ("pods", 0, "segments", 0, "rails"): 4, ("pods", 0, "segments", 0, "rail_design"): "dual-rail",
+              ("pods", 0, "segments", 0, "host_groups"): [{"model": "h4", "count": 2}]}
+
+# context on BOTH sides of the comparison, where an option only means something next to another one
+CONTEXT: dict[str, dict[tuple, Any]] = {
+    "pods.*.spines.port_channel_members": TWO_LINKS,
+    "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},
+    "pods.*.segments.*.rail_groups": DUAL_RAIL4,  # default grouping [[0, 1], [2, 3]] against [[0, 2], [1, 3]]
+    "devices.{}.model": {("switch_models", "sw64b"): {"ports": 64, "speed": "800G", "breakouts": ["2x400G"],
+                                                      "latency_ns": 900}},
+}
+# context on the variant side only: the option is invalid without it, and the base is the comparison
+EXTRA: dict[str, dict[tuple, Any]] = {
+    "pods.*.segments.*.rails_per_switch": {**SEG0_UP, ("pods", 0, "segments", 0, "rail_design"): "multi-rail"},
+    "pods.*.segments.*.rail_design": {**SEG0_UP, ("pods", 0, "segments", 0, "rails_per_switch"): 2},
+    "pods.*.segments.*.dual_homing": DUAL_PORT,
+}
+
+# variants that must be refused by an error finding (code), not rendered; everything else must change the output
+EXPECT_REFUSED: dict[tuple[str, str], str] = {
+    ("routing.ecmp.mode", "flowlet"): "PLAT001",  # neither SONiC nor EOS offers it
+    ("routing.ecmp.mode", "packet"): "PLAT001",
+    ("pods.*.segments.*.dual_homing", "mlag"): "PLAT002",  # not rendered yet: refused, never silently dropped
+    ("pods.*.segments.*.dual_homing", "esi"): "PLAT002",
+    ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
+    ("host_models.{}.ports_per_nic", "2"): "TOPO004",  # dual-port NICs need a dual_homing mode
+}
+# values that restate what the base inherits (the fabric platform is sonic): nothing to change, not tried
+INHERITED = {"sonic"}
+
+
+# --------------------------------------------------------------------------- the schema walk
+
+_MISSING = object()
+
+
+def _options() -> list[tuple[str, str, list[Any], Any]]:
+    """(dotted path, kind, values, schema default) for every enum, boolean and optional feature of the schema."""
+    schema = json_schema()
+    defs = schema["$defs"]
+    out: list[tuple[str, str, list[Any], Any]] = []
+
+    def resolve(node: dict) -> dict:
+        while "$ref" in node:
+            node = defs[node["$ref"].rsplit("/", 1)[1]]
+        return node
+
+    def walk(node: dict, path: tuple[str, ...], default: Any = _MISSING) -> None:
+        node = resolve(node)
+        if "anyOf" in node:
+            for alt in node["anyOf"]:
+                if alt.get("type") != "null":
+                    walk(alt, path, default)
+            return
+        if "enum" in node:
+            out.append((".".join(path), "enum", list(node["enum"]), default))
+        elif node.get("type") == "boolean":
+            out.append((".".join(path), "bool", [True, False], default))
+        elif "properties" in node:
+            required = set(node.get("required", ()))
+            for key, sub in node["properties"].items():
+                value = sub.get("default", _MISSING)
+                if key not in required and (value is _MISSING or value in (None, [], {})):
+                    out.append((".".join((*path, key)), "optional", [], value))
+                walk(sub, (*path, key), value)
+        elif "patternProperties" in node or isinstance(node.get("additionalProperties"), dict):
+            sub = next(iter(node.get("patternProperties", {}).values()), node.get("additionalProperties"))
+            walk(sub, (*path, "{}"))
+        elif node.get("type") == "array" and "items" in node:
+            walk(node["items"], (*path, "*"))
+
+    walk(schema, ())
+    return out
+
+
+def _concrete(data: dict, dotted: str) -> tuple:
+    """The first instance of a schema path in `data`: list items → index 0, mapping keys → the first key."""
+    out: list[Any] = []
+    node: Any = data
+    for part in dotted.split("."):
+        if part == "*":
+            out.append(0)
+            node = node[0] if isinstance(node, list) and node else {}
+        elif part == "{}":
+            key = next(iter(node)) if isinstance(node, dict) and node else "p1-s1-rail0"
+            out.append(key)
+            node = node.get(key, {}) if isinstance(node, dict) else {}
+        else:
+            out.append(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return tuple(out)
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return _MISSING
+    return data
+
+
+def _set(data: Any, path: tuple, value: Any) -> None:
+    for part in path[:-1]:
+        data = data.setdefault(part, {}) if isinstance(data, dict) else data[part]
+    if value is _MISSING:
+        del data[path[-1]]
+    else:
+        data[path[-1]] = copy.deepcopy(value)
+
+
+def _variants() -> Iterator[tuple[str, str, dict[tuple, Any], dict[tuple, Any]]]:
+    """(id, dotted path, context, change) for every option value to try; `change` includes EXTRA."""
+    for dotted, kind, values, schema_default in _options():
+        path = _concrete(BASE, dotted)
+        current = _get(BASE, path)
+        if kind == "optional":
+            if current is _MISSING and dotted not in OPTIONAL:
+                continue  # test_every_optional_feature_has_a_value reports it
+            value = _MISSING if current is not _MISSING else OPTIONAL[dotted]
+            shown = "unset" if value is _MISSING else json.dumps(OPTIONAL[dotted])
+            yield f"{dotted}={shown}", dotted, CONTEXT.get(dotted, {}), {**EXTRA.get(dotted, {}), path: value}
+            continue
+        default = current if current is not _MISSING else schema_default
+        for value in values:
+            if value == default or (dotted.endswith(".platform") and value in INHERITED):
+                continue
+            shown = value if isinstance(value, str) else json.dumps(value)
+            yield f"{dotted}={shown}", dotted, CONTEXT.get(dotted, {}), {**EXTRA.get(dotted, {}), path: value}
+
+
+VARIANTS = list(_variants())
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _render(tmp: Path, data: dict) -> tuple[dict[str, bytes] | None, list[str]]:
+    res = run_data(tmp, data)
+    errors = [f.code for f in res.findings if f.severity is Severity.ERROR]
+    if errors:
+        return None, errors
+    files = build_files(res)
+    files.pop("manifest.json")  # holds the input digest, which any edit changes
+    return files, []
+
+
+def _with(changes: dict[tuple, Any]) -> dict:
+    data = copy.deepcopy(BASE)
+    for path, value in changes.items():
+        _set(data, path, value)
+    return data
+
+
+_BASELINES: dict[str, dict[str, bytes]] = {}
+
+
+def test_every_optional_feature_has_a_value() -> None:
+    optional = {d for d, kind, _values, _default in _options() if kind == "optional"}
+    missing = sorted(d for d in optional if d not in OPTIONAL and _get(BASE, _concrete(BASE, d)) is _MISSING)
+    assert missing == [], f"give these optional features a value in OPTIONAL: {missing}"
+    assert not set(OPTIONAL) - optional, "OPTIONAL names paths the schema no longer has"
+
+
+def test_the_walk_finds_the_known_options() -> None:
+    ids = {v[0] for v in VARIANTS}
+    for expected in ("routing.ecmp.mode=flowlet", "pods.*.segments.*.dual_homing=esi", "routing.bfd=false",
+                     "qos.pfc_watchdog.action=forward", "fabric.platform=eos", "super_spines=unset"):
+        assert expected in ids
+    assert len(VARIANTS) >= 40
+
+
+@pytest.mark.parametrize(("name", "dotted", "context", "change"), VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_option_changes_output_or_is_refused(tmp_path: Path, name: str, dotted: str, context: dict,
+                                             change: dict) -> None:
+    key = json.dumps(sorted((list(k), v) for k, v in context.items()), default=str)
+    if key not in _BASELINES:
+        base, errors = _render(tmp_path / "base", _with(context))
+        assert base is not None, f"the baseline with context {context} does not validate: {errors}"
+        _BASELINES[key] = base
+    files, errors = _render(tmp_path / "variant", _with({**context, **change}))
+    shown = name.split("=", 1)[1]
+    refused = EXPECT_REFUSED.get((dotted, shown))
+    if refused:
+        assert refused in errors, f"{name} should be refused with {refused}, got {errors or 'a rendering'}"
+        return
+    assert files is not None, f"{name} was refused ({errors}) but should render"
+    changed = sorted(p for p in set(files) | set(_BASELINES[key]) if files.get(p) != _BASELINES[key].get(p))
+    assert changed, f"{name} changed no rendered file: the option is silently ignored"
