@@ -20,7 +20,7 @@ import pytest
 from fabric.emit import build_files
 from fabric.findings import Severity
 from fabric.intent import json_schema
-from tests.helpers import base_inventory, run_data
+from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
 
 # A small fabric that exercises every tier: 2 super-spines, pod 1 with 2 segments, pod 2 with one; 2x400G hosts.
 BASE: dict[str, Any] = base_inventory()
@@ -81,7 +81,7 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},
     "pods.*.segments.*.rail_groups": DUAL_RAIL4,  # default grouping [[0, 1], [2, 3]] against [[0, 2], [1, 3]]
     "devices.{}.model": {("switch_models", "sw64b"): {"ports": 64, "speed": "800G", "breakouts": ["2x400G"],
-                                                      "latency_ns": 900}},
+                                                      "latency_ns": 900, "buffers": SONIC_BUFFERS}},
 }
 # context on the variant side only: the option is invalid without it, and the base is the comparison
 EXTRA: dict[str, dict[tuple, Any]] = {
@@ -98,6 +98,7 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("pods.*.segments.*.dual_homing", "esi"): "PLAT002",
     ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
     ("host_models.{}.ports_per_nic", "2"): "TOPO004",  # dual-port NICs need a dual_homing mode
+    ("switch_models.{}.buffers", "unset"): "BUF001",  # a SONiC switch without buffer facts cannot be lossless
 }
 # values that restate what the base inherits (the fabric platform is sonic): nothing to change, not tried
 INHERITED = {"sonic"}
