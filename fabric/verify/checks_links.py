@@ -106,7 +106,8 @@ class LinkChecks:
             for expected, found in buffer_gaps(intf):
                 self.fail("link-qos", dev.name, intf.name, expected, found, dev.files["config"])
         if ai.mtu != zi.mtu:
-            self.fail("link", ad.name, subject, f"MTU {zi.mtu} as at {other}", str(ai.mtu), files)
+            self.fail("link", ad.name, subject, "the same MTU at both ends", f"{ai.mtu} here, {zi.mtu} at {other}",
+                      files)
         self.qos(ad.name, subject, other, ai.qos, zi.qos, files)
 
     def qos(self, device: str, subject: str, other: str, a: Qos | None, z: Qos | None, files: str) -> None:
@@ -146,8 +147,8 @@ class LinkChecks:
             return
         files = f"{ad.files['config']}, {zd.files['config']}"
         if ai.mtu != zi.mtu:
-            self.fail("link", a_name, f"{a_pc} (to {z_name} {z_pc})", f"MTU {zi.mtu} as at {z_name} {z_pc}",
-                      str(ai.mtu), files)
+            self.fail("link", a_name, f"{a_pc} (to {z_name} {z_pc})", "the same MTU at both ends",
+                      f"{ai.mtu} here, {zi.mtu} at {z_name} {z_pc}", files)
         for dev, intf in ((ad, ai), (zd, zi)):
             if not intf.admin_up:
                 self.fail("link", dev.name, intf.name, f"admin up (bundle {bundle})", "shutdown", dev.files["config"])

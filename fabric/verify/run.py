@@ -76,5 +76,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
                      "eos": sum(d.platform == "eos" for d in devices.values()), "links": links.links,
                      "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
                      "failures": len(result.failures)}
+    result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line
+    result.counts["failures"] = len(result.failures)
     result.seconds = time.perf_counter() - start
     return result
