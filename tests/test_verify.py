@@ -410,3 +410,39 @@ def test_verifier_imports_no_device_model_template_or_pipeline(rendered: Path) -
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for name in names:
                 assert not name.startswith("fabric.") or name.startswith("fabric.verify"), (path.name, name)
+
+
+@pytest.mark.parametrize(("file", "text", "code", "message"), [
+    (DB.format("p1-spine1"), '{"PORT": {"Ethernet0": "up"}}', 2,
+     "configs/p1-spine1/config_db.json: PORT|Ethernet0 is not an object of fields"),
+    (DB.format("p1-spine1"), "[1, 2]", 2, "configs/p1-spine1/config_db.json: not a config_db (an object of tables)"),
+    ("ansible/host_vars/p1-spine1.yml", "platform: junos\n", 2,
+     "ansible/host_vars/p1-spine1.yml: platform 'junos' is not one of sonic, eos"),
+    ("ansible/inventory.yml", "all: [\n", 2, "ansible/inventory.yml:2:1: not valid YAML"),
+    ("cabling.csv", "# c\nlink_id,role,rail,a_device,a_interface,z_device,z_interface,speed,bundle\nx,fabric,,a,b,c,d,"
+     "fast,\n", 2, "cabling.csv:3: speed 'fast' is not like 400G"),
+    ("manifest.json", "{", 2, "manifest.json:1:2: not valid JSON: Expecting property name enclosed in double quotes"),
+])
+def test_unusable_input_is_one_clear_line(gen: Path, capsys: pytest.CaptureFixture[str], file: str, text: str,
+                                          code: int, message: str) -> None:
+    (gen / file).write_text(text)
+    assert verify(gen, capsys)[0::2] == (code, f"fabric verify: {message}\n")
+
+
+def test_odd_but_parseable_text_is_a_failure_not_a_crash(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = gen / EOS_CFG.format("p1-s1-rail0")
+    cfg.write_text(cfg.read_text().replace("ip address 172.16.0.1/24", "ip address"))
+    edit_json(gen / DB.format("p1-spine2"), lambda db: db["PORT"]["Ethernet0"].update(mtu="huge", speed=None))
+    code, lines, err = verify(gen, capsys)
+    assert code == 1 and err == ""
+    # cabling.csv: 8 host cables of segment 1 (lines 3-10), then p1-s1-rail0's uplinks: spine1 #1, #2, spine2 #1
+    assert failures(lines)[:2] == [
+        "FAIL link: p1-s1-rail0 Ethernet35/1 (to p1-spine2 Ethernet0): expected the same MTU at both ends, found "
+        "9214 here, no MTU set at p1-spine2 Ethernet0 (configs/p1-s1-rail0/running-config.cfg, "
+        "configs/p1-spine2/config_db.json)",
+        "FAIL link: p1-spine2 Ethernet0: expected speed 800G (cabling.csv:13), found no speed set "
+        "(configs/p1-spine2/config_db.json)"]
+    row = (gen / "ipplan.csv").read_text().splitlines().index("172.16.0.1/24,p1-s1-rail0,Vlan100,rail-gateway,"
+                                                               "rail_subnets,rail 0 vlan 100") + 1
+    assert (f"FAIL address: p1-s1-rail0 Vlan100: expected 172.16.0.1/24 (ipplan.csv:{row}), found none "
+            "(configs/p1-s1-rail0/running-config.cfg)") in lines

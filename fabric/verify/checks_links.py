@@ -16,6 +16,10 @@ def speed_text(mbps: int | None) -> str:
     return f"{mbps // 1000}G" if mbps % 1000 == 0 else f"{mbps}M"
 
 
+def mtu_text(mtu: int | None) -> str:
+    return "no MTU set" if mtu is None else str(mtu)
+
+
 def dscp_text(m: dict[int, int]) -> str:
     return " ".join(f"{d}→{tc}" for d, tc in sorted(m.items())) or "no DSCP map"
 
@@ -106,8 +110,8 @@ class LinkChecks:
             for expected, found in buffer_gaps(intf):
                 self.fail("link-qos", dev.name, intf.name, expected, found, dev.files["config"])
         if ai.mtu != zi.mtu:
-            self.fail("link", ad.name, subject, "the same MTU at both ends", f"{ai.mtu} here, {zi.mtu} at {other}",
-                      files)
+            self.fail("link", ad.name, subject, "the same MTU at both ends",
+                      f"{mtu_text(ai.mtu)} here, {mtu_text(zi.mtu)} at {other}", files)
         self.qos(ad.name, subject, other, ai.qos, zi.qos, files)
 
     def qos(self, device: str, subject: str, other: str, a: Qos | None, z: Qos | None, files: str) -> None:
@@ -148,7 +152,7 @@ class LinkChecks:
         files = f"{ad.files['config']}, {zd.files['config']}"
         if ai.mtu != zi.mtu:
             self.fail("link", a_name, f"{a_pc} (to {z_name} {z_pc})", "the same MTU at both ends",
-                      f"{ai.mtu} here, {zi.mtu} at {z_name} {z_pc}", files)
+                      f"{mtu_text(ai.mtu)} here, {mtu_text(zi.mtu)} at {z_name} {z_pc}", files)
         for dev, intf in ((ad, ai), (zd, zi)):
             if not intf.admin_up:
                 self.fail("link", dev.name, intf.name, f"admin up (bundle {bundle})", "shutdown", dev.files["config"])

@@ -18,6 +18,7 @@ from pathlib import Path
 from fabric.verify.inputs import read_text
 from fabric.verify.model import Bgp, Buffers, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
 
+IP_ADDRESS = re.compile(r"ip address (\S+)")
 SPEED = re.compile(r"speed (?:forced |auto )?(\d+)(g|m)(?:full|-\d+)?$", re.I)
 DSCP_MAP = re.compile(r"qos map dscp ([\d\s-]+) to traffic-class (\d+)$")
 TC_QUEUE = re.compile(r"qos map traffic-class ([\d\s-]+) to tx-queue (\d+)$")
@@ -78,20 +79,24 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
     return dev
 
 
+def _addresses(lines: list[str]) -> list[str]:
+    return [m.group(1) for ln in lines if (m := IP_ADDRESS.match(ln))]
+
+
 def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
     lines = _lines(node)
     if ifname.startswith("Vlan") and ifname[4:].isdigit():
         vid = int(ifname[4:])
         vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
-        vlan.svi += [ln.split()[2] for ln in lines if ln.startswith("ip address ")]
+        vlan.svi += _addresses(lines)
         vlan.mtu = next((int(ln.split()[1]) for ln in lines if re.fullmatch(r"mtu \d+", ln)), None)
         return
     if ifname.startswith("Loopback"):
-        dev.loopbacks += [ln.split()[2] for ln in lines if ln.startswith("ip address ")]
+        dev.loopbacks += _addresses(lines)
         return
     if ifname.startswith("Management"):
         dev.mgmt.vrf = next((ln.split()[1] for ln in lines if re.fullmatch(r"vrf \S+", ln)), None)
-        dev.mgmt.address = next((ln.split()[2] for ln in lines if ln.startswith("ip address ")), None)
+        dev.mgmt.address = next(iter(_addresses(lines)), None)
         return
     i = Interface(ifname, admin_up="shutdown" not in lines)
     qos = Qos()
@@ -103,8 +108,8 @@ def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
             i.speed = int(m.group(1)) * (1000 if m.group(2).lower() == "g" else 1)
         elif ln == "no switchport":
             i.mode = "routed"
-        elif ln.startswith("ip address "):
-            i.ipv4.append(ln.split()[2])
+        elif m := IP_ADDRESS.match(ln):
+            i.ipv4.append(m.group(1))
         elif m := re.fullmatch(r"switchport access vlan (\d+)", ln):
             i.mode, i.vlan = "access", int(m.group(1))
         elif m := re.fullmatch(r"channel-group (\d+) mode \S+", ln):

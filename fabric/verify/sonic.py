@@ -27,6 +27,10 @@ def load_config_db(path: Path, root: Path) -> dict[str, Any]:
         raise VerifyInputError(f"{where}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
     if not isinstance(db, dict) or not all(isinstance(v, dict) for v in db.values()):
         raise VerifyInputError(f"{where}: not a config_db (an object of tables)")
+    for name, entries in db.items():
+        bad = next((k for k, v in entries.items() if not isinstance(v, dict)), None)
+        if bad is not None:
+            raise VerifyInputError(f"{where}: {name}|{bad} is not an object of fields")
     return db
 
 
