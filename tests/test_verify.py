@@ -235,6 +235,19 @@ def test_missing_reverse_session(gen: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 1
 
 
+def test_router_id_not_a_loopback(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # p1-spine2's loopback: the first limits.super_spines (8) loopbacks are the super-spines' (10.0.0.0-7), then
+    # pod 1's spines from 10.0.0.8: spine 2 → 10.0.0.9
+    cfg = gen / "configs" / "p1-spine2" / "frr.conf"
+    text = cfg.read_text()
+    assert " bgp router-id 10.0.0.9\n" in text
+    cfg.write_text(text.replace(" bgp router-id 10.0.0.9", " bgp router-id 10.9.9.9"))
+    code, lines, _ = verify(gen, capsys)
+    assert failures(lines) == ["FAIL bgp: p1-spine2 router-id: expected a Loopback address (10.0.0.9), found "
+                               "10.9.9.9 (configs/p1-spine2/frr.conf)"]
+    assert code == 1
+
+
 def test_deleted_buffer_pg(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # p1-s2-rail0 Ethernet0 is host p1-s2-gpu001 nic0 (port 1 lane 1); PFC priority 3 → TC 3 → PG 3 (identity map)
     edit_json(gen / DB.format("p1-s2-rail0"), lambda db: db["BUFFER_PG"].pop("Ethernet0|3"))

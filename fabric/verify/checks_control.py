@@ -15,8 +15,10 @@ class ControlChecks:
         self.plan, self.devices = plan, devices
         self.failures: list[Failure] = []
         self.owner: dict[str, str] = {}  # IPv4 address → device that configures it
+        self.mine: dict[str, set[str]] = {}  # device → its addresses
         for dev in devices.values():
-            for addr in dev.addresses():
+            self.mine[dev.name] = dev.addresses()
+            for addr in self.mine[dev.name]:
                 self.owner.setdefault(addr, dev.name)
         self.sessions = 0
 
@@ -35,6 +37,10 @@ class ControlChecks:
         return self.failures
 
     def reverse_sessions(self, dev: ObservedDevice) -> None:
+        loopbacks = {a.split("/")[0] for a in dev.loopbacks}
+        if dev.bgp.neighbors and dev.bgp.router_id not in loopbacks:
+            self.fail("bgp", dev, "router-id", "a Loopback address (" + (", ".join(sorted(loopbacks)) or "none") + ")",
+                      str(dev.bgp.router_id), "bgp")
         for ip, n in sorted(dev.bgp.neighbors.items()):
             self.sessions += 1
             subject = f"neighbor {ip}"
@@ -46,9 +52,7 @@ class ControlChecks:
             if n.remote_as != peer.bgp.asn:
                 self.fail("bgp", dev, subject, f"remote-as {peer.bgp.asn} (router bgp of {peer_name})",
                           f"remote-as {n.remote_as}", "bgp")
-            back = [p for p in peer.bgp.neighbors.values() if self.owner.get(p.ip) == dev.name]
-            mine = dev.addresses()
-            back = [p for p in back if p.ip in mine]
+            back = [peer.bgp.neighbors[a] for a in sorted(self.mine[dev.name] & peer.bgp.neighbors.keys())]
             if not back:
                 self.fail("bgp", dev, subject, f"a reverse session on {peer_name} to one of this device's addresses",
                           "none", "bgp")

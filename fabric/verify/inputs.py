@@ -23,6 +23,7 @@ SESSION_COLUMNS = ("device", "interface", "local_ip", "local_asn", "neighbor_ip"
                    "peer_group", "bfd")
 IPPLAN_COLUMNS = ("address", "owner", "interface", "purpose")
 PLATFORMS = ("sonic", "eos")
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when built with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ def read_addresses(root: Path) -> list[Address]:
 
 def read_yaml(path: Path, root: Path) -> Any:
     try:
-        return yaml.safe_load(read_text(path, root))
+        return yaml.load(read_text(path, root), Loader=SAFE_LOADER)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f":{mark.line + 1}:{mark.column + 1}" if mark else ""

@@ -16,7 +16,7 @@ from fabric.verify.frr import read_frr
 from fabric.verify.inputs import read_text
 from fabric.verify.model import Buffers, Interface, ObservedDevice, Qos, VerifyInputError, Vlan
 from fabric.verify.sonic_refs import check_references
-from fabric.verify.sonic_tables import Table, int_list, int_map, key_indexes, key_ports, ref_name, split_key, table
+from fabric.verify.sonic_tables import int_list, int_map, key_indexes, key_ports, ref_name, split_key, table
 
 
 def load_config_db(path: Path, root: Path) -> dict[str, Any]:
@@ -111,6 +111,19 @@ def _qos(db: dict[str, Any], dev: ObservedDevice) -> None:
             for q in key_indexes(key):
                 queues.setdefault(port, {})[q] = entry
     dynamic = table(db, "DEVICE_METADATA").get("localhost", {}).get("buffer_model") == "dynamic"
+    maps: dict[tuple[str, str], dict[int, int]] = {}  # (table, name) → map, parsed once per device
+
+    def lookup(name: str, field_: str, entry: dict[str, Any]) -> dict[int, int]:
+        key = (name, ref_name(entry.get(field_, "")))
+        if key not in maps:
+            maps[key] = int_map(table(db, name).get(key[1]))
+        return maps[key]
+
+    by_port: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}  # (table, port) → its keyed entries
+    for name in ("BUFFER_PG", "BUFFER_QUEUE"):
+        for key, entry in table(db, name).items():
+            for port in key_ports(key):
+                by_port.setdefault((name, port), []).append((key, entry))
     for port, entry in table(db, "PORT_QOS_MAP").items():
         if port not in dev.interfaces:
             continue  # a dangling key: the reference check reports it
@@ -118,9 +131,9 @@ def _qos(db: dict[str, Any], dev: ObservedDevice) -> None:
         port_queues = queues.get(port, {})
         qos = Qos(
             dscp_trust=dscp_map in table(db, "DSCP_TO_TC_MAP"),
-            dscp_to_tc=int_map(table(db, "DSCP_TO_TC_MAP").get(dscp_map)),
-            tc_to_queue=int_map(table(db, "TC_TO_QUEUE_MAP").get(ref_name(entry.get("tc_to_queue_map", "")))),
-            tc_to_pg=int_map(table(db, "TC_TO_PRIORITY_GROUP_MAP").get(ref_name(entry.get("tc_to_pg_map", "")))),
+            dscp_to_tc=lookup("DSCP_TO_TC_MAP", "dscp_to_tc_map", entry),
+            tc_to_queue=lookup("TC_TO_QUEUE_MAP", "tc_to_queue_map", entry),
+            tc_to_pg=lookup("TC_TO_PRIORITY_GROUP_MAP", "tc_to_pg_map", entry),
             pfc_priorities=int_list(entry.get("pfc_enable", "")),
             ecn_queues=frozenset(q for q, e in port_queues.items()
                                  if wred.get(ref_name(e.get("wred_profile", "")), {}).get("ecn", "ecn_none")
@@ -129,14 +142,15 @@ def _qos(db: dict[str, Any], dev: ObservedDevice) -> None:
                                     if sched.get(ref_name(e.get("scheduler", "")), {}).get("type") == "STRICT"),
             watchdog=port in table(db, "PFC_WD"))
         dev.interfaces[port].qos = qos
-        dev.interfaces[port].buffers = _buffers(db, port, dynamic)
+        dev.interfaces[port].buffers = _buffers(db, port, dynamic, by_port)
 
 
-def _buffers(db: dict[str, Any], port: str, dynamic: bool) -> Buffers:
+def _buffers(db: dict[str, Any], port: str, dynamic: bool,
+             by_port: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]]) -> Buffers:
     profiles = table(db, "BUFFER_PROFILE")
     out = Buffers()
     for name, target in (("BUFFER_PG", out.lossless_pgs), ("BUFFER_QUEUE", out.queues)):
-        for key, entry in _entries(table(db, name), port):
+        for key, entry in by_port.get((name, port), []):
             profile = ref_name(entry.get("profile", ""))
             exists = profile in profiles or (dynamic and profile == "NULL")
             lossless = (dynamic and profile == "NULL") or "xoff" in profiles.get(profile, {})
@@ -147,6 +161,3 @@ def _buffers(db: dict[str, Any], port: str, dynamic: bool) -> Buffers:
                     target[i] = profile
     return out
 
-
-def _entries(t: Table, port: str) -> list[tuple[str, dict[str, Any]]]:
-    return [(k, e) for k, e in t.items() if port in key_ports(k)]
