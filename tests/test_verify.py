@@ -161,7 +161,7 @@ def test_frr_parser_reads_every_frr_conf(gen: Path, capsys: pytest.CaptureFixtur
 @pytest.mark.skipif(shutil.which("vtysh") is None, reason="FRR (vtysh) is not installed")
 def test_frr_parser_reports_a_command_it_rejects(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     conf = gen / "configs" / "p1-spine1" / "frr.conf"
-    conf.write_text(conf.read_text().replace(" bgp router-id ", " bgp router-identifier ", 1))
+    conf.write_text(conf.read_text().replace("log syslog informational", "log syslog loudly", 1))
     assert main(["verify", str(gen)]) == 1
     out = failures(capsys.readouterr().out.splitlines())
     assert out and all(ln.startswith("FAIL frr-parse: p1-spine1 frr.conf: expected FRR's parser (vtysh -C) "

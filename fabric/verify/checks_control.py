@@ -40,7 +40,7 @@ class ControlChecks:
         loopbacks = {a.split("/")[0] for a in dev.loopbacks}
         if dev.bgp.neighbors and dev.bgp.router_id not in loopbacks:
             self.fail("bgp", dev, "router-id", "a Loopback address (" + (", ".join(sorted(loopbacks)) or "none") + ")",
-                      str(dev.bgp.router_id), "bgp")
+                      dev.bgp.router_id or "none", "bgp")
         for ip, n in sorted(dev.bgp.neighbors.items()):
             self.sessions += 1
             subject = f"neighbor {ip}"
