@@ -348,6 +348,20 @@ def cmd_lab(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from fabric.verify import VerifyInputError, format_json, format_text, verify
+
+    try:
+        result = verify(Path(args.generated), frr_parser=not args.no_frr, progress=args.verbose)
+    except VerifyInputError as exc:
+        print(f"fabric verify: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(format_json(result) if args.format == "json" else format_text(result))
+    if args.verbose:
+        print(f"verify: {result.seconds:.3f} s", file=sys.stderr)
+    return 0 if result.ok else 1
+
+
 def _workers(text: str) -> int:
     """--workers: a whole number >= 1 (bounded later by the CPUs and the devices)."""
     try:
@@ -474,6 +488,19 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--teardown", action="store_true", help="remove a lab left by --keep (or by a killed run)")
     lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
     lb.set_defaults(func=cmd_lab)
+    vf = sub.add_parser("verify", help="read rendered configs back with independent parsers and check the plan",
+                        description="Parse every rendered file under GENERATED (config_db.json as JSON, frr.conf "
+                                    "as a tree and through vtysh -C where installed, EOS running-config with "
+                                    "hier_config) and check, without railfabric's device model: both ends of every "
+                                    "link (MTU, speed, QoS), host ports (speed, rail VLAN, DSCP trust, PFC, ECN, "
+                                    "watchdog, lossless buffers), reverse BGP sessions and expected/bgp_sessions.csv, "
+                                    "VLANs, management API and push account, config_db references, planned "
+                                    "addresses. Exit 0 all kept, 1 a promise broken, 2 unusable input.")
+    vf.add_argument("generated", nargs="?", default="generated", help="rendered tree (default: generated)")
+    vf.add_argument("--format", choices=("text", "json"), default="text")
+    vf.add_argument("--no-frr", action="store_true", help="do not run FRR's parser (vtysh -C) on frr.conf files")
+    vf.add_argument("-v", "--verbose", action="store_true", help="progress and timing on stderr")
+    vf.set_defaults(func=cmd_verify)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show Python tracebacks on internal errors")

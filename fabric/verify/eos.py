@@ -1,0 +1,175 @@
+"""Arista EOS reader: configs/<device>/running-config.cfg parsed with hier_config's EOS config tree → ObservedDevice.
+
+EOS forms read (Arista EOS User Manual; CIS Arista EOS benchmark for the eAPI block): `interface X` with `shutdown`,
+`mtu N` (IP MTU), `speed 400g-4` / `speed forced 100gfull` / `speed 400g`, `no switchport` + `ip address A/L`,
+`switchport access vlan N`, `channel-group N mode active`, `qos trust dscp`, `priority-flow-control priority P
+no-drop`, `priority-flow-control pause watchdog`, `tx-queue Q` with `random-detect ecn ...` / `priority strict`;
+global `qos map dscp D... to traffic-class T`, `qos map traffic-class T to tx-queue Q`; `vlan N`; `router bgp N`
+with `router-id`, `neighbor G peer group`, `neighbor X remote-as N`, `neighbor X bfd`, `neighbor IP peer group G`;
+`management api http-commands` with `no shutdown` and `vrf V` / `no shutdown`; `username U ... role R ...`.
+EOS buffers are platform defaults (no lossless PG/queue configuration exists to read), so Buffers.managed is False.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fabric.verify.inputs import read_text
+from fabric.verify.model import Bgp, Buffers, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
+
+IP_ADDRESS = re.compile(r"ip address (\S+)")
+SPEED = re.compile(r"speed (?:forced |auto )?(\d+)(g|m)(?:full|-\d+)?$", re.I)
+DSCP_MAP = re.compile(r"qos map dscp ([\d\s-]+) to traffic-class (\d+)$")
+TC_QUEUE = re.compile(r"qos map traffic-class ([\d\s-]+) to tx-queue (\d+)$")
+
+
+def _numbers(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split():
+        lo, _, hi = part.partition("-")
+        out += list(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def _lines(node: object) -> list[str]:
+    return [c.text for c in node.children]  # type: ignore[attr-defined]
+
+
+def read_eos(name: str, root: Path) -> ObservedDevice:
+    path = root / "configs" / name / "running-config.cfg"
+    file = path.relative_to(root).as_posix()
+    text = read_text(path, root)
+    from hier_config import Platform, get_hconfig  # imported here: only EOS fabrics pay its import time
+
+    try:
+        tree = get_hconfig(Platform.ARISTA_EOS, text)
+    except Exception as e:  # hier_config raises plain exceptions on text it cannot structure
+        raise VerifyInputError(f"{file}: hier_config cannot parse it: {e}") from None
+    dev = ObservedDevice(name, "eos", files={"config": file, "bgp": file})
+    dscp_to_tc: dict[int, int] = {}
+    tc_to_queue: dict[int, int] = {}
+    for top in tree.children:
+        t = top.text
+        if m := DSCP_MAP.match(t):
+            dscp_to_tc.update(dict.fromkeys(_numbers(m.group(1)), int(m.group(2))))
+        elif m := TC_QUEUE.match(t):
+            tc_to_queue.update(dict.fromkeys(_numbers(m.group(1)), int(m.group(2))))
+        elif m := re.fullmatch(r"vlan ([\d,\s-]+)", t):
+            for vid in _numbers(m.group(1).replace(",", " ")):
+                dev.vlans.setdefault(vid, Vlan(vid)).declared = True
+        elif t.startswith("interface "):
+            _interface(dev, t.split(None, 1)[1], top)
+        elif m := re.fullmatch(r"router bgp (\d+)", t):
+            dev.bgp = _bgp(int(m.group(1)), top)
+        elif t == "management api http-commands":
+            _eapi(dev, top)
+        elif m := re.match(r"username (\S+)(.*)$", t):
+            role = re.search(r"\brole (\S+)", m.group(2))
+            dev.mgmt.users[m.group(1)] = role.group(1) if role else ""
+    for i in dev.interfaces.values():
+        if i.qos is not None:
+            i.qos.dscp_to_tc, i.qos.tc_to_queue = dict(dscp_to_tc), dict(tc_to_queue)
+        if i.channel and i.mtu is None and i.channel in dev.interfaces:
+            i.mtu = dev.interfaces[i.channel].mtu  # a member takes its port-channel's MTU
+    for i in dev.interfaces.values():
+        if i.mode == "access" and i.vlan is not None:
+            dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
+    dev.notes.append("EOS lossless buffers are platform defaults: nothing in the running-config to verify")
+    return dev
+
+
+def _addresses(lines: list[str]) -> list[str]:
+    return [m.group(1) for ln in lines if (m := IP_ADDRESS.match(ln))]
+
+
+def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
+    lines = _lines(node)
+    if ifname.startswith("Vlan") and ifname[4:].isdigit():
+        vid = int(ifname[4:])
+        vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
+        vlan.svi += _addresses(lines)
+        vlan.mtu = next((int(ln.split()[1]) for ln in lines if re.fullmatch(r"mtu \d+", ln)), None)
+        return
+    if ifname.startswith("Loopback"):
+        dev.loopbacks += _addresses(lines)
+        return
+    if ifname.startswith("Management"):
+        dev.mgmt.vrf = next((ln.split()[1] for ln in lines if re.fullmatch(r"vrf \S+", ln)), None)
+        dev.mgmt.address = next(iter(_addresses(lines)), None)
+        return
+    i = Interface(ifname, admin_up="shutdown" not in lines)
+    qos = Qos()
+    has_qos = False
+    for ln in lines:
+        if m := re.fullmatch(r"mtu (\d+)", ln):
+            i.mtu = int(m.group(1))
+        elif m := SPEED.match(ln):
+            i.speed = int(m.group(1)) * (1000 if m.group(2).lower() == "g" else 1)
+        elif ln == "no switchport":
+            i.mode = "routed"
+        elif m := IP_ADDRESS.match(ln):
+            i.ipv4.append(m.group(1))
+        elif m := re.fullmatch(r"switchport access vlan (\d+)", ln):
+            i.mode, i.vlan = "access", int(m.group(1))
+        elif m := re.fullmatch(r"channel-group (\d+) mode \S+", ln):
+            i.mode, i.channel = "member", f"Port-Channel{m.group(1)}"
+        elif ln == "qos trust dscp":
+            qos.dscp_trust, has_qos = True, True
+        elif m := re.fullmatch(r"priority-flow-control priority (\d) no-drop", ln):
+            qos.pfc_priorities, has_qos = qos.pfc_priorities | {int(m.group(1))}, True
+        elif ln == "priority-flow-control pause watchdog":
+            qos.watchdog = True
+    for child in node.children:  # type: ignore[attr-defined]
+        if m := re.fullmatch(r"tx-queue (\d)", child.text):
+            q, sub = int(m.group(1)), _lines(child)
+            if any(s.startswith("random-detect ecn ") for s in sub):
+                qos.ecn_queues |= {q}
+            if "priority strict" in sub:
+                qos.strict_queues |= {q}
+            has_qos = True
+    i.qos = qos if has_qos else None
+    i.buffers = Buffers(managed=False) if has_qos else None
+    dev.interfaces[ifname] = i
+
+
+def _bgp(asn: int, node: object) -> Bgp:
+    bgp = Bgp(asn=asn)
+    groups: dict[str, dict[str, object]] = {}
+    peers: dict[str, dict[str, object]] = {}
+    for ln in _lines(node):
+        words = ln.split()
+        if words[:1] == ["router-id"] and len(words) == 2:
+            bgp.router_id = words[1]
+        if words[:1] != ["neighbor"] or len(words) < 3:
+            continue
+        who, rest = words[1], words[2:]
+        target = peers if re.fullmatch(r"[\d.]+", who) else groups
+        entry = target.setdefault(who, {})
+        if rest in (["peer", "group"], ["peer-group"]):
+            continue
+        if rest[:2] == ["peer", "group"] and len(rest) == 3:
+            entry["group"] = rest[2]
+        elif rest[0] == "peer-group" and len(rest) == 2:
+            entry["group"] = rest[1]
+        elif rest[0] == "remote-as" and len(rest) == 2 and rest[1].isdigit():
+            entry["remote_as"] = int(rest[1])
+        elif rest == ["bfd"]:
+            entry["bfd"] = True
+    for ip, p in peers.items():
+        group = p.get("group")
+        g = groups.get(str(group), {})
+        remote = p.get("remote_as", g.get("remote_as"))
+        bgp.neighbors[ip] = Neighbor(ip, remote if isinstance(remote, int) else None,
+                                     group if isinstance(group, str) else None, bool(p.get("bfd") or g.get("bfd")))
+    return bgp
+
+
+def _eapi(dev: ObservedDevice, node: object) -> None:
+    lines = _lines(node)
+    dev.mgmt.api_enabled = "no shutdown" in lines
+    vrfs = set()
+    for child in node.children:  # type: ignore[attr-defined]
+        if (m := re.fullmatch(r"vrf (\S+)", child.text)) and "no shutdown" in _lines(child):
+            vrfs.add(m.group(1))
+    dev.mgmt.api_vrfs = frozenset(vrfs)

@@ -1,0 +1,133 @@
+"""The verifier's neutral records: what one device's rendered files say, whatever the platform.
+
+Each platform reader (sonic.py + frr.py, eos.py) fills one `ObservedDevice` from the files alone; the checks compare
+these records with each other and with the plan's CSV files, never with railfabric's device model.
+
+MTU is always the L3 (IP) MTU: EOS `mtu N` under an interface is the IP MTU (the L2 frame limit is a separate
+`l2 mtu`), and a SONiC PORT/PORTCHANNEL `mtu` is the netdev MTU that orchagent programs into the ASIC as
+mtu + 22 (Ethernet header 14 + FCS 4 + one VLAN tag 4; sonic-swss portsorch.cpp setPortMtu). So the two numbers
+compare directly, with no offset. Speed is in Mb/s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class VerifyInputError(Exception):
+    """Input the verifier cannot use at all (missing directory, garbled file): exit 2 with this message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One broken promise: where (device, interface or neighbour), what was expected, what was found, which file."""
+
+    check: str
+    device: str
+    subject: str
+    expected: str
+    found: str
+    file: str
+
+    def line(self) -> str:
+        return f"{self.device} {self.subject}: expected {self.expected}, found {self.found} ({self.file})"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"check": self.check, "device": self.device, "subject": self.subject, "expected": self.expected,
+                "found": self.found, "file": self.file}
+
+
+@dataclass(slots=True)
+class Qos:
+    """RoCE QoS on one interface. dscp_to_tc holds only explicitly mapped DSCPs."""
+
+    dscp_trust: bool = False
+    dscp_to_tc: dict[int, int] = field(default_factory=dict)
+    tc_to_queue: dict[int, int] = field(default_factory=dict)
+    tc_to_pg: dict[int, int] = field(default_factory=dict)  # SONiC only (ingress priority groups)
+    pfc_priorities: frozenset[int] = frozenset()
+    ecn_queues: frozenset[int] = frozenset()
+    strict_queues: frozenset[int] = frozenset()
+    watchdog: bool = False
+
+    def queue_of(self, tc: int) -> int:
+        return self.tc_to_queue.get(tc, tc)  # both platforms default to TC n → queue n
+
+
+@dataclass(slots=True)
+class Buffers:
+    """Lossless buffering of one port (SONiC). `managed` is False where the platform keeps its defaults (EOS)."""
+
+    managed: bool = True
+    lossless_pgs: dict[int, str] = field(default_factory=dict)  # PG → profile name (a lossless profile that exists)
+    queues: dict[int, str] = field(default_factory=dict)  # queue → profile name (a profile that exists)
+    problems: list[str] = field(default_factory=list)  # dangling or lossy profiles, as text for the failure line
+
+
+@dataclass(slots=True)
+class Interface:
+    name: str
+    admin_up: bool = True
+    speed: int | None = None  # Mb/s; None: no explicit speed
+    mtu: int | None = None
+    mode: str = "none"  # routed | access | member | none
+    vlan: int | None = None
+    channel: str | None = None  # the port-channel this port is a member of
+    ipv4: list[str] = field(default_factory=list)
+    qos: Qos | None = None
+    buffers: Buffers | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    ip: str
+    remote_as: int | None
+    peer_group: str | None
+    bfd: bool
+
+
+@dataclass(slots=True)
+class Bgp:
+    asn: int | None = None
+    router_id: str | None = None
+    neighbors: dict[str, Neighbor] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Management:
+    address: str | None = None  # with prefix length
+    vrf: str | None = None
+    api_vrfs: frozenset[str] = frozenset()  # VRFs the management API (EOS eAPI) is enabled in
+    api_enabled: bool = False
+    mgmt_port: bool = False  # SONiC MGMT_PORT|eth0 present
+    users: dict[str, str] = field(default_factory=dict)  # name → role ("" when none)
+
+
+@dataclass(slots=True)
+class Vlan:
+    id: int
+    members: list[str] = field(default_factory=list)
+    svi: list[str] = field(default_factory=list)  # SVI addresses
+    mtu: int | None = None
+    declared: bool = True  # False: only named by a member (EOS `switchport access vlan N` without `vlan N`)
+
+
+@dataclass(slots=True)
+class ObservedDevice:
+    name: str
+    platform: str
+    files: dict[str, str] = field(default_factory=dict)  # role (config, bgp) → path shown in failures
+    interfaces: dict[str, Interface] = field(default_factory=dict)
+    vlans: dict[int, Vlan] = field(default_factory=dict)
+    bgp: Bgp = field(default_factory=Bgp)
+    mgmt: Management = field(default_factory=Management)
+    loopbacks: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)  # what the reader itself found broken (leafrefs, parse)
+    notes: list[str] = field(default_factory=list)
+
+    def addresses(self) -> set[str]:
+        """Every IPv4 address (without length) configured on the device: interfaces, SVIs, loopbacks."""
+        out = {a.split("/")[0] for i in self.interfaces.values() for a in i.ipv4}
+        out |= {a.split("/")[0] for v in self.vlans.values() for a in v.svi}
+        out |= {a.split("/")[0] for a in self.loopbacks}
+        return out

@@ -1,0 +1,82 @@
+"""The verifier's flow: read the plan files, read every device with its platform's reader, run the checks.
+
+Nothing here (or anywhere under fabric/verify/) imports railfabric's device model, templates or pipeline: the
+rendered files are the only input, so a bug there cannot hide itself (tests/test_verify.py asserts this).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fabric.verify.checks_control import ControlChecks
+from fabric.verify.checks_links import LinkChecks
+from fabric.verify.eos import read_eos
+from fabric.verify.frr import have_vtysh, vtysh_problems
+from fabric.verify.inputs import read_plan
+from fabric.verify.model import Failure, ObservedDevice, VerifyInputError
+from fabric.verify.sonic import read_sonic
+
+READERS = {"sonic": read_sonic, "eos": read_eos}
+CONFIG_FILES = {"sonic": ("config_db.json", "frr.conf"), "eos": ("running-config.cfg",)}
+
+
+@dataclass(slots=True)
+class Result:
+    failures: list[Failure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Result:
+    """Check the rendered tree under `root`; raises VerifyInputError when it cannot be used at all."""
+    start = time.perf_counter()
+    root = Path(root)
+    plan = read_plan(root)
+    result = Result(notes=list(plan.notes))
+    devices: dict[str, ObservedDevice] = {}
+    configs = root / "configs"
+    if not configs.is_dir():
+        raise VerifyInputError("configs/: missing")
+    for extra in sorted(p.name for p in configs.iterdir() if p.is_dir() and p.name not in plan.devices):
+        result.failures.append(Failure("coverage", extra, "configs", "a device in ansible/host_vars", "none",
+                                       f"configs/{extra}"))
+    for n, (name, vars_) in enumerate(sorted(plan.devices.items()), 1):
+        if progress and n % 500 == 0:
+            print(f"verify: read {n}/{len(plan.devices)} devices", file=sys.stderr)
+        missing = [f for f in CONFIG_FILES[vars_.platform] if not (configs / name / f).is_file()]
+        if missing:
+            raise VerifyInputError(f"configs/{name}/{missing[0]}: missing ({vars_.platform} device)")
+        devices[name] = READERS[vars_.platform](name, root)
+    for dev in devices.values():
+        result.failures += dev.failures
+    links = LinkChecks(plan, devices)
+    result.failures += links.run()
+    control = ControlChecks(plan, devices)
+    result.failures += control.run()
+    frr = [configs / n / "frr.conf" for n, d in sorted(devices.items()) if d.platform == "sonic"]
+    if frr and frr_parser and have_vtysh():
+        for path, problems in vtysh_problems(frr).items():
+            name = path.parent.name
+            result.failures += [Failure("frr-parse", name, "frr.conf", "FRR's parser (vtysh -C) accepts it", p,
+                                        f"configs/{name}/frr.conf") for p in problems]
+        result.notes.append(f"FRR's parser (vtysh -C) read {len(frr)} frr.conf file(s)")
+    elif frr:
+        result.notes.append("FRR's parser skipped: " + ("--no-frr" if not frr_parser else "vtysh is not installed"))
+    if any(d.platform == "eos" for d in devices.values()):
+        result.notes.append("EOS lossless buffers are platform defaults: nothing in running-config.cfg to verify")
+    result.counts = {"devices": len(devices), "sonic": sum(d.platform == "sonic" for d in devices.values()),
+                     "eos": sum(d.platform == "eos" for d in devices.values()), "links": links.links,
+                     "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
+                     "failures": len(result.failures)}
+    result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line
+    result.counts["failures"] = len(result.failures)
+    result.seconds = time.perf_counter() - start
+    return result
