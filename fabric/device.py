@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fabric.allocate import Plan, Prefix, ntoa
+from fabric.device_system import System, build_system
 from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Role, Switch, Topology
@@ -154,6 +155,7 @@ class DeviceConfig:
     qos: Qos
     ecmp_mode: str
     bfd: bool
+    system: System  # management plane and baseline (fabric/device_system.py)
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:
@@ -345,7 +347,8 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         sw.name, sw.platform, sw.role.value, sw.pod, sw.segment, sw.rails, sw.model, model.hwsku, sw.rack,
         f"{loopback}/32", loopback, plan.asn[sw.name], f"{ntoa(plan.management[sw.name])}/{plan.management_len}",
         mgmt_gateway, mtu, mtu_note, inv.fabric.host_mtu, tuple(interfaces), tuple(pcs), tuple(vlans), bgp, qos,
-        inv.routing.ecmp.mode.value, inv.routing.bfd)
+        inv.routing.ecmp.mode.value, inv.routing.bfd,
+        build_system(inv, sw.key, sw.platform, ntoa(plan.management[sw.name])))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -18,6 +18,7 @@ from fabric.intent import Inventory
 from fabric.load import Loaded, SourceMap, load_inventory
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.plan_rules import check_plan, check_topology, summary
+from fabric.rules.system_rules import check_system
 from fabric.schema_check import dotted, error_paths, schema_findings, validate
 from fabric.solver import solve
 from fabric.topology import Topology, expand
@@ -76,6 +77,7 @@ def _run(path: Path) -> Result:
     res.stage_reached = "topology"
     res.topology = expand(inv)
     res.findings += check_topology(inv, res.topology, src)
+    res.findings += check_system(inv, res.topology, src)
     res.stage_reached = "allocation"
     res.plan = allocate(inv, res.topology)
     res.findings += check_plan(inv, res.topology, res.plan, src)

@@ -31,7 +31,7 @@ from fabric.device import DeviceConfig, build_devices
 from fabric.outputs import artifacts
 from fabric.outputs._common import cidr_key, natural_key
 from fabric.pipeline import Result, run
-from tests.helpers import EXAMPLE, base_inventory, run_data, write_files
+from tests.helpers import EXAMPLE, base_inventory, run_data, with_system, write_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -348,7 +348,7 @@ def test_yaml_scalars_read_back(text: str) -> None:
 
 
 def test_ansible_eos_hosts(tmp_path: Path) -> None:
-    data = base_inventory()
+    data = with_system(base_inventory())
     data["devices"] = {"p1-spine1": {"platform": "eos"}}
     _, a = mini_artifacts(tmp_path, data)
     groups = yaml.safe_load(a["ansible/inventory.yml"])["all"]["children"]
@@ -428,7 +428,7 @@ def test_ansible_inventory_and_syntax(tmp_path: Path, res: Result, devices: dict
 
 def test_ansible_eos_syntax(tmp_path: Path) -> None:
     inventory_bin, playbook_bin = _ansible_bin("ansible-inventory"), _ansible_bin("ansible-playbook")
-    data = base_inventory()
+    data = with_system(base_inventory())
     data["fabric"]["platform"] = "eos"
     _, a = mini_artifacts(tmp_path / "inv", data)
     gen = write_files(tmp_path / "generated", a)  # type: ignore[arg-type]
