@@ -26,16 +26,22 @@ def check_system(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding
         ov = inv.devices.get(sw.key)
         groups[sw.key if ov is not None and ov.system is not None else None].append(sw)
     out: list[Finding] = []
+    fabric_wide: set[tuple[str, tuple]] = set()  # (code, path) already reported for the fabric-wide settings
     for key, switches in sorted(groups.items(), key=lambda kv: (kv[0] is not None, kv[0] or "")):
         device = inv.devices[key].system if key is not None else None
         settings = merged(inv.system, device)
-        out += _check(inv, src, key, device, settings, switches)
+        for code, at, finding in _check(inv, src, key, device, settings, switches):
+            if key is None:
+                fabric_wide.add((code, at))
+            elif (code, at) in fabric_wide:
+                continue  # the same fault of the fabric-wide block, already reported once for all its switches
+            out.append(finding)
     return out
 
 
 def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettings | None,
-           s: SystemSettings, switches: list[Switch]) -> list[Finding]:
-    out: list[Finding] = []
+           s: SystemSettings, switches: list[Switch]) -> list[tuple[str, tuple, Finding]]:
+    out: list[tuple[str, tuple, Finding]] = []
 
     def path(field: str, *rest: object) -> tuple:
         """Where `field` of the effective settings was written: the device's override or the fabric-wide block."""
@@ -48,7 +54,7 @@ def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettin
         return ("devices", key, "system") if device is not None else _platform_path(inv, switches)
 
     def add(code: str, msg: str, at: tuple, hint: str, sev: Severity = Severity.ERROR) -> None:
-        out.append(Finding(code, msg, src.loc(at), hint, sev))
+        out.append((code, at, Finding(code, msg, src.loc(at), hint, sev)))
 
     eos = [sw for sw in switches if sw.platform == "eos"]
     scope = _scope(key, eos or switches)
