@@ -98,6 +98,25 @@ class System:
         return "\n".join(self.banner)
 
     @property
+    def access(self) -> tuple[str, ...]:
+        """The ways in the rendered config keeps open for the push, in the order it should try them."""
+        return tuple(a for a, on in (("eapi", self.eapi), ("ssh", self.ssh)) if on)
+
+    def push_vars(self) -> dict[str, object]:
+        """What the push needs about this switch, as plain data for its Ansible host_vars: the account it logs in
+        as, the ways in, the management VRF, every vault variable the config refers to (all must be defined before
+        anything is sent) and the local accounts (on SONiC the playbook creates them: they are Linux accounts, not
+        config_db). Passwords stay placeholders; SSH public keys are not secrets."""
+        return {
+            "push_user": self.push_user,
+            "management_access": list(self.access),
+            "management_vrf": self.vrf,
+            "vault_variables": list(self.vault_names),
+            "local_users": [{"name": u.name, "role": u.role, "privilege": u.privilege, "password_hash": u.secret,
+                             "ssh_keys": list(u.ssh_keys)} for u in self.users],
+        }
+
+    @property
     def vault_names(self) -> tuple[str, ...]:
         """Every Ansible Vault variable this switch's config refers to (what the push must resolve), sorted."""
         texts = [u.secret or "" for u in self.users]

@@ -190,7 +190,8 @@ class AaaServer(StrictModel):
 
 
 class _AaaGroup(StrictModel):
-    key: Secret = Field(description="vault reference to the shared key of the group's servers")
+    key: Secret = Field(description="vault reference to the shared key of the group's servers (SONiC: no space, "
+                                    "'#' or ','; RADIUS at most 65 characters)")
     servers: list[AaaServer] = Field(min_length=1, max_length=8, description="tried in this order")
 
     @model_validator(mode="after")
@@ -253,8 +254,10 @@ class SyslogServer(StrictModel):
 class SnmpUser(StrictModel):
     """An SNMPv3 read-only user with authentication (SHA) and privacy (AES-128)."""
 
-    auth: Secret = Field(description="vault reference to the authentication passphrase (8-64 characters)")
-    priv: Secret = Field(description="vault reference to the privacy passphrase (8-64 characters)")
+    auth: Secret = Field(description="vault reference to the authentication passphrase (8-64 characters without "
+                                     "space, '@' or ':', SONiC's SNMP_USER pattern)")
+    priv: Secret = Field(description="vault reference to the privacy passphrase (8-64 characters without space, "
+                                     "'@' or ':')")
 
 
 class Snmp(StrictModel):

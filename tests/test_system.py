@@ -13,6 +13,7 @@ derivations of the addresses (fabric/allocate.py, fabric/topology.py):
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -210,7 +211,9 @@ def test_eos_services_off_are_shut(tmp_path: Path) -> None:
     system = SYSTEM_YML.replace("    vrf: OOB\n", "    vrf: OOB\n    eapi: false\n")
     r = _run(tmp_path, "eos", system=system)
     assert r.findings == []
-    text = render_device(_devices(r)["p1-spine1"])["running-config.cfg"]
+    dev = _devices(r)["p1-spine1"]
+    assert dev.system.access == ("ssh",)
+    text = render_device(dev)["running-config.cfg"]
     assert _between(text, "management api http-commands", "management ssh") == [
         "management api http-commands", "   shutdown", "!", "management ssh"]
 
@@ -272,6 +275,15 @@ def test_model_exposes_what_the_push_needs(tmp_path: Path) -> None:
         ("netops", "network-admin", 15, "%%vault:netops_hash%%", (KEY,)),
         ("viewer", "network-operator", 1, "%%vault:viewer_hash%%", ())]
     assert s.vault_names == VAULT_NAMES
+    # SONiC: SSH only (eAPI is EOS's); the playbook's view of it, JSON-serialisable
+    assert json.loads(json.dumps(s.push_vars())) == {
+        "push_user": "netops", "management_access": ["ssh"], "management_vrf": "mgmt",
+        "vault_variables": list(VAULT_NAMES),
+        "local_users": [
+            {"name": "netops", "role": "network-admin", "privilege": 15, "password_hash": "%%vault:netops_hash%%",
+             "ssh_keys": [KEY]},
+            {"name": "viewer", "role": "network-operator", "privilege": 1, "password_hash": "%%vault:viewer_hash%%",
+             "ssh_keys": []}]}
 
 
 # --------------------------------------------------------------------------- secrets
@@ -456,3 +468,73 @@ def test_banner_lines_are_free_text(tmp_path: Path) -> None:
     assert _findings(r) == [("SCH003", "system.yml", 40, 7)]
     r = _run(tmp_path / "b", "eos", system=SYSTEM_YML.replace("    - Second line", "    - '{{ x }}'"))
     assert _findings(r) == [("SEC004", "system.yml", 40, 7)]
+
+
+# --------------------------------------------------------------------------- SONiC YANG shapes
+# What sonic-buildimage src/sonic-yang-models/yang-models (commit 086b03bd) allows in each table this partial writes,
+# read from sonic-mgmt_port, sonic-mgmt_interface, sonic-mgmt_vrf, sonic-ntp, sonic-dns, sonic-syslog,
+# sonic-system-tacacs, sonic-system-radius, sonic-system-aaa, sonic-snmp and sonic-banner.yang: the leaves of each
+# list entry or container, and the list sizes (max-elements). A real SONiC validates the file against these models
+# (Generic Config Updater) once the push has resolved the placeholders, so the check runs on the resolved file.
+YANG_LEAVES = {
+    "MGMT_PORT": {"alias", "admin_status", "speed", "autoneg", "description", "mtu"},
+    "MGMT_INTERFACE": {"gwaddr", "forced_mgmt_routes"},
+    "MGMT_VRF_CONFIG": {"mgmtVrfEnabled"},
+    "NTP": {"src_intf", "vrf", "authentication", "dhcp", "server_role", "admin_state"},
+    "NTP_SERVER": {"association_type", "iburst", "key", "resolve_as", "admin_state", "trusted", "version"},
+    "DNS_NAMESERVER": set(),
+    "DNS_OPTIONS": {"search", "ndots", "timeout", "attempts"},
+    "SYSLOG_SERVER": {"source", "port", "vrf", "filter", "filter_regex", "protocol", "severity"},
+    "TACPLUS": {"auth_type", "timeout", "key_encrypt", "passkey", "src_intf"},
+    "TACPLUS_SERVER": {"priority", "tcp_port", "timeout", "auth_type", "key_encrypt", "passkey", "vrf"},
+    "RADIUS": {"passkey", "auth_type", "src_ip", "nas_ip", "statistics", "timeout", "retransmit"},
+    "RADIUS_SERVER": {"auth_port", "passkey", "auth_type", "priority", "timeout", "retransmit", "vrf", "src_intf"},
+    "AAA": {"login", "failthrough", "fallback", "debug", "trace"},
+    "SNMP": {"Contact", "Location"},
+    "SNMP_AGENT_ADDRESS_CONFIG": set(),
+    "SNMP_USER": {"SNMP_USER_TYPE", "SNMP_USER_PERMISSION", "SNMP_USER_AUTH_TYPE", "SNMP_USER_AUTH_PASSWORD",
+                  "SNMP_USER_ENCRYPTION_TYPE", "SNMP_USER_ENCRYPTION_PASSWORD"},
+    "BANNER_MESSAGE": {"state", "login", "motd", "logout"},
+}
+YANG_MAX = {"NTP_SERVER": 10, "DNS_NAMESERVER": 3, "TACPLUS_SERVER": 8, "RADIUS_SERVER": 8}
+
+
+def _resolve(text: str) -> str:
+    """What the push does: every placeholder replaced by the vault variable's value (here a sample one that obeys
+    the strictest YANG pattern: no space, '#', ',', '@' or ':', 8 characters or more)."""
+    return re.sub(r"%%vault:([a-z_][a-z0-9_]*)%%", lambda m: f"S3cret-{m.group(1)}", text)
+
+
+def test_sonic_tables_fit_the_yang_models(tmp_path: Path) -> None:
+    r = _run(tmp_path, "sonic")
+    for name, dev in _devices(r).items():
+        c = json.loads(_resolve(render_device(dev)["config_db.json"]))
+        for table, leaves in YANG_LEAVES.items():
+            for key, row in c.get(table, {}).items():  # list entries and containers (global, CONTACT, ...)
+                assert set(row) <= leaves, (name, table, key, set(row) - leaves)
+            assert len(c.get(table, {})) <= YANG_MAX.get(table, 1 << 16), (name, table)
+        # leafrefs: MGMT_INTERFACE name and every src_intf are MGMT_PORT names
+        ports = set(c["MGMT_PORT"])
+        assert {k.split("|")[0] for k in c["MGMT_INTERFACE"]} <= ports
+        srcs = [c["NTP"]["global"]["src_intf"], c["TACPLUS"]["global"]["src_intf"],
+                *(row["src_intf"] for row in c["RADIUS_SERVER"].values())]
+        assert set(srcs) <= ports, name
+        # vrf 'mgmt' needs mgmtVrfEnabled (sonic-ntp, sonic-syslog must statements); TACACS+/RADIUS vrf mgmt|default
+        assert c["MGMT_VRF_CONFIG"]["vrf_global"]["mgmtVrfEnabled"] == "true"
+        vrfs = [c["NTP"]["global"]["vrf"], *(row["vrf"] for t in ("SYSLOG_SERVER", "TACPLUS_SERVER", "RADIUS_SERVER")
+                                             for row in c[t].values())]
+        assert set(vrfs) == {"mgmt"}
+        # patterns: AAA login list, shared secrets [^ #,]* (TACACS 1..256, RADIUS 1..65), SNMP passwords [^ @:]*
+        # of 8..64 with AUTH_TYPE SHA|MD5|HMAC-SHA-2 and ENCRYPTION_TYPE DES|AES for a Priv user
+        assert re.fullmatch(r"((ldap|tacacs\+|local|radius|default),)*(ldap|tacacs\+|local|radius|default)",
+                            c["AAA"]["authentication"]["login"])
+        for table, top in (("TACPLUS", 256), ("RADIUS", 65)):
+            for row in (c[table]["global"], *c[f"{table}_SERVER"].values()):
+                assert re.fullmatch(r"[^ #,]*", row["passkey"]) and 1 <= len(row["passkey"]) <= top
+        for user, row in c["SNMP_USER"].items():
+            assert 4 <= len(user) <= 32 and re.fullmatch(r"[^ :@,\\'\"]*", user)
+            assert row["SNMP_USER_TYPE"] == "Priv" and row["SNMP_USER_AUTH_TYPE"] in {"SHA", "MD5", "HMAC-SHA-2"}
+            assert row["SNMP_USER_ENCRYPTION_TYPE"] in {"DES", "AES"}
+            for pw in (row["SNMP_USER_AUTH_PASSWORD"], row["SNMP_USER_ENCRYPTION_PASSWORD"]):
+                assert re.fullmatch(r"[^ @:]{8,64}", pw), pw
+        assert c["BANNER_MESSAGE"]["global"]["state"] in {"enabled", "disabled"}
