@@ -179,3 +179,14 @@ def test_banner_lines_are_free_text(tmp_path: Path) -> None:
     assert _findings(r) == [("SCH003", "system.yml", 40, 7)]
     r = run_system(tmp_path / "b", "eos", system=SYSTEM_YML.replace("    - Second line", "    - '{{ x }}'"))
     assert _findings(r) == [("SEC004", "system.yml", 40, 7)]
+
+
+def test_eos_sizing_skeleton_carries_the_push_account(tmp_path: Path) -> None:
+    # `fabric size --inventory` promises a skeleton that validates; on EOS that needs the push account (MGMT001)
+    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+    from tests.helpers import write_files
+
+    text = inventory_skeleton(size_fabric(256, host_preset("dgx-h100"), switch_preset("qm9700")), platform="eos")
+    assert "system:" in text and "{vault: netops_password_hash}" in text
+    res = run(write_files(tmp_path / "inv", {"fabric.yml": text}))
+    assert [f for f in res.findings if f.severity.value == "error"] == []
