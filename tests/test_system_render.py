@@ -62,7 +62,7 @@ def test_eos_services_and_accounts(eos: dict[str, str]) -> None:
         "snmp-server vrf OOB",
         "!",
         "logging vrf OOB host 192.0.2.40 601 protocol tcp",
-        "logging vrf OOB host 192.0.2.41 514",
+        "logging vrf OOB host 192.0.2.41",  # UDP on the default port 514: EOS leaves the port out
         "logging vrf OOB source-interface Management1",
         "!",
         "aaa group server tacacs+ TACACS",
