@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from fabric.allocate import Plan, Prefix, ntoa
 from fabric.buffers import Buffers, device_buffers
+from fabric.device_system import System, build_system
 from fabric.intent import Inventory
 from fabric.mtu import link_mtu, switch_mtu
 from fabric.platforms import PLATFORMS, fec_for
@@ -158,7 +159,8 @@ class DeviceConfig:
     qos: Qos
     ecmp_mode: str
     bfd: bool
-    buffers: Buffers | None = None  # SONiC lossless buffer tables (fabric/buffers.py); None on EOS
+    buffers: Buffers | None  # SONiC lossless buffer tables (fabric/buffers.py); None on EOS
+    system: System  # management plane and baseline (fabric/device_system.py)
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:
@@ -359,7 +361,8 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         sw.name, sw.platform, sw.role.value, sw.pod, sw.segment, sw.rails, sw.model, model.hwsku, sw.rack,
         f"{loopback}/32", loopback, plan.asn[sw.name], f"{ntoa(plan.management[sw.name])}/{plan.management_len}",
         mgmt_gateway, mtu, mtu_note, inv.fabric.host_mtu, tuple(interfaces), tuple(pcs), tuple(vlans), bgp, qos,
-        inv.routing.ecmp.mode.value, inv.routing.bfd, device_buffers(inv, sw.platform, model, interfaces, qos))
+        inv.routing.ecmp.mode.value, inv.routing.bfd, device_buffers(inv, sw.platform, model, interfaces, qos),
+        build_system(inv, sw.key, sw.platform, ntoa(plan.management[sw.name])))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -11,25 +11,21 @@ from typing import Annotated, Any, Literal
 
 import netaddr
 from pydantic import (
-    AfterValidator,
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
     WithJsonSchema,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 
-from fabric.textsafe import FREE_TEXT_HINT, free_text_problem, quote
+from fabric.intent_system import SystemSettings
+from fabric.intent_types import FreeText, IPv4Addr, StrictModel
+from fabric.textsafe import quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
 SCHEMA_VERSION = 1
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+_Model = StrictModel
 
 
 # --------------------------------------------------------------------------- scalar types
@@ -102,28 +98,6 @@ IPv4Prefix = Annotated[
 ]
 
 
-def _address(v: Any) -> netaddr.IPAddress:
-    if isinstance(v, netaddr.IPAddress):
-        return v
-    if not isinstance(v, str) or "/" in v:
-        raise ValueError("must be an IPv4 address such as '192.168.0.10'")
-    try:
-        addr = netaddr.IPAddress(v, flags=netaddr.INET_PTON)
-    except (netaddr.AddrFormatError, ValueError):
-        raise ValueError(f"{quote(v)} is not an IPv4 address") from None
-    if addr.version != 4:
-        raise ValueError(f"{quote(v)} is not an IPv4 address")
-    return addr
-
-
-IPv4Addr = Annotated[
-    netaddr.IPAddress,
-    BeforeValidator(_address),
-    PlainSerializer(str),
-    WithJsonSchema({"type": "string", "description": "IPv4 address, e.g. '192.168.0.10'"}),
-]
-
-
 def _pattern(allowed: frozenset[str]):
     def check(v: Any) -> str:
         if not isinstance(v, str):
@@ -136,18 +110,6 @@ def _pattern(allowed: frozenset[str]):
 
 # Identifiers used as mapping keys and in file names: no path separators, no leading dot.
 Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-
-
-def _free_text(v: str) -> str:
-    problem = free_text_problem(v)
-    if problem:
-        raise PydanticCustomError("SEC004", "free text {text} {problem}",
-                                  {"text": quote(v), "problem": problem, "hint": FREE_TEXT_HINT})
-    return v
-
-
-# Descriptive text (rack, ...): the character rules of fabric/textsafe.py, so no output format can be injected.
-FreeText = Annotated[str, Field(max_length=200), AfterValidator(_free_text)]
 
 
 # --------------------------------------------------------------------------- fabric-wide settings
@@ -463,6 +425,8 @@ class DeviceOverride(_Model):
     rack: FreeText | None = None
     management: IPv4Addr | None = None
     disabled_ports: PortList = Field(default_factory=tuple, description="ports kept down and skipped by cabling")
+    system: SystemSettings | None = Field(None, description="this switch's management/baseline overrides: each key "
+                                          "written here replaces the fabric-wide one")
 
 
 class HostLink(_Model):
@@ -494,6 +458,8 @@ class Inventory(_Model):
                                                description="per-device overrides keyed by the pattern name")
     cabling: list[HostLink] = Field(default_factory=list, description="explicit host cables that replace the "
                                                                       "generated ones")
+    system: SystemSettings | None = Field(None, description="management plane and baseline (users, AAA, NTP, DNS, "
+                                          "syslog, SNMP, banner), fabric-wide")
 
 
 def json_schema() -> dict:

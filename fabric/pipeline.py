@@ -19,6 +19,7 @@ from fabric.load import Loaded, SourceMap, load_inventory
 from fabric.rules.buffer_rules import check_buffers
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.plan_rules import check_plan, check_topology, summary
+from fabric.rules.system_rules import check_system
 from fabric.schema_check import dotted, error_paths, schema_findings, validate
 from fabric.solver import solve
 from fabric.topology import Topology, expand
@@ -78,6 +79,7 @@ def _run(path: Path) -> Result:
     res.topology = expand(inv)
     res.findings += check_topology(inv, res.topology, src)
     res.findings += check_buffers(inv, res.topology, src)
+    res.findings += check_system(inv, res.topology, src)
     res.stage_reached = "allocation"
     res.plan = allocate(inv, res.topology)
     res.findings += check_plan(inv, res.topology, res.plan, src)

@@ -143,6 +143,8 @@ def schema_findings(data: dict[str, Any], errors: list[dict[str, Any]], source: 
         else:
             value = err.get("input")
             shown = quote(value) if isinstance(value, str | int | float | bool) or value is None else ""
+            if kind == "SEC005":
+                shown = ""  # a refused secret is never echoed
             msg = _clean_msg(err["msg"])
             code = kind if kind in CODES else "SEC003" if msg.startswith("name pattern") else "SCH003"
             hint = str((err.get("ctx") or {}).get("hint", ""))  # a validator's own hint (PydanticCustomError)

@@ -532,6 +532,9 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") 
                   "rail_subnets": pools["rail_subnets"], "management": _Flow(prefix=pools["management"])},
         "limits": limits,
     }
+    if platform == "eos":  # EOS is pushed as a full replace: the push account must be in it (MGMT001)
+        doc["system"] = {"users": {"netops": _Flow(role="network-admin", password=_Flow(vault="netops_password_hash"))},
+                         "push_user": "netops"}
     if s.oversubscription != 1:  # declared, or the solver reports the rail tier's ratio as CAP001
         doc["solver"] = {"oversubscription": _Flow(rail=float(s.oversubscription))}
     doc["switch_models"] = switch_models

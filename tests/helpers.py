@@ -62,6 +62,21 @@ def base_inventory() -> dict[str, Any]:
     return copy.deepcopy(_BASE)
 
 
+# The smallest `system:` an EOS switch needs (MGMT001/MGMT002/MGMT010): one admin account the push logs in as, its
+# password hash kept in Ansible Vault. EOS configs are pushed as a full replace, so without it the push would delete
+# its own account.
+MINIMAL_SYSTEM: dict[str, Any] = {
+    "users": {"netops": {"role": "network-admin", "password": {"vault": "netops_password_hash"}}},
+    "push_user": "netops",
+}
+
+
+def with_system(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with the minimal `system:` block added (for inventories with EOS switches)."""
+    data["system"] = copy.deepcopy(MINIMAL_SYSTEM)
+    return data
+
+
 def write_files(directory: Path, files: dict[str, str | bytes]) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():

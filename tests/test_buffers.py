@@ -21,7 +21,7 @@ from fabric.device import DeviceConfig, build_devices
 from fabric.intent import CableLengths, SwitchBuffers
 from fabric.pipeline import run
 from fabric.render import render_device
-from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
+from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data, with_system
 
 SN5600 = SwitchBuffers(**SONIC_BUFFERS)
 SONIC_NS_PER_M = Fraction(10**9, 198_000_000)  # SONiC's speed_of_light 198,000,000 m/s (buffer_headroom_mellanox.lua)
@@ -219,7 +219,7 @@ def test_buf001_sonic_model_without_buffer_facts(tmp_path: Path) -> None:
 
 
 def test_eos_needs_no_buffer_facts(tmp_path: Path) -> None:
-    inv = base_inventory()
+    inv = with_system(base_inventory())  # EOS needs a push account (MGMT001)
     inv["fabric"]["platform"] = "eos"
     del inv["switch_models"]["sw64"]["buffers"]
     res = run_data(tmp_path, inv)

@@ -11,7 +11,7 @@ from fabric.device import DeviceConfig, build_devices
 from fabric.pipeline import run
 from fabric.platforms import PLATFORMS, fec_for
 from fabric.topology import LinkRole
-from tests.helpers import EXAMPLE, base_inventory, codes, run_data
+from tests.helpers import EXAMPLE, base_inventory, codes, run_data, with_system
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def test_every_link_has_one_mtu_and_one_fec(example) -> None:
 
 
 def test_port_channel_mtu_follows_its_members(tmp_path: Path) -> None:
-    inv = base_inventory()
+    inv = with_system(base_inventory())  # EOS rail switches need a push account (MGMT001)
     inv["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
     inv["pods"][0]["segments"][0]["platform"] = "eos"
     res = run_data(tmp_path, inv)
@@ -69,7 +69,7 @@ def test_port_channel_mtu_follows_its_members(tmp_path: Path) -> None:
 
 
 def test_host_mtu_must_fit_every_rail_switch(tmp_path: Path) -> None:
-    inv = base_inventory()
+    inv = with_system(base_inventory())
     inv["fabric"]["host_mtu"] = 9216  # fabric mtu defaults to 9216: MTU001 is silent
     inv["pods"][0]["segments"][0]["platform"] = "eos"
     res = run_data(tmp_path / "a", inv)

@@ -16,14 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from fabric.emit import build_files
 from fabric.findings import Severity
 from fabric.intent import json_schema
-from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
+from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
 
 # A small fabric that exercises every tier: 2 super-spines, pod 1 with 2 segments, pod 2 with one; 2x400G hosts.
 BASE: dict[str, Any] = base_inventory()
+# the example's management plane and baseline (users, TACACS+, NTP, DNS, syslog, SNMP, banner) plus RADIUS
+BASE["system"] = yaml.safe_load((EXAMPLE / "system.yml").read_text(encoding="utf-8"))["system"]
+BASE["system"]["aaa"]["radius"] = {"key": {"vault": "radius_key"}, "servers": [{"address": "192.0.2.12"}]}
+BASE["system"]["aaa"]["login"] = ["tacacs", "radius", "local"]
+BASE["system"]["management"]["vrf"] = "OOB"  # not the default: removing `management` must show
 BASE["super_spines"] = {"count": 2, "model": "sw64"}
 BASE["pods"][0]["spines"]["links_per_super_spine"] = 4  # up 2 × 4 × 800G = 6.4T ≥ down 4 rail switches × 800G
 BASE["pods"][0]["segments"].append({"id": 2, "rail_design": "single-rail", "rails": 2, "rail_switch_model": "sw64",
@@ -68,6 +74,12 @@ OPTIONAL: dict[str, Any] = {
     "switch_models.{}.hwsku": "ACS-SN5600",
     "host_models.{}.gpu_to_nic": [1, 0],
     "cabling": [{"host": "p1-s1-gpu001", "nic": 0, "switch": "p1-s1-rail0", "port": 5, "lane": 1}],
+    "devices.{}.system": {"ntp": {"servers": ["192.0.2.99"]}},  # its keys replace the fabric-wide ones
+    "system.aaa.tacacs.servers.*.key": {"vault": "tacacs_key_2"},
+    "system.aaa.tacacs.servers.*.port": 4949,
+    "system.aaa.radius.servers.*.key": {"vault": "radius_key_2"},
+    "system.aaa.radius.servers.*.port": 1645,
+    "system.users.{}.privilege": 1,
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -75,8 +87,14 @@ DUAL_RAIL4 = {("host_models", "h4"): {"gpus": 4, "nics": 4, "nic_speed": "400G"}
               ("pods", 0, "segments", 0, "rails"): 4, ("pods", 0, "segments", 0, "rail_design"): "dual-rail",
               ("pods", 0, "segments", 0, "host_groups"): [{"model": "h4", "count": 2}]}
 
+EOS = {("fabric", "platform"): "eos"}
+
 # context on BOTH sides of the comparison, where an option only means something next to another one
 CONTEXT: dict[str, dict[tuple, Any]] = {
+    # what only EOS renders (SONiC's accounts are Linux users, its API is SSH, outside config_db): tried on EOS
+    "system": EOS, "system.management": EOS, "system.management.eapi": EOS, "system.management.ssh": EOS,
+    "system.management.vrf": EOS, "system.users": EOS, "system.users.{}.role": EOS, "system.users.{}.password": EOS,
+    "system.users.{}.privilege": EOS, "system.users.{}.ssh_keys": EOS, "system.push_user": EOS,
     "pods.*.spines.port_channel_members": TWO_LINKS,
     "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},
     "pods.*.segments.*.rail_groups": DUAL_RAIL4,  # default grouping [[0, 1], [2, 3]] against [[0, 2], [1, 3]]
@@ -99,7 +117,16 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
     ("host_models.{}.ports_per_nic", "2"): "TOPO004",  # dual-port NICs need a dual_homing mode
     ("switch_models.{}.buffers", "unset"): "BUF001",  # a SONiC switch without buffer facts cannot be lossless
+    ("system", "unset"): "MGMT001",  # an EOS push would remove the account it logs in with
+    ("system.users", "unset"): "MGMT001",
+    ("system.push_user", "unset"): "MGMT002",
+    ("system.users.{}.role", "network-operator"): "MGMT004",  # the push user must stay an admin
+    ("system.users.{}.password", "unset"): "MGMT010",  # an EOS account without a password would be open
+    ("system.aaa.radius", "unset"): "MGMT006",  # the login order still names radius
+    ("system.aaa.tacacs", "unset"): "MGMT006",
 }
+# list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
+AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"]}
 # values that restate what the base inherits (the fabric platform is sonic): nothing to change, not tried
 INHERITED = {"sonic"}
 
@@ -137,6 +164,8 @@ def _options() -> list[tuple[str, str, list[Any], Any]]:
                 value = sub.get("default", _MISSING)
                 if key not in required and (value is _MISSING or value in (None, [], {})):
                     out.append((".".join((*path, key)), "optional", [], value))
+                if path == ("devices", "{}") and key == "system":
+                    continue  # the same model as the fabric-wide `system`, walked there; tried as a whole here
                 walk(sub, (*path, key), value)
         elif "patternProperties" in node or isinstance(node.get("additionalProperties"), dict):
             sub = next(iter(node.get("patternProperties", {}).values()), node.get("additionalProperties"))
@@ -201,7 +230,8 @@ def _variants() -> Iterator[tuple[str, str, dict[tuple, Any], dict[tuple, Any]]]
             if value == default or (dotted.endswith(".platform") and value in INHERITED):
                 continue
             shown = value if isinstance(value, str) else json.dumps(value)
-            yield f"{dotted}={shown}", dotted, CONTEXT.get(dotted, {}), {**EXTRA.get(dotted, {}), path: value}
+            change = {path[:-1]: AS_LIST[dotted](value)} if dotted in AS_LIST else {path: value}
+            yield f"{dotted}={shown}", dotted, CONTEXT.get(dotted, {}), {**EXTRA.get(dotted, {}), **change}
 
 
 VARIANTS = list(_variants())

@@ -31,7 +31,7 @@ from fabric.device import DeviceConfig, build_devices
 from fabric.outputs import artifacts
 from fabric.outputs._common import cidr_key, natural_key
 from fabric.pipeline import Result, run
-from tests.helpers import EXAMPLE, base_inventory, run_data, write_files
+from tests.helpers import EXAMPLE, base_inventory, run_data, with_system, write_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -316,7 +316,12 @@ def test_ansible_host_vars(arts: dict[str, str]) -> None:
         "role": "rail", "pod": 1, "segment": 1, "rails": [3], "asn": 4200100003, "loopback": "10.0.0.147/32",
         "management": "192.168.15.3/20", "platform": "sonic", "model": "sn5600", "rack": "DH1-R07",
         "config_files": {"config_db.json": "../configs/p1-s1-rail3/config_db.json",
-                         "frr.conf": "../configs/p1-s1-rail3/frr.conf"}}
+                         "frr.conf": "../configs/p1-s1-rail3/frr.conf"},
+        # inventory/system.yml: push_user netops; SONiC's way in is SSH in its own VRF `mgmt` (eAPI is EOS's);
+        # p1-s1-rail3 overrides only ntp, so every secret of the fabric-wide block is still referenced
+        "push_user": "netops", "management_access": ["ssh"], "management_vrf": "mgmt",
+        "vault_variables": ["netops_password_hash", "noc_password_hash", "snmp_monitor_auth", "snmp_monitor_priv",
+                            "tacacs_key"]}
     ss = yaml.safe_load(arts["ansible/host_vars/core-ss1.yml"])
     assert (ss["role"], ss["pod"], ss["segment"], ss["rails"], ss["asn"]) == ("super-spine", None, None, [], 4200000000)
 
@@ -351,7 +356,7 @@ def test_yaml_scalars_read_back(text: str) -> None:
 
 
 def test_ansible_eos_hosts(tmp_path: Path) -> None:
-    data = base_inventory()
+    data = with_system(base_inventory())
     data["devices"] = {"p1-spine1": {"platform": "eos"}}
     _, a = mini_artifacts(tmp_path, data)
     groups = yaml.safe_load(a["ansible/inventory.yml"])["all"]["children"]
@@ -431,7 +436,7 @@ def test_ansible_inventory_and_syntax(tmp_path: Path, res: Result, devices: dict
 
 def test_ansible_eos_syntax(tmp_path: Path) -> None:
     inventory_bin, playbook_bin = _ansible_bin("ansible-inventory"), _ansible_bin("ansible-playbook")
-    data = base_inventory()
+    data = with_system(base_inventory())
     data["fabric"]["platform"] = "eos"
     _, a = mini_artifacts(tmp_path / "inv", data)
     gen = write_files(tmp_path / "generated", a)  # type: ignore[arg-type]

@@ -266,10 +266,11 @@ def test_every_device_renders_consistently(rendered: dict[str, dict[str, str]]) 
         frr = files["frr.conf"]
         assert "None" not in frr and "{{" not in frr and "{%" not in frr, host
         assert "None" not in files["config_db.json"], host
-        # SONiC wants every leaf as a string
+        # SONiC wants every leaf as a string (a YANG leaf-list, e.g. DNS_OPTIONS search, as a list of strings)
         for table, rows in c.items():
             for key, row in rows.items():
-                assert all(isinstance(v, str) for v in row.values()), (host, table, key)
+                assert all(isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+                           for v in row.values()), (host, table, key)
         ports = set(c["PORT"])
         assert {k.split("|")[1] for k in c.get("VLAN_MEMBER", {})} <= ports, host
         assert {k.split("|")[1] for k in c.get("PORTCHANNEL_MEMBER", {})} <= ports, host

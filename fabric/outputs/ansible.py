@@ -249,6 +249,9 @@ def ansible_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
             "rack": d.rack,
             "config_files": {f: f"../{config_path(n, f)}" for _, f in PLATFORMS[d.platform].files},
         }
+        push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
+        host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf",
+                                               "vault_variables")})
         out[f"ansible/host_vars/{n}.yml"] = HEADER + _yaml(host_vars)
 
     out["ansible/deploy.yml"] = DEPLOY

@@ -217,6 +217,40 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("BUF003", "no-pause-quanta", "No headroom figure for a port speed",
      "The peer's response time to PAUSE comes from IEEE 802.3 Annex 31B.3.7's pause quanta per speed; railfabric "
      "knows 10G-800G. A lossless port at another speed gets no headroom, so it is refused."),
+    ("SEC005", "secret-in-plain-text", "A secret field holds a value instead of a vault reference",
+     "Passwords, TACACS+/RADIUS keys and SNMPv3 passphrases are written as {vault: NAME}: NAME is an Ansible variable "
+     "kept in an ansible-vault encrypted file. Generated files carry the placeholder %%vault:NAME%%, which the push "
+     "resolves on the controller just before sending. A plain value (or a hash: hashes are cracked offline) would "
+     "be published with inventory/ and generated/; the finding never repeats the refused value."),
+    # --- management plane (MGMT): the push must keep its own way in
+    ("MGMT001", "no-local-user", "EOS switches would have no local account after the push",
+     "The EOS running-config is pushed as a full replace (configuration session + rollback clean-config): accounts "
+     "it does not list are deleted, including the one the push logs in with. Declare the users under system: "
+     "(fabric-wide) or devices.<name>.system:, with a push_user."),
+    ("MGMT002", "no-push-user", "EOS switches have users but no push_user",
+     "system.push_user names the account the push logs in as; the push refuses to send a config that does not keep "
+     "it, so it must be declared."),
+    ("MGMT003", "unknown-push-user", "push_user is not one of the users",
+     "push_user must name an account under system.users (after the per-device override is applied)."),
+    ("MGMT004", "push-user-not-admin", "push_user does not have the network-admin role",
+     "Replacing the whole configuration needs an administrator: role network-admin."),
+    ("MGMT005", "push-user-no-credential", "push_user has neither a password nor an SSH key",
+     "Nobody could log in as an account without a password hash reference or an SSH public key."),
+    ("MGMT006", "login-method-without-servers", "A login method names TACACS+ or RADIUS without servers",
+     "aaa.login lists tacacs or radius but aaa.tacacs / aaa.radius is not configured, so the method could never "
+     "answer."),
+    ("MGMT007", "no-local-fallback", "Login order has no local fallback",
+     "When the AAA servers are unreachable (the management network is down, or the push broke it) only local "
+     "accounts can log in; aaa.login must contain local."),
+    ("MGMT008", "no-management-access", "EOS switches with neither eAPI nor SSH",
+     "After a full replace the switch could only be reached on its console."),
+    ("MGMT009", "management-server-in-fabric-pool", "A management server address lies in a fabric pool",
+     "NTP, DNS, syslog and AAA servers are reached through the management VRF; an address from the loopback, "
+     "fabric-link or rail pools is a fabric address and is not reachable there."),
+    ("MGMT010", "eos-user-without-password", "An EOS user has no password reference",
+     "An EOS account without a secret exists only as 'nopassword', which accepts a login with no password at all; "
+     "every EOS user needs password: {vault: NAME} (SSH keys may be added on top). SONiC accounts are Linux accounts "
+     "the playbook creates and may be key-only."),
     ("SKIP001", "checks-skipped", "Checks of an inventory item were skipped because it does not validate",
      "An item (pod, segment, host group, device override, switch or host model) with a schema error or an unknown "
      "reference is left out, with what depends on it, and every later check runs on the rest, so all findings "

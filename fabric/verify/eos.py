@@ -65,8 +65,10 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
         elif t == "management api http-commands":
             _eapi(dev, top)
         elif m := re.match(r"username (\S+)(.*)$", t):
+            # one account may span several lines (`username U ssh-key ...` has no role): keep the role once seen
             role = re.search(r"\brole (\S+)", m.group(2))
-            dev.mgmt.users[m.group(1)] = role.group(1) if role else ""
+            if role or m.group(1) not in dev.mgmt.users:
+                dev.mgmt.users[m.group(1)] = role.group(1) if role else ""
     for i in dev.interfaces.values():
         if i.qos is not None:
             i.qos.dscp_to_tc, i.qos.tc_to_queue = dict(dscp_to_tc), dict(tc_to_queue)

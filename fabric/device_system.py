@@ -1,0 +1,191 @@
+"""The management plane and baseline of one switch, as the templates and the push need it.
+
+Built from the inventory's `system:` merged with the switch's `devices.<name>.system:` (fabric/intent_system.py,
+`merged`). Every secret is already its `%%vault:NAME%%` placeholder here; nothing downstream sees a vault
+reference object. Platform decisions (the VRF name, the management interface, how login methods are spelled) are
+made once, here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fabric.intent import Inventory
+from fabric.intent_system import PLACEHOLDER_RE, Role, SystemSettings, VaultRef, merged
+
+SONIC_VRF = "mgmt"  # SONiC's management VRF has a fixed name (MGMT_VRF_CONFIG, interfaces.j2)
+MGMT_INTERFACE = {"eos": "Management1", "sonic": "eth0"}
+TACACS_PORT = 49
+RADIUS_PORT = 1812
+SNMP_PORT = 161
+ADMIN_PRIVILEGE = 15
+OPERATOR_PRIVILEGE = 1
+EOS_SNMP_GROUP = "RAILFABRIC-RO"  # SNMPv3 group (and read view) the users join: read-only, auth + priv
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    name: str
+    role: str  # network-admin | network-operator
+    privilege: int
+    secret: str | None  # placeholder of the SHA-512-crypt hash, or None (key login only)
+    ssh_keys: tuple[str, ...]
+
+    @property
+    def admin(self) -> bool:
+        return self.role == Role.ADMIN.value
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    address: str
+    port: int
+    key: str  # placeholder of the shared key
+    priority: int  # SONiC: the first server gets the highest priority
+
+
+@dataclass(frozen=True, slots=True)
+class AaaGroup:
+    kind: str  # tacacs | radius
+    name: str  # EOS server-group name
+    key: str  # placeholder of the group's shared key (SONiC global passkey)
+    servers: tuple[Server, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SyslogServer:
+    address: str
+    port: int
+    protocol: str  # udp | tcp
+
+
+@dataclass(frozen=True, slots=True)
+class SnmpUser:
+    name: str
+    auth: str  # placeholder
+    priv: str  # placeholder
+
+
+@dataclass(frozen=True, slots=True)
+class System:
+    vrf: str  # the platform's management VRF name
+    interface: str  # the management interface (source of every management service)
+    agent_address: str  # the management address without its length (where SNMP listens)
+    eapi: bool
+    ssh: bool
+    users: tuple[User, ...]  # sorted by name
+    push_user: str | None
+    tacacs: AaaGroup | None
+    radius: AaaGroup | None
+    login: tuple[str, ...]  # login methods in the platform's words, in order (EOS: 'group TACACS', SONiC: 'tacacs+')
+    authorization: tuple[str, ...]  # EOS exec authorization methods (same order), () when login is local only
+    ntp: tuple[str, ...]  # the first one preferred
+    dns: tuple[str, ...]
+    domain: str | None
+    syslog: tuple[SyslogServer, ...]
+    snmp_location: str | None
+    snmp_contact: str | None
+    snmp_users: tuple[SnmpUser, ...]
+    snmp_group: str
+    snmp_port: int
+    banner: tuple[str, ...]
+
+    def user(self, name: str) -> User | None:
+        return next((u for u in self.users if u.name == name), None)
+
+    @property
+    def banner_text(self) -> str:
+        return "\n".join(self.banner)
+
+    @property
+    def access(self) -> tuple[str, ...]:
+        """The ways in the rendered config keeps open for the push, in the order it should try them."""
+        return tuple(a for a, on in (("eapi", self.eapi), ("ssh", self.ssh)) if on)
+
+    def push_vars(self) -> dict[str, object]:
+        """What the push needs about this switch, as plain data for its Ansible host_vars: the account it logs in
+        as, the ways in, the management VRF, every vault variable the config refers to (all must be defined before
+        anything is sent) and the local accounts (on SONiC the playbook creates them: they are Linux accounts, not
+        config_db). Passwords stay placeholders; SSH public keys are not secrets."""
+        return {
+            "push_user": self.push_user,
+            "management_access": list(self.access),
+            "management_vrf": self.vrf,
+            "vault_variables": list(self.vault_names),
+            "local_users": [{"name": u.name, "role": u.role, "privilege": u.privilege, "password_hash": u.secret,
+                             "ssh_keys": list(u.ssh_keys)} for u in self.users],
+        }
+
+    @property
+    def vault_names(self) -> tuple[str, ...]:
+        """Every Ansible Vault variable this switch's config refers to (what the push must resolve), sorted."""
+        texts = [u.secret or "" for u in self.users]
+        for g in (self.tacacs, self.radius):
+            if g is not None:
+                texts += [g.key, *(s.key for s in g.servers)]
+        texts += [x for u in self.snmp_users for x in (u.auth, u.priv)]
+        return tuple(sorted({m for t in texts for m in PLACEHOLDER_RE.findall(t)}))
+
+
+def effective(inv: Inventory, key: str) -> SystemSettings:
+    """The merged settings of the switch whose pattern name is `key`."""
+    override = inv.devices.get(key)
+    return merged(inv.system, override.system if override is not None else None)
+
+
+def _ph(ref: VaultRef | None) -> str | None:
+    return ref.placeholder if ref is not None else None
+
+
+def _group(kind: str, g, default_port: int) -> AaaGroup:  # g: TacacsGroup | RadiusGroup
+    n = len(g.servers)
+    servers = tuple(Server(str(s.address), s.port or default_port, (s.key or g.key).placeholder, n - i)
+                    for i, s in enumerate(g.servers))
+    return AaaGroup(kind, g.group, g.key.placeholder, servers)
+
+
+def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: str) -> System:
+    """The System of the switch whose pattern name is `switch_key`, on `platform`, managed at `management_ip`."""
+    s = effective(inv, switch_key)
+    users = tuple(User(name, u.role.value,
+                       u.privilege if u.privilege is not None else
+                       ADMIN_PRIVILEGE if u.role is Role.ADMIN else OPERATOR_PRIVILEGE,
+                       _ph(u.password), tuple(u.ssh_keys))
+                  for name, u in sorted(s.users.items()))
+    tacacs = _group("tacacs", s.aaa.tacacs, TACACS_PORT) if s.aaa.tacacs else None
+    radius = _group("radius", s.aaa.radius, RADIUS_PORT) if s.aaa.radius else None
+    groups = {"tacacs": tacacs, "radius": radius}
+    login: list[str] = []
+    for method in s.aaa.login:
+        group = groups.get(method)
+        if method == "local":
+            login.append("local")
+        elif group is not None:  # a method without its servers is MGMT006, never rendered
+            login.append(f"group {group.name}" if platform == "eos" else
+                         "tacacs+" if method == "tacacs" else "radius")
+    remote = any(m != "local" for m in login)
+    snmp = s.snmp
+    return System(
+        vrf=s.management.vrf if platform == "eos" else SONIC_VRF,
+        interface=MGMT_INTERFACE.get(platform, MGMT_INTERFACE["sonic"]),
+        agent_address=management_ip,
+        eapi=s.management.eapi and platform == "eos",
+        ssh=s.management.ssh,
+        users=users,
+        push_user=s.push_user,
+        tacacs=tacacs,
+        radius=radius,
+        login=tuple(login),
+        authorization=tuple(login) if remote else (),
+        ntp=tuple(str(a) for a in s.ntp.servers) if s.ntp else (),
+        dns=tuple(str(a) for a in s.dns.servers) if s.dns else (),
+        domain=s.dns.domain if s.dns else None,
+        syslog=tuple(SyslogServer(str(x.address), x.port, x.protocol) for x in s.syslog),
+        snmp_location=snmp.location if snmp else None,
+        snmp_contact=snmp.contact if snmp else None,
+        snmp_users=tuple(SnmpUser(n, u.auth.placeholder, u.priv.placeholder)
+                         for n, u in sorted(snmp.users.items())) if snmp else (),
+        snmp_group=EOS_SNMP_GROUP,
+        snmp_port=SNMP_PORT,
+        banner=tuple(s.banner),
+    )

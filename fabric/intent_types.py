@@ -1,0 +1,52 @@
+"""Scalar types and the strict base model shared by the inventory schema modules (fabric/intent.py,
+fabric/intent_system.py). Moved here unchanged from fabric/intent.py so that both modules can use them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import netaddr
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from fabric.textsafe import FREE_TEXT_HINT, free_text_problem, quote
+
+
+class StrictModel(BaseModel):
+    """Unknown keys refused, values immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+
+def _address(v: Any) -> netaddr.IPAddress:
+    if isinstance(v, netaddr.IPAddress):
+        return v
+    if not isinstance(v, str) or "/" in v:
+        raise ValueError("must be an IPv4 address such as '192.168.0.10'")
+    try:
+        addr = netaddr.IPAddress(v, flags=netaddr.INET_PTON)
+    except (netaddr.AddrFormatError, ValueError):
+        raise ValueError(f"{quote(v)} is not an IPv4 address") from None
+    if addr.version != 4:
+        raise ValueError(f"{quote(v)} is not an IPv4 address")
+    return addr
+
+
+IPv4Addr = Annotated[
+    netaddr.IPAddress,
+    BeforeValidator(_address),
+    PlainSerializer(str),
+    WithJsonSchema({"type": "string", "description": "IPv4 address, e.g. '192.168.0.10'"}),
+]
+
+
+def _free_text(v: str) -> str:
+    problem = free_text_problem(v)
+    if problem:
+        raise PydanticCustomError("SEC004", "free text {text} {problem}",
+                                  {"text": quote(v), "problem": problem, "hint": FREE_TEXT_HINT})
+    return v
+
+
+# Descriptive text (rack, ...): the character rules of fabric/textsafe.py, so no output format can be injected.
+FreeText = Annotated[str, Field(max_length=200), AfterValidator(_free_text)]
