@@ -13,6 +13,7 @@ from fabric import __version__
 from fabric.findings import exit_code, format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.rules.codes import CODES
+from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
 
 EPILOG = """\
 exit codes:
@@ -474,6 +475,8 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--teardown", action="store_true", help="remove a lab left by --keep (or by a killed run)")
     lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
     lb.set_defaults(func=cmd_lab)
+
+    add_sonic_yang_parser(sub)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show Python tracebacks on internal errors")
