@@ -26,6 +26,7 @@ _DATA_LOC = re.compile(r'Data location "(?P<path>(?:[^"\\]|\\.)*?)"(?:, line num
 _LINE_ONLY = re.compile(r"\(Line number (?P<line>\d+)\.\)")
 _SCHEMA_LOC = re.compile(r'Schema location "(?P<path>[^"]+)"')
 _LEAFREF = re.compile(r'Invalid leafref value "(?P<value>[^"]*)" - no target instance "(?P<target>[^"]+)"')
+_UNION = re.compile(r'Invalid union value "(?P<value>[^"]*)" - no matching subtype')
 _FAILED_FILE = re.compile(r'Failed to parse input data file "(?P<file>[^"]+)"')
 _CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("YANG008", re.compile(r"leafref|no target instance|instance-identifier", re.I)),
@@ -183,12 +184,13 @@ def _follows_from_dropped(err: LintError, problem: Problem, dropped: set[Origin]
     dropped row, a mandatory leaf that was dropped): the earlier error already covers it."""
     if err.schema_path and (*problem.origin, err.schema_path.rsplit("/", 1)[-1].split(":")[-1]) in dropped:
         return True
-    m = _LEAFREF.search(err.message)
-    if m is None:
-        return False
-    parts = [p.split(":")[-1] for p in m["target"].strip("/").split("/")]
-    table = parts[1] if len(parts) > 1 else ""
-    return any(len(o) == 2 and o[0] == table and m["value"] in o[1].split("|") for o in dropped)
+    if m := _LEAFREF.search(err.message):
+        parts = [p.split(":")[-1] for p in m["target"].strip("/").split("/")]
+        table = parts[1] if len(parts) > 1 else ""
+        return any(len(o) == 2 and o[0] == table and m["value"] in o[1].split("|") for o in dropped)
+    if m := _UNION.search(err.message):  # a union of leafrefs (PFC_WD's port or GLOBAL): the target is not named
+        return any(len(o) == 2 and m["value"] in o[1].split("|") for o in dropped)
+    return False
 
 
 def _origin_of_path(path: str, paths: dict[str, Origin]) -> Origin | None:
