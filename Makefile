@@ -7,7 +7,7 @@ INVENTORY ?= inventory
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv render validate check plan test lint fuzz lab bench schema clean
+.PHONY: help venv render validate check plan test lint fuzz lab bench schema clean sonic-yang
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -54,3 +54,9 @@ schema: $(STAMP) ## write the inventory JSON Schema to stdout
 
 clean: ## remove .venv and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
+
+sonic-yang: $(STAMP) ## validate generated/ config_db.json files against SONiC's YANG models (SONIC_BUILDIMAGE=path)
+	@test -n "$(SONIC_BUILDIMAGE)" || { echo "make sonic-yang: set SONIC_BUILDIMAGE=<sonic-buildimage checkout or git dir>"; exit 2; }
+	@models=$$(mktemp -d) && trap 'rm -rf "$$models"' EXIT && \
+	  $(BIN)/python -m fabric.sonic_yang.models "$(SONIC_BUILDIMAGE)" "$$models" && \
+	  $(FABRIC) sonic-yang $(or $(GENERATED),generated) --models "$$models"

@@ -13,6 +13,7 @@ from fabric import __version__
 from fabric.findings import exit_code, format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.rules.codes import CODES
+from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
 
 EPILOG = """\
 exit codes:
@@ -501,6 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("--no-frr", action="store_true", help="do not run FRR's parser (vtysh -C) on frr.conf files")
     vf.add_argument("-v", "--verbose", action="store_true", help="progress and timing on stderr")
     vf.set_defaults(func=cmd_verify)
+    add_sonic_yang_parser(sub)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show Python tracebacks on internal errors")

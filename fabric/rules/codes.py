@@ -255,6 +255,34 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "An item (pod, segment, host group, device override, switch or host model) with a schema error or an unknown "
      "reference is left out, with what depends on it, and every later check runs on the rest, so all findings "
      "come at once. Nothing is rendered while any error remains."),
+    # --- SONiC YANG validation of rendered config_db.json (YANG001-YANG019): `fabric sonic-yang`
+    ("YANG001", "unmodelled-table", "config_db table without a YANG model",
+     "SONiC's Generic Config Updater (config replace / apply-patch) refuses changes to tables no YANG model "
+     "defines. Leave the table out or use the table name SONiC's models define."),
+    ("YANG002", "unmatched-row-key", "Row key fits no list or container of the table's model",
+     "Each row goes into the model list whose key has as many leaves as the row key has '|'-separated parts "
+     "(or into the container it names, e.g. DEVICE_METADATA|localhost). A row that fits none cannot be loaded."),
+    ("YANG003", "unknown-field", "Field not in the table's YANG model",
+     "The model's list or container has no leaf of that name: a misspelt field, or one of another SONiC release."),
+    ("YANG004", "bad-shape", "config_db.json value of the wrong JSON shape",
+     "Tables and rows are JSON objects, values strings (leaf-lists JSON lists of strings); no control characters."),
+    ("YANG005", "leaf-list-as-string", "A leaf-list written as one string",
+     "The model says leaf-list: config_db.json needs a JSON list (SONiC splits a string only for a few fields)."),
+    ("YANG006", "empty-table", "Empty table",
+     "GCU rejects a target config that leaves a table empty; leave the table out instead."),
+    ("YANG007", "invalid-value", "Value does not fit its YANG type",
+     "The value breaks the leaf's type: pattern, range, length, enumeration or boolean (yanglint's message)."),
+    ("YANG008", "unresolved-reference", "Reference to a row that does not exist (leafref)",
+     "The field refers to a row of another table (a port, a map, a profile ...) that the config does not hold."),
+    ("YANG009", "missing-mandatory", "Mandatory field missing",
+     "The model requires this field in every row of the table."),
+    ("YANG010", "condition-failed", "YANG must/when condition not satisfied",
+     "A cross-field or cross-table rule of the model fails (yanglint quotes the condition)."),
+    ("YANG011", "yang-rule", "Other YANG validation error",
+     "yanglint refused the data with a message of the model's own (error-message) or another error; "
+     "its text is quoted."),
+    ("YANG012", "too-many-errors", "Too many YANG errors in one file",
+     "Each error costs one more yanglint run to look past it; after this many the rest are not shown."),
 ]
 
 CODES: dict[str, Code] = {code: Code(name, title, expl) for code, name, title, expl in _TABLE}
