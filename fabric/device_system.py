@@ -1,7 +1,7 @@
 """The management plane and baseline of one switch, as the templates and the push need it.
 
 Built from the inventory's `system:` merged with the switch's `devices.<name>.system:` (fabric/intent_system.py,
-`merged`). Every secret is already its `%%vault:NAME%%` placeholder here; nothing downstream sees a vault
+`merged`). Every secret is already its `%%vault.NAME%%` placeholder here; nothing downstream sees a vault
 reference object. Platform decisions (the VRF name, the management interface, how login methods are spelled) are
 made once, here.
 """

@@ -7,7 +7,7 @@ So `devices.x.system: {ntp: {servers: [...]}}` gives x its own NTP servers and e
 
 Secrets are references, never values. A secret field (a password, a TACACS+/RADIUS key, an SNMPv3 passphrase) takes
 only `{vault: NAME}`: NAME is an Ansible variable the operator keeps in an ansible-vault encrypted file. Rendering
-writes the placeholder `%%vault:NAME%%`; the push replaces each placeholder with that variable's value on the
+writes the placeholder `%%vault.NAME%%`; the push replaces each placeholder with that variable's value on the
 controller just before sending, and refuses to push while any placeholder is unresolved. Why references and not
 password hashes in the inventory:
 - a hash is not a secret's protection, only a delay: SHA-512-crypt hashes in a public or widely cloned repository are
@@ -38,9 +38,12 @@ from pydantic_core import PydanticCustomError
 from fabric.intent_types import FreeText, IPv4Addr, StrictModel
 from fabric.textsafe import free_text_problem
 
-VAULT_NAME = r"^[a-z_][a-z0-9_]{0,63}$"
-PLACEHOLDER = "%%vault:{}%%"
-PLACEHOLDER_RE = re.compile(r"%%vault:([a-z_][a-z0-9_]{0,63})%%")
+# At most 48 characters: the placeholder (10 more) must fit SONiC's shortest secret field, RADIUS passkey (65).
+VAULT_NAME = r"^[a-z_][a-z0-9_]{0,47}$"
+# `%%vault.NAME%%`: no ':' or '@', which sonic-snmp.yang refuses in SNMP_USER passwords, so the rendered
+# config_db.json passes SONiC's YANG validation with the placeholders still in it (fabric sonic-yang).
+PLACEHOLDER = "%%vault.{}%%"
+PLACEHOLDER_RE = re.compile(r"%%vault\.([a-z_][a-z0-9_]{0,47})%%")
 SECRET_HINT = "write the secret as {vault: NAME} and keep NAME's value in an ansible-vault encrypted file"
 
 

@@ -42,7 +42,7 @@ def test_eos_services_and_accounts(eos: dict[str, str]) -> None:
     # TACACS+ server 2 has its own port and key; login tries TACACS+, then RADIUS, then the local accounts, and
     # exec authorization follows the same order; users sorted by name, the admin at privilege 15, the operator at 1.
     assert _between(eos["p1-s1-rail1"], "hostname p1-s1-rail1", "username viewer privilege 1 role network-operator "
-                    "secret sha512 %%vault:viewer_hash%%") == [
+                    "secret sha512 %%vault.viewer_hash%%") == [
         "hostname p1-s1-rail1",
         "!",
         "ip domain lookup vrf OOB source-interface Management1",
@@ -58,7 +58,7 @@ def test_eos_services_and_accounts(eos: dict[str, str]) -> None:
         "snmp-server vrf OOB local-interface Management1",
         "snmp-server view RAILFABRIC-RO iso included",
         "snmp-server group RAILFABRIC-RO v3 priv read RAILFABRIC-RO",
-        "snmp-server user monitor RAILFABRIC-RO v3 auth sha %%vault:snmp_auth%% priv aes %%vault:snmp_priv%%",
+        "snmp-server user monitor RAILFABRIC-RO v3 auth sha %%vault.snmp_auth%% priv aes %%vault.snmp_priv%%",
         "snmp-server vrf OOB",
         "!",
         "logging vrf OOB host 192.0.2.40 601 protocol tcp",
@@ -72,17 +72,17 @@ def test_eos_services_and_accounts(eos: dict[str, str]) -> None:
         "aaa group server radius RADIUS",
         "   server 192.0.2.12 vrf OOB",
         "!",
-        "tacacs-server host 192.0.2.10 vrf OOB key 0 %%vault:tacacs_key%%",
-        "tacacs-server host 192.0.2.11 vrf OOB port 4949 key 0 %%vault:tacacs_key_b%%",
+        "tacacs-server host 192.0.2.10 vrf OOB key 0 %%vault.tacacs_key%%",
+        "tacacs-server host 192.0.2.11 vrf OOB port 4949 key 0 %%vault.tacacs_key_b%%",
         "!",
-        "radius-server host 192.0.2.12 vrf OOB key 0 %%vault:radius_key%%",
+        "radius-server host 192.0.2.12 vrf OOB key 0 %%vault.radius_key%%",
         "!",
         "aaa authentication login default group TACACS group RADIUS local",
         "aaa authorization exec default group TACACS group RADIUS local",
         "!",
-        "username netops privilege 15 role network-admin secret sha512 %%vault:netops_hash%%",
+        "username netops privilege 15 role network-admin secret sha512 %%vault.netops_hash%%",
         f"username netops ssh-key {KEY}",
-        "username viewer privilege 1 role network-operator secret sha512 %%vault:viewer_hash%%",
+        "username viewer privilege 1 role network-operator secret sha512 %%vault.viewer_hash%%",
     ]
 
 
@@ -148,20 +148,20 @@ def test_sonic_management_tables(sonic: dict[str, dict]) -> None:
                                   "192.0.2.41": {"port": "514", "protocol": "udp", "vrf": "mgmt"}}
     # AAA login with tacacs+ needs TACPLUS|global passkey (sonic-system-aaa must); the first server is tried first
     # (higher priority); server 2 keeps its own port and key
-    assert c["TACPLUS"] == {"global": {"passkey": "%%vault:tacacs_key%%", "src_intf": "eth0"}}
+    assert c["TACPLUS"] == {"global": {"passkey": "%%vault.tacacs_key%%", "src_intf": "eth0"}}
     assert c["TACPLUS_SERVER"] == {
-        "192.0.2.10": {"tcp_port": "49", "passkey": "%%vault:tacacs_key%%", "priority": "2", "vrf": "mgmt"},
-        "192.0.2.11": {"tcp_port": "4949", "passkey": "%%vault:tacacs_key_b%%", "priority": "1", "vrf": "mgmt"}}
-    assert c["RADIUS"] == {"global": {"passkey": "%%vault:radius_key%%"}}
-    assert c["RADIUS_SERVER"] == {"192.0.2.12": {"auth_port": "1812", "passkey": "%%vault:radius_key%%",
+        "192.0.2.10": {"tcp_port": "49", "passkey": "%%vault.tacacs_key%%", "priority": "2", "vrf": "mgmt"},
+        "192.0.2.11": {"tcp_port": "4949", "passkey": "%%vault.tacacs_key_b%%", "priority": "1", "vrf": "mgmt"}}
+    assert c["RADIUS"] == {"global": {"passkey": "%%vault.radius_key%%"}}
+    assert c["RADIUS_SERVER"] == {"192.0.2.12": {"auth_port": "1812", "passkey": "%%vault.radius_key%%",
                                                  "priority": "1", "vrf": "mgmt", "src_intf": "eth0"}}
     assert c["AAA"] == {"authentication": {"login": "tacacs+,radius,local"}}
     assert c["SNMP"] == {"CONTACT": {"Contact": "noc@example.net"}, "LOCATION": {"Location": "Row 7"}}
     assert c["SNMP_AGENT_ADDRESS_CONFIG"] == {"192.168.0.57|161|mgmt": {}}
     assert c["SNMP_USER"] == {"monitor": {
         "SNMP_USER_TYPE": "Priv", "SNMP_USER_PERMISSION": "RO", "SNMP_USER_AUTH_TYPE": "SHA",
-        "SNMP_USER_AUTH_PASSWORD": "%%vault:snmp_auth%%", "SNMP_USER_ENCRYPTION_TYPE": "AES",
-        "SNMP_USER_ENCRYPTION_PASSWORD": "%%vault:snmp_priv%%"}}
+        "SNMP_USER_AUTH_PASSWORD": "%%vault.snmp_auth%%", "SNMP_USER_ENCRYPTION_TYPE": "AES",
+        "SNMP_USER_ENCRYPTION_PASSWORD": "%%vault.snmp_priv%%"}}
     assert c["BANNER_MESSAGE"] == {"global": {"state": "enabled", "login": "Authorized access only\nSecond line"}}
     assert sonic["p1-s1-rail0"]["NTP_SERVER"] == {"192.0.2.22": {"association_type": "server", "iburst": "on"}}
 
@@ -183,17 +183,17 @@ def test_model_exposes_what_the_push_needs(tmp_path: Path) -> None:
     s = devices_of(r)["p1-s1-rail1"].system
     assert s.push_user == "netops" and s.user("netops") is not None and s.user("netops").admin  # type: ignore[union-attr]
     assert [(u.name, u.role, u.privilege, u.secret, u.ssh_keys) for u in s.users] == [
-        ("netops", "network-admin", 15, "%%vault:netops_hash%%", (KEY,)),
-        ("viewer", "network-operator", 1, "%%vault:viewer_hash%%", ())]
+        ("netops", "network-admin", 15, "%%vault.netops_hash%%", (KEY,)),
+        ("viewer", "network-operator", 1, "%%vault.viewer_hash%%", ())]
     assert s.vault_names == VAULT_NAMES
     # SONiC: SSH only (eAPI is EOS's); the playbook's view of it, JSON-serialisable
     assert json.loads(json.dumps(s.push_vars())) == {
         "push_user": "netops", "management_access": ["ssh"], "management_vrf": "mgmt",
         "vault_variables": list(VAULT_NAMES),
         "local_users": [
-            {"name": "netops", "role": "network-admin", "privilege": 15, "password_hash": "%%vault:netops_hash%%",
+            {"name": "netops", "role": "network-admin", "privilege": 15, "password_hash": "%%vault.netops_hash%%",
              "ssh_keys": [KEY]},
-            {"name": "viewer", "role": "network-operator", "privilege": 1, "password_hash": "%%vault:viewer_hash%%",
+            {"name": "viewer", "role": "network-operator", "privilege": 1, "password_hash": "%%vault.viewer_hash%%",
              "ssh_keys": []}]}
 
 # --------------------------------------------------------------------------- secrets
@@ -203,11 +203,11 @@ def test_every_secret_is_a_placeholder(eos: dict[str, str], sonic: dict[str, dic
     eos_text = eos["p1-s1-rail1"]
     sonic_text = json.dumps(sonic["p1-s1-rail1"])
     for name in VAULT_NAMES:
-        assert f"%%vault:{name}%%" in eos_text, name
+        assert f"%%vault.{name}%%" in eos_text, name
         # in JSON the placeholder stays byte for byte (no character of it needs escaping)
-        assert json.dumps(f"%%vault:{name}%%") == f'"%%vault:{name}%%"'
+        assert json.dumps(f"%%vault.{name}%%") == f'"%%vault.{name}%%"'
     for name in set(VAULT_NAMES) - {"netops_hash", "viewer_hash"}:  # SONiC users are Linux accounts
-        assert f"%%vault:{name}%%" in sonic_text, name
+        assert f"%%vault.{name}%%" in sonic_text, name
     for text in (eos_text, sonic_text):
         assert "{{" not in text and "{%" not in text and "'vault'" not in text
 
@@ -244,7 +244,7 @@ YANG_MAX = {"NTP_SERVER": 10, "DNS_NAMESERVER": 3, "TACPLUS_SERVER": 8, "RADIUS_
 def _resolve(text: str) -> str:
     """What the push does: every placeholder replaced by the vault variable's value (here a sample one that obeys
     the strictest YANG pattern: no space, '#', ',', '@' or ':', 8 characters or more)."""
-    return re.sub(r"%%vault:([a-z_][a-z0-9_]*)%%", lambda m: f"S3cret-{m.group(1)}", text)
+    return re.sub(r"%%vault.([a-z_][a-z0-9_]*)%%", lambda m: f"S3cret-{m.group(1)}", text)
 
 
 def test_sonic_tables_fit_the_yang_models(tmp_path: Path) -> None:

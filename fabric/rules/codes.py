@@ -219,7 +219,7 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "knows 10G-800G. A lossless port at another speed gets no headroom, so it is refused."),
     ("SEC005", "secret-in-plain-text", "A secret field holds a value instead of a vault reference",
      "Passwords, TACACS+/RADIUS keys and SNMPv3 passphrases are written as {vault: NAME}: NAME is an Ansible variable "
-     "kept in an ansible-vault encrypted file. Generated files carry the placeholder %%vault:NAME%%, which the push "
+     "kept in an ansible-vault encrypted file. Generated files carry the placeholder %%vault.NAME%%, which the push "
      "resolves on the controller just before sending. A plain value (or a hash: hashes are cracked offline) would "
      "be published with inventory/ and generated/; the finding never repeats the refused value."),
     # --- management plane (MGMT): the push must keep its own way in
