@@ -1,7 +1,8 @@
 """The rollout playbook end to end against the FRR lab (root + FRR + ansible-core: it fails, not skips, there).
 
 The fabric: tests.helpers' mini inventory, 2 spines (p1-spine1, p1-spine2) and 2 single-rail switches
-(p1-s1-rail0, p1-s1-rail1), 8 BGP sessions (each rail switch has 2 × 800G uplinks, one to each spine... see below).
+(p1-s1-rail0, p1-s1-rail1), each rail switch cabled to both spines (the BGP sessions of each switch are its rows of
+generated/expected/bgp_sessions.csv, which the playbook itself verifies).
 The lab (fabric lab --keep) runs one FRR per switch in its namespace; SONiC's own commands are the stand-in
 tests/sonic_standin/standin.py (a CONFIG_DB file per switch, checkpoint / replace / rollback / dry run, every call
 logged), and `vtysh` / `frr-reload.py` are the real ones for the switch's FRR (`-N rf-<host>`), run through the
@@ -104,6 +105,10 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
     standin_state(state, gen, ORDER)
     env = ansible_env(tmp_path / "ansible", real_collections=False)
     original_frr = {h: (gen / "configs" / h / "frr.conf").read_text() for h in ORDER}
+    # a secret placeholder, as the system helper renders them: resolved from -e tacacs_key on the way out
+    db = json.loads((gen / "configs" / ORDER[0] / "config_db.json").read_text())
+    db["TACPLUS"] = {"global": {"auth_type": "login", "passkey": "%%vault:tacacs_key%%"}}
+    (gen / "configs" / ORDER[0] / "config_db.json").write_text(json.dumps(db, indent=2, sort_keys=True))
     lock = Lock()  # held for the whole test: no other lab starts (nor removes this one) until it is torn down
     deadline = time.monotonic() + LOCK_WAIT
     while not lock.acquire():
@@ -120,7 +125,8 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
         cfg_root = Path(next(d for d in reg.dirs if "railfabric-lab-" in d))
         per_host = {h: _lab_vars(state, cfg_root, h) for h in ORDER}
         inv = lab_inventory(tmp_path / "lab.yml", per_host)
-        common = ["-e", "rollout_drain_settle=1", "-e", "rollout_verify_delay=1", "-e", "rollout_verify_lldp=false"]
+        common = ["-e", "tacacs_key=lab-Secret-1", "-e", "rollout_drain_settle=1", "-e", "rollout_verify_delay=1",
+                  "-e", "rollout_verify_lldp=false"]
 
         # 1. the good rollout: every switch, one at a time, drained → replaced → verified → undrained
         t0 = time.monotonic()
@@ -141,14 +147,21 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
             rendered = json.loads((gen / "configs" / h / "config_db.json").read_text())
             # CONFIG_DB = the rendered file + the switch's own facts (kept, not wiped)
             assert db["DEVICE_METADATA"]["localhost"] == {**rendered["DEVICE_METADATA"]["localhost"], **FACTS}
-            assert {k: v for k, v in db.items() if k != "DEVICE_METADATA"} == \
-                {k: v for k, v in rendered.items() if k != "DEVICE_METADATA"}
+            own = {"DEVICE_METADATA", "TACPLUS"}  # TACPLUS: its secret is resolved, checked below
+            assert {k: v for k, v in db.items() if k not in own} == \
+                {k: v for k, v in rendered.items() if k not in own}
             running = _vtysh(cfg_root, h, "show running-config")
             assert "RF-DRAIN" not in running  # undrained
-            # 2 rail switches × 2 uplinks... every planned session Established after the rollout
+            # every planned session Established after the rollout. Each rail switch: 4 hosts × 1 NIC of its rail ×
+            # 400G = 1.6T down → 2 × 800G up, one link to each of the 2 spines; each spine: one link to each of the
+            # 2 rail switches → 2 sessions on every switch
             states = _established(cfg_root, h)
-            assert states and set(states.values()) == {"Established"}, (h, states)
+            assert len(states) == 2 and set(states.values()) == {"Established"}, (h, states)
         assert not list(state.glob("*/rf-good*"))  # temporary files removed from the "switch"
+        pushed = json.loads((state / ORDER[0] / "config_db.json").read_text())
+        assert pushed["TACPLUS"]["global"]["passkey"] == "lab-Secret-1"  # resolved in the file sent...
+        assert "%%vault:tacacs_key%%" in (gen / "configs" / ORDER[0] / "config_db.json").read_text()  # ...only
+        assert "lab-Secret-1" not in good.stdout + good.stderr  # never logged
 
         # 2. a broken config for the second switch: a wrong neighbour ASN in its frr.conf
         bad_host = ORDER[1]
