@@ -40,7 +40,7 @@ from tests.rollout_support import (
 
 ORDER = ["p1-s1-rail0", "p1-s1-rail1", "p1-spine1", "p1-spine2"]
 LOCK_WAIT = 900  # seconds to wait for another lab on this machine (labs share namespace names) to finish
-TIMEOUT = 20  # rollout_verify_timeout of the broken run: how long verification waits before rolling back
+TIMEOUT = 12  # rollout_verify_timeout of the broken run: how long verification waits before rolling back
 
 
 def _need_lab() -> None:
@@ -74,6 +74,38 @@ def _vtysh(cfg_root: Path, host: str, *cmd: str) -> str:
 def _established(cfg_root: Path, host: str) -> dict[str, str]:
     peers = json.loads(_vtysh(cfg_root, host, "show bgp summary json") or "{}").get("ipv4Unicast", {}).get("peers", {})
     return {ip: p["state"] for ip, p in peers.items()}
+
+
+def _nexthops(cfg_root: Path, host: str, prefix: str) -> int:
+    routes = json.loads(_vtysh(cfg_root, host, f"show ip route {prefix} json") or "{}").get(prefix, [])
+    return sum(1 for r in routes if r.get("selected") for n in r.get("nexthops", []) if n.get("active"))
+
+
+def _wait_nexthops(cfg_root: Path, host: str, prefix: str, want: int, timeout: float = 20) -> int:
+    deadline = time.monotonic() + timeout
+    while (got := _nexthops(cfg_root, host, prefix)) != want and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return got
+
+
+def _drain_moves_traffic(cfg_root: Path, frr: dict[str, str]) -> None:
+    """The drain the playbook applies (rf_drain) moves traffic for real: p1-s1-rail0 reaches p1-s1-rail1's
+    loopback over both spines (2 ECMP next hops); with p1-spine1 drained (its ASN prepended 3 more times on
+    everything it advertises) only over p1-spine2 (1 next hop); undrained, over both again."""
+    from fabric.outputs.ansible_filters import rf_drain, rf_undrain
+
+    loopback = next(line.split()[-1] for line in frr["p1-s1-rail1"].splitlines()
+                    if line.startswith(" bgp router-id")) + "/32"
+    assert _wait_nexthops(cfg_root, "p1-s1-rail0", loopback, 2) == 2
+    spine = frr["p1-spine1"]
+    for lines, want in ((rf_drain(spine, "sonic", 3), 1), (rf_undrain(spine, "sonic"), 2)):
+        path = cfg_root / "rf-p1-spine1" / "drain-test.conf"
+        path.write_text(lines)
+        proc = subprocess.run(["vtysh", "-N", "rf-p1-spine1", "--config_dir", str(cfg_root), "-f", str(path)],
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert _wait_nexthops(cfg_root, "p1-s1-rail0", loopback, want) == want, (lines, want)
+        path.unlink()
 
 
 def _changes(log: list[dict]) -> list[tuple[str, str]]:
@@ -123,6 +155,7 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
         assert lab.ok, "the lab did not converge before the rollout"
         assert reg is not None
         cfg_root = Path(next(d for d in reg.dirs if "railfabric-lab-" in d))
+        _drain_moves_traffic(cfg_root, original_frr)
         per_host = {h: _lab_vars(state, cfg_root, h) for h in ORDER}
         inv = lab_inventory(tmp_path / "lab.yml", per_host)
         common = ["-e", "tacacs_key=lab-Secret-1", "-e", "rollout_drain_settle=1", "-e", "rollout_verify_delay=1",
@@ -199,8 +232,24 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
         while set(_established(cfg_root, bad_host).values()) != {"Established"} and time.monotonic() < deadline:
             time.sleep(1)
         assert set(_established(cfg_root, bad_host).values()) == {"Established"}
+        # 3. the same broken config, and the rollback itself fails (`config rollback` refused): the switch is left
+        # drained and the run says so loudly
+        per_host[bad_host]["sonic_config"] = per_host[bad_host]["sonic_config"].replace(
+            " config", " --fail rollback config")
+        inv = lab_inventory(tmp_path / "lab.yml", per_host)
+        (state / "calls.jsonl").write_text("")
+        t0 = time.monotonic()
+        worst = playbook(gen, env, *common, "-e", "rollout_id=worst", "-e", f"rollout_verify_timeout={TIMEOUT}",
+                         "--limit", "rollout_wave_2", inventories=(inv,))
+        worst_s = time.monotonic() - t0
+        text = " ".join(worst.stdout.split())
+        assert worst.returncode != 0
+        assert f"ROLLBACK FAILED on {bad_host}" in text and "LEFT DRAINED" in text, text[-3000:]
+        assert _changes(calls(state)) == [(bad_host, s) for s in ("drain", "checkpoint", "replace", "reload",
+                                                                   "rollback")]
+        assert "route-map RF-DRAIN out" in _vtysh(cfg_root, bad_host, "show running-config")  # still drained
         print(f"rollout e2e: lab up {lab_s:.1f}s, good run {good_s:.1f}s (4 switches), broken run {bad_s:.1f}s, "
-              f"total with lab {time.monotonic() - started:.1f}s")
+              f"failed rollback {worst_s:.1f}s (1 switch), total with lab {time.monotonic() - started:.1f}s")
     finally:
         try:
             if reg is not None:

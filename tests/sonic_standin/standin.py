@@ -9,6 +9,7 @@ on which switch, in which order. It implements only what the playbook uses, with
   standin.py --state DIR --host H config rollback NAME         replace with the checkpoint
   standin.py --state DIR --host H sonic-cfggen -d --var-json T print table T of CONFIG_DB as JSON
   standin.py --state DIR --host H exec -- CMD ...              log, then run CMD (vtysh, frr-reload.py)
+  --fail OP (before the command): `config OP` fails, to test what the playbook does then
 
 Checks of `config replace` (each refusal exits 1 and changes nothing, like GCU's "Given patch will produce invalid
 config"): the file is a JSON object of tables of objects; no empty table (GCU refuses targets that leave one);
@@ -115,6 +116,7 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--state", type=Path, required=True)
     p.add_argument("--host", required=True)
+    p.add_argument("--fail", default="", help="a `config` operation that fails (exit 1, nothing changed)")
     p.add_argument("command", choices=["config", "sonic-cfggen", "exec"])
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args(argv)
@@ -131,6 +133,9 @@ def main(argv: list[str]) -> int:
         print(json.dumps(json.loads(db.read_text()).get(args[2], {}), indent=4))
         return 0
     op, rest = (args[0], args[1:]) if args else ("", [])
+    if op and op == a.fail:
+        print(f"Error: {op} failed (stand-in --fail {op})", file=sys.stderr)
+        return 1
     if op == "checkpoint" and len(rest) == 1:
         (home / "checkpoints").mkdir(exist_ok=True)
         (home / "checkpoints" / f"{rest[0]}.json").write_text(db.read_text())
