@@ -190,7 +190,7 @@ def output_problems(files: dict[str, bytes]) -> list[str]:
             if line.lstrip(" \"'").startswith(MARK):
                 problems.append(f"{path}:{n}: a line starts with injected text: {line[:60]!r}")
                 break
-        if path.startswith("ansible/") and path != "ansible/deploy.yml":
+        if path.startswith("ansible/") and not _static_playbook(path):
             for token in ("{{", "{%", "{#"):
                 if token in text:
                     problems.append(f"{path}: contains {token!r} (Ansible would evaluate it)")
@@ -201,6 +201,12 @@ def output_problems(files: dict[str, bytes]) -> list[str]:
                 if bad:
                     problems.append(f"{path}: CSV cell starts a formula: {bad[0][:40]!r}")
                     break
-    if "ansible/deploy.yml" in files and MARK.encode() in files["ansible/deploy.yml"]:
-        problems.append("ansible/deploy.yml: holds injected text")
+    for path in filter(_static_playbook, files):
+        if MARK.encode() in files[path]:
+            problems.append(f"{path}: holds injected text")
     return problems
+
+
+def _static_playbook(path: str) -> bool:
+    """The playbook files copied verbatim from templates/ansible/ (Jinja by design, never inventory text)."""
+    return path == "ansible/deploy.yml" or path.startswith(("ansible/tasks/", "ansible/filter_plugins/"))

@@ -81,6 +81,9 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
     expected = {"ansible/inventory.yml", "ansible/deploy.yml", "ansible/requirements.yml", "cabling.csv",
                 "ipplan.csv", "hosts/railmap.csv", "expected/bgp_sessions.csv", "expected/lldp_neighbors.csv"}
     expected |= {f"ansible/host_vars/{s}.yml" for s in switches}
+    expected |= {"ansible/rollout_plan.yml", "ansible/filter_plugins/railfabric.py"}
+    expected |= {f"ansible/tasks/{t}.yml" for t in ("preflight", "sonic", "sonic_push", "sonic_verify",
+                                                   "sonic_rollback", "eos")}
     assert set(arts) == expected
     assert list(arts) == sorted(arts)
     for path, text in arts.items():
@@ -297,7 +300,8 @@ def test_ansible_inventory_content(res: Result, arts: dict[str, str]) -> None:
     inv = yaml.safe_load(arts["ansible/inventory.yml"])
     groups = inv["all"]["children"]
     assert list(groups) == ["role_super_spine", "role_spine", "role_rail", "pod1", "pod2", "pod3",
-                            "platform_eos", "platform_sonic"]
+                            "platform_eos", "platform_sonic", "rollout"] + [f"rollout_wave_{i}" for i in range(1, 18)]
+    assert len(groups["rollout"]["hosts"]) == 34  # the waves: tests/test_rollout_plan.py
     assert groups["role_rail"]["hosts"]["p1-s1-rail3"] == {"ansible_host": "192.168.15.3"}
     assert groups["role_super_spine"]["hosts"]["core-ss1"] == {"ansible_host": "192.168.0.16"}
     assert len(groups["role_rail"]["hosts"]) == 22 and len(groups["role_spine"]["hosts"]) == 8
@@ -315,6 +319,7 @@ def test_ansible_host_vars(arts: dict[str, str]) -> None:
     assert yaml.safe_load(arts["ansible/host_vars/p1-s1-rail3.yml"]) == {
         "role": "rail", "pod": 1, "segment": 1, "rails": [3], "asn": 4200100003, "loopback": "10.0.0.147/32",
         "management": "192.168.15.3/20", "platform": "sonic", "model": "sn5600", "rack": "DH1-R07",
+        "rollout_wave": 4,  # the 4th switch of segment p1-s1 (wave 1 is p1-s1-rail0 alone)
         "config_files": {"config_db.json": "../configs/p1-s1-rail3/config_db.json",
                          "frr.conf": "../configs/p1-s1-rail3/frr.conf"},
         # inventory/system.yml: push_user netops; SONiC's way in is SSH in its own VRF `mgmt` (eAPI is EOS's);
@@ -324,23 +329,26 @@ def test_ansible_host_vars(arts: dict[str, str]) -> None:
                             "tacacs_key"]}
     ss = yaml.safe_load(arts["ansible/host_vars/core-ss1.yml"])
     assert (ss["role"], ss["pod"], ss["segment"], ss["rails"], ss["asn"]) == ("super-spine", None, None, [], 4200000000)
+    assert ss["rollout_wave"] == 14  # after 9 rail waves and 4 spine waves
 
 
-def test_deploy_playbook_modules(arts: dict[str, str]) -> None:
-    plays = yaml.safe_load(arts["ansible/deploy.yml"])
-    assert [p["hosts"] for p in plays] == ["platform_eos", "platform_sonic"]
-    eos, sonic = plays
-    assert "arista.eos.eos_config" in eos["tasks"][0]
-    assert eos["tasks"][0]["arista.eos.eos_config"]["replace"].startswith("{{ eos_replace | default('config')")
-    modules = [next(k for k in t if "." in k) for t in sonic["tasks"]]
-    assert modules == ["ansible.builtin.assert", "ansible.builtin.copy", "ansible.builtin.copy",
-                       "ansible.builtin.command", "ansible.builtin.command"]
-    reloads = [t for t in sonic["tasks"] if "ansible.builtin.command" in t]
-    assert reloads[0]["ansible.builtin.command"] == "config reload -y"
-    assert all("is changed" in t["when"] and t["tags"] == ["reload"] for t in reloads)
-    assert sonic["become"] is True and eos["max_fail_percentage"] == sonic["max_fail_percentage"] == 0
+def test_deploy_playbook_structure(arts: dict[str, str]) -> None:
+    """One play over the `rollout` group, serial from the waves, the first failure stops everything; the platform
+    tasks by the host's `platform` (the tasks themselves: tests/test_rollout_playbook.py, test_rollout_lab.py)."""
+    (play,) = yaml.safe_load(arts["ansible/deploy.yml"])
+    assert play["hosts"] == "rollout" and play["vars_files"] == ["rollout_plan.yml"]
+    assert play["serial"] == "{{ rollout_wave_sizes | rf_batches(rollout_batch | default(1)) }}"
+    assert play["max_fail_percentage"] == 0 and play["any_errors_fatal"] is True
+    push = play["tasks"][-1]
+    assert [t["ansible.builtin.include_tasks"] for t in push["block"]] == ["tasks/preflight.yml",
+                                                                          "tasks/{{ platform }}.yml"]
+    sonic = yaml.safe_load(arts["ansible/tasks/sonic_push.yml"])
+    commands = [t["ansible.builtin.command"] for t in sonic if "ansible.builtin.command" in t]
+    assert commands == ["{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.drain.conf",
+                        "{{ rf_vtysh }} -c 'show running-config'", "{{ rf_config }} checkpoint {{ rf_checkpoint }}"]
+    assert all("config reload" not in text for path, text in arts.items() if path.startswith("ansible/tasks/"))
     requirements = yaml.safe_load(arts["ansible/requirements.yml"])
-    assert [c["name"] for c in requirements["collections"]] == ["arista.eos", "ansible.netcommon"]
+    assert [c["name"] for c in requirements["collections"]] == ["arista.eos", "ansible.netcommon", "ansible.utils"]
 
 
 @pytest.mark.parametrize("text", ["yes", "No", "on", "null", "~", "", "12", "1.5", "1e3", "0o7", "0x1f", "1_000",
@@ -452,39 +460,3 @@ def test_ansible_eos_syntax(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-def test_sonic_play_installs_files_where_frr_reads_them(tmp_path: Path, arts: dict[str, str]) -> None:
-    """Run the SONiC play for real against this machine (local connection, no become) with /etc/sonic moved into
-    tmp_path and the reload tasks skipped: the FRR file goes where the routing mode of config_db.json says, a mode
-    in which FRR ignores hand-written files stops the rollout, and a second run changes nothing (so it would not
-    reload)."""
-    playbook_bin = _ansible_bin("ansible-playbook")
-    gen = write_files(tmp_path / "generated", arts)  # type: ignore[arg-type]
-    modes = {"p1-s1-rail3": "split-unified", "p1-s1-rail4": "split", "p1-s1-rail5": "unified",
-             "p1-s1-rail6": "split-unified"}
-    for host, mode in modes.items():
-        write_files(gen / "configs" / host, {
-            "config_db.json": json.dumps({"DEVICE_METADATA": {"localhost": {"docker_routing_config_mode": mode}}}),
-            "frr.conf": f"hostname {host}\n"})
-        (tmp_path / "etc" / host / "frr").mkdir(parents=True)
-    env = _ansible_env(tmp_path / "ansible")
-    base = [playbook_bin, "-i", str(gen / "ansible/inventory.yml"), str(gen / "ansible/deploy.yml"),
-            "-e", "ansible_connection=local", "-e", "ansible_become=false",
-            "-e", f"ansible_python_interpreter={sys.executable}",
-            "-e", f"sonic_etc={tmp_path / 'etc'}/{{{{ inventory_hostname }}}}"]
-    out = _run([*base, "--limit", ",".join(modes), "--skip-tags", "reload"], env, tmp_path)
-    log = out.stdout + out.stderr
-    assert out.returncode == 2, log  # p1-s1-rail5 failed
-    etc = tmp_path / "etc"
-    assert (etc / "p1-s1-rail3/frr/frr.conf").read_text() == "hostname p1-s1-rail3\n"
-    assert (etc / "p1-s1-rail3/config_db.json").read_text() == (gen / "configs/p1-s1-rail3/config_db.json").read_text()
-    assert not (etc / "p1-s1-rail3/frr/bgpd.conf").exists()
-    assert (etc / "p1-s1-rail4/frr/bgpd.conf").read_text() == "hostname p1-s1-rail4\n"
-    assert not (etc / "p1-s1-rail4/frr/frr.conf").exists()
-    assert "docker_routing_config_mode 'unified'" in log
-    assert not (etc / "p1-s1-rail5/config_db.json").exists()
-    assert not (etc / "p1-s1-rail6/config_db.json").exists()  # serial 1 + max_fail_percentage 0: rollout stopped
-
-    # unchanged files: the reload tasks' guards hold (`config reload` does not exist here: it would fail)
-    out = _run([*base, "--limit", "p1-s1-rail3"], env, tmp_path)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "changed=0" in out.stdout and "failed=0" in out.stdout

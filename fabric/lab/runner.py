@@ -91,14 +91,16 @@ class _Signals:
 
 def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
             timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
-            trace: bool = False) -> LabResult:
-    """Build, start, verify and (unless keep) tear down. Raises LabError when the lab cannot run at all."""
+            trace: bool = False, held_lock: Lock | None = None) -> LabResult:
+    """Build, start, verify and (unless keep) tear down. Raises LabError when the lab cannot run at all.
+    `held_lock`: a lab lock the caller already holds and keeps after the lab (e.g. to use a kept lab, then tear it
+    down, with no other lab run in between); it is neither taken nor released here."""
     preflight()
     spec = build_spec(res, pod, faults)
     exp = expected(spec)
     result = LabResult(spec, exp)
-    lock = Lock()
-    if not lock.acquire():
+    lock = held_lock or Lock()
+    if held_lock is None and not lock.acquire():
         raise LabError("another `fabric lab` is running on this machine")
     reg = Registry()
     t_start = time.monotonic()
@@ -158,7 +160,8 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
                 result.removed = teardown(reg)
                 result.timings["teardown"] = time.monotonic() - t0
         finally:
-            lock.release()
+            if held_lock is None:
+                lock.release()
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     result.timings["total"] = time.monotonic() - t_start
     return result

@@ -1,0 +1,305 @@
+"""Ansible filter plugin for generated/ansible/deploy.yml: the rollout's decisions that run on the controller.
+
+This file is copied verbatim to generated/ansible/filter_plugins/railfabric.py (Ansible loads filter plugins from a
+`filter_plugins/` directory beside the playbook), so it must stand alone: standard library only, no railfabric
+import. The tests import it as a module and run it through the real ansible-playbook.
+
+Filters (all pure: text or data in, data out):
+- rf_batches(sizes, cap): the play's `serial` list: every precomputed wave split into batches of at most `cap`.
+- rf_vault_names(text) / rf_vault_resolve(text, values, kind): the `%%vault.NAME%%` placeholders of a rendered file
+  and the file with each replaced by its value (JSON-escaped in JSON files; a value holding a line break or another
+  control character is refused, so a secret can never add a configuration line).
+- rf_eos_access_problems(text, user, connection) / rf_sonic_access_problems(config_db, address): why the resolved
+  file would cut off the API or the account the push itself uses ([] when it would not).
+- rf_merge_platform_facts(config_db, running_metadata): the file sent to a SONiC switch, with the switch's own
+  DEVICE_METADATA facts (mac, platform; hwsku when the rendered file has none) kept.
+- rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
+  its own ASN on every eBGP peer group, outbound) and undo it.
+- rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
+  verification against generated/expected/.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from typing import Any
+
+VAULT = re.compile(r"%%vault\.([a-z_][a-z0-9_]{0,47})%%")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+DRAIN_MAP = "RF-DRAIN"
+
+
+class FilterError(ValueError):
+    """Raised to fail the task (Ansible reports the message of any exception a filter raises)."""
+
+
+# --------------------------------------------------------------------------- order
+
+
+def rf_batches(sizes: list[int], cap: int | str = 1) -> list[int]:
+    """[3, 1] with cap 2 → [2, 1, 1]: a batch never spans two waves, so it never holds two switches that conflict."""
+    limit = int(cap)
+    if limit < 1:
+        raise FilterError(f"rollout_batch must be 1 or more, not {cap!r}")
+    out: list[int] = []
+    for size in sizes:
+        left = int(size)
+        while left > 0:
+            out.append(min(limit, left))
+            left -= limit
+    return out or [1]
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def rf_vault_names(text: str) -> list[str]:
+    return sorted(set(VAULT.findall(text)))
+
+
+def rf_vault_resolve(text: str, values: dict[str, Any], kind: str = "text") -> str:
+    """Replace every placeholder. `kind` json: the value is escaped as a JSON string body (the placeholders of
+    config_db.json sit inside JSON strings)."""
+    missing = [n for n in rf_vault_names(text) if values.get(n) is None]
+    if missing:
+        raise FilterError(f"undefined vault variable(s): {', '.join(missing)}")
+
+    def value(m: re.Match[str]) -> str:
+        secret = str(values[m.group(1)])
+        if _CONTROL.search(secret):
+            raise FilterError(f"vault variable {m.group(1)} holds a line break or control character: refused")
+        return json.dumps(secret)[1:-1] if kind == "json" else secret
+
+    return VAULT.sub(value, text)
+
+
+# --------------------------------------------------------------------------- access guards
+
+
+def _eos_blocks(text: str) -> dict[str, list[str]]:
+    """Top-level EOS configuration line → its indented lines (stripped, nested levels kept with their indent)."""
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in text.splitlines():
+        if not raw.strip() or raw.lstrip().startswith("!"):
+            continue
+        if raw[0] not in " \t":
+            current = blocks.setdefault(raw.strip(), [])
+        elif current is not None:
+            current.append(raw.rstrip())
+    return blocks
+
+
+def _sub_block(lines: list[str], header: str) -> list[str] | None:
+    """The lines under `header` (the first indent level) of a block's lines, or None when it is absent."""
+    out: list[str] | None = None
+    level = None
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if level is None:
+            level = indent
+        if indent == level:
+            if out is not None:
+                break
+            if line.strip() == header:
+                out = []
+        elif out is not None:
+            out.append(line.strip())
+    return out
+
+
+def _top(lines: list[str]) -> list[str]:
+    level = min((len(x) - len(x.lstrip()) for x in lines), default=0)
+    return [x.strip() for x in lines if len(x) - len(x.lstrip()) == level]
+
+
+def _eos_service_problems(blocks: dict[str, list[str]], header: str, vrf: str, shut_by_default: bool) -> list[str]:
+    body = blocks.get(header)
+    if body is None:
+        return [f"no `{header}`"] if shut_by_default or vrf != "default" else []
+    top = _top(body)
+    problems = []
+    if "shutdown" in top or (shut_by_default and "no shutdown" not in top):
+        problems.append(f"`{header}` is shut down")
+    if vrf != "default":
+        sub = _sub_block(body, f"vrf {vrf}")
+        if sub is None or "no shutdown" not in sub:
+            problems.append(f"`{header}` is not enabled in VRF {vrf} (`vrf {vrf}` / `no shutdown`), the VRF of "
+                            "Management1")
+    return problems
+
+
+def rf_eos_access_problems(text: str, user: str | None, connection: str = "") -> list[str]:
+    """Why pushing this EOS running-config would cut the push off: the management API (eAPI, and SSH when the push
+    uses the CLI) must stay enabled in the VRF of Management1, and the push account must keep network-admin."""
+    blocks = _eos_blocks(text)
+    vrf = "default"
+    for line in blocks.get("interface Management1", []):
+        m = re.fullmatch(r"vrf (?:forwarding )?(\S+)", line.strip())
+        if m:
+            vrf = m.group(1)
+    problems = _eos_service_problems(blocks, "management api http-commands", vrf, shut_by_default=True)
+    if "network_cli" in (connection or ""):
+        problems += _eos_service_problems(blocks, "management ssh", vrf, shut_by_default=False)
+    if not user:
+        problems.append("ansible_user is not set: the push account cannot be checked")
+    else:
+        pattern = re.compile(rf"username {re.escape(user)} (?:.* )?(?:role network-admin|privilege 15)(?: .*)?")
+        if not any(pattern.fullmatch(line) for line in blocks):
+            problems.append(f"no `username {user} ... role network-admin` (or privilege 15): the push account "
+                            "would lose its access")
+    return problems
+
+
+def rf_sonic_access_problems(config_db: dict[str, Any], address: str) -> list[str]:
+    """Why pushing this config_db.json would cut the push off: eth0 must keep the address Ansible connects to and
+    stay up."""
+    problems = []
+    mgmt = config_db.get("MGMT_INTERFACE") or {}
+    kept = [k for k in mgmt if k.split("|")[0] == "eth0" and k.split("|")[-1].split("/")[0] == address]
+    if not kept:
+        have = ", ".join(sorted(mgmt)) or "none"
+        problems.append(f"MGMT_INTERFACE has no eth0 entry with {address}, the address Ansible connects to "
+                        f"(has: {have})")
+    port = (config_db.get("MGMT_PORT") or {}).get("eth0")
+    if port is None:
+        problems.append("no MGMT_PORT|eth0 (MGMT_INTERFACE refers to it)")
+    elif str(port.get("admin_status", "up")) != "up":
+        problems.append(f"MGMT_PORT|eth0 admin_status is {port.get('admin_status')!r}, not up")
+    return problems
+
+
+# --------------------------------------------------------------------------- SONiC platform facts
+
+
+def rf_merge_platform_facts(config_db: dict[str, Any], running: dict[str, Any]) -> dict[str, Any]:
+    """The rendered config_db.json never carries the switch's own mac and platform; keep the running ones (and its
+    hwsku when the rendered file has none), so a replace does not wipe them."""
+    out = json.loads(json.dumps(config_db))
+    mine = (running or {}).get("localhost") or {}
+    target = out.setdefault("DEVICE_METADATA", {}).setdefault("localhost", {})
+    for key in ("mac", "platform"):
+        if key in mine:
+            target[key] = mine[key]
+    if not target.get("hwsku") and mine.get("hwsku"):
+        target["hwsku"] = mine["hwsku"]
+    return out
+
+
+# --------------------------------------------------------------------------- drain
+
+
+def _bgp_parts(text: str, platform: str) -> tuple[str, list[str]]:
+    asn = re.search(r"^router bgp (\d+)\s*$", text, re.M)
+    if asn is None:
+        raise FilterError("no `router bgp` in the configuration: nothing to drain")
+    if re.search(r"^\s+neighbor \S+ route-map \S+ out\s*$", text, re.M):
+        raise FilterError("the configuration already applies an outbound route-map: the drain would replace it")
+    group = r"peer group" if platform == "eos" else r"peer-group"
+    groups = re.findall(rf"^\s+neighbor (\S+) {group}\s*$", text, re.M)
+    if not groups:
+        raise FilterError("no BGP peer group in the configuration: nothing to drain")
+    return asn.group(1), groups
+
+
+def rf_drain(text: str, platform: str, count: int | str = 3) -> str:
+    """Lines that drain the switch: every route it advertises leaves with its own ASN prepended `count` more times,
+    so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
+    asn, groups = _bgp_parts(text, platform)
+    prepend = " ".join([asn] * int(count))
+    if platform == "eos":
+        return "\n".join([f"route-map {DRAIN_MAP} permit 10", f"   set as-path prepend {prepend}", "exit",
+                          f"router bgp {asn}", *[f"   neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
+                          "exit"]) + "\n"
+    return "\n".join([f"route-map {DRAIN_MAP} permit 10", f" set as-path prepend {prepend}", "exit",
+                      f"router bgp {asn}", " address-family ipv4 unicast",
+                      *[f"  neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
+                      " exit-address-family", "exit"]) + "\n"
+
+
+def rf_undrain(text: str, platform: str) -> str:
+    asn, groups = _bgp_parts(text, platform)
+    if platform == "eos":
+        return "\n".join([f"router bgp {asn}", *[f"   no neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
+                          "exit", f"no route-map {DRAIN_MAP}"]) + "\n"
+    return "\n".join([f"router bgp {asn}", " address-family ipv4 unicast",
+                      *[f"  no neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
+                      " exit-address-family", "exit", f"no route-map {DRAIN_MAP}"]) + "\n"
+
+
+# --------------------------------------------------------------------------- verification
+
+
+def rf_expected_rows(text: str, device: str) -> list[dict[str, str]]:
+    """The rows of a generated/expected/*.csv file (first line `# <title>`) whose `device` is this one."""
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    return [row for row in csv.DictReader(io.StringIO(body)) if row.get("device") == device]
+
+
+def _peers(show: Any) -> dict[str, tuple[str, str]]:
+    """neighbour address → (state, remote ASN) from FRR `show bgp summary json` or EOS `show ip bgp summary`."""
+    data = json.loads(show) if isinstance(show, str) else show
+    out: dict[str, tuple[str, str]] = {}
+    if "vrfs" in data:  # EOS
+        for ip, p in ((data["vrfs"].get("default") or {}).get("peers") or {}).items():
+            out[ip] = (str(p.get("peerState", "")), str(p.get("asn", "")))
+        return out
+    for ip, p in ((data.get("ipv4Unicast") or {}).get("peers") or {}).items():  # FRR
+        out[ip] = (str(p.get("state", "")), str(p.get("remoteAs", "")))
+    return out
+
+
+def rf_bgp_problems(show: Any, rows: list[dict[str, str]]) -> list[str]:
+    """Every planned session of the device Established with the planned remote ASN; [] when all are."""
+    peers = _peers(show)
+    problems = []
+    for row in rows:
+        ip = row["neighbor_ip"]
+        state, asn = peers.get(ip, ("absent", ""))
+        if state != "Established":
+            problems.append(f"{row['interface']} {ip} ({row['peer_device']}): {state}")
+        elif asn != row["remote_asn"]:
+            problems.append(f"{row['interface']} {ip} ({row['peer_device']}): remote AS {asn}, planned "
+                            f"{row['remote_asn']}")
+    return problems
+
+
+def _lldp_seen(show: Any) -> dict[str, tuple[str, str]]:
+    """local interface → (neighbour system name, neighbour port) from `lldpctl -f json` or EOS
+    `show lldp neighbors | json`."""
+    data = json.loads(show) if isinstance(show, str) else show
+    seen: dict[str, tuple[str, str]] = {}
+    if "lldpNeighbors" in data:  # EOS
+        for n in data["lldpNeighbors"]:
+            seen[n.get("port", "")] = (n.get("neighborDevice", ""), n.get("neighborPort", ""))
+        return seen
+    interfaces = (data.get("lldp") or {}).get("interface") or []
+    if isinstance(interfaces, dict):
+        interfaces = [{k: v} for k, v in interfaces.items()]
+    for item in interfaces:
+        for ifname, n in item.items():
+            chassis = n.get("chassis") or {}
+            name = next(iter(chassis), "") if isinstance(chassis, dict) else ""
+            port = (n.get("port") or {}).get("id") or {}
+            seen[ifname] = (name, port.get("value", "") if isinstance(port, dict) else str(port))
+    return seen
+
+
+def rf_lldp_problems(show: Any, rows: list[dict[str, str]]) -> list[str]:
+    seen = _lldp_seen(show)
+    problems = []
+    for row in rows:
+        got = seen.get(row["interface"])
+        want = (row["neighbor"], row["neighbor_interface"])
+        if got != want:
+            problems.append(f"{row['interface']}: planned {want[0]} {want[1]}, seen "
+                            + (f"{got[0]} {got[1]}" if got else "nothing"))
+    return problems
+
+
+class FilterModule:
+    def filters(self) -> dict[str, Any]:
+        return {name: fn for name, fn in globals().items() if name.startswith("rf_") and callable(fn)}

@@ -1,0 +1,62 @@
+"""YAML text for the Ansible files: scalars that read back as the same value in every YAML parser, `!unsafe` for
+text holding a Jinja opener, and a small block-style writer.
+
+Hand-written because PyYAML's pure-Python emitter costs 3 s for the host_vars of a 65K-GPU fabric and its C emitter
+is not on every machine; the test suite reads every file back with yaml.safe_load.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+
+import yaml
+
+from fabric.textsafe import jinja_unsafe
+
+_PLAIN = re.compile(r"^(?!\.\.\.)[A-Za-z0-9./][A-Za-z0-9._/-]*$")  # never starts with an indicator or '...'
+# YAML 1.2 numbers and YAML 1.1 y/n that PyYAML (1.1) reads as strings but other parsers might not: quoted too
+_OTHER_PARSERS = re.compile(r"^(?:[-+]?\d[\d_]*(?:\.\d*)?(?:[eE][-+]?\d+)?|0o[0-7]+|[yYnN])$")
+_RESOLVER = yaml.resolver.Resolver()
+_STR = "tag:yaml.org,2002:str"
+
+
+def _scalar(value: object) -> str:
+    """A YAML scalar: plain when it reads back as the same string (no quoting noise), else JSON double-quoted
+    (JSON strings are valid YAML)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if _PLAIN.match(text) and not _OTHER_PARSERS.match(text) and \
+            _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR:
+        return text
+    return json.dumps(text)
+
+
+def _value(value: object) -> str:
+    """A YAML scalar for a value Ansible reads: text holding a Jinja opener is marked `!unsafe`, so Ansible never
+    evaluates it on the controller (validation keeps such text out of the inventory, SEC004; this is the second
+    guard)."""
+    text = _scalar(value)
+    return jinja_unsafe(text, value) if isinstance(value, str) else text
+
+
+def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
+    """Block-style YAML for mappings of scalars, lists of scalars (written in flow style) and nested mappings.
+    Hand-written because PyYAML's pure-Python emitter costs 3 s for the host_vars of a 65K-GPU fabric and its C
+    emitter is not on every machine; the test suite reads every file back with yaml.safe_load."""
+    pad = " " * indent
+    lines = []
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            lines.append(f"{pad}{_scalar(key)}:" + ("\n" + _yaml(value, indent + 2) if value else " {}\n"))
+        elif isinstance(value, list | tuple):
+            lines.append(f"{pad}{_scalar(key)}: [{', '.join(_value(v) for v in value)}]\n")
+        else:
+            lines.append(f"{pad}{_scalar(key)}: {_value(value)}\n")
+    return "".join(lines)

@@ -1,0 +1,102 @@
+"""The rollout order: which switches may be changed together (a wave), and in which order, from the device model.
+
+The playbook changes one switch at a time by default, in `order`. With `-e rollout_batch=N` it changes up to N
+switches at once, but a batch never spans two waves, and no two switches of one wave conflict. Two switches
+conflict when changing both at once could cut more than one path of the same kind:
+
+- they are cabled to each other (each one's verification needs the other's sessions up; the link would flap from
+  both ends at once);
+- they are rail switches of the same rail group of a segment (the same pod and segment, a rail in common), or, our
+  stricter call, any two rail switches of one segment: a segment's GPUs then lose at most one rail at a time, which
+  PXN absorbs by moving that rail's traffic over NVLink to the other rails;
+- they are spines of one pod (each rail switch of the pod would lose two of its ECMP uplinks);
+- they are super-spines with a spine in common (the same plane; without planes every super-spine of the fabric):
+  each spine would lose two of its uplinks.
+
+Order: rail switches first (one switch's blast radius is one rail of one segment), then spines, then super-spines,
+each in natural name order. Wave 1 is the first switch alone (a canary: a systematic error stops the rollout after
+one switch, whatever the batch size); then each switch goes into the first wave of its role it does not conflict
+with (a role's waves come after the previous role's, so the order holds with any batch size).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fabric.device import DeviceConfig
+
+from ._common import natural_key
+
+ROLE_ORDER = {"rail": 0, "spine": 1, "super-spine": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutPlan:
+    order: tuple[str, ...]  # every switch, wave after wave
+    waves: tuple[tuple[str, ...], ...]
+
+    @property
+    def wave_of(self) -> dict[str, int]:
+        return {name: i for i, wave in enumerate(self.waves, 1) for name in wave}
+
+    @property
+    def sizes(self) -> list[int]:
+        return [len(w) for w in self.waves]
+
+
+def neighbours(devices: Mapping[str, DeviceConfig]) -> dict[str, set[str]]:
+    """Switch → the switches cabled to it (hosts are not switches)."""
+    out: dict[str, set[str]] = {name: set() for name in devices}
+    for name, dev in devices.items():
+        for i in dev.interfaces:
+            if i.peer in devices and i.peer != name:
+                out[name].add(i.peer)
+                out[i.peer].add(name)
+    return out
+
+
+def conflicts(a: DeviceConfig, b: DeviceConfig, near: Mapping[str, set[str]]) -> str:
+    """Why `a` and `b` must not be changed at once, or ""."""
+    if b.hostname in near[a.hostname]:
+        return "cabled to each other"
+    if a.role == b.role == "rail" and (a.pod, a.segment) == (b.pod, b.segment):
+        return "same rail group of a segment" if set(a.rails) & set(b.rails) else "rail switches of one segment"
+    if a.role == b.role == "spine" and a.pod == b.pod:
+        return "spines of one pod"
+    if a.role == b.role == "super-spine" and near[a.hostname] & near[b.hostname]:
+        return "super-spines of one plane"
+    return ""
+
+
+def _keys(dev: DeviceConfig, near: Mapping[str, set[str]]) -> set[tuple]:
+    """What a switch holds while it changes: two switches with a key in common conflict (see `conflicts`)."""
+    if dev.role == "rail":
+        return {("segment", dev.pod, dev.segment)}
+    if dev.role == "spine":
+        return {("pod spines", dev.pod)}
+    if dev.role == "super-spine":
+        return {("spine uplinks", spine) for spine in near[dev.hostname]}
+    return set()
+
+
+def rollout_plan(devices: Mapping[str, DeviceConfig]) -> RolloutPlan:
+    """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds)."""
+    names = sorted(devices, key=lambda n: (ROLE_ORDER.get(devices[n].role, 3), natural_key(n)))
+    near = neighbours(devices)
+    waves: list[tuple[list[str], set[str], set[tuple]]] = []
+    tier_start, tier = 1, None  # a role's switches only join waves opened for that role (never the canary's)
+    for name in names:
+        if devices[name].role != tier:
+            tier, tier_start = devices[name].role, max(1, len(waves))
+        keys = _keys(devices[name], near)
+        for members, member_set, taken in waves[tier_start:]:
+            if not (keys & taken) and not (near[name] & member_set):
+                members.append(name)
+                member_set.add(name)
+                taken |= keys
+                break
+        else:
+            waves.append(([name], {name}, set(keys)))
+    ordered = tuple(tuple(w[0]) for w in waves)
+    return RolloutPlan(tuple(n for w in ordered for n in w), ordered)

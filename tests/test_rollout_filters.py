@@ -1,0 +1,191 @@
+"""The rollout playbook's filter plugin (fabric/outputs/ansible_filters.py → filter_plugins/railfabric.py): each
+decision with hand-written inputs and expected values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fabric.outputs import ansible_filters as f
+
+EOS_OK = """\
+vrf instance MGMT
+!
+username admin privilege 15 role network-admin secret sha512 %%vault.admin_hash%%
+username ops privilege 1 role network-operator secret sha512 %%vault.ops_hash%%
+!
+interface Management1
+   vrf MGMT
+   ip address 192.168.0.10/24
+!
+management api http-commands
+   protocol https
+   no shutdown
+   !
+   vrf MGMT
+      no shutdown
+!
+management ssh
+   vrf MGMT
+      no shutdown
+!
+router bgp 4200100000
+   neighbor SPINES peer group
+   neighbor SPINES remote-as 4200001001
+!
+"""
+
+
+def test_batches_never_span_waves() -> None:
+    assert f.rf_batches([1, 4, 3], 1) == [1] * 8
+    assert f.rf_batches([1, 4, 3], "2") == [1, 2, 2, 2, 1]  # 4 → 2+2, 3 → 2+1
+    assert f.rf_batches([1, 4, 3], 10) == [1, 4, 3]
+    with pytest.raises(ValueError, match="1 or more"):
+        f.rf_batches([2], 0)
+
+
+def test_vault_placeholders() -> None:
+    text = 'a %%vault.admin_hash%% b %%vault.tacacs_key%% c %%vault.admin_hash%% %%vault.Bad%%'
+    assert f.rf_vault_names(text) == ["admin_hash", "tacacs_key"]  # NAME is ^[a-z_][a-z0-9_]{0,63}$
+    assert f.rf_vault_resolve(text, {"admin_hash": "$6$x", "tacacs_key": "k"}) == "a $6$x b k c $6$x %%vault.Bad%%"
+    with pytest.raises(ValueError, match=r"undefined vault variable.*tacacs_key"):
+        f.rf_vault_resolve(text, {"admin_hash": "h"})
+    # a line break would add a configuration line: refused
+    with pytest.raises(ValueError, match="line break"):
+        f.rf_vault_resolve("x %%vault.k%%", {"k": "a\nusername evil privilege 15"})
+    # JSON files: the value is escaped as a JSON string body
+    doc = '{"key": "%%vault.k%%"}'
+    resolved = f.rf_vault_resolve(doc, {"k": 'quo"te\\'}, "json")
+    assert json.loads(resolved) == {"key": 'quo"te\\'}
+
+
+def test_eos_access_kept() -> None:
+    assert f.rf_eos_access_problems(EOS_OK, "admin", "ansible.netcommon.network_cli") == []
+    assert f.rf_eos_access_problems(EOS_OK, "admin", "ansible.netcommon.httpapi") == []
+
+
+@pytest.mark.parametrize("edit, user, problem", [
+    (lambda t: t.replace("management api http-commands", "management api gnmi"), "admin",
+     "no `management api http-commands`"),
+    (lambda t: t.replace("   protocol https\n   no shutdown\n", "   protocol https\n   shutdown\n"), "admin",
+     "`management api http-commands` is shut down"),
+    (lambda t: t.replace("   vrf MGMT\n      no shutdown\n!\nmanagement ssh", "!\nmanagement ssh"), "admin",
+     "`management api http-commands` is not enabled in VRF MGMT"),
+    (lambda t: t.replace("management ssh\n   vrf MGMT\n      no shutdown\n", ""), "admin",
+     "no `management ssh`"),  # the push uses SSH (network_cli) and Management1 is in VRF MGMT
+    (lambda t: t, "ops", "no `username ops ... role network-admin`"),  # ops is only network-operator
+    (lambda t: t, "nobody", "no `username nobody"),
+    (lambda t: t, "", "ansible_user is not set"),
+])
+def test_eos_access_refusals(edit, user: str, problem: str) -> None:
+    problems = f.rf_eos_access_problems(edit(EOS_OK), user, "ansible.netcommon.network_cli")
+    assert len(problems) == 1 and problems[0].startswith(problem), problems
+
+
+def test_eos_default_vrf_and_privilege_15() -> None:
+    text = "username ansible privilege 15 secret sha512 x\nmanagement api http-commands\n   no shutdown\n"
+    assert f.rf_eos_access_problems(text, "ansible", "ansible.netcommon.httpapi") == []
+    # SSH is on by default in the default VRF: no `management ssh` block needed there
+    assert f.rf_eos_access_problems(text, "ansible", "ansible.netcommon.network_cli") == []
+
+
+def test_sonic_access() -> None:
+    db = {"MGMT_INTERFACE": {"eth0|192.168.0.160/20": {"gwaddr": "192.168.0.1"}},
+          "MGMT_PORT": {"eth0": {"admin_status": "up", "alias": "eth0"}}}
+    assert f.rf_sonic_access_problems(db, "192.168.0.160") == []
+    assert f.rf_sonic_access_problems(db, "192.168.0.161") == [
+        "MGMT_INTERFACE has no eth0 entry with 192.168.0.161, the address Ansible connects to "
+        "(has: eth0|192.168.0.160/20)"]
+    down = {**db, "MGMT_PORT": {"eth0": {"admin_status": "down"}}}
+    assert f.rf_sonic_access_problems(down, "192.168.0.160") == ["MGMT_PORT|eth0 admin_status is 'down', not up"]
+    assert f.rf_sonic_access_problems({"MGMT_INTERFACE": db["MGMT_INTERFACE"]}, "192.168.0.160") == [
+        "no MGMT_PORT|eth0 (MGMT_INTERFACE refers to it)"]
+
+
+def test_platform_facts_merged() -> None:
+    rendered = {"DEVICE_METADATA": {"localhost": {"hostname": "r0", "bgp_asn": "4200100000"}}, "PORT": {}}
+    running = {"localhost": {"hostname": "old", "mac": "0c:42:a1:00:00:01", "platform": "x86_64-p",
+                             "hwsku": "SKU-A", "bgp_asn": "1"}}
+    out = f.rf_merge_platform_facts(rendered, running)
+    # mac and platform from the switch; hwsku too since the rendered file has none; everything else rendered
+    assert out["DEVICE_METADATA"]["localhost"] == {"hostname": "r0", "bgp_asn": "4200100000",
+                                                   "mac": "0c:42:a1:00:00:01", "platform": "x86_64-p",
+                                                   "hwsku": "SKU-A"}
+    rendered["DEVICE_METADATA"]["localhost"]["hwsku"] = "SKU-B"
+    assert f.rf_merge_platform_facts(rendered, running)["DEVICE_METADATA"]["localhost"]["hwsku"] == "SKU-B"
+    assert "mac" not in rendered["DEVICE_METADATA"]["localhost"]  # the input is not modified
+
+
+FRR = """\
+router bgp 4200100000
+ neighbor SPINES peer-group
+ neighbor SPINES remote-as 4200001001
+ neighbor 10.4.0.0 peer-group SPINES
+ address-family ipv4 unicast
+  neighbor SPINES activate
+ exit-address-family
+exit
+"""
+
+
+def test_drain_lines() -> None:
+    assert f.rf_drain(FRR, "sonic", 3) == (
+        "route-map RF-DRAIN permit 10\n set as-path prepend 4200100000 4200100000 4200100000\nexit\n"
+        "router bgp 4200100000\n address-family ipv4 unicast\n  neighbor SPINES route-map RF-DRAIN out\n"
+        " exit-address-family\nexit\n")
+    assert f.rf_undrain(FRR, "sonic") == (
+        "router bgp 4200100000\n address-family ipv4 unicast\n  no neighbor SPINES route-map RF-DRAIN out\n"
+        " exit-address-family\nexit\nno route-map RF-DRAIN\n")
+    assert f.rf_drain(EOS_OK, "eos", 2) == (
+        "route-map RF-DRAIN permit 10\n   set as-path prepend 4200100000 4200100000\nexit\n"
+        "router bgp 4200100000\n   neighbor SPINES route-map RF-DRAIN out\nexit\n")
+    with pytest.raises(ValueError, match="outbound route-map"):
+        f.rf_drain(FRR + " neighbor SPINES route-map X out\n", "sonic")
+    with pytest.raises(ValueError, match="no `router bgp`"):
+        f.rf_drain("hostname x\n", "sonic")
+
+
+BGP_CSV = """\
+# railfabric expected bgp sessions v1
+device,interface,local_ip,local_asn,neighbor_ip,remote_asn,peer_device,peer_interface,peer_group,bfd
+r0,Ethernet0,10.4.0.1,4200100000,10.4.0.0,4200001001,s1,Ethernet0,SPINES,yes
+r0,Ethernet8,10.4.0.3,4200100000,10.4.0.2,4200001001,s2,Ethernet0,SPINES,yes
+r1,Ethernet0,10.4.0.5,4200100001,10.4.0.4,4200001001,s1,Ethernet8,SPINES,yes
+"""
+
+
+def test_bgp_verification() -> None:
+    rows = f.rf_expected_rows(BGP_CSV, "r0")
+    assert [r["neighbor_ip"] for r in rows] == ["10.4.0.0", "10.4.0.2"]
+    frr = {"ipv4Unicast": {"peers": {"10.4.0.0": {"remoteAs": 4200001001, "state": "Established"},
+                                     "10.4.0.2": {"remoteAs": 4200001001, "state": "Active"}}}}
+    assert f.rf_bgp_problems(json.dumps(frr), rows) == ["Ethernet8 10.4.0.2 (s2): Active"]
+    frr["ipv4Unicast"]["peers"]["10.4.0.2"] = {"remoteAs": 4200001002, "state": "Established"}
+    assert f.rf_bgp_problems(frr, rows) == ["Ethernet8 10.4.0.2 (s2): remote AS 4200001002, planned 4200001001"]
+    eos = {"vrfs": {"default": {"peers": {"10.4.0.0": {"peerState": "Established", "asn": "4200001001"}}}}}
+    assert f.rf_bgp_problems(eos, rows) == ["Ethernet8 10.4.0.2 (s2): absent"]
+
+
+def test_lldp_verification() -> None:
+    rows = [{"device": "r0", "interface": "Ethernet0", "neighbor": "s1", "neighbor_interface": "Ethernet256"}]
+    lldpctl = {"lldp": {"interface": [{"Ethernet0": {"chassis": {"s1": {"id": {"type": "mac"}}},
+                                                     "port": {"id": {"type": "ifname", "value": "Ethernet256"}}}}]}}
+    assert f.rf_lldp_problems(json.dumps(lldpctl), rows) == []
+    one = {"lldp": {"interface": {"Ethernet0": {"chassis": {"s9": {}}, "port": {"id": {"value": "Ethernet0"}}}}}}
+    assert f.rf_lldp_problems(one, rows) == ["Ethernet0: planned s1 Ethernet256, seen s9 Ethernet0"]
+    eos = {"lldpNeighbors": [{"port": "Ethernet0", "neighborDevice": "s1", "neighborPort": "Ethernet256"}]}
+    assert f.rf_lldp_problems(eos, rows) == []
+    assert f.rf_lldp_problems({"lldpNeighbors": []}, rows) == ["Ethernet0: planned s1 Ethernet256, seen nothing"]
+
+
+def test_plugin_stands_alone() -> None:
+    """Copied verbatim into generated/ansible/filter_plugins/: standard library only, every rf_ filter exported."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(f.__file__).read_text())
+    imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)} | \
+        {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported <= {"__future__", "csv", "io", "json", "re", "typing"}
+    assert set(f.FilterModule().filters()) == {n for n in dir(f) if n.startswith("rf_")}
