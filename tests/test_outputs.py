@@ -342,10 +342,21 @@ def test_deploy_playbook_structure(arts: dict[str, str]) -> None:
     push = play["tasks"][-1]
     assert [t["ansible.builtin.include_tasks"] for t in push["block"]] == ["tasks/preflight.yml",
                                                                           "tasks/{{ platform }}.yml"]
-    sonic = yaml.safe_load(arts["ansible/tasks/sonic_push.yml"])
-    commands = [t["ansible.builtin.command"] for t in sonic if "ansible.builtin.command" in t]
-    assert commands == ["{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.drain.conf",
-                        "{{ rf_vtysh }} -c 'show running-config'", "{{ rf_config }} checkpoint {{ rf_checkpoint }}"]
+    def commands(tasks: list[dict]) -> list[str]:  # in file order, blocks first, then their rescue
+        out = []
+        for t in tasks:
+            out += [t["ansible.builtin.command"]] if "ansible.builtin.command" in t else []
+            out += commands(t.get("block", [])) + commands(t.get("rescue", []))
+        return out
+
+    assert commands(yaml.safe_load(arts["ansible/tasks/sonic_push.yml"])) == [
+        "{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.drain.conf",  # drain
+        "{{ rf_vtysh }} -c 'show running-config'",  # ... is in the running config
+        "{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.undrain.conf",  # (rescue: a partial drain undone)
+        "{{ rf_config }} checkpoint {{ rf_checkpoint }}",
+        "{{ rf_config }} replace {{ rf_target }}",
+        "{{ rf_frr_reload }} --reload {{ rf_frr_seen }}/{{ rf_frr_temp }}.drained.conf",
+        "{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.undrain.conf"]  # after sonic_verify.yml
     assert all("config reload" not in text for path, text in arts.items() if path.startswith("ansible/tasks/"))
     requirements = yaml.safe_load(arts["ansible/requirements.yml"])
     assert [c["name"] for c in requirements["collections"]] == ["arista.eos", "ansible.netcommon", "ansible.utils"]

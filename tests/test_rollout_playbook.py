@@ -202,6 +202,13 @@ def test_eos_preflight_and_check_mode(tmp_path: Path) -> None:
     assert "fatal: [p1-s1-rail0]" in out.stdout and "p1-s1-rail1" not in out.stdout.split("PLAY RECAP")[0]
     assert "$6$rounds" not in out.stdout + out.stderr
 
+    # a commit timer that could end before verification does (2 × 300 s + 120 s > 5 min): refused before sending
+    out = playbook(gen, env, *common, "-e", "eos_commit_timer=00:05:00", inventories=(inv,), timeout=300)
+    text = " ".join(out.stdout.split())
+    assert out.returncode != 0
+    assert "eos_commit_timer 00:05:00 (300 s) must exceed twice rollout_verify_timeout" in text, text[-1500:]
+    assert "EOS | copy the resolved configuration to flash" not in out.stdout
+
 
 def test_a_batch_never_spans_two_waves(tmp_path: Path) -> None:
     """The example's waves are [1, 4, 4, ...] (test_rollout_plan.py). With rollout_batch=4 and a --limit that
