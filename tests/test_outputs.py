@@ -350,6 +350,7 @@ def test_deploy_playbook_structure(arts: dict[str, str]) -> None:
         return out
 
     assert commands(yaml.safe_load(arts["ansible/tasks/sonic_push.yml"])) == [
+        "{{ rf_vtysh }} -c 'show bgp summary json'",  # the sessions up before (a rollback brings them back)
         "{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.drain.conf",  # drain
         "{{ rf_vtysh }} -c 'show running-config'",  # ... is in the running config
         "{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.undrain.conf",  # (rescue: a partial drain undone)

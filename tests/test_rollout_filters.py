@@ -167,6 +167,14 @@ def test_bgp_verification() -> None:
     assert f.rf_bgp_problems(eos, rows) == ["Ethernet8 10.4.0.2 (s2): absent"]
 
 
+def test_established_snapshot() -> None:
+    frr = {"ipv4Unicast": {"peers": {"10.4.0.2": {"state": "Established"}, "10.4.0.0": {"state": "Established"},
+                                     "10.4.0.4": {"state": "Connect"}}}}
+    assert f.rf_established(json.dumps(frr)) == ["10.4.0.0", "10.4.0.2"]
+    eos = {"vrfs": {"default": {"peers": {"10.4.0.0": {"peerState": "Idle", "asn": "1"}}}}}
+    assert f.rf_established(eos) == []
+
+
 def test_lldp_verification() -> None:
     rows = [{"device": "r0", "interface": "Ethernet0", "neighbor": "s1", "neighbor_interface": "Ethernet256"}]
     lldpctl = {"lldp": {"interface": [{"Ethernet0": {"chassis": {"s1": {"id": {"type": "mac"}}},
