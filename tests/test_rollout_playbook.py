@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import base_inventory
+from tests.helpers import base_inventory, with_system
 from tests.rollout_support import (
     ansible_bin,
     ansible_env,
@@ -133,7 +133,7 @@ def test_check_mode_sends_no_change(sonic) -> None:
 def test_every_playbook_passes_syntax_check(tmp_path: Path) -> None:
     """deploy.yml as is; each task file imported statically into a one-task play (include_tasks is dynamic, so
     deploy.yml's syntax check alone does not read them)."""
-    data = base_inventory()
+    data = with_system(base_inventory())  # EOS needs its push account (MGMT001)
     data["devices"] = {"p1-spine1": {"platform": "eos"}}  # both platforms
     gen = render(tmp_path, data)
     env = ansible_env(tmp_path / "ansible")
@@ -154,34 +154,22 @@ def test_every_playbook_passes_syntax_check(tmp_path: Path) -> None:
         assert "WARNING" not in out.stderr.upper() or "reserved" not in out.stderr, out.stderr
 
 
-EOS_ACCESS = """\
-username admin privilege 15 role network-admin secret sha512 %%vault.admin_hash%%
-!
-management api http-commands
-   protocol https
-   no shutdown
-   !
-   vrf MGMT
-      no shutdown
-!
-management ssh
-   vrf MGMT
-      no shutdown
-!
-"""
-
-
 def test_eos_preflight_and_check_mode(tmp_path: Path) -> None:
-    data = base_inventory()
+    data = with_system(base_inventory())  # push account netops (tests/helpers.py MINIMAL_SYSTEM)
     data["fabric"]["platform"] = "eos"
     gen = render(tmp_path, data)
     env = ansible_env(tmp_path / "ansible")
-    eos_host = {"ansible_host": "127.0.0.1", "ansible_port": 1, "ansible_user": "admin",
+    eos_host = {"ansible_host": "127.0.0.1", "ansible_port": 1, "ansible_user": "netops",
                 "ansible_command_timeout": 5, "ansible_connect_timeout": 5}
     inv = lab_inventory(tmp_path / "eos.yml", {h: eos_host for h in ORDER})
-    common = ("-e", "rollout_drain_settle=0", "-e", "admin_hash=$6$rounds=5000$abc")
+    common = ("-e", "rollout_drain_settle=0", "-e", "netops_password_hash=$6$rounds=5000$abc")
 
-    # today's EOS render has no management API (the system helper adds it): refused, no connection attempted
+    # the render with its management API removed by hand: refused, no connection attempted
+    rendered = {h: (gen / "configs" / h / "running-config.cfg").read_text() for h in ORDER}
+    for h, text in rendered.items():
+        start = text.index("management api http-commands\n")
+        end = text.index("\n!\n", start) + 1
+        (gen / "configs" / h / "running-config.cfg").write_text(text[:start] + text[end + 2:])
     out = playbook(gen, env, *common, "--check", inventories=(inv,), timeout=300)
     text = " ".join(out.stdout.split())
     assert out.returncode != 0
@@ -189,11 +177,10 @@ def test_eos_preflight_and_check_mode(tmp_path: Path) -> None:
            "no `management api http-commands`" in text, text[-2000:]
     assert "UNREACHABLE" not in out.stdout and "unable to connect" not in text.lower()
 
-    # with eAPI, SSH in VRF MGMT and the push account: the pre-flight passes and check mode reaches the switch
-    # through arista.eos.eos_config (session diff + abort), which finds nothing listening at 127.0.0.1:1
-    for h in ORDER:
-        cfg = gen / "configs" / h / "running-config.cfg"
-        cfg.write_text(cfg.read_text() + EOS_ACCESS)
+    # as rendered (eAPI and SSH in VRF MGMT, the push account netops): the pre-flight passes and check mode reaches
+    # the switch through arista.eos.eos_config (session diff + abort), which finds nothing listening at 127.0.0.1:1
+    for h, text in rendered.items():
+        (gen / "configs" / h / "running-config.cfg").write_text(text)
     out = playbook(gen, env, *common, "--check", inventories=(inv,), timeout=300)
     text = " ".join(out.stdout.split())
     assert out.returncode != 0
@@ -222,7 +209,7 @@ def test_a_batch_never_spans_two_waves(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "fabric.cli", "render", str(EXAMPLE), "--out", str(gen)],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    env = ansible_env(tmp_path / "ansible", real_collections=False)
+    env = ansible_env(tmp_path / "ansible")  # the example has EOS switches: network_cli must resolve
     # --tags plan: only the batch listing and the wave check run (nothing is sent to any switch)
     out = playbook(gen, env, "--tags", "plan", "-e", "rollout_batch=4", "--limit",
                    "p1-s1-rail1,p1-s2-rail0-4,p1-s1-rail2")

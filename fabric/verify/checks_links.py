@@ -56,6 +56,12 @@ class LinkChecks:
             if a.purpose == "rail-gateway" and len(words) >= 4 and words[0] == "rail" and words[2] == "vlan" \
                     and words[3].isdigit():
                 self.rail_vlans[(a.owner, words[1])] = int(words[3])
+        # ECN and the PFC watchdog are policy (qos.ecn.enabled, qos.pfc_watchdog.enabled may turn them off): a host
+        # port must have them when the fabric uses them anywhere, so one port without them is caught, and a fabric
+        # that turned them off is not blamed for it
+        ports = [i.qos for d in devices.values() for i in d.interfaces.values() if i.qos is not None]
+        self.ecn_in_use = any(q.ecn_queues for q in ports)
+        self.watchdog_in_use = any(q.watchdog for q in ports)
 
     def fail(self, check: str, device: str, subject: str, expected: str, found: str, file: str) -> None:
         self.failures.append(Failure(check, device, subject, expected, found, file))
@@ -206,9 +212,9 @@ class HostPort:
         if q.pfc_priorities and q.dscp_to_tc and not lossless_tcs:
             self.fail(f"a DSCP mapped to a PFC priority {ints(q.pfc_priorities)}", "none")
         for p in sorted(q.pfc_priorities):
-            if q.queue_of(p) not in q.ecn_queues:
+            if self.owner.ecn_in_use and q.queue_of(p) not in q.ecn_queues:
                 self.fail(f"ECN on queue {q.queue_of(p)} (PFC priority {p})", f"ECN on {ints(q.ecn_queues)}")
-        if not q.watchdog:
-            self.fail("PFC watchdog", "none")
+        if self.owner.watchdog_in_use and not q.watchdog:
+            self.fail("PFC watchdog (as on the fabric's other PFC ports)", "none")
         for expected, found in buffer_gaps(self.intf):
             self.fail(expected, found)

@@ -72,6 +72,7 @@ class DeviceVars:
     management: str | None = None
     push_user: str | None = None
     files: dict[str, str] = field(default_factory=dict)  # output name → path relative to GENERATED
+    access: tuple[str, ...] | None = None  # host_vars management_access: how the push reaches it (eapi, ssh)
 
 
 @dataclass(slots=True)
@@ -206,6 +207,8 @@ def read_devices(root: Path) -> dict[str, DeviceVars]:
         devices[path.stem] = DeviceVars(
             path.stem, platform, management=str(data["management"]) if data.get("management") else None,
             push_user=_push_user(data) or group_user,
+            access=tuple(str(a) for a in data["management_access"])
+            if isinstance(data.get("management_access"), list) else None,
             files={str(k): f"configs/{path.stem}/{k}" for k in files} if isinstance(files, dict) else {})
     inventory = read_yaml(root / "ansible" / "inventory.yml", root)
     for name, host in _inventory_hosts(inventory):

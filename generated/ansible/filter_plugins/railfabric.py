@@ -16,7 +16,8 @@ Filters (all pure: text or data in, data out):
 - rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
   its own ASN on every eBGP peer group, outbound) and undo it.
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
-  verification against generated/expected/.
+  verification against generated/expected/; rf_established(show_json): the sessions up before the change, which a
+  rollback must bring back.
 """
 
 from __future__ import annotations
@@ -265,6 +266,11 @@ def rf_bgp_problems(show: Any, rows: list[dict[str, str]]) -> list[str]:
             problems.append(f"{row['interface']} {ip} ({row['peer_device']}): remote AS {asn}, planned "
                             f"{row['remote_asn']}")
     return problems
+
+
+def rf_established(show: Any) -> list[str]:
+    """The neighbours whose session is Established (a snapshot before the change, to check a rollback by)."""
+    return sorted(ip for ip, (state, _asn) in _peers(show).items() if state == "Established")
 
 
 def _lldp_seen(show: Any) -> dict[str, tuple[str, str]]:
