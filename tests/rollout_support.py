@@ -64,16 +64,6 @@ def config_db(gen: Path, host: str) -> dict[str, Any]:
     return json.loads((gen / "configs" / host / "config_db.json").read_text())
 
 
-def ensure_mgmt_port(gen: Path) -> None:
-    """Until the management tables are rendered (issue 9, the system helper), add the MGMT_PORT|eth0 that
-    MGMT_INTERFACE refers to, so the access guard lets the push through; a no-op once the render has it."""
-    for path in sorted((gen / "configs").glob("*/config_db.json")):
-        db = json.loads(path.read_text())
-        if "MGMT_PORT" not in db:
-            db["MGMT_PORT"] = {"eth0": {"admin_status": "up", "alias": "eth0"}}
-            path.write_text(json.dumps(db, indent=2, sort_keys=True) + "\n")
-
-
 def standin_state(state: Path, gen: Path, hosts: list[str]) -> None:
     """Each switch's running CONFIG_DB before the rollout: the rendered one with the switch's own platform facts,
     and one port description that the rollout will change (so each replace has something to apply)."""

@@ -30,7 +30,6 @@ from tests.rollout_support import (
     FACTS,
     ansible_env,
     calls,
-    ensure_mgmt_port,
     lab_inventory,
     playbook,
     render,
@@ -132,7 +131,6 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
     started = time.monotonic()
     data = base_inventory()
     gen = render(tmp_path, data)
-    ensure_mgmt_port(gen)
     state = tmp_path / "state"
     standin_state(state, gen, ORDER)
     env = ansible_env(tmp_path / "ansible", real_collections=False)

@@ -26,7 +26,6 @@ from tests.rollout_support import (
     ansible_env,
     calls,
     config_db,
-    ensure_mgmt_port,
     lab_inventory,
     playbook,
     render,
@@ -43,7 +42,6 @@ def sonic(tmp_path: Path):
     """A rendered mini fabric, a stand-in CONFIG_DB per switch, the per-host stand-in variables, an environment
     whose temporary directory (where the controller's private directory goes) is watched."""
     gen = render(tmp_path, base_inventory())
-    ensure_mgmt_port(gen)
     state = tmp_path / "state"
     standin_state(state, gen, ORDER)  # the switches run the render without TACPLUS
     # a secret placeholder, as the system helper renders them (TACACS+ passkey: SONiC's TACPLUS|global.passkey)

@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from fabric.verify.bgp_statements import neighbors
 from fabric.verify.inputs import read_text
-from fabric.verify.model import Bgp, Buffers, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
+from fabric.verify.model import Bgp, Buffers, Interface, ObservedDevice, Qos, VerifyInputError, Vlan
 
 IP_ADDRESS = re.compile(r"ip address (\S+)")
 SPEED = re.compile(r"speed (?:forced |auto )?(\d+)(g|m)(?:full|-\d+)?$", re.I)
@@ -137,33 +138,11 @@ def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
 
 def _bgp(asn: int, node: object) -> Bgp:
     bgp = Bgp(asn=asn)
-    groups: dict[str, dict[str, object]] = {}
-    peers: dict[str, dict[str, object]] = {}
-    for ln in _lines(node):
-        words = ln.split()
+    statements = [ln.split() for ln in _lines(node)]
+    for words in statements:
         if words[:1] == ["router-id"] and len(words) == 2:
             bgp.router_id = words[1]
-        if words[:1] != ["neighbor"] or len(words) < 3:
-            continue
-        who, rest = words[1], words[2:]
-        target = peers if re.fullmatch(r"[\d.]+", who) else groups
-        entry = target.setdefault(who, {})
-        if rest in (["peer", "group"], ["peer-group"]):
-            continue
-        if rest[:2] == ["peer", "group"] and len(rest) == 3:
-            entry["group"] = rest[2]
-        elif rest[0] == "peer-group" and len(rest) == 2:
-            entry["group"] = rest[1]
-        elif rest[0] == "remote-as" and len(rest) == 2 and rest[1].isdigit():
-            entry["remote_as"] = int(rest[1])
-        elif rest == ["bfd"]:
-            entry["bfd"] = True
-    for ip, p in peers.items():
-        group = p.get("group")
-        g = groups.get(str(group), {})
-        remote = p.get("remote_as", g.get("remote_as"))
-        bgp.neighbors[ip] = Neighbor(ip, remote if isinstance(remote, int) else None,
-                                     group if isinstance(group, str) else None, bool(p.get("bfd") or g.get("bfd")))
+    bgp.neighbors.update(neighbors(statements))
     return bgp
 
 

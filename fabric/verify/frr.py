@@ -11,8 +11,9 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fabric.verify.bgp_statements import neighbors
 from fabric.verify.inputs import read_text
-from fabric.verify.model import Bgp, Neighbor
+from fabric.verify.model import Bgp
 
 CLOSERS = {"!", "exit", "exit-address-family", "exit-vrf", "end"}
 PROBLEM = re.compile(r"%|unknown|error|fail|can't|cannot|denied|warning", re.I)
@@ -56,31 +57,11 @@ def bgp_from_tree(roots: list[Node]) -> Bgp:
     if router is None:
         return bgp
     bgp.asn = int(router.text.split()[2])
-    groups: dict[str, dict[str, object]] = {}
-    peers: dict[str, dict[str, object]] = {}
-    for n in walk(router.children):
-        words = n.text.split()
+    statements = [n.text.split() for n in walk(router.children)]
+    for words in statements:
         if words[:2] == ["bgp", "router-id"] and len(words) == 3:
             bgp.router_id = words[2]
-        if words[0] != "neighbor" or len(words) < 3:
-            continue
-        who, rest = words[1], words[2:]
-        target = peers if re.fullmatch(r"[\d.]+|[0-9a-fA-F:]+:[0-9a-fA-F:.]*", who) else groups
-        entry = target.setdefault(who, {})
-        if rest == ["peer-group"]:
-            continue
-        if rest[0] == "peer-group" and len(rest) == 2:
-            entry["group"] = rest[1]
-        elif rest[0] == "remote-as" and len(rest) == 2 and rest[1].isdigit():
-            entry["remote_as"] = int(rest[1])
-        elif rest == ["bfd"]:
-            entry["bfd"] = True
-    for ip, p in peers.items():
-        g = groups.get(str(p.get("group")), {})
-        remote = p.get("remote_as", g.get("remote_as"))
-        bgp.neighbors[ip] = Neighbor(ip, remote if isinstance(remote, int) else None,
-                                     p.get("group") if isinstance(p.get("group"), str) else None,  # type: ignore[arg-type]
-                                     bool(p.get("bfd") or g.get("bfd")))
+    bgp.neighbors.update(neighbors(statements))
     return bgp
 
 
