@@ -13,7 +13,9 @@ Layout (offsets into each pool):
 - rail subnets: segment (pod, id) owns block (pod-1)·L.segments_per_pod + (id-1) of size /L.segment_rail_block;
   inside it rail group g (or switch k for two-vlans dual homing) owns an aggregate of 2^ceil(log2 rails-per-switch)
   subnets, rail slot i owns subnet i of it. Gateway = first address; host n = gateway + n.
-- ASNs: super-spines one ASN; spines of pod p: spine_base + p; rail switch: rail_switch_base + rail_tier_slot.
+- MLAG peer links /31: after all spine slots, at the pair's side-a rail_tier_slot (one /31 per pair).
+- ASNs: super-spines one ASN; spines of pod p: spine_base + p; rail switch: rail_switch_base + rail_tier_slot
+  (both switches of an MLAG pair: side a's, so the spines see one speaker's AS path for the shared subnets).
 - VLAN of rail r: vlan_base + r.
 """
 
@@ -112,6 +114,7 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
     plan.management_len = pools.management.prefix.prefixlen
     first_mgmt = pools.management.first_offset
     asn = inv.routing.asn
+    mlag_segments = {(i.pod, i.id) for i in topo.segments if i.sides == 2 and i.dual_homing is DualHoming.MLAG}
 
     for sw in topo.switches.values():
         plan.loopback[sw.name] = lo.take(sw.slot, 1, sw.name)
@@ -123,10 +126,11 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
             plan.asn[sw.name] = asn.super_spine
         elif sw.role is Role.SPINE:
             plan.asn[sw.name] = asn.spine_base + (sw.pod or 0)
-        else:
-            plan.asn[sw.name] = asn.rail_switch_base + sw.tier_slot
+        else:  # the two switches of an MLAG pair are one BGP speaker to the spines: side a's ASN
+            pair_a = sw.tier_slot - (sw.side or 0) if (sw.pod, sw.segment) in mlag_segments else sw.tier_slot
+            plan.asn[sw.name] = asn.rail_switch_base + pair_a
 
-    for link in topo.links:
+    for link in (*topo.links, *topo.peer_links):
         if link.net_slot is None:
             continue
         key = link.bundle or link.id

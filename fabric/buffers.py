@@ -147,8 +147,10 @@ def cable_metres(length_m: float) -> int:
 
 
 def role_cable(cable: CableLengths, role: str) -> int:
-    """Whole metres of the cable of a link role (host | fabric | core)."""
-    return cable_metres({"host": cable.host_m, "fabric": cable.fabric_m, "core": cable.core_m}[role])
+    """Whole metres of the cable of a link role (host | fabric | core | peer). An MLAG peer link joins two switches
+    of one rail group, racked side by side like their hosts: it is counted at the host cable length."""
+    return cable_metres({"host": cable.host_m, "fabric": cable.fabric_m, "core": cable.core_m,
+                         "peer": cable.host_m}[role])
 
 
 def lossless_profile_name(speed_gbps: int, cable_m: int) -> str:

@@ -12,11 +12,12 @@ from functools import lru_cache
 
 from fabric.allocate import Plan, Prefix, ntoa
 from fabric.buffers import Buffers, device_buffers
+from fabric.device_mlag import MLAG_PEER_GROUP, PEER_VLAN, Mlag, MlagParts, build_mlag
 from fabric.device_system import System, build_system
 from fabric.intent import Inventory
 from fabric.mtu import link_mtu, switch_mtu
 from fabric.platforms import PLATFORMS, fec_for
-from fabric.topology import Link, LinkRole, Role, Switch, Topology
+from fabric.topology import MLAG_PEER_CHANNEL, Link, LinkRole, Role, Switch, Topology
 from fabric.units import format_speed
 
 PL_REDISTRIBUTE = "PL-LOOPBACK-RAILS"
@@ -52,11 +53,16 @@ class PortChannel:
     name: str
     number: int
     members: tuple[str, ...]
-    ipv4: str
+    ipv4: str | None  # a.b.c.d/31 of a routed bundle; None on MLAG host bonds and the peer link
     description: str
     mtu: int
     peer: str
     min_links: int
+    mode: str = "routed"  # routed (fabric bundle) | access (MLAG host bond) | trunk (MLAG peer link)
+    vlan: int | None = None  # access VLAN of an MLAG host bond
+    trunk_vlans: tuple[int, ...] = ()  # VLANs the MLAG peer link carries (the pair's rail VLANs + peer VLAN)
+    mlag: int | None = None  # MLAG id of a host bond: its number, the same on both switches of the pair
+    role: str = "fabric"  # fabric | host | peer
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +73,9 @@ class Vlan:
     gateway: str  # a.b.c.d/len of the SVI
     prefix: str
     mtu: int
-    members: tuple[str, ...]
+    members: tuple[str, ...]  # untagged: host ports, or MLAG host bonds
+    tagged: tuple[str, ...] = ()  # the MLAG peer link
+    virtual: bool = False  # the gateway is shared by an MLAG pair (EOS `ip address virtual`, SONiC SAG)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,7 @@ class PeerGroup:
     bfd: bool
     description: str
     neighbors: tuple[Neighbor, ...]
+    next_hop_self: bool = False  # iBGP to the MLAG peer
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +170,7 @@ class DeviceConfig:
     bfd: bool
     buffers: Buffers | None  # SONiC lossless buffer tables (fabric/buffers.py); None on EOS
     system: System  # management plane and baseline (fabric/device_system.py)
+    mlag: Mlag | None = None  # MLAG/MCLAG pair membership (fabric/device_mlag.py)
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:
@@ -210,6 +220,7 @@ _GROUP = {  # (my role, peer role) → peer group name and description
     (Role.SPINE, Role.RAIL): ("RAIL-SWITCHES", "downlinks to rail switches"),
     (Role.SPINE, Role.SUPER_SPINE): ("SUPER-SPINES", "uplinks to the super-spines"),
     (Role.SUPER_SPINE, Role.SPINE): ("SPINES", "downlinks to pod spines"),
+    (Role.RAIL, Role.RAIL): (MLAG_PEER_GROUP, "iBGP to the MLAG peer over the peer VLAN"),
 }
 
 
@@ -221,6 +232,9 @@ def build_devices(inv: Inventory, topo: Topology, plan: Plan) -> dict[str, Devic
         by_device[link.z.device].append((link, True))
         if link.role is not LinkRole.HOST:
             by_device[link.a.device].append((link, False))
+    for link in topo.peer_links:
+        by_device[link.z.device].append((link, True))
+        by_device[link.a.device].append((link, False))
     mg = inv.pools.management
     gateway = ntoa(int(mg.gateway)) if mg.gateway is not None else ntoa(int(mg.prefix.network) + 1)
     return {name: _device(inv, topo, plan, sw, by_device.get(name, []), qos, gateway)
@@ -247,6 +261,7 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
     neighbors: dict[str, list[Neighbor]] = defaultdict(list)
     peer_roles: dict[str, Role] = {}
     vlan_members: dict[int, list[str]] = defaultdict(list)
+    mlag_parts = MlagParts(traits.port_channel)
 
     for link, upper in links:
         me, peer = (link.z, link.a) if upper else (link.a, link.z)
@@ -256,14 +271,23 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         if link.role is LinkRole.HOST:
             host = topo.hosts[peer.device]
             sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
-            used[(me.port, me.lane)] = dict(
+            spec = used[(me.port, me.lane)] = dict(
                 name=name, port=me.port, lane=me.lane, speed=me.speed, mode="access", admin_up=True,
                 description=f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}", mtu=mtu, vlan=sub.vlan,
                 qos=True, peer=host.name, peer_interface=f"nic{link.nic}p{peer.port}", role="host")
-            vlan_members[sub.vlan].append(name)
+            if link.channel is not None:  # MLAG host bond member: the VLAN goes on the bond
+                mlag_parts.host_member(spec, link, sub.vlan)
+            else:
+                vlan_members[sub.vlan].append(name)
             continue
         psw = topo.switches[peer.device]
         pname = ifname(psw, peer.port, peer.lane, peer.speed)
+        if link.role is LinkRole.PEER:
+            mlag_parts.peer_member(used.setdefault((me.port, me.lane), dict(
+                name=name, port=me.port, lane=me.lane, speed=me.speed, mode="member", admin_up=True,
+                description=f"MLAG peer link {psw.name} {pname}", mtu=mtu, qos=True, peer=psw.name,
+                peer_interface=pname, role="peer")), link, upper, psw.name)
+            continue
         lmtu = link_mtu(fabric_mtu, sw.platform, psw.platform)
         if lmtu < mtu:
             lower_peers[psw.platform] = lmtu
@@ -308,6 +332,7 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
                                f"{peer} {bundle.rsplit('#', 1)[1]}", pc_mtu, peer,
                                _min_links(inv, sw.pod, len(member_names))))
+    pcs.extend(_mlag_port_channels(mlag_parts, mtu, [plan.rail_subnets[(sw.name, r)].vlan for r in sw.rails]))
     pcs.sort(key=lambda p: p.number)
 
     # every port of the model: used lanes, the spare lanes of broken-out ports, unused and disabled ports
@@ -337,7 +362,11 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         sub = plan.rail_subnets[(sw.name, rail)]
         gw = f"{ntoa(sub.gateway)}/{sub.prefix.length}"
         vlans.append(Vlan(id=sub.vlan, name=f"RAIL{rail}", rail=rail, gateway=gw, prefix=str(sub.prefix), mtu=mtu,
-                          members=tuple(vlan_members.get(sub.vlan, ()))))
+                          members=(*vlan_members.get(sub.vlan, ()), *mlag_parts.bonds_in(sub.vlan)),
+                          tagged=mlag_parts.trunk(), virtual=mlag_parts.active))
+    mlag = build_mlag(sw, plan, mlag_parts) if mlag_parts.active else None
+    if mlag is not None:
+        neighbors[MLAG_PEER_GROUP].append(Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip))
 
     loopback = ntoa(plan.loopback[sw.name])
     groups = []
@@ -345,7 +374,8 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         nbrs = tuple(sorted(neighbors[gname], key=lambda n: _ip_key(n.ip)))
         asns = {n.remote_as for n in nbrs}
         desc = next(d for (mine_r, _p), (g, d) in _GROUP.items() if g == gname and mine_r is sw.role)
-        groups.append(PeerGroup(gname, asns.pop() if len(asns) == 1 else None, inv.routing.bfd, desc, nbrs))
+        groups.append(PeerGroup(gname, asns.pop() if len(asns) == 1 else None, inv.routing.bfd, desc, nbrs,
+                                next_hop_self=gname == MLAG_PEER_GROUP))
     aggregates: tuple[str, ...] = ()
     if sw.name in plan.aggregates:
         aggregates = (str(plan.aggregates[sw.name]),)
@@ -362,7 +392,19 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
         f"{loopback}/32", loopback, plan.asn[sw.name], f"{ntoa(plan.management[sw.name])}/{plan.management_len}",
         mgmt_gateway, mtu, mtu_note, inv.fabric.host_mtu, tuple(interfaces), tuple(pcs), tuple(vlans), bgp, qos,
         inv.routing.ecmp.mode.value, inv.routing.bfd, device_buffers(inv, sw.platform, model, interfaces, qos),
-        build_system(inv, sw.key, sw.platform, ntoa(plan.management[sw.name])))
+        build_system(inv, sw.key, sw.platform, ntoa(plan.management[sw.name])), mlag)
+
+
+def _mlag_port_channels(parts: MlagParts, mtu: int, rail_vlans: list[int]) -> list[PortChannel]:
+    """MLAG host bonds (access, one member here, its twin on the peer) and the peer link (trunk)."""
+    out = [PortChannel(parts.port_channel_name(n), n, (member,), None, desc, mtu, host, 1, mode="access", vlan=vlan,
+                       mlag=n, role="host")
+           for n, (member, vlan, host, desc) in sorted(parts.bonds.items())]
+    if parts.peer_members:
+        out.append(PortChannel(parts.port_channel_name(MLAG_PEER_CHANNEL), MLAG_PEER_CHANNEL,
+                               tuple(parts.peer_members), None, f"MLAG peer link {parts.peer}", mtu, parts.peer, 1,
+                               mode="trunk", trunk_vlans=(*sorted(rail_vlans), PEER_VLAN), role="peer"))
+    return out
 
 
 @lru_cache(maxsize=1 << 16)

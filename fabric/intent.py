@@ -253,6 +253,9 @@ class RailPortBlocks(_Model):
                                   description="host-facing ports per rail slot: the i-th rail a switch serves "
                                               "uses rails[i]")
     uplinks: PortList | None = Field(None, description="ports towards the next tier up (default: top half)")
+    peer_link: PortList | None = Field(None, description="MLAG peer-link ports (dual_homing: mlag; default: the "
+                                                         "highest-numbered ports outside the uplinks and rail "
+                                                         "blocks)")
 
 
 class SwitchBuffers(_Model):
@@ -406,6 +409,9 @@ class Segment(_Model):
         "p{pod}-s{segment}-rail{rails}{side}"
     )
     dual_homing: DualHoming | None = Field(None, description="how dual-port NICs attach: two switches per rail")
+    peer_link_ports: int | None = Field(None, ge=1, le=16,
+                                        description="dual_homing: mlag only: ports of each pair's peer link "
+                                                    "(default 2)")
     links_per_spine: int | None = Field(None, ge=1, le=64, description="default: the pod's links_per_rail_switch")
     vlan_base: int | None = Field(None, ge=2, le=4094, description="default: fabric.rail_vlan_base")
     host_groups: list[HostGroup] = Field(min_length=1)

@@ -18,6 +18,7 @@ from fabric.intent import Inventory
 from fabric.load import Loaded, SourceMap, load_inventory
 from fabric.rules.buffer_rules import check_buffers
 from fabric.rules.intent_rules import BLOCKING, check_intent
+from fabric.rules.mlag_rules import check_mlag
 from fabric.rules.plan_rules import check_plan, check_topology, summary
 from fabric.rules.system_rules import check_system
 from fabric.schema_check import dotted, error_paths, schema_findings, validate
@@ -79,6 +80,7 @@ def _run(path: Path) -> Result:
     res.topology = expand(inv)
     res.findings += check_topology(inv, res.topology, src)
     res.findings += check_buffers(inv, res.topology, src)
+    res.findings += check_mlag(inv, res.topology, src)
     res.findings += check_system(inv, res.topology, src)
     res.stage_reached = "allocation"
     res.plan = allocate(inv, res.topology)

@@ -39,10 +39,15 @@ class Role(StrEnum):
     RAIL = "rail"
 
 
+MLAG_CHANNEL_BASE = 1000  # MLAG host bonds are port-channels 1001..: clear of fabric bundles (numbered by port)
+MLAG_PEER_CHANNEL = 1000  # the peer link's port-channel
+
+
 class LinkRole(StrEnum):
     HOST = "host"  # host NIC port → rail switch
     FABRIC = "fabric"  # rail switch → spine
     CORE = "core"  # spine → super-spine
+    PEER = "peer"  # MLAG peer link: side a → side b of a rail group (Topology.peer_links)
 
 
 @dataclass(slots=True)
@@ -103,6 +108,7 @@ class Link:
     host_number: int | None = None
     bundle: str | None = None  # L3 port-channel id, members share one /31
     net_slot: int | None = None  # /31 slot of the fabric-links pool (routed links and bundles)
+    channel: int | None = None  # MLAG host bond: port-channel number and MLAG id, the same on both switches
 
 
 @dataclass(slots=True)
@@ -127,6 +133,9 @@ class Topology:
     switches: dict[str, Switch] = field(default_factory=dict)
     hosts: dict[str, Host] = field(default_factory=dict)
     links: list[Link] = field(default_factory=list)
+    # MLAG peer links (side a → side b of each rail group of a `dual_homing: mlag` segment), kept apart from
+    # `links` because they carry no planned traffic: the solver's capacity and paths never see them
+    peer_links: list[Link] = field(default_factory=list)
     segments: list[SegmentInfo] = field(default_factory=list)
     name_clashes: list[tuple[str, tuple, tuple]] = field(default_factory=list)
     # (inventory path of the object, message, path of the stride setting) for port strides that are too small
@@ -217,12 +226,29 @@ def downlink_candidates(model: SwitchModel, has_uplinks: bool) -> tuple[int, ...
     return tuple(p for p in range(1, model.ports + 1) if p not in up)
 
 
-def host_candidates(model: SwitchModel, slot: int, has_uplinks: bool) -> tuple[int, ...]:
-    """Host ports of rail slot `slot`: the model's rail block when it declares blocks, else the downlink ports."""
+def host_candidates(model: SwitchModel, slot: int, has_uplinks: bool, peer_ports: int = 0) -> tuple[int, ...]:
+    """Host ports of rail slot `slot`: the model's rail block when it declares blocks, else the downlink ports
+    (less the MLAG peer-link ports when `peer_ports` > 0)."""
     blocks = model.port_blocks.rails if model.port_blocks else []
     if blocks:
         return tuple(blocks[slot]) if slot < len(blocks) else ()
-    return downlink_candidates(model, has_uplinks)
+    down = downlink_candidates(model, has_uplinks)
+    if peer_ports:
+        peer = set(peer_link_candidates(model, has_uplinks, peer_ports))
+        return tuple(p for p in down if p not in peer)
+    return down
+
+
+def peer_link_candidates(model: SwitchModel, has_uplinks: bool, count: int) -> tuple[int, ...]:
+    """MLAG peer-link ports: port_blocks.peer_link, else the `count` highest-numbered ports outside the uplinks
+    and the rail blocks (with no rail blocks they are taken off the top of the host ports)."""
+    if model.port_blocks and model.port_blocks.peer_link:
+        return tuple(model.port_blocks.peer_link)
+    taken: set[int] = set(uplink_candidates(model)) if has_uplinks else set()
+    for block in (model.port_blocks.rails if model.port_blocks else []):
+        taken.update(block)
+    free = [p for p in range(1, model.ports + 1) if p not in taken]
+    return tuple(free[-count:]) if count else ()
 
 
 def _off(end: End, ports: _Ports) -> End | None:
@@ -276,6 +302,7 @@ def expand(inv: Inventory) -> Topology:
     place = topo.links.append  # the hot path: host links on enabled ports
     rail_tier_base = lim.super_spines + lim.pods * lim.spines_per_pod
     core_net_base = lim.pods * lim.segments_per_pod * lim.rail_switches_per_segment * lim.uplinks_per_rail_switch
+    peer_net_base = core_net_base + lim.pods * lim.spines_per_pod * lim.uplinks_per_spine
 
     pods = sorted(enumerate(inv.pods), key=lambda t: t[1].id)
     for pi, pod in pods:
@@ -302,6 +329,8 @@ def expand(inv: Inventory) -> Topology:
             host_model = inv.host_models[seg.host_groups[0].model]
             dual = host_model.ports_per_nic == 2
             sides = 2 if dual else 1
+            mlag = dual and seg.dual_homing is DualHoming.MLAG
+            peer_ports = (seg.peer_link_ports or 2) if mlag else 0
             switches: list[Switch] = []
             for g, rails in enumerate(groups):
                 for side in range(sides):
@@ -329,8 +358,8 @@ def expand(inv: Inventory) -> Topology:
                 model = inv.switch_models[sw.model]
                 lanes = lanes_for(model, host_model.nic_speed) or 1
                 for i in range(len(sw.rails)):
-                    port_alloc[(sw.name, i)] = _Ports(host_candidates(model, i, sp is not None), sw.disabled_ports,
-                                                      lanes, model.ports)
+                    port_alloc[(sw.name, i)] = _Ports(host_candidates(model, i, sp is not None, peer_ports),
+                                                      sw.disabled_ports, lanes, model.ports)
             m = len(groups[0]) if groups else 1
             uses_blocks = {sw.name: blocks_for(inv, sw) for sw in switches}
             for number, gi, _idx in hosts:
@@ -355,10 +384,15 @@ def expand(inv: Inventory) -> Topology:
                         z = End(swname, port, lane, speed)
                         host_link = Link(f"{hname}:nic{nic}p{side + 1}", LinkRole.HOST,
                                          End(hname, side + 1, 0, speed), z, nic, nic, number)
+                        if mlag:  # one LACP bond per NIC over both switches: same number on both
+                            host_link.bundle = f"{hname}:nic{nic}"
+                            host_link.channel = MLAG_CHANNEL_BASE + (number - 1) * m + i + 1
                         if port in ports.disabled:
                             add_link(host_link, z)
                         else:
                             place(host_link)
+            if mlag:
+                _peer_links(inv, topo, group_sw, peer_ports, sp is not None, peer_net_base)
 
         # rail switch ↔ spine links
         if sp:
@@ -441,6 +475,29 @@ def expand(inv: Inventory) -> Topology:
     if inv.cabling:
         _apply_cabling(inv, topo)
     return topo
+
+
+def _peer_links(inv: Inventory, topo: Topology, pairs: list[list[Switch]], count: int, has_uplinks: bool,
+                net_base: int) -> None:
+    """The peer link of every MLAG pair: `count` ports of side a to the same ports of side b, one port-channel
+    (bundle) with one /31 (peer VLAN SVIs) at fabric-links slot net_base + side a's tier slot."""
+    for a, b in (pair for pair in pairs if len(pair) == 2):
+        ends = []
+        for sw in (a, b):
+            model = inv.switch_models[sw.model]
+            ends.append((_Ports(peer_link_candidates(model, has_uplinks, count), sw.disabled_ports, 1, model.ports),
+                         model.speed))
+        (pa, speed_a), (pb, speed_b) = ends
+        speed = min(speed_a, speed_b)
+        for k in range(count):
+            x, z = End(a.name, pa.at(k)[0], 0, speed), End(b.name, pb.at(k)[0], 0, speed)
+            link = Link(f"{a.name}={b.name}#{k + 1}", LinkRole.PEER, x, z, bundle=f"{a.name}={b.name}",
+                        net_slot=net_base + a.tier_slot)
+            disabled = _off(x, pa) or _off(z, pb)
+            if disabled is None:
+                topo.peer_links.append(link)
+            else:
+                topo.off.append((link, len(topo.links), disabled))
 
 
 def _apply_cabling(inv: Inventory, topo: Topology) -> None:

@@ -80,6 +80,8 @@ OPTIONAL: dict[str, Any] = {
     "system.aaa.radius.servers.*.key": {"vault": "radius_key_2"},
     "system.aaa.radius.servers.*.port": 1645,
     "system.users.{}.privilege": 1,
+    "pods.*.segments.*.peer_link_ports": 3,  # MLAG (CONTEXT): a third peer-link port, port 30
+    "switch_models.{}.port_blocks.peer_link": "27-28",  # MLAG (CONTEXT): the peer link moves from 31-32
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -88,6 +90,7 @@ DUAL_RAIL4 = {("host_models", "h4"): {"gpus": 4, "nics": 4, "nic_speed": "400G"}
               ("pods", 0, "segments", 0, "host_groups"): [{"model": "h4", "count": 2}]}
 
 EOS = {("fabric", "platform"): "eos"}
+MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
 
 # context on BOTH sides of the comparison, where an option only means something next to another one
 CONTEXT: dict[str, dict[tuple, Any]] = {
@@ -97,6 +100,8 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "system.users.{}.privilege": EOS, "system.users.{}.ssh_keys": EOS, "system.push_user": EOS,
     "pods.*.spines.port_channel_members": TWO_LINKS,
     "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},
+    "pods.*.segments.*.peer_link_ports": MLAG,
+    "switch_models.{}.port_blocks.peer_link": MLAG,
     "pods.*.segments.*.rail_groups": DUAL_RAIL4,  # default grouping [[0, 1], [2, 3]] against [[0, 2], [1, 3]]
     "devices.{}.model": {("switch_models", "sw64b"): {"ports": 64, "speed": "800G", "breakouts": ["2x400G"],
                                                       "latency_ns": 900, "buffers": SONIC_BUFFERS}},
@@ -112,8 +117,7 @@ EXTRA: dict[str, dict[tuple, Any]] = {
 EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("routing.ecmp.mode", "flowlet"): "PLAT001",  # neither SONiC nor EOS offers it
     ("routing.ecmp.mode", "packet"): "PLAT001",
-    ("pods.*.segments.*.dual_homing", "mlag"): "PLAT002",  # not rendered yet: refused, never silently dropped
-    ("pods.*.segments.*.dual_homing", "esi"): "PLAT002",
+    ("pods.*.segments.*.dual_homing", "esi"): "PLAT002",  # needs an EVPN-VXLAN overlay railfabric does not build
     ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
     ("host_models.{}.ports_per_nic", "2"): "TOPO004",  # dual-port NICs need a dual_homing mode
     ("switch_models.{}.buffers", "unset"): "BUF001",  # a SONiC switch without buffer facts cannot be lossless

@@ -272,18 +272,16 @@ def test_dual_homing_two_switches_per_rail(tmp_path: Path) -> None:
     # two-vlans: each switch has its own /24: switch k (1..4) owns block unit k-1 of 172.16.0.0/21
     assert str(plan.rail_subnets[("p1-s1-rail1b", 1)].prefix) == "172.16.3.0/24"  # type: ignore[union-attr]
     assert ntoa(plan.host_addr["p1-s1-gpu002:nic1p2"]) == "172.16.3.3"  # type: ignore[union-attr]
-    # mlag / esi: the pair would share one subnet per rail group, but nothing makes the two switches one gateway
-    # yet (no peer link, VARP or ethernet segment is rendered): refused, at the dual_homing key
-    for mode in ("mlag", "esi"):
-        inv["pods"][0]["segments"][0]["dual_homing"] = mode
-        r = run_data(tmp_path / mode, inv)
-        assert [f.code for f in r.findings] == ["PLAT002"], r.findings
-        loc = r.findings[0].location
-        assert loc is not None
-        line = (tmp_path / mode / "inv" / "fabric.yml").read_text().splitlines()[loc.line - 1]
-        assert line.strip().startswith(f"dual_homing: {mode}")
-        assert f"dual_homing: {mode} is not rendered yet" in r.findings[0].message
-        assert r.findings[0].hint == "use dual_homing: two-vlans (each switch of the pair serves its own rail subnet)"
+    # esi: EVPN multihoming needs an EVPN-VXLAN overlay that railfabric does not build: refused at the key
+    inv["pods"][0]["segments"][0]["dual_homing"] = "esi"
+    r = run_data(tmp_path / "esi", inv)
+    assert [f.code for f in r.findings] == ["PLAT002"], r.findings
+    loc = r.findings[0].location
+    assert loc is not None
+    line = (tmp_path / "esi" / "inv" / "fabric.yml").read_text().splitlines()[loc.line - 1]
+    assert line.strip().startswith("dual_homing: esi")
+    assert "EVPN-VXLAN overlay" in r.findings[0].message
+    assert r.findings[0].hint.startswith("use dual_homing: mlag")
 
 
 def test_super_spine_planes(tmp_path: Path) -> None:

@@ -66,5 +66,8 @@ def routed_owners(devices: Mapping[str, DeviceConfig]) -> dict[int, tuple[str, s
             if i.ipv4:
                 owners[ip_int(i.ipv4)] = (name, i.name)
         for pc in dev.port_channels:
-            owners[ip_int(pc.ipv4)] = (name, pc.name)
+            if pc.ipv4:
+                owners[ip_int(pc.ipv4)] = (name, pc.name)
+        if dev.mlag is not None:  # the peer-VLAN SVI of an MLAG pair
+            owners[ip_int(dev.mlag.local_ip)] = (name, f"Vlan{dev.mlag.vlan}")
     return owners

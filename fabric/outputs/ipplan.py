@@ -67,7 +67,9 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         add(dev.loopback, name, LOOPBACK_INTERFACE, "loopback")
         add(dev.management, name, MANAGEMENT_INTERFACE.get(dev.platform, "management"), "management")
         routed = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
-        routed += [(pc.name, pc.ipv4) for pc in dev.port_channels]
+        routed += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
+        if dev.mlag is not None:
+            routed.append((f"Vlan{dev.mlag.vlan}", f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
         for ifname, address in routed:
             peer = p2p.get(ip_int(address) ^ 1)
             add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
@@ -75,16 +77,31 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
             svi = f"Vlan{vlan.id}"
             detail = f"rail {vlan.rail} vlan {vlan.id}"
             add(vlan.prefix, name, svi, "rail-subnet", detail)
-            add(vlan.gateway, name, svi, "rail-gateway", detail)
+            add(vlan.gateway, name, svi, "rail-gateway",
+                f"{detail} shared with MLAG peer {dev.mlag.peer}" if vlan.virtual and dev.mlag else detail)
         for prefix in dev.bgp.aggregates:
             add(prefix, name, "", "aggregate", "BGP summary-only")
 
+    bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
+    for link in topo.links:
+        if link.role is LinkRole.HOST and link.bundle:
+            bonds.setdefault(link.bundle, []).append(link.z.device)
     for link in topo.links:
         if link.role is not LinkRole.HOST or link.id not in plan.host_addr:
             continue
         sub = plan.rail_subnets[(link.z.device, link.rail)]  # type: ignore[index]
-        add(f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}", link.a.device, f"nic{link.nic}p{link.a.port}",
-            "host", f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
+        address = f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}"
+        if link.bundle is None:
+            add(address, link.a.device, f"nic{link.nic}p{link.a.port}", "host",
+                f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
+        elif (switches := bonds.pop(link.bundle, None)) is not None:  # one address per MLAG bond, listed once
+            add(address, link.a.device, host_bond(link.nic or 0), "host",
+                f"rail {link.rail} vlan {sub.vlan} via MLAG {' + '.join(switches)}")
 
     rows.sort()
     return {"ipplan.csv": csv_text(TITLE, HEADER, (row for _, _, row in rows))}
+
+
+def host_bond(nic: int) -> str:
+    """The host's name for the LACP bond of NIC `nic` under MLAG (rail map, IP plan, host files)."""
+    return f"bond{nic}"

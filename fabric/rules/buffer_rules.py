@@ -40,7 +40,7 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
     no_quanta: dict[tuple[str, int], str] = {}
     mtu = PLATFORMS[SONIC].max_mtu if inv.fabric.mtu > PLATFORMS[SONIC].max_mtu else inv.fabric.mtu
     ns = inv.solver.fiber_ns_per_m
-    for link in topo.links:
+    for link in (*topo.links, *topo.peer_links):
         ends = (link.z,) if link.role.value == "host" else (link.a, link.z)
         for end in ends:
             sw = topo.switches[end.device]

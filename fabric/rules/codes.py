@@ -182,6 +182,20 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "The platform could express the feature, but railfabric does not generate its configuration yet; rather than "
      "accept it and render something that behaves differently (for dual homing: the same gateway on two switches "
      "with no MLAG/EVPN between them), the inventory is refused."),
+    ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
+     "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
+     "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "
+     "link; without one that traffic is blackholed (and the MLAG control session has nowhere to run)."),
+    ("MLAG002", "pair-mismatch", "The two switches of an MLAG pair differ in platform or model",
+     "An MLAG pair is one logical switch: both run the same platform (MLAG does not interoperate across vendors) "
+     "and, for the same port layout and peer link, the same model."),
+    ("MLAG003", "peer-vlan-clash", "A rail VLAN of an MLAG segment is the peer VLAN",
+     "VLAN 4094 carries the MLAG control session and the pair's iBGP session over the peer link; a rail VLAN "
+     "cannot use it."),
+    ("MLAG004", "thin-peer-link", "The MLAG peer link is a single point of failure or thinner than a host port",
+     "After one host link fails, up to half of that NIC's traffic (what the spines hash to the switch that lost the "
+     "link) crosses the peer link. A one-port peer link blackholes it on one more failure; a peer link slower than "
+     "a host port congests."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("FAIL001", "single-homed-nics", "A rail switch failure disconnects single-homed NICs",
      "A NIC whose ports all land on one rail switch loses the fabric while that switch is down: that rail of "

@@ -239,13 +239,17 @@ def _dual_homing(inv: Inventory, src: SourceMap, add: Add) -> None:
         if not dual and seg.dual_homing is not None:
             add("TOPO004", f"dual_homing: {seg.dual_homing.value} needs hosts with ports_per_nic: 2",
                 (*path, "dual_homing"), "remove dual_homing or use a dual-port host model")
-        elif seg.dual_homing in (DualHoming.MLAG, DualHoming.ESI):
-            what = ("MLAG/MCLAG (peer link, shared gateway, host port-channels)" if seg.dual_homing is DualHoming.MLAG
-                    else "EVPN multihoming (ethernet segment, EVPN address family, anycast gateway)")
-            add("PLAT002", f"dual_homing: {seg.dual_homing.value} is not rendered yet: without {what} both switches "
-                "would own the same gateway and subnet, and a host that loses one link would be blackholed by the "
-                "other switch", (*path, "dual_homing"),
-                "use dual_homing: two-vlans (each switch of the pair serves its own rail subnet)")
+        elif seg.dual_homing is DualHoming.ESI:
+            add("PLAT002", "dual_homing: esi is not rendered: EVPN multihoming needs an EVPN-VXLAN overlay (VTEPs, "
+                "a VNI per rail VLAN, the EVPN address family on every rail switch and spine), and railfabric's "
+                "fabric is routed IP with no overlay; without it both switches would own the same gateway and "
+                "subnet, and a host that loses one link would be blackholed by the other switch",
+                (*path, "dual_homing"),
+                "use dual_homing: mlag (peer link, shared gateway, LACP bonds) or two-vlans (each switch of the "
+                "pair serves its own rail subnet)")
+        if seg.peer_link_ports is not None and seg.dual_homing is not DualHoming.MLAG:
+            add("TOPO004", "peer_link_ports is for dual_homing: mlag only", (*path, "peer_link_ports"),
+                "remove peer_link_ports, or set dual_homing: mlag")
 
 
 def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
@@ -266,6 +270,8 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
         lists = [(("port_blocks", "rails", i), b) for i, b in enumerate(blocks.rails)]
         if blocks.uplinks:
             lists.append((("port_blocks", "uplinks"), blocks.uplinks))
+        if blocks.peer_link:
+            lists.append((("port_blocks", "peer_link"), blocks.peer_link))
         for sub, ports in lists:
             over = [p for p in ports if p > m.ports]
             if over:

@@ -7,12 +7,21 @@ from collections.abc import Iterator
 
 from fabric.allocate import Plan, ntoa
 from fabric.findings import Finding, Severity
-from fabric.intent import Inventory, SwitchModel
+from fabric.intent import DualHoming, Inventory, SwitchModel
 from fabric.load import SourceMap
 from fabric.mtu import switch_mtu
 from fabric.rules.name_rules import case_collisions
 from fabric.textsafe import did_you_mean, quote
-from fabric.topology import LinkRole, Role, Switch, Topology, downlink_candidates, host_candidates, uplink_candidates
+from fabric.topology import (
+    LinkRole,
+    Role,
+    Switch,
+    Topology,
+    downlink_candidates,
+    host_candidates,
+    peer_link_candidates,
+    uplink_candidates,
+)
 from fabric.units import format_ports, format_speed, hostname_problem, lanes_at
 
 
@@ -79,8 +88,10 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     over_links: dict[tuple[str, str], int] = defaultdict(int)
     over_ports: dict[tuple[str, str], set[tuple[int | None, int]]] = defaultdict(set)
     limit = {name: inv.switch_models[sw.model].ports for name, sw in topo.switches.items()}
-    for link in topo.links:
-        ends = ((link.z, "host"),) if link.role is LinkRole.HOST else ((link.a, "uplink"), (link.z, "downlink"))
+    for link in (*topo.links, *topo.peer_links):
+        ends = (((link.z, "host"),) if link.role is LinkRole.HOST else
+                ((link.a, "peer link"), (link.z, "peer link")) if link.role is LinkRole.PEER else
+                ((link.a, "uplink"), (link.z, "downlink")))
         for end, kind in ends:
             if end.port > limit[end.device]:
                 over_links[(end.device, kind)] += 1
@@ -90,7 +101,7 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
         sw = topo.switches[name]
         model = inv.switch_models[sw.model]
         has_up = has_uplinks(inv, sw)
-        block = port_block(model, kind, len(sw.rails), has_up)
+        block = port_block(model, kind, len(sw.rails), has_up, _peer_ports(inv, sw))
         n_over = len(over_ports[(name, kind)])
         disabled = sum(1 for p in block if p in sw.disabled_ports)
         notes = [f"{disabled} disabled"] if disabled else []
@@ -108,7 +119,19 @@ _PORT001_HINT = {
     "host": "use fewer hosts per switch, a larger model, or widen the model's port_blocks.rails",
     "downlink": "use fewer lower switches or links each, a larger model, or a smaller port_blocks.uplinks",
     "uplink": "use fewer upper switches or links each, or widen the model's port_blocks.uplinks",
+    "peer link": "use fewer peer_link_ports, or name free ports in the model's port_blocks.peer_link",
 }
+
+
+def _peer_ports(inv: Inventory, sw: Switch) -> int:
+    """Peer-link ports of the switch's segment (0 unless dual_homing: mlag)."""
+    if sw.side is None:
+        return 0
+    for pod in inv.pods:
+        for seg in pod.segments:
+            if (pod.id, seg.id) == (sw.pod, sw.segment) and seg.dual_homing is DualHoming.MLAG:
+                return seg.peer_link_ports or 2
+    return 0
 
 
 def has_uplinks(inv: Inventory, sw: Switch) -> bool:
@@ -118,15 +141,19 @@ def has_uplinks(inv: Inventory, sw: Switch) -> bool:
     return sw.role is Role.SPINE and inv.super_spines is not None
 
 
-def port_block(model: SwitchModel, kind: str, rails: int, has_uplinks: bool) -> tuple[int, ...]:
-    """The ports of one block of a switch: 'host' (the union of its rail slots), 'downlink' or 'uplink'."""
+def port_block(model: SwitchModel, kind: str, rails: int, has_uplinks: bool, peer_ports: int = 0
+               ) -> tuple[int, ...]:
+    """The ports of one block of a switch: 'host' (the union of its rail slots), 'downlink', 'uplink' or
+    'peer link' (MLAG)."""
     if kind == "uplink":
         return uplink_candidates(model)
+    if kind == "peer link":
+        return peer_link_candidates(model, has_uplinks, peer_ports)
     if kind == "downlink":
         return downlink_candidates(model, has_uplinks)
     seen: dict[int, None] = {}
     for slot in range(max(rails, 1)):
-        seen.update(dict.fromkeys(host_candidates(model, slot, has_uplinks)))
+        seen.update(dict.fromkeys(host_candidates(model, slot, has_uplinks, peer_ports)))
     return tuple(seen)
 
 
@@ -168,7 +195,7 @@ def _free_positions(inv: Inventory, topo: Topology, switch: str, speed: int) -> 
             if end.device == switch:
                 used[end.port].add((end.lane, end.speed))
     lanes = lanes_at(model.speed, model.breakouts, speed)
-    for port in reversed(port_block(model, "host", len(sw.rails), has_uplinks(inv, sw))):
+    for port in reversed(port_block(model, "host", len(sw.rails), has_uplinks(inv, sw), _peer_ports(inv, sw))):
         taken = used.get(port, set())
         if port in sw.disabled_ports or any(lane == 0 or s != speed for lane, s in taken):
             continue

@@ -104,7 +104,7 @@ def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple],
     clashes with every lane of it, two lanes clash when equal, two cables at different breakout modes clash."""
     out: list[Finding] = []
     ports: dict[tuple[str, int], list[_Use]] = defaultdict(list)
-    for link in topo.links:
+    for link in (*topo.links, *topo.peer_links):
         for end in (link.z,) if link.role is LinkRole.HOST else (link.a, link.z):
             sw = topo.switches[end.device]
             model = inv.switch_models[sw.model]
