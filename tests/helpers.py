@@ -102,3 +102,17 @@ def run_data(tmp_path: Path, data: dict[str, Any], name: str = "fabric.yml") -> 
 
 def codes(result: Result) -> list[str]:
     return [f.code for f in result.findings]
+
+
+def mlag_inventory(platform: str = "sonic", rails: int = 2, hosts: int = 4, **segment: Any) -> dict[str, Any]:
+    """The small inventory with its segment dual-homed by MLAG: hosts with 2 NICs × 2 ports of 400G, so each rail
+    has a pair of switches (p1-s1-rail<r>a / b) joined by a peer link (default: ports 31-32, the top of the
+    downlinks 1-32 of the 64-port model), and each NIC is one LACP bond over both. `platform: eos` adds the
+    smallest `system:` an EOS push needs."""
+    data = with_system(base_inventory()) if platform == "eos" else base_inventory()
+    data["host_models"]["h2d"] = {"gpus": 2, "nics": 2, "nic_speed": "400G", "ports_per_nic": 2}
+    seg = data["pods"][0]["segments"][0]
+    seg.update(rails=rails, dual_homing="mlag", host_groups=[{"model": "h2d", "count": hosts}], **segment)
+    if platform == "eos":
+        seg["platform"] = "eos"
+    return data

@@ -1,8 +1,9 @@
 """cabling.csv: the cabling plan, one row per logical link, for the people who pull the cables.
 
 Schema v1 (the version is in the first line; a column change bumps it):
-- link_id: the stable link id of the topology (host links `<host>:nic<n>p<port>`, uplinks `<lower>><upper>#<k>`);
-- role: host | fabric | core; rail: the rail of host links, empty otherwise;
+- link_id: the stable link id of the topology (host links `<host>:nic<n>p<port>`, uplinks `<lower>><upper>#<k>`,
+  MLAG peer links `<side a>=<side b>#<k>`);
+- role: host | fabric | core | peer; rail: the rail of host links, empty otherwise;
 - a_* is always the lower end (host, rail switch or spine), z_* the upper end, so no link appears twice (A→Z and
   Z→A);
 - *_port: for switches the physical front-panel port, with the breakout lane after a slash when the port is broken
@@ -10,7 +11,8 @@ Schema v1 (the version is in the first line; a column change bumps it):
   (`nic3p1`: NIC 3, port 1);
 - *_interface: the platform interface name on switches (as in the rendered configs), the NIC (`nic3`) on hosts;
 - *_rack: from `devices:` overrides, empty when unknown; speed: lane speed such as 400G;
-- bundle: the L3 port-channel the link is a member of, empty otherwise.
+- bundle: the port-channel the link is a member of: an L3 bundle (`<lower>><upper>#pc<n>`), an MLAG host bond
+  (`<host>:nic<n>`, both of its links) or an MLAG peer link (`<side a>=<side b>`); empty otherwise.
 Rows are sorted by link id, digits compared as numbers.
 """
 
@@ -38,7 +40,7 @@ def cabling_csv(topo: Topology, devices: Mapping[str, DeviceConfig]) -> dict[str
         return end.device, end.label(), names[(end.device, end.port, end.lane)], sw.rack or ""
 
     rows = []
-    for link in sorted(topo.links, key=lambda lk: natural_key(lk.id)):
+    for link in sorted((*topo.links, *topo.peer_links), key=lambda lk: natural_key(lk.id)):
         if link.role is LinkRole.HOST:
             a = (link.a.device, f"nic{link.nic}p{link.a.port}", f"nic{link.nic}", "")
         else:

@@ -70,9 +70,11 @@ class Interface:
     admin_up: bool = True
     speed: int | None = None  # Mb/s; None: no explicit speed
     mtu: int | None = None
-    mode: str = "none"  # routed | access | member | none
-    vlan: int | None = None
+    mode: str = "none"  # routed | access | trunk | member | none
+    vlan: int | None = None  # access VLAN (a host port, or an MLAG host bond port-channel)
     channel: str | None = None  # the port-channel this port is a member of
+    trunk_vlans: frozenset[int] = frozenset()  # VLANs a trunk (the MLAG peer link) carries
+    mlag: int | None = None  # MLAG id of a port-channel (EOS `mlag N`, SONiC MCLAG_INTERFACE)
     ipv4: list[str] = field(default_factory=list)
     qos: Qos | None = None
     buffers: Buffers | None = None
@@ -108,8 +110,22 @@ class Vlan:
     id: int
     members: list[str] = field(default_factory=list)
     svi: list[str] = field(default_factory=list)  # SVI addresses
+    virtual: bool = False  # the SVI address is a shared MLAG gateway (EOS `ip address virtual`, SONiC SAG)
+    tagged: list[str] = field(default_factory=list)  # tagged members (the MLAG peer link)
     mtu: int | None = None
     declared: bool = True  # False: only named by a member (EOS `switchport access vlan N` without `vlan N`)
+
+
+@dataclass(slots=True)
+class MlagObserved:
+    """An MLAG (EOS) / MCLAG (SONiC) domain as the files declare it."""
+
+    domain: str = ""
+    local_ip: str | None = None  # the peer-VLAN SVI address of this switch (no length)
+    peer_ip: str | None = None
+    peer_link: str | None = None  # port-channel name
+    vlan: int | None = None  # the peer VLAN (EOS local-interface, SONiC the VLAN whose SVI holds source_ip)
+    virtual_mac: str | None = None  # EOS `ip virtual-router mac-address`, SONiC SAG gateway_mac
 
 
 @dataclass(slots=True)
@@ -122,6 +138,7 @@ class ObservedDevice:
     bgp: Bgp = field(default_factory=Bgp)
     mgmt: Management = field(default_factory=Management)
     loopbacks: list[str] = field(default_factory=list)
+    mlag: MlagObserved | None = None
     failures: list[Failure] = field(default_factory=list)  # what the reader itself found broken (leafrefs, parse)
     notes: list[str] = field(default_factory=list)
 
