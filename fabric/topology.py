@@ -17,6 +17,10 @@ Port rules (logical port numbers; platform interface names come with rendering):
 - spine and super-spine downlinks run from port 1 in identity order of the lower switch (append-stable); with
   spines.ports_per_segment / super_spines.ports_per_pod they start at (id-1)·N+1 per segment / pod, so
   inserting a segment or pod with a lower id never moves an existing cable;
+- MLAG (`dual_homing: mlag`): each rail group is a pair of switches (side a, b) joined by a peer link of
+  `peer_link_ports` (default 2) native ports: port_blocks.peer_link, else the highest-numbered ports outside the
+  uplinks and rail blocks (taken off the top of the host ports when the model has no rail blocks), the same ports
+  on both sides; both links of a NIC form one bond, numbered MLAG_CHANNEL_BASE + its host position;
 - a breakout puts `lanes` logical ports on one physical port (lane 1..n);
 - a disabled port keeps its place in the sequence: the link(s) it would carry are taken off (`Topology.off`,
   reported as PORT005) and nothing else moves. A `cabling:` entry puts such a host link back on another port.

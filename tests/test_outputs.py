@@ -218,9 +218,9 @@ def test_ipplan_complete_sorted_unique(arts: dict[str, str]) -> None:
 
 
 def test_railmap(arts: dict[str, str]) -> None:
-    rows = read_csv(arts["hosts/railmap.csv"], "railfabric host rail map v1")
+    rows = read_csv(arts["hosts/railmap.csv"], "railfabric host rail map v2")
     assert list(rows[0]) == ["host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface", "vlan",
-                             "address", "gateway", "mtu"]
+                             "address", "gateway", "mtu", "bond", "bond_mode"]
     assert len(rows) == 56 * 8
     # rail 5 is the second rail (slot 1) of p1-s2-rail1-5: block [2, 5, 8, 11, 14, ...], two hosts per port, so host 9
     # is the 5th port (14), lane 1; EOS names it Ethernet14/1
@@ -237,7 +237,7 @@ def test_railmap(arts: dict[str, str]) -> None:
 
 def test_railmap_interface_matches_cabling(arts: dict[str, str]) -> None:
     cables = {r["link_id"]: r for r in read_csv(arts["cabling.csv"], "railfabric cabling plan v1")}
-    for r in read_csv(arts["hosts/railmap.csv"], "railfabric host rail map v1"):
+    for r in read_csv(arts["hosts/railmap.csv"], "railfabric host rail map v2"):
         c = cables[f"{r['host']}:nic{r['nic']}p{r['nic_port']}"]
         assert (c["z_device"], c["z_interface"]) == (r["switch"], r["switch_interface"])
 
@@ -247,7 +247,7 @@ def test_railmap_shared_nics_and_dual_homing(tmp_path: Path) -> None:
     data["host_models"]["h4"] = {"gpus": 4, "nics": 2, "nic_speed": "400G", "gpu_to_nic": [0, 0, 1, 1]}
     data["pods"][0]["segments"][0]["host_groups"][0]["model"] = "h4"
     _, a = mini_artifacts(tmp_path / "shared", data)
-    rows = read_csv(a["hosts/railmap.csv"], "railfabric host rail map v1")
+    rows = read_csv(a["hosts/railmap.csv"], "railfabric host rail map v2")
     assert len(rows) == 4 * 4  # 4 hosts × 4 GPUs, two GPUs per NIC
     host1 = [(r["gpu"], r["nic"], r["rail"], r["switch"], r["address"]) for r in rows if r["host"] == "p1-s1-gpu001"]
     assert host1 == [("0", "0", "0", "p1-s1-rail0", "172.16.0.2/24"), ("1", "0", "0", "p1-s1-rail0", "172.16.0.2/24"),
@@ -257,7 +257,7 @@ def test_railmap_shared_nics_and_dual_homing(tmp_path: Path) -> None:
     data["host_models"]["h2"]["ports_per_nic"] = 2
     data["pods"][0]["segments"][0]["dual_homing"] = "two-vlans"
     _, a = mini_artifacts(tmp_path / "dual", data)
-    rows = read_csv(a["hosts/railmap.csv"], "railfabric host rail map v1")
+    rows = read_csv(a["hosts/railmap.csv"], "railfabric host rail map v2")
     assert len(rows) == 4 * 2 * 2  # one row per GPU and NIC port
     gpu0 = [(r["nic_port"], r["switch"], r["address"], r["gateway"]) for r in rows
             if r["host"] == "p1-s1-gpu001" and r["gpu"] == "0"]

@@ -98,7 +98,7 @@ class LabSpec:
     devices: dict[str, DeviceConfig]  # every device of the fabric (the plan), also those outside the selection
     host_mtu: int
     faults: list[Fault] = field(default_factory=list)
-    not_in_lab: tuple[str, ...] = ()  # selected switches of another platform than SONiC (no frr.conf to run)
+    not_in_lab: tuple[str, ...] = ()  # selected switches the lab cannot run: not SONiC (no frr.conf), MLAG pairs
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -124,7 +124,9 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     in_pod = [name for name, d in devices.items() if pod is None or d.pod == pod]
     # the lab runs FRR on the rendered frr.conf, which only SONiC switches have: other platforms stay outside, like
     # the super-spines of a one-pod lab (their sessions are counted as not checked)
-    selected = [name for name in in_pod if devices[name].platform == "sonic"]
+    # MLAG pairs stay outside too: namespaces emulate neither MCLAG (iccpd, the peer link's L2) nor one gateway
+    # address on two switches, so the lab could only prove something else than what the pair does
+    selected = [name for name in in_pod if devices[name].platform == "sonic" and devices[name].mlag is None]
     if not selected:
         raise LabError("the lab runs FRR on the rendered frr.conf, which only SONiC switches have, and there is no "
                        "SONiC switch in " + (f"pod {pod}" if pod is not None else "the fabric"))

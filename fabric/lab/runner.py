@@ -211,10 +211,15 @@ def _intro(spec: LabSpec, exp: Expected, say: Say) -> None:
         + ", ".join(f"{v} {k}" for k, v in sorted(roles.items())) + f"), {len(spec.links)} links, "
         f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the lab not checked)"
                                                        if exp.outside else ""))
-    if spec.not_in_lab:
-        platforms = sorted({spec.devices[n].platform for n in spec.not_in_lab})
-        say(f"  not in the lab ({', '.join(platforms)}: no frr.conf to run): {len(spec.not_in_lab)} switch(es), "
-            + ", ".join(spec.not_in_lab[:6]) + (" ..." if len(spec.not_in_lab) > 6 else ""))
+    other = [n for n in spec.not_in_lab if spec.devices[n].platform != "sonic"]
+    mlag = [n for n in spec.not_in_lab if n not in other]
+    if other:
+        platforms = sorted({spec.devices[n].platform for n in other})
+        say(f"  not in the lab ({', '.join(platforms)}: no frr.conf to run): {len(other)} switch(es), "
+            + ", ".join(other[:6]) + (" ..." if len(other) > 6 else ""))
+    if mlag:
+        say(f"  not in the lab (MLAG pairs: namespaces emulate neither MCLAG nor a shared gateway): {len(mlag)} "
+            "switch(es), " + ", ".join(mlag[:6]) + (" ..." if len(mlag) > 6 else ""))
     say("  substitutions (kernel without vlan/bond/dummy/vrf):")
     for s in SUBSTITUTIONS:
         say(f"    - {s}")

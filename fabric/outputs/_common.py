@@ -71,3 +71,8 @@ def routed_owners(devices: Mapping[str, DeviceConfig]) -> dict[int, tuple[str, s
         if dev.mlag is not None:  # the peer-VLAN SVI of an MLAG pair
             owners[ip_int(dev.mlag.local_ip)] = (name, f"Vlan{dev.mlag.vlan}")
     return owners
+
+
+def host_bond(nic: int) -> str:
+    """The host's name for the LACP bond of NIC `nic` under MLAG (rail map, IP plan, host files)."""
+    return f"bond{nic}"

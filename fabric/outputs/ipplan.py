@@ -25,7 +25,7 @@ from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import LinkRole, Topology
 
-from ._common import cidr_key, csv_text, ip_int, routed_owners
+from ._common import cidr_key, csv_text, host_bond, ip_int, routed_owners
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -100,8 +100,3 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
 
     rows.sort()
     return {"ipplan.csv": csv_text(TITLE, HEADER, (row for _, _, row in rows))}
-
-
-def host_bond(nic: int) -> str:
-    """The host's name for the LACP bond of NIC `nic` under MLAG (rail map, IP plan, host files)."""
-    return f"bond{nic}"

@@ -1,10 +1,13 @@
 """hosts/railmap.csv: what each GPU server's NICs need (for whoever configures NICs: scripts, l8k-style tools).
 
-Schema v1, one row per GPU and NIC port (a dual-homed NIC gives two rows per GPU; GPUs that share a NIC through
+Schema v2, one row per GPU and NIC port (a dual-homed NIC gives two rows per GPU; GPUs that share a NIC through
 `gpu_to_nic` each get their own row naming that NIC):
 host, gpu (local rank), nic (NIC index), nic_port (1-based), rail, switch, switch_interface (platform name, as in
 the rendered config), vlan (the rail VLAN, untagged on the switch port), address (`a.b.c.d/len`), gateway (the rail
-switch's SVI), mtu (the host MTU: the NIC's, not the switch port's).
+switch's SVI), mtu (the host MTU: the NIC's, not the switch port's), bond and bond_mode: under `dual_homing: mlag`
+both ports of a NIC are one LACP bond (`bond<nic>`, mode `802.3ad`: the switches run LACP active on a port-channel
+with one MLAG id on both switches) holding the one address; empty otherwise (two-vlans: each port has its own
+address on its own switch's subnet, no bond). v2 added bond and bond_mode.
 Rows are sorted by host (digits as numbers), GPU, NIC port. NICs not linked to a rail (reported by validation) have
 no row.
 """
@@ -18,10 +21,12 @@ from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text, interface_names, natural_key
+from ._common import csv_text, host_bond, interface_names, natural_key
 
-TITLE = "railfabric host rail map v1"
-HEADER = ("host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface", "vlan", "address", "gateway", "mtu")
+TITLE = "railfabric host rail map v2"
+HEADER = ("host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface", "vlan", "address", "gateway", "mtu",
+          "bond", "bond_mode")
+BOND_MODE = "802.3ad"  # LACP (Linux bonding / netplan `mode: 802.3ad`), what an MLAG port-channel expects
 
 
 def railmap_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
@@ -40,6 +45,7 @@ def railmap_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str
                     continue
                 sw = link.z.device
                 sub = plan.rail_subnets[(sw, link.rail)]  # type: ignore[index]
+                bond = (host_bond(nic), BOND_MODE) if link.bundle else ("", "")
                 rows.append((hostname, gpu, nic, port, link.rail, sw, names[(sw, link.z.port, link.z.lane)], sub.vlan,
-                             f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}", ntoa(sub.gateway), mtu))
+                             f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}", ntoa(sub.gateway), mtu, *bond))
     return {"hosts/railmap.csv": csv_text(TITLE, HEADER, rows)}
