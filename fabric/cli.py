@@ -299,7 +299,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         sub = plan.rail_subnets[(sw.name, rail)]
         print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}")
     rows = []
-    for link in topo.links:
+    for link in (*topo.links, *topo.peer_links):
         if sw.name not in (link.a.device, link.z.device):
             continue
         me, peer = (link.a, link.z) if link.a.device == sw.name else (link.z, link.a)
@@ -310,7 +310,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             mine, theirs = (upper, lower) if link.z.device == sw.name else (lower, upper)
             addr = f"{ntoa(mine)}/31 -> {ntoa(theirs)}"
         elif link.id in plan.host_addr:
-            addr = f"host {ntoa(plan.host_addr[link.id])}"
+            addr = f"host {ntoa(plan.host_addr[link.id])}" + (f" bond {link.channel}" if link.channel else "")
         rows.append((me.port, me.lane, f"  port {me.label():<6} {link.role.value:<6} {peer.device}:{peer.label():<6} "
                      f"{me.speed}G  {addr}"))
     for _p, _l, text in sorted(rows):
