@@ -227,7 +227,7 @@ def test_railmap(arts: dict[str, str]) -> None:
     r = one(rows, host="p1-s2-gpu009", gpu="5")
     assert r == {"host": "p1-s2-gpu009", "gpu": "5", "nic": "5", "nic_port": "1", "rail": "5",
                  "switch": "p1-s2-rail1-5", "switch_interface": "Ethernet14/1", "vlan": "105",
-                 "address": "172.16.9.138/25", "gateway": "172.16.9.129", "mtu": "9000"}
+                 "address": "172.16.9.138/25", "gateway": "172.16.9.129", "mtu": "9000", "bond": "", "bond_mode": ""}
     r = one(rows, host="p1-s1-gpu015", gpu="3")
     assert (r["switch"], r["switch_interface"], r["address"], r["gateway"]) == (
         "p1-s1-rail3", "Ethernet64", "172.16.3.16/24", "172.16.3.1")
