@@ -41,6 +41,10 @@ class Mlag:
     prefix_len: int  # 31
     peer_link: str  # port-channel name of the peer link
     virtual_mac: str
+    # SONiC PORTCHANNEL lacp_key of the pair's port-channels: "auto" = "1" + the port-channel number (teammgrd
+    # generateLacpKey), so a bond has the same key on both switches and a key of its own (without it every
+    # port-channel of the switch shares key 0)
+    lacp_key: str = "auto"
 
 
 @dataclass
