@@ -4,6 +4,7 @@ Field meanings follow sonic-buildimage's YANG models: PORT admin_status defaults
 the L3 MTU (see model.py); PORT_QOS_MAP binds the DSCP→TC, TC→queue, TC→PG and PFC-priority→queue maps and
 lists the PFC priorities (pfc_enable); QUEUE binds a scheduler and a WRED/ECN profile per port queue; BUFFER_PG
 and BUFFER_QUEUE bind buffer profiles per port PG/queue (`port|3`, `port|3-4`).
+A tagged VLAN_MEMBER makes the port (the MLAG peer link) a trunk of those VLANs; MCLAG tables: sonic_mclag.py.
 """
 
 from __future__ import annotations
