@@ -13,6 +13,7 @@ Meanings follow sonic-buildimage sonic-mclag.yang and the MC-LAG HLDs (sonic-net
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fabric.verify.model import Failure, Interface, MlagObserved, ObservedDevice
@@ -91,7 +92,10 @@ def check_mclag(db: dict[str, Any], dev: ObservedDevice, file: str) -> list[Fail
     return out
 
 
-def _domain(dev: ObservedDevice, db: dict[str, Any], where: str, entry: dict[str, Any], fail: Any) -> None:
+Fail = Callable[[str, str, str, str], None]  # (check, subject, expected, found)
+
+
+def _domain(dev: ObservedDevice, db: dict[str, Any], where: str, entry: dict[str, Any], fail: Fail) -> None:
     link = str(entry.get("peer_link", ""))
     if not link:
         fail("mclag", where, "a peer_link (an L2 MCLAG needs one)", "none")
