@@ -11,6 +11,11 @@ once, for every platform:
 - peer VLAN 4094: one /31 per pair from the fabric-links pool; the MLAG control session and the iBGP session
   between the pair run over it (iBGP, next-hop-self: a switch that loses its uplinks still routes via its peer);
 - gateway: the rail SVI address is the same on both switches, answered with one virtual MAC (VIRTUAL_ROUTER_MAC).
+  SONiC (community iccpd MCLAG) renders no virtual MAC: with the same SVI address on both switches, the standby
+  takes the active's system MAC on every SVI of an MCLAG VLAN (MC-LAG HLD 5.4; iccpd
+  update_vlan_if_mac_on_standby) except the peer VLAN, which MCLAG_UNIQUE_IP keeps per switch for the iBGP
+  session. SAG (static_anycast_gateway) is left out: its documented use is with unique-IP SVIs, and iccpd would
+  rewrite the same SVI MAC.
 """
 
 from __future__ import annotations
@@ -41,6 +46,10 @@ class Mlag:
     prefix_len: int  # 31
     peer_link: str  # port-channel name of the peer link
     virtual_mac: str
+    # SONiC PORTCHANNEL lacp_key of the pair's port-channels: "auto" = "1" + the port-channel number (teammgrd
+    # generateLacpKey), so a bond has the same key on both switches and a key of its own (without it every
+    # port-channel of the switch shares key 0)
+    lacp_key: str = "auto"
 
 
 @dataclass

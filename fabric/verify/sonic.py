@@ -4,6 +4,7 @@ Field meanings follow sonic-buildimage's YANG models: PORT admin_status defaults
 the L3 MTU (see model.py); PORT_QOS_MAP binds the DSCP→TC, TC→queue, TC→PG and PFC-priority→queue maps and
 lists the PFC priorities (pfc_enable); QUEUE binds a scheduler and a WRED/ECN profile per port queue; BUFFER_PG
 and BUFFER_QUEUE bind buffer profiles per port PG/queue (`port|3`, `port|3-4`).
+A tagged VLAN_MEMBER makes the port (the MLAG peer link) a trunk of those VLANs; MCLAG tables: sonic_mclag.py.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from fabric.verify.frr import read_frr
 from fabric.verify.inputs import read_text
 from fabric.verify.model import Buffers, Interface, ObservedDevice, Qos, VerifyInputError, Vlan
+from fabric.verify.sonic_mclag import check_mclag, read_mclag, read_svis
 from fabric.verify.sonic_refs import check_references
 from fabric.verify.sonic_tables import int_list, int_map, key_indexes, key_ports, ref_name, split_key, table
 
@@ -61,9 +63,12 @@ def read_sonic(name: str, root: Path) -> ObservedDevice:
                     dev.interfaces[ifname].ipv4.append(addr)
     _vlans(db, dev)
     dev.loopbacks = [split_key(k)[1] for k in table(db, "LOOPBACK_INTERFACE") if split_key(k)[1]]
+    read_mclag(db, dev)
+    read_svis(db, dev)
     _management(db, dev)
     _qos(db, dev)
     dev.failures += check_references(name, file, db)
+    dev.failures += check_mclag(db, dev, file)
     frr = root / "configs" / name / "frr.conf"
     dev.files["bgp"] = frr.relative_to(root).as_posix()
     dev.bgp = read_frr(frr, root)
@@ -85,9 +90,16 @@ def _vlans(db: dict[str, Any], dev: ObservedDevice) -> None:
         vid = _int(vlan.removeprefix("Vlan"))
         if vid is None:
             continue
-        dev.vlans.setdefault(vid, Vlan(vid, declared=False)).members.append(port)
-        if port in dev.interfaces and entry.get("tagging_mode", "untagged") == "untagged":
-            dev.interfaces[port].mode, dev.interfaces[port].vlan = "access", vid
+        vlan_ = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
+        intf = dev.interfaces.get(port)
+        if entry.get("tagging_mode", "untagged") == "tagged":  # an MLAG peer link: a trunk of its VLANs
+            vlan_.tagged.append(port)
+            if intf is not None and intf.mode != "member":
+                intf.mode, intf.trunk_vlans = "trunk", intf.trunk_vlans | {vid}
+            continue
+        vlan_.members.append(port)
+        if intf is not None:
+            intf.mode, intf.vlan = "access", vid
 
 
 def _management(db: dict[str, Any], dev: ObservedDevice) -> None:

@@ -93,5 +93,8 @@ def _interfaces(r: _Refs) -> None:
         r.need_port(f"PORTCHANNEL_MEMBER|{key}", port, channels=False)
     for key in table(r.db, "INTERFACE"):
         r.need_port(f"INTERFACE|{key}", split_key(key)[0], channels=False)
+    for key, entry in table(r.db, "VLAN_MEMBER").items():
+        if entry.get("tagging_mode") == "tagged":  # untagged members: checks_control.py, with every platform's
+            r.need_port(f"VLAN_MEMBER|{key}", split_key(key)[1])
     for key in table(r.db, "PORTCHANNEL_INTERFACE"):
         r.need(f"PORTCHANNEL_INTERFACE|{key}", "port-channel", split_key(key)[0], "PORTCHANNEL")
