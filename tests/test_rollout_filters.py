@@ -105,8 +105,8 @@ def test_sonic_access() -> None:
 
 def test_platform_facts_merged() -> None:
     rendered = {"DEVICE_METADATA": {"localhost": {"hostname": "r0", "bgp_asn": "4200100000"}}, "PORT": {}}
-    running = {"localhost": {"hostname": "old", "mac": "0c:42:a1:00:00:01", "platform": "x86_64-p",
-                             "hwsku": "SKU-A", "bgp_asn": "1"}}
+    running = {"DEVICE_METADATA": {"localhost": {"hostname": "old", "mac": "0c:42:a1:00:00:01",
+                                                 "platform": "x86_64-p", "hwsku": "SKU-A", "bgp_asn": "1"}}}
     out = f.rf_merge_platform_facts(rendered, running)
     # mac and platform from the switch; hwsku too since the rendered file has none; everything else rendered
     assert out["DEVICE_METADATA"]["localhost"] == {"hostname": "r0", "bgp_asn": "4200100000",
@@ -115,6 +115,40 @@ def test_platform_facts_merged() -> None:
     rendered["DEVICE_METADATA"]["localhost"]["hwsku"] = "SKU-B"
     assert f.rf_merge_platform_facts(rendered, running)["DEVICE_METADATA"]["localhost"]["hwsku"] == "SKU-B"
     assert "mac" not in rendered["DEVICE_METADATA"]["localhost"]  # the input is not modified
+
+
+def test_unowned_tables_are_kept_owned_ones_replaced() -> None:
+    """`config replace` deletes every table the target lacks: the switch's FEATURE, CRM, VERSIONS ... must be carried
+    over, while a table railfabric owns and no longer renders (MLAG removed: MCLAG_DOMAIN) must go."""
+    rendered = {"DEVICE_METADATA": {"localhost": {"hostname": "r0"}}, "PORT": {"Ethernet0": {"mtu": "9216"}}}
+    running = {"DEVICE_METADATA": {"localhost": {"mac": "0c:42:a1:00:00:01"}},
+               "FEATURE": {"bgp": {"state": "enabled"}, "iccpd": {"state": "enabled"}},
+               "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}},
+               "PORT": {"Ethernet0": {"mtu": "9100"}, "Ethernet8": {"mtu": "9100"}},
+               "MCLAG_DOMAIN": {"1": {"peer_link": "PortChannel1000"}}}
+    out = f.rf_merge_platform_facts(rendered, running)
+    assert out["FEATURE"] == running["FEATURE"] and out["VERSIONS"] == running["VERSIONS"]
+    assert out["PORT"] == {"Ethernet0": {"mtu": "9216"}}  # owned: exactly the rendered rows
+    assert "MCLAG_DOMAIN" not in out
+    assert sorted(out) == ["DEVICE_METADATA", "FEATURE", "PORT", "VERSIONS"]
+
+
+def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
+    """Every table the SONiC templates write is in OWNED_TABLES (else a stale row of it would survive the replace):
+    the example, and an MLAG segment (MCLAG tables), both rendered."""
+    from fabric.device import build_devices
+    from fabric.pipeline import run
+    from fabric.render import render_device
+    from tests.helpers import EXAMPLE, mlag_inventory, run_data
+
+    seen: set[str] = set()
+    for res in (run(EXAMPLE), run_data(tmp_path / "m", mlag_inventory())):
+        assert res.inventory and res.topology and res.plan and not res.findings
+        for dev in build_devices(res.inventory, res.topology, res.plan).values():
+            if dev.platform == "sonic":
+                seen |= set(json.loads(render_device(dev)["config_db.json"]))
+    assert "MCLAG_DOMAIN" in seen and "BUFFER_PG" in seen
+    assert seen <= f.OWNED_TABLES, sorted(seen - f.OWNED_TABLES)
 
 
 FRR = """\

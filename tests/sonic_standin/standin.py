@@ -8,6 +8,7 @@ on which switch, in which order. It implements only what the playbook uses, with
                                                                print the change, apply nothing)
   standin.py --state DIR --host H config rollback NAME         replace with the checkpoint
   standin.py --state DIR --host H sonic-cfggen -d --var-json T print table T of CONFIG_DB as JSON
+  standin.py --state DIR --host H sonic-cfggen -d --print-data   print the whole CONFIG_DB as JSON
   standin.py --state DIR --host H exec -- CMD ...              log, then run CMD (vtysh, frr-reload.py)
   --fail OP (before the command): `config OP` fails, to test what the playbook does then
 
@@ -127,6 +128,9 @@ def main(argv: list[str]) -> int:
     if a.command == "exec":
         return subprocess.run(args).returncode
     if a.command == "sonic-cfggen":
+        if args == ["-d", "--print-data"]:
+            print(json.dumps(json.loads(db.read_text()), indent=4))
+            return 0
         if args[:2] != ["-d", "--var-json"] or len(args) != 3:
             print(f"stand-in: unsupported sonic-cfggen {args}", file=sys.stderr)
             return 2
