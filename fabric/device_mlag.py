@@ -23,6 +23,8 @@ from fabric.topology import MLAG_PEER_CHANNEL, Link, Switch
 
 MLAG_PEER_GROUP = "MLAG-PEER"
 PEER_VLAN = 4094
+# EOS: the peer VLAN belongs to this trunk group, so only the peer link (which joins the group) carries it
+MLAG_TRUNK_GROUP = "MLAG-PEER"
 # The gateway MAC both switches of a pair answer ARP with: a locally administered unicast address (bit 1 of the
 # first octet set), so it cannot clash with a vendor's burned-in MAC. One value fabric-wide is enough: a rail
 # VLAN never leaves its pair.
@@ -41,6 +43,7 @@ class Mlag:
     prefix_len: int  # 31
     peer_link: str  # port-channel name of the peer link
     virtual_mac: str
+    trunk_group: str = MLAG_TRUNK_GROUP  # EOS trunk group of the peer VLAN and the peer link
 
 
 @dataclass
