@@ -330,3 +330,10 @@ def test_arista_eos_collection_parses_the_mlag_sections(rendered: Path, tmp_path
                                        {"member": "Ethernet32/1", "mode": "active"}]
     assert lag["Port-Channel1003"] == [{"member": "Ethernet2/1", "mode": "active"}]
     assert {"vlan_id": 4094, "name": "MLAG-PEER", "state": "active"} in parsed["vlans"]
+
+
+def test_host_bond_without_its_mlag_id(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(gen, "p1-s1-rail1a", "   mlag 1003\n", "")
+    assert verify(gen, capsys)[1][:-1] == [
+        "FAIL mlag: p1-s1-rail1a Port-Channel1003: expected an MLAG id (host bond p1-s1-gpu003:nic1), found none "
+        f"({A1})"]

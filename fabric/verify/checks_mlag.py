@@ -50,7 +50,7 @@ class MlagChecks:
             want = f"access port in VLAN {vlan} (rail {cable.rail})" if vlan is not None else "an access port"
             self.fail("host", dev.name, bond.name, want,
                       f"{bond.mode} port" + (f" in VLAN {bond.vlan}" if bond.vlan is not None else ""), file)
-        if bond.mlag is None:
+        if bond.mlag is None and dev.mlag is not None:  # (no MLAG domain at all: reported on the peer link)
             self.fail("mlag", dev.name, bond.name, f"an MLAG id (host bond {cable.bundle})", "none", file)
 
     def peer_end(self, cable: Cable, dev: ObservedDevice, intf: Interface) -> None:
@@ -82,9 +82,9 @@ class MlagChecks:
             if ab is None or zb is None:
                 continue  # reported per port
             files = f"{ad.files['config']}, {zd.files['config']}"
-            if ab.mlag != zb.mlag:
+            if None not in (ab.mlag, zb.mlag) and ab.mlag != zb.mlag:  # a missing id is reported per port
                 self.fail("mlag", zd.name, zb.name, f"MLAG id {ab.mlag} as on {ad.name} {ab.name} (host bond {bundle})",
-                          f"mlag {zb.mlag}" if zb.mlag is not None else "no MLAG id", files)
+                          f"mlag {zb.mlag}", files)
             if ab.vlan != zb.vlan:
                 self.fail("mlag", zd.name, zb.name, f"VLAN {ab.vlan} as on {ad.name} {ab.name} (host bond {bundle})",
                           f"VLAN {zb.vlan}", files)
