@@ -28,6 +28,8 @@ from fabric.topology import MLAG_PEER_CHANNEL, Link, Switch
 
 MLAG_PEER_GROUP = "MLAG-PEER"
 PEER_VLAN = 4094
+# EOS: the peer VLAN belongs to this trunk group, so only the peer link (which joins the group) carries it
+MLAG_TRUNK_GROUP = "MLAG-PEER"
 # The gateway MAC both switches of a pair answer ARP with: a locally administered unicast address (bit 1 of the
 # first octet set), so it cannot clash with a vendor's burned-in MAC. One value fabric-wide is enough: a rail
 # VLAN never leaves its pair.
@@ -50,6 +52,7 @@ class Mlag:
     # generateLacpKey), so a bond has the same key on both switches and a key of its own (without it every
     # port-channel of the switch shares key 0)
     lacp_key: str = "auto"
+    trunk_group: str = MLAG_TRUNK_GROUP  # EOS trunk group of the peer VLAN and the peer link
 
 
 @dataclass

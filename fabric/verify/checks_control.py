@@ -89,10 +89,10 @@ class ControlChecks:
             if n.bfd != s.bfd:
                 self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"BFD {'on' if s.bfd else 'off'} ({where})",
                           "on" if n.bfd else "off", "bgp")
-            intf = dev.interfaces.get(s.interface)
-            if intf is None or not any(a.split("/")[0] == s.local_ip for a in intf.ipv4):
+            have = interface_addresses(dev, s.interface)
+            if not any(a.split("/")[0] == s.local_ip for a in have):
                 self.fail("bgp-plan", dev, s.interface, f"local address {s.local_ip} ({where})",
-                          ", ".join(intf.ipv4) if intf and intf.ipv4 else "none")
+                          ", ".join(have) or "none")
         for name, dev in sorted(self.devices.items()):
             for ip in sorted(set(dev.bgp.neighbors) - planned.get(name, set())):
                 self.fail("bgp-plan", dev, f"neighbor {ip}", "only the sessions of expected/bgp_sessions.csv",
@@ -146,13 +146,15 @@ class ControlChecks:
             dev = self.devices.get(a.owner)
             if a.purpose not in PLANNED_PURPOSES or dev is None:
                 continue
-            if a.purpose == "loopback":
-                have = dev.loopbacks
-            elif a.interface.startswith("Vlan") and a.interface[4:].isdigit():
-                vlan = dev.vlans.get(int(a.interface[4:]))
-                have = vlan.svi if vlan else []
-            else:
-                intf = dev.interfaces.get(a.interface)
-                have = intf.ipv4 if intf else []
+            have = dev.loopbacks if a.purpose == "loopback" else interface_addresses(dev, a.interface)
             if a.address not in have:
                 self.fail("address", dev, a.interface, f"{a.address} (ipplan.csv:{a.line})", ", ".join(have) or "none")
+
+
+def interface_addresses(dev: ObservedDevice, name: str) -> list[str]:
+    """The addresses (with length) of an interface: an SVI (VlanN: rail gateways, the MLAG peer VLAN) or a port."""
+    if name.startswith("Vlan") and name[4:].isdigit():
+        vlan = dev.vlans.get(int(name[4:]))
+        return vlan.svi if vlan else []
+    intf = dev.interfaces.get(name)
+    return intf.ipv4 if intf else []

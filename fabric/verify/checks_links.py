@@ -1,11 +1,13 @@
-"""Checks 1 and 2: both ends of every fabric/core cable agree (MTU, speed, QoS; port-channels too), and every host
-port is ready for RoCE (up, speed, rail VLAN, DSCP trust, PFC, ECN, watchdog, lossless buffers on SONiC).
+"""Checks 1 and 2: both ends of every fabric/core/MLAG peer cable agree (MTU, speed, QoS; port-channels too), and
+every host port is ready for RoCE (up, speed, rail VLAN, DSCP trust, PFC, ECN, watchdog, lossless buffers on SONiC);
+a host port of a dual-homed bond and the MLAG peer links also keep the MLAG promises (checks_mlag.py).
 
 MTU needs no normalisation between platforms: both readers report the L3 (IP) MTU (see model.py).
 """
 
 from __future__ import annotations
 
+from fabric.verify.checks_mlag import MlagChecks
 from fabric.verify.inputs import Cable, Plan
 from fabric.verify.model import Failure, Interface, ObservedDevice, Qos
 
@@ -62,6 +64,7 @@ class LinkChecks:
         ports = [i.qos for d in devices.values() for i in d.interfaces.values() if i.qos is not None]
         self.ecn_in_use = any(q.ecn_queues for q in ports)
         self.watchdog_in_use = any(q.watchdog for q in ports)
+        self.mlag = MlagChecks(devices, self.rail_vlans, self.fail)
 
     def fail(self, check: str, device: str, subject: str, expected: str, found: str, file: str) -> None:
         self.failures.append(Failure(check, device, subject, expected, found, file))
@@ -82,10 +85,13 @@ class LinkChecks:
     def run(self) -> list[Failure]:
         bundles: dict[str, set[tuple[str, str, str, str]]] = {}
         for cable in self.plan.cables:
-            if cable.role in ("fabric", "core"):
+            if cable.role in ("fabric", "core", "peer"):
                 self.links += 1
                 a = self.end(cable, cable.a_device, cable.a_interface)
                 z = self.end(cable, cable.z_device, cable.z_interface)
+                for end in (a, z) if cable.role == "peer" else ():
+                    if end:
+                        self.mlag.peer_end(cable, *end)
                 if a and z:
                     self.link(cable, a, z)
                     if cable.bundle:
@@ -96,6 +102,7 @@ class LinkChecks:
                 self.host(cable)
         for bundle, ends in sorted(bundles.items()):
             self.bundle(bundle, ends)
+        self.mlag.run()
         return self.failures
 
     def link(self, cable: Cable, a: tuple[ObservedDevice, Interface], z: tuple[ObservedDevice, Interface]) -> None:
@@ -192,7 +199,9 @@ class HostPort:
         if i.speed != c.speed:
             self.fail(f"speed {speed_text(c.speed)} (cabling.csv:{c.line})", speed_text(i.speed))
         vlan = self.rail_vlan()
-        if i.mode != "access" or (vlan is not None and i.vlan != vlan):
+        if c.bundle or i.mode == "member":  # a dual-homed NIC: the VLAN is on its bond
+            self.owner.mlag.host_member(c, self.dev, i, vlan)
+        elif i.mode != "access" or (vlan is not None and i.vlan != vlan):
             want = f"access port in VLAN {vlan} (rail {c.rail})" if vlan is not None else "an access port"
             self.fail(want, f"{i.mode} port" + (f" in VLAN {i.vlan}" if i.vlan is not None else ""))
         if i.qos is None:

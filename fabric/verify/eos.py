@@ -7,6 +7,11 @@ no-drop`, `priority-flow-control pause watchdog`, `tx-queue Q` with `random-dete
 global `qos map dscp D... to traffic-class T`, `qos map traffic-class T to tx-queue Q`; `vlan N`; `router bgp N`
 with `router-id`, `neighbor G peer group`, `neighbor X remote-as N`, `neighbor X bfd`, `neighbor IP peer group G`;
 `management api http-commands` with `no shutdown` and `vrf V` / `no shutdown`; `username U ... role R ...`.
+MLAG (EOS User Manual, Multi-Chassis Link Aggregation; VARP and virtual IP chapter): `switchport mode trunk`,
+`switchport trunk allowed vlan L` (absent: every VLAN), `switchport trunk group G`, `mlag N` on a port-channel;
+`vlan N` with `trunk group G` (such a VLAN is carried only by trunks in one of its groups); `ip address virtual A/L`
+on an SVI; `mlag configuration` (domain-id, local-interface, peer-address, peer-link); `ip virtual-router
+mac-address M`.
 EOS buffers are platform defaults (no lossless PG/queue configuration exists to read), so Buffers.managed is False.
 """
 
@@ -17,9 +22,9 @@ from pathlib import Path
 
 from fabric.verify.bgp_statements import neighbors
 from fabric.verify.inputs import read_text
-from fabric.verify.model import Bgp, Buffers, Interface, ObservedDevice, Qos, VerifyInputError, Vlan
+from fabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
 
-IP_ADDRESS = re.compile(r"ip address (\S+)")
+IP_ADDRESS = re.compile(r"ip address (?:virtual )?(\S+)")
 SPEED = re.compile(r"speed (?:forced |auto )?(\d+)(g|m)(?:full|-\d+)?$", re.I)
 DSCP_MAP = re.compile(r"qos map dscp ([\d\s-]+) to traffic-class (\d+)$")
 TC_QUEUE = re.compile(r"qos map traffic-class ([\d\s-]+) to tx-queue (\d+)$")
@@ -50,6 +55,7 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
     dev = ObservedDevice(name, "eos", files={"config": file, "bgp": file})
     dscp_to_tc: dict[int, int] = {}
     tc_to_queue: dict[int, int] = {}
+    layer2 = Layer2()
     for top in tree.children:
         t = top.text
         if m := DSCP_MAP.match(t):
@@ -57,10 +63,16 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
         elif m := TC_QUEUE.match(t):
             tc_to_queue.update(dict.fromkeys(_numbers(m.group(1)), int(m.group(2))))
         elif m := re.fullmatch(r"vlan ([\d,\s-]+)", t):
+            groups = {ln.split(None, 2)[2] for ln in _lines(top) if ln.startswith("trunk group ")}
             for vid in _numbers(m.group(1).replace(",", " ")):
                 dev.vlans.setdefault(vid, Vlan(vid)).declared = True
+                layer2.vlan_groups.setdefault(vid, set()).update(groups)
         elif t.startswith("interface "):
-            _interface(dev, t.split(None, 1)[1], top)
+            _interface(dev, t.split(None, 1)[1], top, layer2)
+        elif t == "mlag configuration":
+            layer2.mlag = _mlag(_lines(top))
+        elif m := re.fullmatch(r"ip virtual-router mac-address (\S+)", t):
+            layer2.virtual_mac = m.group(1)
         elif m := re.fullmatch(r"router bgp (\d+)", t):
             dev.bgp = _bgp(int(m.group(1)), top)
         elif t == "management api http-commands":
@@ -78,20 +90,74 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
     for i in dev.interfaces.values():
         if i.mode == "access" and i.vlan is not None:
             dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
+    layer2.finish(dev)
     dev.notes.append("EOS lossless buffers are platform defaults: nothing in the running-config to verify")
     return dev
+
+
+class Layer2:
+    """What the interfaces alone do not say: VLAN trunk groups, each trunk's allowed list and groups, the MLAG block."""
+
+    def __init__(self) -> None:
+        self.vlan_groups: dict[int, set[str]] = {}
+        self.trunks: dict[str, tuple[frozenset[int], set[str]]] = {}  # interface → (allowed VLANs, trunk groups)
+        self.mlag: MlagObserved | None = None
+        self.virtual_mac: str | None = None
+
+    def finish(self, dev: ObservedDevice) -> None:
+        """A trunk carries an allowed VLAN unless the VLAN is restricted to trunk groups the trunk is not in; the
+        MLAG domain's local address is its local-interface SVI's."""
+        for name, (allowed, groups) in self.trunks.items():
+            carried = frozenset(v for v in allowed if not self.vlan_groups.get(v) or self.vlan_groups[v] & groups)
+            dev.interfaces[name].trunk_vlans = carried
+            for vid in sorted(carried & dev.vlans.keys()):
+                dev.vlans[vid].tagged.append(name)
+        if self.mlag is None and self.virtual_mac is None:
+            return
+        mlag = self.mlag or MlagObserved()
+        mlag.virtual_mac = self.virtual_mac
+        if mlag.vlan is not None and mlag.vlan in dev.vlans and dev.vlans[mlag.vlan].svi:
+            mlag.local_ip = dev.vlans[mlag.vlan].svi[0].split("/")[0]
+        dev.mlag = mlag
+
+
+def _vlan_list(text: str) -> frozenset[int]:
+    """`switchport trunk allowed vlan` values: all, none, or a list like 100-101,4094."""
+    if text == "all":
+        return frozenset(range(1, 4095))
+    if text == "none":
+        return frozenset()
+    return frozenset(_numbers(text.replace(",", " ")))
+
+
+def _mlag(lines: list[str]) -> MlagObserved:
+    mlag = MlagObserved()
+    for ln in lines:
+        words = ln.split()
+        if len(words) != 2:
+            continue
+        if words[0] == "domain-id":
+            mlag.domain = words[1]
+        elif words[0] == "local-interface" and re.fullmatch(r"Vlan\d+", words[1]):
+            mlag.vlan = int(words[1][4:])
+        elif words[0] == "peer-address":
+            mlag.peer_ip = words[1]
+        elif words[0] == "peer-link":
+            mlag.peer_link = words[1]
+    return mlag
 
 
 def _addresses(lines: list[str]) -> list[str]:
     return [m.group(1) for ln in lines if (m := IP_ADDRESS.match(ln))]
 
 
-def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
+def _interface(dev: ObservedDevice, ifname: str, node: object, layer2: Layer2) -> None:
     lines = _lines(node)
     if ifname.startswith("Vlan") and ifname[4:].isdigit():
         vid = int(ifname[4:])
         vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
         vlan.svi += _addresses(lines)
+        vlan.virtual = any(ln.startswith("ip address virtual ") for ln in lines)
         vlan.mtu = next((int(ln.split()[1]) for ln in lines if re.fullmatch(r"mtu \d+", ln)), None)
         return
     if ifname.startswith("Loopback"):
@@ -104,6 +170,7 @@ def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
     i = Interface(ifname, admin_up="shutdown" not in lines)
     qos = Qos()
     has_qos = False
+    allowed, groups = frozenset(range(1, 4095)), set()
     for ln in lines:
         if m := re.fullmatch(r"mtu (\d+)", ln):
             i.mtu = int(m.group(1))
@@ -117,6 +184,12 @@ def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
             i.mode, i.vlan = "access", int(m.group(1))
         elif m := re.fullmatch(r"channel-group (\d+) mode \S+", ln):
             i.mode, i.channel = "member", f"Port-Channel{m.group(1)}"
+        elif m := re.fullmatch(r"switchport trunk allowed vlan (\S+)", ln):
+            allowed = _vlan_list(m.group(1))
+        elif m := re.fullmatch(r"switchport trunk group (\S+)", ln):
+            groups.add(m.group(1))
+        elif m := re.fullmatch(r"mlag (\d+)", ln):
+            i.mlag = int(m.group(1))
         elif ln == "qos trust dscp":
             qos.dscp_trust, has_qos = True, True
         elif m := re.fullmatch(r"priority-flow-control priority (\d) no-drop", ln):
@@ -133,6 +206,9 @@ def _interface(dev: ObservedDevice, ifname: str, node: object) -> None:
             has_qos = True
     i.qos = qos if has_qos else None
     i.buffers = Buffers(managed=False) if has_qos else None
+    if "switchport mode trunk" in lines and i.mode in ("none", "access"):  # the mode wins over an access VLAN
+        i.mode, i.vlan = "trunk", None
+        layer2.trunks[ifname] = (allowed, groups)
     dev.interfaces[ifname] = i
 
 
