@@ -11,8 +11,10 @@ Filters (all pure: text or data in, data out):
   control character is refused, so a secret can never add a configuration line).
 - rf_eos_access_problems(text, user, connection) / rf_sonic_access_problems(config_db, address): why the resolved
   file would cut off the API or the account the push itself uses ([] when it would not).
-- rf_merge_platform_facts(config_db, running_metadata): the file sent to a SONiC switch, with the switch's own
-  DEVICE_METADATA facts (mac, platform; hwsku when the rendered file has none) kept.
+- rf_merge_platform_facts(config_db, running_config_db): the file sent to a SONiC switch: the rendered tables
+  (OWNED_TABLES), the switch's own DEVICE_METADATA facts (mac, platform; hwsku when the rendered file has none), and
+  every table railfabric does not own (FEATURE, CRM, FLEX_COUNTER_TABLE, VERSIONS, ...) as the switch has it, so
+  the replace never deletes what railfabric does not manage.
 - rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
   its own ASN on every eBGP peer group, outbound) and undo it.
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
@@ -176,11 +178,33 @@ def rf_sonic_access_problems(config_db: dict[str, Any], address: str) -> list[st
 # --------------------------------------------------------------------------- SONiC platform facts
 
 
+# The CONFIG_DB tables railfabric renders for SONiC: `config replace` makes them exactly what the rendered file says
+# (a table railfabric owns but did not render this time, such as MCLAG_DOMAIN after MLAG is removed, is deleted).
+# Every other table belongs to the switch and is carried over from its running CONFIG_DB. Kept in step with
+# templates/sonic/ by tests/test_rollout_filters.py.
+OWNED_TABLES = frozenset({
+    "AAA", "BANNER_MESSAGE", "BREAKOUT_CFG", "BUFFER_PG", "BUFFER_POOL", "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PROFILE", "BUFFER_QUEUE", "CABLE_LENGTH", "DEVICE_METADATA",
+    "DNS_NAMESERVER", "DNS_OPTIONS", "DSCP_TO_TC_MAP", "INTERFACE", "LOOPBACK_INTERFACE", "MAP_PFC_PRIORITY_TO_QUEUE",
+    "MCLAG_DOMAIN", "MCLAG_INTERFACE", "MCLAG_UNIQUE_IP", "MGMT_INTERFACE", "MGMT_PORT", "MGMT_VRF_CONFIG", "NTP",
+    "NTP_SERVER", "PFC_WD", "PORT", "PORTCHANNEL", "PORTCHANNEL_INTERFACE", "PORTCHANNEL_MEMBER", "PORT_QOS_MAP",
+    "QUEUE", "RADIUS", "RADIUS_SERVER", "SCHEDULER", "SNMP", "SNMP_AGENT_ADDRESS_CONFIG", "SNMP_USER",
+    "SYSLOG_SERVER", "TACPLUS", "TACPLUS_SERVER", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "VLAN",
+    "VLAN_INTERFACE", "VLAN_MEMBER", "WRED_PROFILE",
+})
+
+
 def rf_merge_platform_facts(config_db: dict[str, Any], running: dict[str, Any]) -> dict[str, Any]:
-    """The rendered config_db.json never carries the switch's own mac and platform; keep the running ones (and its
-    hwsku when the rendered file has none), so a replace does not wipe them."""
+    """The target of `config replace`: the rendered file for the tables railfabric owns, the switch's own mac and
+    platform (and its hwsku when the rendered file has none) in DEVICE_METADATA, and every table it does not own as
+    the switch has it. `running` is the switch's whole CONFIG_DB (`sonic-cfggen -d --print-data`)."""
+    if not isinstance(running, dict):
+        raise FilterError("the running CONFIG_DB is not a JSON object of tables")
     out = json.loads(json.dumps(config_db))
-    mine = (running or {}).get("localhost") or {}
+    for table, rows in running.items():
+        if table not in OWNED_TABLES and table not in out:
+            out[table] = json.loads(json.dumps(rows))
+    mine = (running.get("DEVICE_METADATA") or {}).get("localhost") or {}
     target = out.setdefault("DEVICE_METADATA", {}).setdefault("localhost", {})
     for key in ("mac", "platform"):
         if key in mine:
