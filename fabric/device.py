@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from fabric.allocate import Plan, Prefix, ntoa
 from fabric.buffers import Buffers, device_buffers
-from fabric.device_mlag import MLAG_PEER_GROUP, PEER_VLAN, Mlag, MlagParts, build_mlag
+from fabric.device_mlag import MLAG_LACP_KEY, MLAG_PEER_GROUP, PEER_VLAN, Mlag, MlagParts, build_mlag
 from fabric.device_system import System, build_system
 from fabric.intent import Inventory
 from fabric.mtu import link_mtu, switch_mtu
@@ -63,6 +63,7 @@ class PortChannel:
     trunk_vlans: tuple[int, ...] = ()  # VLANs the MLAG peer link carries (the pair's rail VLANs + peer VLAN)
     mlag: int | None = None  # MLAG id of a host bond: its number, the same on both switches of the pair
     role: str = "fabric"  # fabric | host | peer
+    lacp_key: str | None = None  # SONiC PORTCHANNEL lacp_key (MLAG port-channels: device_mlag.MLAG_LACP_KEY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,12 +399,13 @@ def _device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[
 def _mlag_port_channels(parts: MlagParts, mtu: int, rail_vlans: list[int]) -> list[PortChannel]:
     """MLAG host bonds (access, one member here, its twin on the peer) and the peer link (trunk)."""
     out = [PortChannel(parts.port_channel_name(n), n, (member,), None, desc, mtu, host, 1, mode="access", vlan=vlan,
-                       mlag=n, role="host")
+                       mlag=n, role="host", lacp_key=MLAG_LACP_KEY)
            for n, (member, vlan, host, desc) in sorted(parts.bonds.items())]
     if parts.peer_members:
         out.append(PortChannel(parts.port_channel_name(MLAG_PEER_CHANNEL), MLAG_PEER_CHANNEL,
                                tuple(parts.peer_members), None, f"MLAG peer link {parts.peer}", mtu, parts.peer, 1,
-                               mode="trunk", trunk_vlans=(*sorted(rail_vlans), PEER_VLAN), role="peer"))
+                               mode="trunk", trunk_vlans=(*sorted(rail_vlans), PEER_VLAN), role="peer",
+                               lacp_key=MLAG_LACP_KEY))
     return out
 
 

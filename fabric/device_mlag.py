@@ -34,6 +34,10 @@ MLAG_TRUNK_GROUP = "MLAG-PEER"
 # first octet set), so it cannot clash with a vendor's burned-in MAC. One value fabric-wide is enough: a rail
 # VLAN never leaves its pair.
 VIRTUAL_ROUTER_MAC = "02:1c:73:00:00:01"
+# SONiC PORTCHANNEL lacp_key of the pair's port-channels (host bonds and peer link): "auto" = "1" + the port-channel
+# number (teammgrd generateLacpKey), so a bond has the same key on both switches and a key of its own (without it
+# every port-channel of the switch shares key 0)
+MLAG_LACP_KEY = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +52,7 @@ class Mlag:
     prefix_len: int  # 31
     peer_link: str  # port-channel name of the peer link
     virtual_mac: str
-    # SONiC PORTCHANNEL lacp_key of the pair's port-channels: "auto" = "1" + the port-channel number (teammgrd
-    # generateLacpKey), so a bond has the same key on both switches and a key of its own (without it every
-    # port-channel of the switch shares key 0)
-    lacp_key: str = "auto"
+    bonds: tuple[str, ...] = ()  # the host bonds' port-channel names (SONiC MCLAG_INTERFACE)
     trunk_group: str = MLAG_TRUNK_GROUP  # EOS trunk group of the peer VLAN and the peer link
 
 
@@ -95,4 +96,5 @@ def build_mlag(sw: Switch, plan: Plan, parts: MlagParts) -> Mlag | None:
     mine, theirs = (upper_ip, lower_ip) if parts.upper else (lower_ip, upper_ip)
     group = (sw.group or 0) + 1
     return Mlag(f"p{sw.pod}-s{sw.segment}-g{group}", group, parts.peer, sw.side == 0, PEER_VLAN, ntoa(mine),
-                ntoa(theirs), 31, parts.port_channel_name(MLAG_PEER_CHANNEL), VIRTUAL_ROUTER_MAC)
+                ntoa(theirs), 31, parts.port_channel_name(MLAG_PEER_CHANNEL), VIRTUAL_ROUTER_MAC,
+                tuple(parts.port_channel_name(n) for n in sorted(parts.bonds)))

@@ -50,3 +50,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The render-everything test runs last, after every other test has recorded its inventories."""
     last = [i for i in items if i.nodeid.endswith(LAST)]
     items[:] = [i for i in items if not i.nodeid.endswith(LAST)] + last
+
+
+@pytest.fixture(scope="session")
+def yang_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SONiC's YANG models for yanglint (tests/test_sonic_yang.py, tests/test_mlag_sonic.py): the directory named by
+    models.ENV_MODELS, else exported from the sonic-buildimage mirror; skipped where neither exists (CI)."""
+    import os
+    import shutil
+
+    from fabric.sonic_yang import models as model_source
+
+    if shutil.which("yanglint") is None:
+        pytest.skip("yanglint not installed (apt-get install libyang2-tools)")
+    given = os.environ.get(model_source.ENV_MODELS)
+    if given:
+        return Path(given)
+    if not model_source.MIRROR.is_dir():
+        pytest.skip(f"no SONiC YANG models: set {model_source.ENV_MODELS} or provide {model_source.MIRROR}")
+    dest = tmp_path_factory.mktemp("sonic-yang-models")
+    model_source.export(model_source.MIRROR, dest)
+    return dest

@@ -34,7 +34,6 @@ import pytest
 
 from fabric.cli import main
 from fabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, vtysh_check
-from fabric.sonic_yang import models as model_source
 from fabric.sonic_yang.check import check_configs
 from fabric.verify.model import MlagObserved
 from fabric.verify.sonic import read_sonic
@@ -138,20 +137,6 @@ def test_frr_parsers_accept_the_pair(out: Path, tmp_path: Path) -> None:
     assert vtysh_check(bad) != []
 
 
-@pytest.fixture(scope="module")
-def yang_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import os
-
-    if shutil.which("yanglint") is None:
-        pytest.skip("yanglint not installed (apt-get install libyang2-tools)")
-    given = os.environ.get(model_source.ENV_MODELS)
-    if given:
-        return Path(given)
-    if not model_source.MIRROR.is_dir():
-        pytest.skip(f"no SONiC YANG models: set {model_source.ENV_MODELS} or provide {model_source.MIRROR}")
-    dest = tmp_path_factory.mktemp("sonic-yang-models")
-    model_source.export(model_source.MIRROR, dest)
-    return dest
 
 
 def test_every_config_db_of_the_mlag_fabric_passes_sonic_yang(out: Path, yang_models: Path) -> None:

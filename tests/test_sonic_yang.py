@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shutil
 from pathlib import Path
-
-import pytest
 
 from fabric.sonic_yang import models as model_source
 from fabric.sonic_yang.check import check_configs, cmd_sonic_yang
@@ -225,18 +221,6 @@ def test_template_rendering_is_sonic_builds():
 
 # --- with yanglint and SONiC's models -------------------------------------------------------------------------
 
-@pytest.fixture(scope="session")
-def yang_models(tmp_path_factory) -> Path:
-    if shutil.which("yanglint") is None:
-        pytest.skip("yanglint not installed (apt-get install libyang2-tools)")
-    given = os.environ.get(model_source.ENV_MODELS)
-    if given:
-        return Path(given)
-    if not model_source.MIRROR.is_dir():
-        pytest.skip(f"no SONiC YANG models: set {model_source.ENV_MODELS} or provide {model_source.MIRROR}")
-    dest = tmp_path_factory.mktemp("sonic-yang-models")
-    model_source.export(model_source.MIRROR, dest)
-    return dest
 
 
 def _example_configs() -> dict[str, dict]:
