@@ -59,7 +59,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Protocol
 
-from fabric.intent import CableLengths, Inventory, Platform, SwitchBuffers, SwitchModel
+from fabric.intent import CableLengths, Inventory, SwitchBuffers, SwitchModel
+from fabric.platforms import PLATFORMS
 
 # IEEE 802.3 Annex 31B.3.7 pause quanta (512 bit times) a station may take to act on PAUSE, per speed in Gbit/s,
 # as tabulated in sonic-swss cfgmgr/buffer_headroom_mellanox.lua (pause_quanta_per_speed).
@@ -77,7 +78,6 @@ SN5600_BUFFERS: dict[str, int | float] = {
     "egress_lossless_pool": 158229504, "egress_lossy_pool": 52161690, "cell_bytes": 192,
     "pipeline_latency_bytes": 19456, "mac_phy_delay_bytes": 819.2, "tile_delay_ns": 120,
 }
-SONIC = Platform.SONIC.value  # the platform whose config carries buffer tables
 
 INGRESS_LOSSLESS_POOL = "ingress_lossless_pool"
 INGRESS_LOSSY_POOL = "ingress_lossy_pool"
@@ -298,7 +298,7 @@ def device_buffers(inv: Inventory, platform: str, model: SwitchModel, interfaces
                    qos: _Qos) -> Buffers | None:
     """The Buffers of one switch of the device model: SONiC only (EOS sizes its buffers itself); None without the
     model's buffer facts (BUF001 refuses that inventory before rendering)."""
-    if platform != SONIC or model.buffers is None:
+    if not PLATFORMS[platform].buffer_tables or model.buffers is None:
         return None
     ports = [PortFacts(i.name, i.speed, i.mtu, len(i.lanes), i.role, i.qos) for i in interfaces]
     return build_buffers(model.buffers, ports, inv.solver.cable, inv.solver.fiber_ns_per_m, qos.tc_to_pg,

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from fabric.intent import Inventory
 from fabric.intent_system import PLACEHOLDER_RE, Role, SystemSettings, VaultRef, merged
+from fabric.platforms import PLATFORMS
 
-SONIC_VRF = "mgmt"  # SONiC's management VRF has a fixed name (MGMT_VRF_CONFIG, interfaces.j2)
-MGMT_INTERFACE = {"eos": "Management1", "sonic": "eth0"}
 TACACS_PORT = 49
 RADIUS_PORT = 1812
 SNMP_PORT = 161
@@ -147,6 +146,7 @@ def _group(kind: str, g, default_port: int) -> AaaGroup:  # g: TacacsGroup | Rad
 def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: str) -> System:
     """The System of the switch whose pattern name is `switch_key`, on `platform`, managed at `management_ip`."""
     s = effective(inv, switch_key)
+    traits = PLATFORMS[platform]
     users = tuple(User(name, u.role.value,
                        u.privilege if u.privilege is not None else
                        ADMIN_PRIVILEGE if u.role is Role.ADMIN else OPERATOR_PRIVILEGE,
@@ -161,15 +161,14 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
         if method == "local":
             login.append("local")
         elif group is not None:  # a method without its servers is MGMT006, never rendered
-            login.append(f"group {group.name}" if platform == "eos" else
-                         "tacacs+" if method == "tacacs" else "radius")
+            login.append(traits.aaa_login(method, group.name))
     remote = any(m != "local" for m in login)
     snmp = s.snmp
     return System(
-        vrf=s.management.vrf if platform == "eos" else SONIC_VRF,
-        interface=MGMT_INTERFACE.get(platform, MGMT_INTERFACE["sonic"]),
+        vrf=traits.management_vrf or s.management.vrf,
+        interface=traits.management_interface,
         agent_address=management_ip,
-        eapi=s.management.eapi and platform == "eos",
+        eapi=s.management.eapi and traits.eapi,
         ssh=s.management.ssh,
         users=users,
         push_user=s.push_user,

@@ -20,6 +20,7 @@ from pydantic import (
 
 from fabric.intent_system import SystemSettings
 from fabric.intent_types import FreeText, IPv4Addr, StrictModel
+from fabric.platforms import PLATFORM_NAMES
 from fabric.textsafe import quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
@@ -115,9 +116,8 @@ Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
 # --------------------------------------------------------------------------- fabric-wide settings
 
 
-class Platform(StrEnum):
-    SONIC = "sonic"
-    EOS = "eos"
+# The switch platforms: one member per module of fabric/platforms/ (Platform.SONIC == "sonic", ...).
+Platform = StrEnum("Platform", {name.upper(): name for name in PLATFORM_NAMES})  # type: ignore[misc]
 
 
 class FabricSettings(_Model):
@@ -125,7 +125,7 @@ class FabricSettings(_Model):
 
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$",
                                description="fabric name (an RFC 1123 label)")]
-    platform: Platform = Field(Platform.SONIC, description="default switch platform")
+    platform: Platform = Field(Platform("sonic"), description="default switch platform")
     mtu: int = Field(9216, ge=1500, le=9216, description="MTU of every switch port (normalised per platform)")
     host_mtu: int = Field(9000, ge=1280, le=9216, description="MTU of the GPU NICs")
     rail_vlan_base: int = Field(100, ge=2, le=4094, description="rail r uses VLAN rail_vlan_base + r")

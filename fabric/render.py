@@ -85,7 +85,8 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
     """File name → text for one device, per its platform's entry templates."""
     env = environment(root)
     out: dict[str, str] = {}
-    for entry, filename in PLATFORMS[dev.platform].files:
+    for spec in PLATFORMS[dev.platform].files:
+        entry, filename = spec.template, spec.name
         name = f"{dev.platform}/{entry}"
         try:
             text = env.get_template(name).render(d=dev)

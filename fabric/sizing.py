@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from fabric.buffers import SN5600_BUFFERS
+from fabric.platforms import PLATFORMS
 from fabric.units import format_speed, lanes_at
 
 # --------------------------------------------------------------------------- specs and presets
@@ -467,8 +468,8 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") 
     """The sized fabric as one inventory file (YAML text) that `fabric validate` accepts as it is."""
     if not _LABEL.match(name):
         raise ValueError(f"fabric name {name!r} must be an RFC 1123 label (letters, digits, inner hyphens)")
-    if platform not in ("sonic", "eos"):
-        raise ValueError(f"platform must be sonic or eos, got {platform!r}")
+    if platform not in PLATFORMS:
+        raise ValueError(f"platform must be one of {', '.join(PLATFORMS)}, got {platform!r}")
     for what, ident in (("switch", s.switch.name), ("host", s.host.name)):
         if not _IDENT.match(ident):
             raise ValueError(f"{what} model name {ident!r} is not a valid inventory key (letters, digits, _.-)")
@@ -532,7 +533,7 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") 
                   "rail_subnets": pools["rail_subnets"], "management": _Flow(prefix=pools["management"])},
         "limits": limits,
     }
-    if platform == "eos":  # EOS is pushed as a full replace: the push account must be in it (MGMT001)
+    if PLATFORMS[platform].replaces_users:  # a full-replace push: the push account must be in it (MGMT001)
         doc["system"] = {"users": {"netops": _Flow(role="network-admin", password=_Flow(vault="netops_password_hash"))},
                          "push_user": "netops"}
     if s.oversubscription != 1:  # declared, or the solver reports the rail tier's ratio as CAP001

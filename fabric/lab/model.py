@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from fabric.device import DeviceConfig, Interface, build_devices
 from fabric.pipeline import Result
+from fabric.platforms import PLATFORMS
 from fabric.render import render_device
 from fabric.topology import LinkRole
 
@@ -126,7 +127,7 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     # the super-spines of a one-pod lab (their sessions are counted as not checked)
     # MLAG pairs stay outside too: namespaces emulate neither MCLAG (iccpd, the peer link's L2) nor one gateway
     # address on two switches, so the lab could only prove something else than what the pair does
-    selected = [name for name in in_pod if devices[name].platform == "sonic" and devices[name].mlag is None]
+    selected = [name for name in in_pod if PLATFORMS[devices[name].platform].frr_lab and devices[name].mlag is None]
     if not selected:
         raise LabError("the lab runs FRR on the rendered frr.conf, which only SONiC switches have, and there is no "
                        "SONiC switch in " + (f"pod {pod}" if pod is not None else "the fabric"))

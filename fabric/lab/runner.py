@@ -19,6 +19,7 @@ from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, bu
 from fabric.lab.teardown import Lock, Registry, teardown
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
 from fabric.lab.verify import pings as run_pings
+from fabric.platforms import PLATFORMS
 
 Say = Callable[[str], None]
 
@@ -211,7 +212,7 @@ def _intro(spec: LabSpec, exp: Expected, say: Say) -> None:
         + ", ".join(f"{v} {k}" for k, v in sorted(roles.items())) + f"), {len(spec.links)} links, "
         f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the lab not checked)"
                                                        if exp.outside else ""))
-    other = [n for n in spec.not_in_lab if spec.devices[n].platform != "sonic"]
+    other = [n for n in spec.not_in_lab if not PLATFORMS[spec.devices[n].platform].frr_lab]
     mlag = [n for n in spec.not_in_lab if n not in other]
     if other:
         platforms = sorted({spec.devices[n].platform for n in other})

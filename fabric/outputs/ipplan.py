@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from fabric.allocate import Plan, ntoa
 from fabric.device import DeviceConfig
 from fabric.intent import Inventory
+from fabric.platforms import PLATFORMS
 from fabric.topology import LinkRole, Topology
 
 from ._common import cidr_key, csv_text, host_bond, ip_int, routed_owners
@@ -31,8 +32,6 @@ TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
 
 # Names of the interfaces the device model does not name itself (the templates use the same ones).
-LOOPBACK_INTERFACE = "Loopback0"
-MANAGEMENT_INTERFACE = {"sonic": "eth0", "eos": "Management1"}
 
 
 def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
@@ -64,8 +63,8 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
     p2p = routed_owners(devices)
 
     for name, dev in devices.items():
-        add(dev.loopback, name, LOOPBACK_INTERFACE, "loopback")
-        add(dev.management, name, MANAGEMENT_INTERFACE.get(dev.platform, "management"), "management")
+        add(dev.loopback, name, PLATFORMS[dev.platform].loopback_interface, "loopback")
+        add(dev.management, name, PLATFORMS[dev.platform].management_interface, "management")
         routed = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
         routed += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
         if dev.mlag is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fabric.buffers import SN5600_BUFFERS, SONIC, headroom_budget, pg_headroom, role_cable
+from fabric.buffers import SN5600_BUFFERS, headroom_budget, pg_headroom, role_cable
 from fabric.findings import Finding
 from fabric.intent import Inventory, SwitchBuffers
 from fabric.load import SourceMap
@@ -20,15 +20,16 @@ BUFFERS_BLOCK = "buffers: {" + ", ".join(f"{k}: {v}" for k, v in SN5600_BUFFERS.
 
 def check_buffers(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     out: list[Finding] = []
-    sonic_models: dict[str, str] = {}  # model → first SONiC switch using it
+    sonic_models: dict[str, str] = {}  # model → first switch using it whose config carries buffer tables
     for sw in topo.switches.values():
-        if sw.platform == SONIC:
+        if PLATFORMS[sw.platform].buffer_tables:
             sonic_models.setdefault(sw.model, sw.name)
     for name, first in sorted(sonic_models.items()):
         if inv.switch_models[name].buffers is None:
             out.append(Finding(
-                "BUF001", f"switch model {name!r} has no buffer facts, so its SONiC switches (e.g. {first}) cannot "
-                "be made lossless: no lossless PG headroom for the RoCE priority", src.key_loc(("switch_models", name)),
+                "BUF001", f"switch model {name!r} has no buffer facts, so its "
+                f"{PLATFORMS[topo.switches[first].platform].title} switches (e.g. {first}) cannot be made lossless: "
+                "no lossless PG headroom for the RoCE priority", src.key_loc(("switch_models", name)),
                 f"add the ASIC's facts to the model, e.g. {BUFFERS_BLOCK}"))
     out += _headroom(inv, topo, src, {m for m in sonic_models if inv.switch_models[m].buffers is not None})
     return out
@@ -38,14 +39,14 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
     """BUF003 per (model, speed) without a pause-quanta figure; BUF002 per model, for its worst switch."""
     demand: dict[str, int] = defaultdict(int)
     no_quanta: dict[tuple[str, int], str] = {}
-    mtu = PLATFORMS[SONIC].max_mtu if inv.fabric.mtu > PLATFORMS[SONIC].max_mtu else inv.fabric.mtu
     ns = inv.solver.fiber_ns_per_m
     for link in (*topo.links, *topo.peer_links):
         ends = (link.z,) if link.role.value == "host" else (link.a, link.z)
         for end in ends:
             sw = topo.switches[end.device]
-            if sw.platform != SONIC or sw.model not in models:
+            if not PLATFORMS[sw.platform].buffer_tables or sw.model not in models:
                 continue
+            mtu = min(inv.fabric.mtu, PLATFORMS[sw.platform].max_mtu)
             model = inv.switch_models[sw.model]
             asic: SwitchBuffers = model.buffers  # type: ignore[assignment]
             lanes = model.serdes_lanes // max(1, model.speed // end.speed) if end.lane else model.serdes_lanes

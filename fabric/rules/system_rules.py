@@ -17,6 +17,7 @@ from fabric.findings import Finding, Severity
 from fabric.intent import Inventory
 from fabric.intent_system import MINIMAL_BLOCK, Role, SystemSettings, merged
 from fabric.load import SourceMap
+from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology
 
 
@@ -56,7 +57,7 @@ def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettin
     def add(code: str, msg: str, at: tuple, hint: str, sev: Severity = Severity.ERROR) -> None:
         out.append((code, at, Finding(code, msg, src.loc(at), hint, sev)))
 
-    eos = [sw for sw in switches if sw.platform == "eos"]
+    eos = [sw for sw in switches if PLATFORMS[sw.platform].replaces_users]
     scope = _scope(key, eos or switches)
     if eos and not s.users:
         add("MGMT001", f"{_scope(key, eos)}: no local user is configured, so after the full-replace push the "

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from fabric.platforms import PLATFORMS
 from fabric.verify.inputs import Cable
 from fabric.verify.model import Interface, ObservedDevice
 
-CONFIGURED_VIRTUAL_MAC = frozenset({"eos"})  # platforms whose shared gateway MAC is written in the config
 Fail = Callable[[str, str, str, str, str, str], None]  # check, device, subject, expected, found, file
 
 
@@ -145,7 +145,7 @@ class MlagChecks:
             if not vlan.virtual:
                 self.fail("mlag", dev.name, subject, f"a virtual gateway shared with {other.name} (rail {rail})",
                           f"ip address {', '.join(vlan.svi)}", file)
-            elif dev.platform in CONFIGURED_VIRTUAL_MAC and (dev.mlag is None or not dev.mlag.virtual_mac):
+            elif PLATFORMS[dev.platform].configured_virtual_mac and (dev.mlag is None or not dev.mlag.virtual_mac):
                 self.fail("mlag", dev.name, subject, "a virtual MAC for the shared gateway", "none", file)
             twin = other.vlans.get(vid)
             if compare and twin is not None and sorted(twin.svi) != sorted(vlan.svi):

@@ -16,13 +16,13 @@ from typing import Any
 
 import yaml
 
+from fabric.platforms import PLATFORMS
 from fabric.verify.model import VerifyInputError
 
 CABLING_COLUMNS = ("link_id", "role", "rail", "a_device", "a_interface", "z_device", "z_interface", "speed", "bundle")
 SESSION_COLUMNS = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
                    "peer_group", "bfd")
 IPPLAN_COLUMNS = ("address", "owner", "interface", "purpose")
-PLATFORMS = ("sonic", "eos")
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when built with it
 
 

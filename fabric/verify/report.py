@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from fabric.platforms import PLATFORMS
 from fabric.verify.model import Failure
 from fabric.verify.run import Result
 
@@ -20,7 +21,8 @@ def format_text(result: Result) -> str:
     lines = [f"FAIL {f.check}: {f.line()}" for f in sorted(result.failures, key=_key)]
     lines += [f"note: {n}" for n in result.notes]
     c = result.counts
-    lines.append(f"verify: {c.get('devices', 0)} devices ({c.get('sonic', 0)} SONiC, {c.get('eos', 0)} EOS), "
+    per = ", ".join(f"{c[p]} {PLATFORMS[p].title}" for p in PLATFORMS if c.get(p))
+    lines.append(f"verify: {c.get('devices', 0)} devices ({per or 'none'}), "
                  f"{c.get('links', 0)} fabric links, {c.get('host_ports', 0)} host ports, "
                  f"{c.get('bgp_neighbors', 0)} BGP neighbours: "
                  + ("all promises kept" if result.ok else f"{len(result.failures)} failure(s)"))

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
 from pathlib import Path
 
+from fabric.platforms import PLATFORMS
 from fabric.verify.checks_control import ControlChecks
 from fabric.verify.checks_links import LinkChecks
-from fabric.verify.eos import read_eos
 from fabric.verify.frr import have_vtysh, vtysh_problems
 from fabric.verify.inputs import read_plan
 from fabric.verify.model import Failure, ObservedDevice, VerifyInputError
-from fabric.verify.sonic import read_sonic
 
-READERS = {"sonic": read_sonic, "eos": read_eos}
-CONFIG_FILES = {"sonic": ("config_db.json", "frr.conf"), "eos": ("running-config.cfg",)}
+
+@cache
+def reader(platform: str) -> Callable[[str, Path], ObservedDevice]:
+    """The platform's reader of its rendered files (PLATFORMS[platform].reader, "module:function")."""
+    module, _, function = PLATFORMS[platform].reader.partition(":")
+    return getattr(import_module(module), function)
 
 
 @dataclass(slots=True)
@@ -51,17 +57,18 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
     for n, (name, vars_) in enumerate(sorted(plan.devices.items()), 1):
         if progress and n % 500 == 0:
             print(f"verify: read {n}/{len(plan.devices)} devices", file=sys.stderr)
-        missing = [f for f in CONFIG_FILES[vars_.platform] if not (configs / name / f).is_file()]
+        missing = [f for f in PLATFORMS[vars_.platform].config_files() if not (configs / name / f).is_file()]
         if missing:
             raise VerifyInputError(f"configs/{name}/{missing[0]}: missing ({vars_.platform} device)")
-        devices[name] = READERS[vars_.platform](name, root)
+        devices[name] = reader(vars_.platform)(name, root)
     for dev in devices.values():
         result.failures += dev.failures
     links = LinkChecks(plan, devices)
     result.failures += links.run()
     control = ControlChecks(plan, devices)
     result.failures += control.run()
-    frr = [configs / n / "frr.conf" for n, d in sorted(devices.items()) if d.platform == "sonic"]
+    frr = [configs / n / "frr.conf" for n, d in sorted(devices.items())
+           if "frr.conf" in PLATFORMS[d.platform].config_files()]
     if frr and frr_parser and have_vtysh():
         for path, problems in vtysh_problems(frr).items():
             name = path.parent.name
@@ -70,11 +77,12 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
         result.notes.append(f"FRR's parser (vtysh -C) read {len(frr)} frr.conf file(s)")
     elif frr:
         result.notes.append("FRR's parser skipped: " + ("--no-frr" if not frr_parser else "vtysh is not installed"))
-    if any(d.platform == "eos" for d in devices.values()):
-        result.notes.append("EOS lossless buffers are platform defaults: nothing in running-config.cfg to verify")
-    result.counts = {"devices": len(devices), "sonic": sum(d.platform == "sonic" for d in devices.values()),
-                     "eos": sum(d.platform == "eos" for d in devices.values()), "links": links.links,
-                     "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
+    for p in sorted({d.platform for d in devices.values()} - {p for p in PLATFORMS if PLATFORMS[p].buffer_tables}):
+        result.notes.append(f"{PLATFORMS[p].title} lossless buffers are platform defaults: nothing in "
+                            f"{', '.join(PLATFORMS[p].config_files())} to verify")
+    result.counts = {"devices": len(devices),
+                     **{p: sum(d.platform == p for d in devices.values()) for p in PLATFORMS},
+                     "links": links.links, "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
                      "failures": len(result.failures)}
     result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line
     result.counts["failures"] = len(result.failures)

@@ -1,0 +1,83 @@
+"""What a platform is: the facts and small functions railfabric needs about one switch OS, in one record.
+
+A platform is its template folder `templates/<name>/` plus one module `fabric/platforms/<name>.py` that defines
+`PLATFORM = Platform(...)`. Nothing else in railfabric names a platform: every platform difference is a field here.
+Asking a platform for something it cannot express is a validation finding (PLAT001), never a missing line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class OutputFile:
+    """One file the platform writes per switch, under configs/<hostname>/.
+
+    Text configurations come from a Jinja entry template (`template`, relative to templates/<platform>/); files
+    built as data come from a function (`builder`, "module:function" taking the DeviceConfig, returning the text),
+    imported when first used."""
+
+    name: str
+    template: str = ""
+    builder: str = ""
+
+    def build_function(self) -> Callable[[Any], str]:
+        module, _, function = self.builder.partition(":")
+        return getattr(import_module(module), function)
+
+
+@dataclass(frozen=True, slots=True)
+class Platform:
+    name: str  # the inventory's `platform:` value and the folder name under templates/
+    title: str  # for people: "SONiC", "Arista EOS"
+    max_mtu: int  # the largest interface MTU the platform accepts
+    ecmp_modes: frozenset[str]  # flow / flowlet / packet
+    multipath_relax: bool  # needs `bestpath as-path multipath-relax` for ECMP across different neighbour ASNs
+    watchdog_actions: frozenset[str]  # PFC watchdog actions the platform can express
+    files: tuple[OutputFile, ...]
+    port_channel_prefix: str
+    management_interface: str
+    loopback_interface: str
+    naming: Callable[[int, int, int, int], str]  # (port, lane, lanes, serdes) → interface name
+    speed_form: Callable[[int, int], str]  # (Gbit/s, lanes) → the platform's forced-speed value
+    ansible_vars: Mapping[str, object]  # connection settings: group vars of platform_<name>
+    reader: str  # "module:function" of the parse-back verifier's reader for the rendered files
+    aaa_login: Callable[[str, str], str]  # (method tacacs|radius, server group name) → its AAA login method word
+    management_vrf: str = ""  # a fixed management VRF name (SONiC: mgmt); "" = the inventory's system.management.vrf
+    eapi: bool = False  # has an HTTPS management API (EOS eAPI) railfabric can enable
+    buffer_tables: bool = False  # the rendered config carries the ASIC's buffer pools/profiles (needs buffers:)
+    replaces_users: bool = False  # the push replaces the whole config, local users included (MGMT001/002)
+    configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
+    frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
+    notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
+
+    def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
+        """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""
+        return self.naming(port, lane, lanes, serdes)
+
+    def port_channel(self, number: int) -> str:
+        return f"{self.port_channel_prefix}{number}"
+
+    def speed_setting(self, speed: int, lanes: int) -> str:
+        """How the platform writes a forced port speed of `speed` Gbit/s over `lanes` serdes lanes."""
+        return self.speed_form(speed, lanes)
+
+    def config_files(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.files)
+
+
+def first_lane_offset(lane: int, lanes: int, serdes: int) -> int:
+    """Serdes offset of breakout `lane` (1-based; 0 = not broken out) of `lanes` on a port of `serdes` lanes."""
+    return (lane - 1) * (serdes // max(lanes, 1)) if lane else 0
+
+
+def fec_for(speed: int, lanes: int) -> str:
+    """Forward error correction a port needs at this lane rate: "rs" (Reed-Solomon) from 25G per lane, which IEEE
+    802.3 makes mandatory for 50G-per-lane PAM4 (RS-544, 802.3cd/ck/df) and for 100G over 4x25G (RS-528, 802.3bj);
+    "none" below. Both ends of a link get the same value because both get it from the same lane rate, and railfabric
+    writes it explicitly rather than trusting each platform's default to agree."""
+    return "rs" if lanes and speed / lanes >= 25 else "none"
