@@ -126,5 +126,5 @@ def test_inventory_and_plan_files(tmp_path: Path) -> None:
     from fabric.render import TEMPLATES
 
     assert files["ansible/deploy.yml"] == (TEMPLATES / "ansible" / "deploy.yml").read_text()
-    assert files["ansible/tasks/sonic.yml"] == (TEMPLATES / "ansible" / "tasks" / "sonic.yml").read_text()
+    assert files["ansible/tasks/sonic.yml"] == (TEMPLATES / "sonic" / "ansible" / "tasks" / "sonic.yml").read_text()
     assert "class FilterModule" in files["ansible/filter_plugins/railfabric.py"]

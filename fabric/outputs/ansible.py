@@ -12,8 +12,9 @@ and the playbook itself is a set of real YAML files under templates/ansible/, co
 - ansible/host_vars/<hostname>.yml: role, pod, segment, rails, asn, loopback, management, platform, model, rack,
   rollout_wave and `config_files` (output file name → path of the rendered file relative to the playbook directory).
 - ansible/rollout_plan.yml: the wave sizes the play's `serial` is built from (and the order, for people).
-- ansible/deploy.yml, ansible/tasks/*.yml, ansible/filter_plugins/railfabric.py (from ansible_filters.py): the
-  rollout; ansible/requirements.yml: the collections it was tested with.
+- ansible/deploy.yml, ansible/tasks/*.yml (shared ones from templates/ansible/, each platform's from
+  templates/<platform>/ansible/), ansible/filter_plugins/railfabric.py (from ansible_filters.py): the rollout;
+  ansible/requirements.yml: the collections it was tested with.
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ FILTERS = Path(__file__).resolve().parent / "ansible_filters.py"
 
 
 def playbook_files() -> dict[str, str]:
-    """The playbook, its task files and requirements (templates/ansible/, verbatim) and the filter plugin."""
-    out = {f"ansible/{p.relative_to(PLAYBOOKS).as_posix()}": p.read_text(encoding="utf-8")
-           for p in sorted(PLAYBOOKS.rglob("*.yml"))}
+    """The playbook, its shared task files and requirements (templates/ansible/), each platform's push tasks
+    (templates/<platform>/ansible/, tasks/<platform>.yml and what it includes), all verbatim, and the filter plugin."""
+    roots = [PLAYBOOKS, *(TEMPLATES / name / "ansible" for name in PLATFORMS)]
+    files = {f"ansible/{p.relative_to(root).as_posix()}": p for root in roots for p in root.rglob("*.yml")}
+    out = {name: files[name].read_text(encoding="utf-8") for name in sorted(files)}
     out["ansible/filter_plugins/railfabric.py"] = FILTERS.read_text(encoding="utf-8")
     return out
 
