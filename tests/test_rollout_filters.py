@@ -229,5 +229,20 @@ def test_plugin_stands_alone() -> None:
     tree = ast.parse(Path(f.__file__).read_text())
     imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)} | \
         {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert imported <= {"__future__", "csv", "io", "json", "re", "typing"}
+    assert imported <= {"__future__", "csv", "io", "json", "pathlib", "re", "typing"}
     assert set(f.FilterModule().filters()) == {n for n in dir(f) if n.startswith("rf_")}
+
+
+def test_access_check_by_platform(tmp_path) -> None:
+    """The pre-flight's one entry point reads the platform's resolved file from the private directory and runs that
+    platform's check; a platform without a check is refused, never pushed blind."""
+    (tmp_path / "running-config.cfg").write_text(EOS_OK)
+    assert f.rf_access_problems(str(tmp_path), "eos", "192.168.0.9", "admin", "ansible.netcommon.network_cli") == []
+    # the same EOS text without the admin account: the EOS check speaks
+    assert f.rf_access_problems(str(tmp_path), "eos", "192.168.0.9", "nobody", "ansible.netcommon.network_cli") \
+        == f.rf_eos_access_problems(EOS_OK, "nobody", "ansible.netcommon.network_cli") != []
+    (tmp_path / "config_db.json").write_text(json.dumps({"MGMT_INTERFACE": {}}))
+    assert f.rf_access_problems(str(tmp_path), "sonic", "192.168.0.9") == \
+        f.rf_sonic_access_problems({"MGMT_INTERFACE": {}}, "192.168.0.9") != []
+    with pytest.raises(f.FilterError, match="no management-access check for platform 'vyos'"):
+        f.rf_access_problems(str(tmp_path), "vyos", "192.168.0.9")

@@ -28,6 +28,7 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 VAULT = re.compile(r"%%vault\.([a-z_][a-z0-9_]{0,47})%%")
@@ -212,6 +213,27 @@ def rf_merge_platform_facts(config_db: dict[str, Any], running: dict[str, Any]) 
     if not target.get("hwsku") and mine.get("hwsku"):
         target["hwsku"] = mine["hwsku"]
     return out
+
+
+def _sonic_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
+    return rf_sonic_access_problems(json.loads((directory / "config_db.json").read_text(encoding="utf-8")), host)
+
+
+def _eos_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
+    return rf_eos_access_problems((directory / "running-config.cfg").read_text(encoding="utf-8"), user, connection)
+
+
+ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access}  # platform → its check of the resolved files
+
+
+def rf_access_problems(directory: str, platform: str, host: str, user: str = "", connection: str = "") -> list[str]:
+    """Why pushing the resolved files in `directory` (the pre-flight's private directory) to this switch would cut
+    the push off: the platform's own check of the management access it keeps ([] = safe). A platform without a
+    check is refused, never pushed blind."""
+    check = ACCESS_CHECKS.get(platform)
+    if check is None:
+        raise FilterError(f"no management-access check for platform {platform!r}: refusing to push")
+    return check(Path(directory), host, user or "", connection or "")
 
 
 # --------------------------------------------------------------------------- drain
