@@ -170,3 +170,21 @@ def test_peer_link_ports_without_mlag(tmp_path: Path) -> None:
     r = _run(tmp_path, data)
     assert _codes(r) == ["TOPO004"]
     assert "peer_link_ports is for dual_homing: mlag only" in r.findings[0].message
+
+
+def test_platform_without_mlag_is_refused(tmp_path: Path, monkeypatch) -> None:
+    """A platform whose record does not list mlag in `dual_homing` cannot host an MLAG pair: PLAT001 per pair (the
+    example's two rail groups → p1-s1-rail0a/0b and rail1a/1b), never a half-rendered pair."""
+    import dataclasses
+
+    from fabric.platforms import PLATFORMS
+
+    monkeypatch.setitem(PLATFORMS, "eos", dataclasses.replace(PLATFORMS["eos"], dual_homing=frozenset()))
+    result = run_data(tmp_path, mlag_inventory("eos"))
+    plat = [f for f in result.findings if f.code == "PLAT001"]
+    assert [f.message.split(":")[0] for f in plat] == ["MLAG pair p1-s1-rail0a / p1-s1-rail0b",
+                                                       "MLAG pair p1-s1-rail1a / p1-s1-rail1b"]
+    assert "cannot be expressed on eos (p1-s1-rail0a); eos offers no dual homing" in plat[0].message
+    # the stock EOS record renders MLAG: no PLAT001
+    monkeypatch.undo()
+    assert "PLAT001" not in [f.code for f in run_data(tmp_path / "stock", mlag_inventory("eos")).findings]

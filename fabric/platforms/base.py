@@ -52,6 +52,7 @@ class Platform:
     buffer_tables: bool = False  # the rendered config carries the ASIC's buffer pools/profiles (needs buffers:)
     replaces_users: bool = False  # the push replaces the whole config, local users included (MGMT001/002)
     configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
+    dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
 

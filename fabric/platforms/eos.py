@@ -49,5 +49,6 @@ PLATFORM = Platform(
     aaa_login=lambda method, group: f"group {group}",  # aaa authentication login default group <name> ...
     eapi=True,
     replaces_users=True,
+    dual_homing=frozenset({"mlag"}),
     configured_virtual_mac=True,
 )

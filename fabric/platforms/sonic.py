@@ -45,5 +45,6 @@ PLATFORM = Platform(
     aaa_login=lambda method, group: "tacacs+" if method == "tacacs" else "radius",  # AAA_AUTHENTICATION login
     management_vrf="mgmt",  # SONiC's management VRF has a fixed name (MGMT_VRF_CONFIG)
     buffer_tables=True,
+    dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
 )

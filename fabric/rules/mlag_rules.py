@@ -10,6 +10,7 @@ from fabric.device_mlag import PEER_VLAN
 from fabric.findings import Finding, Severity
 from fabric.intent import DualHoming, Inventory
 from fabric.load import SourceMap
+from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology
 from fabric.units import format_speed
 
@@ -50,6 +51,14 @@ def _pair(a: Switch, b: Switch, speeds: list[int], nic_speed: int, src: SourceMa
             out.append(Finding("MLAG002", f"MLAG pair {a.name} / {b.name}: {what} {x} and {y} differ; the pair "
                                "must be one logical switch", src.loc(("devices", b.key)) or where,
                                f"give both switches the same {what} (devices: overrides apply to one switch)"))
+    for sw in (a, b) if a.platform != b.platform else (a,):
+        traits = PLATFORMS[sw.platform]
+        if DualHoming.MLAG.value not in traits.dual_homing:
+            out.append(Finding("PLAT001", f"MLAG pair {a.name} / {b.name}: dual_homing: mlag cannot be expressed on "
+                               f"{sw.platform} ({sw.name}); {sw.platform} offers "
+                               f"{', '.join(sorted(traits.dual_homing)) or 'no dual homing'}",
+                               src.loc(("devices", sw.key)) or src.loc((*path, "dual_homing")) or where,
+                               "move the segment to a platform that renders MLAG, or use dual_homing: two-vlans"))
     if not speeds:
         out.append(Finding("MLAG001", f"MLAG pair {a.name} / {b.name} has no peer link (every peer-link port is "
                            "disabled or missing): after one host link fails, traffic for that host reaching the other "
