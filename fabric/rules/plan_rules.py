@@ -6,9 +6,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from fabric.allocate import Plan, ntoa
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, SwitchModel
-from fabric.load import SourceMap
 from fabric.mtu import switch_mtu
 from fabric.rules.name_rules import case_collisions
 from fabric.textsafe import did_you_mean, quote

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 import netaddr
 
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
 from fabric.intent_system import MINIMAL_BLOCK, Role, SystemSettings, merged
-from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology
 
