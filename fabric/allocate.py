@@ -23,25 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fabric.address import Prefix, bits_for, size
+from fabric.address import ntoa as ntoa  # transitional: fabric/device*.py still import it from here (see the report)
 from fabric.intent import DualHoming, Inventory
 from fabric.topology import LinkRole, Role, Topology
-
-
-def ntoa(n: int) -> str:
-    return f"{n >> 24 & 255}.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
-
-
-@dataclass(slots=True, frozen=True)
-class Prefix:
-    net: int
-    length: int
-
-    @property
-    def size(self) -> int:
-        return 1 << (32 - self.length)
-
-    def __str__(self) -> str:
-        return f"{ntoa(self.net)}/{self.length}"
 
 
 @dataclass(slots=True)
@@ -96,11 +81,7 @@ class Plan:
 
 
 def _pool(name: str, net) -> PoolUse:  # net: netaddr.IPNetwork
-    return PoolUse(name, Prefix(int(net.network), net.prefixlen))
-
-
-def _ceil_log2(n: int) -> int:
-    return max(0, (n - 1).bit_length())
+    return PoolUse(name, Prefix.of(net))
 
 
 def allocate(inv: Inventory, topo: Topology) -> Plan:
@@ -140,13 +121,13 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
 
     # rail subnets, per segment block
     block_len = lim.segment_rail_block
-    block_size = 1 << (32 - block_len)
+    block_size = size(block_len)
     for info in topo.segments:
         seg_slot = (info.pod - 1) * lim.segments_per_pod + (info.id - 1)
         block_off = seg_slot * block_size
         plan.segment_blocks[(info.pod, info.id)] = Prefix(rs.prefix.net + block_off, block_len)
-        sub_size = 1 << (32 - info.prefix_len)
-        agg_bits = _ceil_log2(info.rails_per_switch)
+        sub_size = size(info.prefix_len)
+        agg_bits = bits_for(info.rails_per_switch)
         agg_size = sub_size << agg_bits
         shared = info.sides == 2 and info.dual_homing in (DualHoming.MLAG, DualHoming.ESI)
         units = len(info.groups) * (1 if shared or info.sides == 1 else info.sides)

@@ -267,7 +267,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from fabric.allocate import ntoa
+    from fabric.address import ntoa
     from fabric.pipeline import run
 
     res = run(Path(args.inventory))

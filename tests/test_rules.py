@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from fabric.allocate import ntoa
+from fabric.address import ntoa
 from fabric.core.finding import Severity, exit_code
 from fabric.pipeline import run
 from fabric.topology import LinkRole

@@ -20,7 +20,8 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fabric.allocate import Plan, allocate, ntoa
+from fabric.address import ntoa
+from fabric.allocate import Plan, allocate
 from fabric.core.finding import Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
