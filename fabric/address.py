@@ -124,6 +124,21 @@ class Prefix:
         return f"{ntoa(self.net)}/{self.length}"
 
 
+def range_prefixes(start: int, end: int) -> list[Prefix]:
+    """The fewest prefixes that cover the addresses start .. end-1 exactly, in order (each the largest block that
+    is aligned where the last one ended and still fits)."""
+    if not 0 <= start <= end <= LAST + 1:
+        raise ValueError(f"{start} .. {end} is not a range of IPv4 addresses")
+    out: list[Prefix] = []
+    while start < end:
+        step = start & -start if start else 1 << BITS  # the lowest set bit: the largest block aligned at start
+        while step > end - start:
+            step >>= 1
+        out.append(Prefix(start, BITS + 1 - step.bit_length()))
+        start += step
+    return out
+
+
 def _split(address: int, length: int) -> tuple[int, int]:
     """(network part, host part) of `address` under a prefix of `length`."""
     host_mask = size(length) - 1

@@ -64,6 +64,7 @@ class Plan:
     loopback: dict[str, int] = field(default_factory=dict)
     management: dict[str, int] = field(default_factory=dict)
     management_len: int = 32
+    management_gateway: int = 0  # pools.management.gateway, else the pool's first host address
     asn: dict[str, int] = field(default_factory=dict)
     # link id (or bundle id) → /31 network; the upper end is .0, the lower end .1
     p2p: dict[str, int] = field(default_factory=dict)
@@ -93,6 +94,8 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
     rs = plan.pools["rail_subnets"] = _pool("rail_subnets", pools.rail_subnets)
     mg = plan.pools["management"] = _pool("management", pools.management.prefix)
     plan.management_len = pools.management.prefix.prefixlen
+    gateway = pools.management.gateway
+    plan.management_gateway = int(gateway) if gateway is not None else mg.prefix.net + 1
     first_mgmt = pools.management.first_offset
     asn = inv.routing.asn
     mlag_segments = {(i.pod, i.id) for i in topo.segments if i.sides == 2 and i.dual_homing is DualHoming.MLAG}

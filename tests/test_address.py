@@ -14,6 +14,7 @@ from fabric.address import (
     cidr_key,
     length_for,
     ntoa,
+    range_prefixes,
     size,
 )
 
@@ -142,3 +143,22 @@ def test_one_home_for_ipv4_arithmetic() -> None:
         if path != home:
             assert "import ipaddress" not in text and "inet_aton" not in text and "inet_ntoa" not in text, path
             assert ">> 24 & 255" not in text, path
+
+
+def test_range_prefixes() -> None:
+    def cover(a: str, b: str) -> list[str]:
+        return [str(p) for p in range_prefixes(aton(a), aton(b))]
+
+    # 10.0.0.0 .. 10.0.2.255 (768 addresses): a /23 (512) aligned at .0.0, then a /24 at .2.0
+    assert cover("10.0.0.0", "10.0.3.0") == ["10.0.0.0/23", "10.0.2.0/24"]
+    # starting at 10.0.1.0 only a /24 is aligned there; then 10.0.2.0 takes a /23 up to 10.0.3.255
+    assert cover("10.0.1.0", "10.0.4.0") == ["10.0.1.0/24", "10.0.2.0/23"]
+    # one address; a /31; nothing
+    assert cover("10.0.0.5", "10.0.0.6") == ["10.0.0.5/32"]
+    assert cover("10.0.0.4", "10.0.0.6") == ["10.0.0.4/31"]
+    assert cover("10.0.0.4", "10.0.0.4") == []
+    # the whole space is one /0 (start 0 has every bit clear: the block is 2^32); the top /24 ends at 2^32
+    assert [str(p) for p in range_prefixes(0, LAST + 1)] == ["0.0.0.0/0"]
+    assert [str(p) for p in range_prefixes(aton("255.255.255.0"), LAST + 1)] == ["255.255.255.0/24"]
+    with pytest.raises(ValueError, match="not a range"):
+        range_prefixes(aton("255.255.255.0"), LAST + 2)

@@ -275,7 +275,7 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
         if name not in pinned:
             by_addr[addr] = name
     mg_pool = Prefix.of(mg.prefix)
-    gw = int(mg.gateway) if mg.gateway is not None else mg_pool.net + 1
+    gw = plan.management_gateway
     for sw in topo.switches.values():
         if sw.management is None:
             continue
