@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fabric.address import Prefix, bits_for, size
-from fabric.address import ntoa as ntoa  # transitional: fabric/device*.py still import it from here (see the report)
+from fabric.address import ntoa as ntoa  # transitional: fabric/device.py, device_mlag.py import it from here
 from fabric.intent import DualHoming, Inventory
 from fabric.topology import LinkRole, Role, Topology
 
