@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fabric.address import Prefix, bits_for, size
+from fabric.address import LAST, Prefix, bits_for, size
 from fabric.address import ntoa as ntoa  # transitional: fabric/device.py, device_mlag.py import it from here
 from fabric.intent import DualHoming, Inventory
 from fabric.topology import LinkRole, Role, Topology
@@ -74,6 +74,14 @@ class Plan:
     pools: dict[str, PoolUse] = field(default_factory=dict)
     segment_blocks: dict[tuple[int, int], Prefix] = field(default_factory=dict)
     segment_needs: dict[tuple[int, int], int] = field(default_factory=dict)  # addresses the segment needs
+
+    def past_ipv4(self) -> list[str]:
+        """Pools whose plan runs past 255.255.255.255 (a POOL002 shortfall at the top of the address space): their
+        values are not addresses and cannot be shown ('host addresses' when a host number does so)."""
+        out = [name for name, pool in self.pools.items() if pool.prefix.net + pool.highest > LAST]
+        if any(a > LAST for a in self.host_addr.values()):
+            out.append("host addresses")
+        return out
 
     def p2p_ends(self, link_key: str) -> tuple[int, int]:
         """(upper end, lower end) addresses of a routed link or bundle."""

@@ -275,6 +275,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         sys.stdout.write(format_text(res.findings))
         return exit_code(res.findings) or 1
     topo, plan = res.topology, res.plan
+    if plan.past_ipv4():
+        sys.stdout.write(format_text(res.findings))
+        print(f"fabric show: the plan runs past 255.255.255.255 ({', '.join(plan.past_ipv4())}): nothing to show",
+              file=sys.stderr)
+        return exit_code(res.findings) or 1
     sw = topo.switches.get(args.device)
     if sw is None:
         sw = next((s for s in topo.switches.values() if s.key == args.device), None)

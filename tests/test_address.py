@@ -162,3 +162,31 @@ def test_range_prefixes() -> None:
     assert [str(p) for p in range_prefixes(aton("255.255.255.0"), LAST + 1)] == ["255.255.255.0/24"]
     with pytest.raises(ValueError, match="not a range"):
         range_prefixes(aton("255.255.255.0"), LAST + 2)
+
+
+def test_a_plan_past_the_end_of_ipv4_is_not_shown(tmp_path) -> None:
+    # loopbacks 255.255.255.248/29: offsets 0-7 are .248-.255; the example's switch slots run far past 7, so the
+    # plan places loopbacks at 2^32 and beyond: POOL002, and `fabric show` refuses instead of printing a wrapped
+    # address (before the address module it printed 0.0.1.143 for p3-s1-rail7, slot 407 = 2^32 - 8 + 407 mod 2^32)
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from fabric.pipeline import run
+
+    inv = tmp_path / "inv"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "inventory", inv)
+    fabric_yml = inv / "fabric.yml"
+    text = fabric_yml.read_text(encoding="utf-8")
+    assert "  loopbacks: 10.0.0.0/20 " in text
+    top = text.replace("  loopbacks: 10.0.0.0/20 ", "  loopbacks: 255.255.255.248/29 ")
+    fabric_yml.write_text(top, encoding="utf-8")
+    res = run(inv)
+    assert res.plan is not None and res.plan.past_ipv4() == ["loopbacks"]
+    assert "POOL002" in {f.code for f in res.findings}
+    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "show", "p3-s1-rail7", str(inv)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert "runs past 255.255.255.255 (loopbacks)" in proc.stderr
+    assert "0.0.1.143" not in proc.stdout and "internal error" not in proc.stderr
