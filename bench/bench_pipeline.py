@@ -93,7 +93,7 @@ TARGET_RSS_MIB = 1024.0
 
 STAGES = (  # (stage, function name in fabric.pipeline)
     ("load", "load_inventory"),
-    ("schema", "check_schema"),
+    ("schema", "validate"),
     ("intent_rules", "check_intent"),
     ("expand", "expand"),
     ("topology_rules", "check_topology"),

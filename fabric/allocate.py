@@ -23,25 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fabric.address import LAST, Prefix, bits_for, size
+from fabric.address import ntoa as ntoa  # transitional: fabric/device.py, device_mlag.py import it from here
 from fabric.intent import DualHoming, Inventory
 from fabric.topology import LinkRole, Role, Topology
-
-
-def ntoa(n: int) -> str:
-    return f"{n >> 24 & 255}.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
-
-
-@dataclass(slots=True, frozen=True)
-class Prefix:
-    net: int
-    length: int
-
-    @property
-    def size(self) -> int:
-        return 1 << (32 - self.length)
-
-    def __str__(self) -> str:
-        return f"{ntoa(self.net)}/{self.length}"
 
 
 @dataclass(slots=True)
@@ -79,6 +64,7 @@ class Plan:
     loopback: dict[str, int] = field(default_factory=dict)
     management: dict[str, int] = field(default_factory=dict)
     management_len: int = 32
+    management_gateway: int = 0  # pools.management.gateway, else the pool's first host address
     asn: dict[str, int] = field(default_factory=dict)
     # link id (or bundle id) → /31 network; the upper end is .0, the lower end .1
     p2p: dict[str, int] = field(default_factory=dict)
@@ -89,6 +75,14 @@ class Plan:
     segment_blocks: dict[tuple[int, int], Prefix] = field(default_factory=dict)
     segment_needs: dict[tuple[int, int], int] = field(default_factory=dict)  # addresses the segment needs
 
+    def past_ipv4(self) -> list[str]:
+        """Pools whose plan runs past 255.255.255.255 (a POOL002 shortfall at the top of the address space): their
+        values are not addresses and cannot be shown ('host addresses' when a host number does so)."""
+        out = [name for name, pool in self.pools.items() if pool.prefix.net + pool.highest > LAST]
+        if any(a > LAST for a in self.host_addr.values()):
+            out.append("host addresses")
+        return out
+
     def p2p_ends(self, link_key: str) -> tuple[int, int]:
         """(upper end, lower end) addresses of a routed link or bundle."""
         net = self.p2p[link_key]
@@ -96,11 +90,7 @@ class Plan:
 
 
 def _pool(name: str, net) -> PoolUse:  # net: netaddr.IPNetwork
-    return PoolUse(name, Prefix(int(net.network), net.prefixlen))
-
-
-def _ceil_log2(n: int) -> int:
-    return max(0, (n - 1).bit_length())
+    return PoolUse(name, Prefix.of(net))
 
 
 def allocate(inv: Inventory, topo: Topology) -> Plan:
@@ -112,6 +102,8 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
     rs = plan.pools["rail_subnets"] = _pool("rail_subnets", pools.rail_subnets)
     mg = plan.pools["management"] = _pool("management", pools.management.prefix)
     plan.management_len = pools.management.prefix.prefixlen
+    gateway = pools.management.gateway
+    plan.management_gateway = int(gateway) if gateway is not None else mg.prefix.net + 1
     first_mgmt = pools.management.first_offset
     asn = inv.routing.asn
     mlag_segments = {(i.pod, i.id) for i in topo.segments if i.sides == 2 and i.dual_homing is DualHoming.MLAG}
@@ -140,13 +132,13 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
 
     # rail subnets, per segment block
     block_len = lim.segment_rail_block
-    block_size = 1 << (32 - block_len)
+    block_size = size(block_len)
     for info in topo.segments:
         seg_slot = (info.pod - 1) * lim.segments_per_pod + (info.id - 1)
         block_off = seg_slot * block_size
         plan.segment_blocks[(info.pod, info.id)] = Prefix(rs.prefix.net + block_off, block_len)
-        sub_size = 1 << (32 - info.prefix_len)
-        agg_bits = _ceil_log2(info.rails_per_switch)
+        sub_size = size(info.prefix_len)
+        agg_bits = bits_for(info.rails_per_switch)
         agg_size = sub_size << agg_bits
         shared = info.sides == 2 and info.dual_homing in (DualHoming.MLAG, DualHoming.ESI)
         units = len(info.groups) * (1 if shared or info.sides == 1 else info.sides)

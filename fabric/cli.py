@@ -10,9 +10,10 @@ import traceback
 from pathlib import Path
 
 from fabric import __version__
-from fabric.findings import exit_code, format_github, format_json, format_sarif, format_text
+from fabric.core.codes import CODES
+from fabric.core.finding import exit_code
+from fabric.findings import format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
-from fabric.rules.codes import CODES
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
 
 EPILOG = """\
@@ -86,7 +87,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
     """Run the pipeline; print findings when there are errors. Returns (result or None, exit code)."""
-    from fabric.findings import has_errors
+    from fabric.core.finding import has_errors
     from fabric.pipeline import run
 
     say(f"validating {args.inventory}")
@@ -210,7 +211,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from fabric.findings import has_errors
+    from fabric.core.finding import has_errors
     from fabric.pipeline import run
 
     res = run(Path(args.inventory))
@@ -266,7 +267,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from fabric.allocate import ntoa
+    from fabric.address import ntoa
     from fabric.pipeline import run
 
     res = run(Path(args.inventory))
@@ -274,6 +275,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         sys.stdout.write(format_text(res.findings))
         return exit_code(res.findings) or 1
     topo, plan = res.topology, res.plan
+    if plan.past_ipv4():
+        sys.stdout.write(format_text(res.findings))
+        print(f"fabric show: the plan runs past 255.255.255.255 ({', '.join(plan.past_ipv4())}): nothing to show",
+              file=sys.stderr)
+        return exit_code(res.findings) or 1
     sw = topo.switches.get(args.device)
     if sw is None:
         sw = next((s for s in topo.switches.values() if s.key == args.device), None)
@@ -333,7 +339,7 @@ def cmd_lab(args: argparse.Namespace) -> int:
         if unknown:
             print(f"fabric lab: unknown fault {unknown[0]!r} (one of {', '.join(FAULTS)})", file=sys.stderr)
             return 2
-        from fabric.findings import has_errors
+        from fabric.core.finding import has_errors
         from fabric.pipeline import run
 
         res = run(Path(args.inventory))

@@ -1,127 +1,15 @@
-"""Findings: every problem the tool reports, with a stable code, a severity, a location and a hint.
-
-Formatters turn a list of findings into text (humans), JSON (scripts), SARIF 2.1.0 (code scanning)
-or GitHub workflow annotations.
+"""Report formats: a list of findings as text (humans), JSON (scripts), SARIF 2.1.0 (code scanning) or GitHub
+workflow annotations. The finding record itself, its budget and exit codes live in fabric.core.finding.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Sequence
 
-from fabric.rules.codes import CODES
-from fabric.textsafe import one_line
-
-# The finding budget: after this many findings the rest are summed up in one LOAD016 finding.
-MAX_FINDINGS = 1000
-# A backstop behind textsafe.quote: no message or hint is longer than this or spans lines.
-MAX_TEXT = 2000
-
-
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Location:
-    """A place in the inventory: file path (as given), 1-based line and column."""
-
-    file: str
-    line: int = 0
-    col: int = 0
-
-    def __str__(self) -> str:
-        if self.line <= 0:
-            return self.file
-        return f"{self.file}:{self.line}:{self.col}"
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    code: str
-    message: str
-    location: Location | None = None
-    hint: str = ""
-    severity: Severity = Severity.ERROR
-    # Other places the finding is about (e.g. the first definition of a duplicate key).
-    related: tuple[Location, ...] = field(default=())
-    # Input that cannot be used at all (syntax errors, binary files): exit 2 instead of 1.
-    fatal: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "message", one_line(self.message, MAX_TEXT))
-        object.__setattr__(self, "hint", one_line(self.hint, MAX_TEXT))
-
-    def sort_key(self) -> tuple:
-        loc = self.location or Location("")
-        return (loc.file, loc.line, loc.col, self.code, self.message)
-
-
-def unique_sorted(findings: Iterable[Finding], limit: int = MAX_FINDINGS) -> list[Finding]:
-    """Each finding once, in file/line order; of two copies the fatal one wins. At most `limit` of them, then one
-    LOAD016 finding that counts the rest (budget notes of earlier stages are merged into it)."""
-    kept: dict[tuple, Finding] = {}
-    hidden: list[Finding] = []
-    noted = 0
-    for f in findings:
-        if f.code == OVERFLOW_CODE:
-            noted += _hidden_count(f)
-            hidden.append(f)
-            continue
-        key = (f.code, f.message, f.location, f.severity)
-        if key not in kept or (f.fatal and not kept[key].fatal):
-            kept[key] = f
-    ordered = sorted(kept.values(), key=Finding.sort_key)
-    shown, cut = ordered[:limit], ordered[limit:]
-    if not cut and not noted:
-        return shown
-    last = next((f.location for f in reversed(shown) if f.location is not None), None)
-    return [*shown, overflow_note(noted + len(cut), [*cut, *hidden], last)]
-
-
-OVERFLOW_CODE = "LOAD016"
-_OVERFLOW = re.compile(r"^([\d,]+) more findings not shown")
-
-
-def _hidden_count(f: Finding) -> int:
-    m = _OVERFLOW.match(f.message)
-    return int(m.group(1).replace(",", "")) if m else 0
-
-
-def overflow_note(count: int, hidden: Iterable[Finding] = (), where: Location | None = None) -> Finding:
-    """The one finding that stands for `count` findings past the budget: an error (fatal) when one of `hidden` is.
-    It sits at the first hidden finding's place, else at `where` (the last finding shown)."""
-    hidden = list(hidden)
-    severity = min((f.severity for f in hidden), key=list(Severity).index, default=Severity.ERROR)
-    location = next((f.location for f in hidden if f.location is not None), where)
-    return Finding(OVERFLOW_CODE, f"{count:,} more findings not shown (the first {MAX_FINDINGS:,} are)", location,
-                   "fix the findings above and run again", severity, fatal=any(f.fatal for f in hidden))
-
-
-def has_errors(findings: Iterable[Finding]) -> bool:
-    return any(f.severity is Severity.ERROR for f in findings)
-
-
-def exit_code(findings: Sequence[Finding]) -> int:
-    """0 clean (warnings allowed), 1 errors, 2 unusable input."""
-    if any(f.fatal for f in findings):
-        return 2
-    return 1 if has_errors(findings) else 0
-
-
-def counts(findings: Iterable[Finding]) -> dict[str, int]:
-    c = {s.value: 0 for s in Severity}
-    for f in findings:
-        c[f.severity.value] += 1
-    return c
-
-
-# --------------------------------------------------------------------------- formatters
+from fabric.core.codes import CODES
+from fabric.core.finding import Finding, Severity, counts, exit_code
+from fabric.core.source_map import Location
 
 
 def format_text(findings: Sequence[Finding]) -> str:

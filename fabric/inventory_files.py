@@ -11,7 +11,8 @@ import os
 import stat
 from pathlib import Path
 
-from fabric.findings import Finding, Location
+from fabric.core.finding import Finding
+from fabric.core.source_map import Location
 from fabric.textsafe import quote
 
 MAX_FILE_BYTES = 8 * 1024 * 1024

@@ -11,17 +11,16 @@ a key defined twice (in one file or across files) is an error naming both places
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from fabric.findings import MAX_FINDINGS, Finding, Location, overflow_note
+from fabric.core.finding import MAX_FINDINGS, Finding, overflow_note
+from fabric.core.source_map import Location, Path_, SourceMap
 from fabric.inventory_files import display_path, over_budget, read_file, scan
 from fabric.textsafe import quote
-
-Path_ = tuple[Any, ...]  # a path into the tree: keys and list indices
 
 MAX_ALIAS_NODES = 100_000  # nodes built while expanding aliases, all files together
 MAX_DEPTH = 64  # nesting of mappings/sequences; inventories need about 8
@@ -33,32 +32,6 @@ _NULL_TAG = "tag:yaml.org,2002:null"
 # C0 controls except none (tab included: it has no business in a device name or description), DEL, C1,
 # and the Unicode line/paragraph separators that some consumers treat as newlines.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-@dataclass
-class SourceMap:
-    """Where every node of the merged tree came from."""
-
-    values: dict[Path_, Location] = field(default_factory=dict)
-    keys: dict[Path_, Location] = field(default_factory=dict)
-    files: list[str] = field(default_factory=list)
-
-    def loc(self, path: Path_) -> Location | None:
-        """Mark of the value at `path`, or of its deepest existing ancestor."""
-        p = tuple(path)
-        while True:
-            if p in self.values:
-                return self.values[p]
-            if not p:
-                return None
-            p = p[:-1]
-
-    def key_loc(self, path: Path_) -> Location | None:
-        """Mark of the key that introduces `path` (falls back to the value's mark)."""
-        p = tuple(path)
-        if p in self.keys:
-            return self.keys[p]
-        return self.loc(p)
 
 
 @dataclass

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabric.allocate import Plan, allocate
-from fabric.findings import Finding, Location, Severity, unique_sorted
+from fabric.core.finding import Finding, Severity, unique_sorted
+from fabric.core.source_map import Location, SourceMap
 from fabric.intent import Inventory
-from fabric.load import Loaded, SourceMap, load_inventory
+from fabric.load import Loaded, load_inventory
 from fabric.rules.buffer_rules import check_buffers
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.mlag_rules import check_mlag

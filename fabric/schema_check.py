@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from fabric.findings import MAX_FINDINGS, Finding, overflow_note
+from fabric.core.codes import CODES
+from fabric.core.finding import MAX_FINDINGS, Finding, overflow_note
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
-from fabric.rules.codes import CODES
 from fabric.textsafe import did_you_mean, quote
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_.-]+$")

@@ -39,6 +39,8 @@ import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from fabric.address import Prefix, bits_for, length_for
+from fabric.address import size as prefix_size
 from fabric.buffers import SN5600_BUFFERS
 from fabric.platforms import PLATFORMS
 from fabric.units import format_speed, lanes_at
@@ -413,31 +415,23 @@ _IDENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _LABEL = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 
 
-def _log2up(n: int) -> int:
-    return max(0, (n - 1).bit_length())
-
-
 def _pow2(n: int, cap: int) -> int:
-    return min(cap, 1 << _log2up(max(n, 1)))
-
-
-def _dotted(n: int) -> str:
-    return f"{n >> 24 & 255}.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+    return min(cap, 1 << bits_for(max(n, 1)))
 
 
 def _pools(needs: dict[str, int]) -> dict[str, str]:
     """Disjoint, aligned prefixes inside 10.0.0.0/8 (largest first); management in 192.168.0.0/16 if it fits."""
     out: dict[str, str] = {}
-    lengths = {k: min(24, 32 - _log2up(v)) for k, v in needs.items()}
+    lengths = {k: min(24, length_for(v)) for k, v in needs.items()}
     if lengths["management"] >= 16:
         out["management"] = f"192.168.0.0/{lengths['management']}"
     base, cursor = 10 << 24, 0
     for name in sorted((k for k in lengths if k not in out), key=lambda k: (lengths[k], k)):
-        size = 1 << (32 - lengths[name])
+        size = prefix_size(lengths[name])
         cursor = _ceil_div(cursor, size) * size
         if cursor + size > 1 << 24:
             raise ValueError("the address pools of this fabric do not fit in 10.0.0.0/8; edit the skeleton's pools")
-        out[name] = f"{_dotted(base + cursor)}/{lengths[name]}"
+        out[name] = str(Prefix(base + cursor, lengths[name]))
         cursor += size
     return out
 
@@ -511,8 +505,8 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") 
         "uplinks_per_spine": _pow2(max(s.spine_uplinks, 1), 1024),
     }
     top = s.hosts_per_segment
-    prefix_len = 24 if top <= 253 else 32 - _log2up(top + 3)
-    block = 32 - _log2up(s.rails << (32 - prefix_len))
+    prefix_len = 24 if top <= 253 else length_for(top + 3)
+    block = length_for(s.rails * prefix_size(prefix_len))
     limits["segment_rail_block"] = block
     L = limits
     slots = L["super_spines"] + L["pods"] * L["spines_per_pod"] + \
@@ -520,7 +514,7 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") 
     links = 2 * (L["pods"] * L["segments_per_pod"] * L["rail_switches_per_segment"] * L["uplinks_per_rail_switch"]
                  + L["pods"] * L["spines_per_pod"] * L["uplinks_per_spine"])
     pools = _pools({"loopbacks": slots, "fabric_links": links, "management": 16 + slots + 1,
-                    "rail_subnets": L["pods"] * L["segments_per_pod"] << (32 - block)})
+                    "rail_subnets": L["pods"] * L["segments_per_pod"] * prefix_size(block)})
 
     spines: dict = {"count": s.spines_per_pod, "model": sw.name, "link_speed": speed,
                     "links_per_rail_switch": s.links_per_spine, "ports_per_segment": s.rails * s.links_per_spine}

@@ -21,6 +21,8 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 
+from fabric.core.text import escape
+
 FREE_TEXT_CHARS = r"A-Za-z0-9 _.,:/()+#@&\-"  # a regex character class body
 # Control characters are not reported here: the loader refuses them in every string (SEC001), once.
 _CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029"
@@ -41,22 +43,10 @@ def quote(value: object, limit: int = 40) -> str:
     to `limit` characters with an ellipsis. Non-strings are shown by their repr, bounded the same way."""
     text = value if isinstance(value, str) else repr(value)
     cut = len(text) > limit
-    shown = repr(text[:limit]) if isinstance(value, str) else _escape(text[:limit])
+    shown = repr(text[:limit]) if isinstance(value, str) else escape(text[:limit])
     if not cut:
         return shown
     return shown[:-1] + "…" + shown[-1] if isinstance(value, str) else shown + "…"
-
-
-def _escape(text: str) -> str:
-    """repr's escaping without the quotes."""
-    return repr(text)[1:-1]
-
-
-def one_line(text: str, limit: int) -> str:
-    """`text` unchanged when it is one printable line of at most `limit` characters; else escaped and cut."""
-    if len(text) <= limit and text.isprintable():
-        return text
-    return _escape(text[:limit]) + ("…" if len(text) > limit else "")
 
 
 def free_text_problem(text: str) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import fabric.pipeline as pipeline
-from fabric.findings import has_errors
+from fabric.core.finding import has_errors
 
 REAL_RUN = pipeline.run
 CLEAN: dict[str, dict[str, bytes]] = {}  # content digest → {path relative to the inventory root: bytes}

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from fabric.cli import main
-from fabric.findings import Severity, has_errors
+from fabric.core.finding import Severity, has_errors
 from fabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 

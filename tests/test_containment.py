@@ -13,7 +13,9 @@ import pytest
 
 import fabric.inventory_files
 from fabric.cli import main
-from fabric.findings import MAX_FINDINGS, Location, exit_code, format_json, format_text
+from fabric.core.finding import MAX_FINDINGS, exit_code
+from fabric.core.source_map import Location
+from fabric.findings import format_json, format_text
 from fabric.load import load_inventory
 from fabric.pipeline import run
 from fabric.textsafe import SUGGEST_MAX_WORD, did_you_mean

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from fabric.allocate import ntoa
+from fabric.address import ntoa
 from fabric.pipeline import Result, run
 from fabric.topology import LinkRole, Role
 from tests.helpers import EXAMPLE

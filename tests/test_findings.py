@@ -6,19 +6,9 @@ import json
 
 import pytest
 
-from fabric.findings import (
-    Finding,
-    Location,
-    Severity,
-    counts,
-    exit_code,
-    format_github,
-    format_json,
-    format_sarif,
-    format_text,
-    has_errors,
-    unique_sorted,
-)
+from fabric.core.finding import Finding, Severity, counts, exit_code, has_errors, unique_sorted
+from fabric.core.source_map import Location
+from fabric.findings import format_github, format_json, format_sarif, format_text
 
 ERR = Finding("SCH001", "unknown key 'host_mu' in fabric", Location("inventory/pods.yml", 3, 5),
               "did you mean 'host_mtu'?")

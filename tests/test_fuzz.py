@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from fabric.cli import main
+from fabric.core.finding import Severity
 from fabric.emit import build_files
-from fabric.findings import Severity
 from fabric.pipeline import run
 from tests.fuzzing import Mutant, load_base, mutant, output_problems, time_limit
 from tests.helpers import EXAMPLE

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from fabric.findings import Finding, Location, exit_code, format_text
+from fabric.core.finding import Finding, exit_code
+from fabric.core.source_map import Location
+from fabric.findings import format_text
 from fabric.inventory_files import MAX_FILE_BYTES
 from fabric.load import Loaded, load_inventory
 from fabric.pipeline import run

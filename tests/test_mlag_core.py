@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.allocate import ntoa
+from fabric.address import ntoa
 from fabric.topology import LinkRole
 from tests.helpers import mlag_inventory, run_data
 from tests.test_outputs import mini_artifacts, read_csv

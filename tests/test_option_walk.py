@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
+from fabric.core.finding import Severity
 from fabric.emit import build_files
-from fabric.findings import Severity
 from fabric.intent import json_schema
 from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.findings import Finding, Location
+from fabric.core.finding import Finding
+from fabric.core.source_map import Location
 from fabric.outputs._common import csv_text
 from fabric.outputs.ansible import _yaml
 from fabric.textsafe import csv_cell, free_text_problem, quote

@@ -27,9 +27,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fabric.address import cidr_key
 from fabric.device import DeviceConfig, build_devices
 from fabric.outputs import artifacts
-from fabric.outputs._common import cidr_key, natural_key
+from fabric.outputs._common import natural_key
 from fabric.pipeline import Result, run
 from tests.helpers import EXAMPLE, base_inventory, run_data, with_system, write_files
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 
+from fabric.core.finding import has_errors
 from fabric.emit import build_files
-from fabric.findings import has_errors
 from fabric.verify import verify
 from tests import conftest
 from tests.helpers import EXAMPLE, base_inventory, dump, write_files

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import yaml
 
-from fabric.allocate import ntoa
-from fabric.findings import Severity, exit_code
+from fabric.address import ntoa
+from fabric.core.finding import Severity, exit_code
 from fabric.pipeline import run
 from fabric.topology import LinkRole
 from tests.helpers import base_inventory, codes, run_data, write_files

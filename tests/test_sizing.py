@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fabric.findings import Severity
+from fabric.core.finding import Severity
 from fabric.pipeline import Result, run
 from fabric.sizing import (
     HostSpec,

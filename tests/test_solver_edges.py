@@ -11,8 +11,8 @@ import shutil
 from fractions import Fraction
 from pathlib import Path
 
+from fabric.core.finding import Severity
 from fabric.device import build_devices
-from fabric.findings import Severity
 from fabric.outputs.docs import fabric_markdown
 from fabric.pipeline import run
 from fabric.render import render_device

@@ -11,7 +11,7 @@ import copy
 import shutil
 from pathlib import Path
 
-from fabric.findings import Severity
+from fabric.core.finding import Severity
 from fabric.pipeline import run
 from fabric.solver.bisection import contract, flow_network, max_flow
 from fabric.solver.failures import single_homed_findings

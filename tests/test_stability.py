@@ -20,10 +20,11 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fabric.allocate import Plan, allocate, ntoa
-from fabric.findings import Severity
+from fabric.address import ntoa
+from fabric.allocate import Plan, allocate
+from fabric.core.finding import Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.rules.intent_rules import check_intent
 from fabric.rules.plan_rules import check_plan, check_topology
 from fabric.schema_check import check_schema

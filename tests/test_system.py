@@ -9,10 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from fabric.core.codes import CODES
 from fabric.intent import json_schema
 from fabric.intent_system import ssh_key_problem
 from fabric.pipeline import Result, run
-from fabric.rules.codes import CODES
 from tests.system_inventory import KEY, SYSTEM_YML, devices_of, run_system
 
 SECRET_PATHS = [  # (line to find in SYSTEM_YML, its replacement with a plain value, line, column of the value)

@@ -10,11 +10,11 @@ capped at maximum-paths. That gives, per switch and prefix, "present with N next
 
 from __future__ import annotations
 
-import ipaddress
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from fabric.address import Prefix
 from fabric.lab.model import LabSpec
 
 
@@ -59,12 +59,12 @@ class Expected:
     rail_pings: list[Ping] = field(default_factory=list)
 
 
-def _net(p: str) -> ipaddress.IPv4Network:
-    return ipaddress.IPv4Network(p, strict=False)
+def _net(p: str) -> Prefix:
+    return Prefix.parse(p, strict=False)
 
 
-def _covers(agg: ipaddress.IPv4Network, p: ipaddress.IPv4Network) -> bool:
-    return p != agg and p.subnet_of(agg)
+def _covers(agg: Prefix, p: Prefix) -> bool:
+    return p != agg and agg.covers(p)
 
 
 def expected(spec: LabSpec) -> Expected:
@@ -133,9 +133,9 @@ def _simulate(nodes: list[str], asn: dict[str, int], adj: dict[str, list[tuple[s
               relax: dict[str, bool]) -> dict[str, dict[str, tuple[tuple[int, ...], int]]]:
     """node → prefix → (best AS path, ECMP next-hops; 0 = originated here). Rounds until nothing changes."""
     agg_nets = {n: [(a, _net(a)) for a in aggs[n]] for n in nodes}
-    nets: dict[str, ipaddress.IPv4Network] = {}
+    nets: dict[str, Prefix] = {}
 
-    def net(p: str) -> ipaddress.IPv4Network:
+    def net(p: str) -> Prefix:
         if p not in nets:
             nets[p] = _net(p)
         return nets[p]
@@ -194,8 +194,8 @@ def _rail_pings(spec: LabSpec, exp: Expected) -> list[Ping]:
 
     def reachable(src: str, dst: str) -> bool:
         s, t = spec.nodes[src].svis[0].prefix, spec.nodes[dst].svis[0].prefix
-        return (any(_net(p).supernet_of(_net(t)) for p in exp.routes[src])
-                and any(_net(p).supernet_of(_net(s)) for p in exp.routes[dst]))
+        return (any(_net(p).covers(_net(t)) for p in exp.routes[src])
+                and any(_net(p).covers(_net(s)) for p in exp.routes[dst]))
 
     keys = sorted(groups)
     pairs: list[tuple[str, str]] = []

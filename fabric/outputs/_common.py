@@ -1,4 +1,4 @@
-"""Helpers shared by the artifact builders: natural sort keys, CSV text, address keys and interface lookups.
+"""Helpers shared by the artifact builders: natural sort keys, CSV text and interface lookups.
 
 Everything here returns text or plain values; nothing writes files.
 """
@@ -9,8 +9,8 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from socket import inet_aton
 
+from fabric.address import address_of
 from fabric.device import DeviceConfig
 from fabric.textsafe import csv_row
 
@@ -23,17 +23,6 @@ def natural_key(text: str) -> tuple:
     # re.split with a capturing group alternates text, number, text, ...: types line up position by position
     parts[1::2] = map(int, parts[1::2])
     return tuple(parts)
-
-
-def ip_int(address: str) -> int:
-    """'10.0.0.1' or '10.0.0.1/31' → the address as an integer."""
-    return int.from_bytes(inet_aton(address.partition("/")[0]), "big")
-
-
-def cidr_key(value: str) -> tuple[int, int]:
-    """'a.b.c.d/len' → (address, length): numeric order, a containing prefix before the addresses inside it."""
-    address, _, length = value.partition("/")
-    return ip_int(address), int(length) if length else 32
 
 
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
@@ -64,12 +53,12 @@ def routed_owners(devices: Mapping[str, DeviceConfig]) -> dict[int, tuple[str, s
     for name, dev in devices.items():
         for i in dev.interfaces:
             if i.ipv4:
-                owners[ip_int(i.ipv4)] = (name, i.name)
+                owners[address_of(i.ipv4)] = (name, i.name)
         for pc in dev.port_channels:
             if pc.ipv4:
-                owners[ip_int(pc.ipv4)] = (name, pc.name)
+                owners[address_of(pc.ipv4)] = (name, pc.name)
         if dev.mlag is not None:  # the peer-VLAN SVI of an MLAG pair
-            owners[ip_int(dev.mlag.local_ip)] = (name, f"Vlan{dev.mlag.vlan}")
+            owners[address_of(dev.mlag.local_ip)] = (name, f"Vlan{dev.mlag.vlan}")
     return owners
 
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from fabric.address import address_of
 from fabric.device import DeviceConfig
 
-from ._common import csv_text, ip_int, natural_key, routed_owners
+from ._common import csv_text, natural_key, routed_owners
 
 BGP_TITLE = "railfabric expected bgp sessions v1"
 BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
@@ -36,9 +37,9 @@ def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
         sessions = []
         for group in dev.bgp.peer_groups:
             for n in group.neighbors:
-                _, local_if = where.get(ip_int(n.local_ip), ("", ""))
-                peer, peer_if = where.get(ip_int(n.ip), ("", ""))
-                sessions.append((ip_int(n.ip), (name, local_if, n.local_ip, dev.bgp.asn, n.ip, n.remote_as, peer,
+                _, local_if = where.get(address_of(n.local_ip), ("", ""))
+                peer, peer_if = where.get(address_of(n.ip), ("", ""))
+                sessions.append((address_of(n.ip), (name, local_if, n.local_ip, dev.bgp.asn, n.ip, n.remote_as, peer,
                                                 peer_if, group.name, "yes" if group.bfd else "no")))
         bgp.extend(row for _, row in sorted(sessions))
         cabled = [i for i in dev.interfaces if i.peer]

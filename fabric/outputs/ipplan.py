@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from fabric.allocate import Plan, ntoa
+from fabric.address import address_of, cidr_key, ntoa
+from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import LinkRole, Topology
 
-from ._common import cidr_key, csv_text, host_bond, ip_int, routed_owners
+from ._common import csv_text, host_bond, routed_owners
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -70,7 +71,7 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         if dev.mlag is not None:
             routed.append((f"Vlan{dev.mlag.vlan}", f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
         for ifname, address in routed:
-            peer = p2p.get(ip_int(address) ^ 1)
+            peer = p2p.get(address_of(address) ^ 1)
             add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
         for vlan in dev.vlans:
             svi = f"Vlan{vlan.id}"

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from fabric.allocate import Plan, ntoa
+from fabric.address import ntoa
+from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import Link, LinkRole, Topology

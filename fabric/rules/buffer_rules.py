@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from fabric.buffers import SN5600_BUFFERS, headroom_budget, pg_headroom, role_cable
-from fabric.findings import Finding
+from fabric.core.finding import Finding
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory, SwitchBuffers
-from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
 from fabric.topology import Topology
 from fabric.units import format_speed

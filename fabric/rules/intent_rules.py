@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, RailDesign, Segment
-from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
 from fabric.textsafe import did_you_mean, quote
 from fabric.topology import lanes_for, per_switch

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.device_mlag import PEER_VLAN
-from fabric.findings import Finding, Severity
 from fabric.intent import DualHoming, Inventory
-from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology
 from fabric.units import format_speed

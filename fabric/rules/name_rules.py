@@ -6,9 +6,9 @@ case-insensitive file system (macOS, Windows) and in DNS, `P1-Spine1` and `p1-sp
 
 from __future__ import annotations
 
-from fabric.findings import Finding
+from fabric.core.finding import Finding
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.textsafe import quote
 from fabric.topology import Topology
 

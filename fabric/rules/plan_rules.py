@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from fabric.allocate import Plan, ntoa
-from fabric.findings import Finding, Severity
+from fabric.address import Prefix, length_for, ntoa, size
+from fabric.allocate import Plan
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, SwitchModel
-from fabric.load import SourceMap
 from fabric.mtu import switch_mtu
 from fabric.rules.name_rules import case_collisions
 from fabric.textsafe import did_you_mean, quote
@@ -261,7 +262,7 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
     for name, pool in plan.pools.items():
         if pool.shortfall:
             need = pool.highest + 1
-            length = 32 - max(0, (need - 1).bit_length())
+            length = length_for(need)
             out.append(Finding(
                 "POOL002", f"pool {name} {pool.prefix} has {pool.prefix.size:,} addresses; the plan places "
                 f"{pool.highest_owner} at offset {pool.highest:,}, so it needs {pool.shortfall:,} more",
@@ -273,13 +274,14 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
     for name, addr in plan.management.items():
         if name not in pinned:
             by_addr[addr] = name
-    gw = int(mg.gateway) if mg.gateway is not None else int(mg.prefix.first) + 1
+    mg_pool = Prefix.of(mg.prefix)
+    gw = plan.management_gateway
     for sw in topo.switches.values():
         if sw.management is None:
             continue
         path = ("devices", sw.key, "management")
         addr = sw.management
-        if not int(mg.prefix.first) <= addr <= int(mg.prefix.last):
+        if addr not in mg_pool:
             out.append(Finding("POOL003", f"management address {ntoa(addr)} of {sw.name} is outside the management "
                                f"pool {mg.prefix}", src.loc(path), "pick an address inside the pool"))
             continue
@@ -295,21 +297,21 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
     block = inv.limits.segment_rail_block
     for info in topo.segments:
         need = plan.segment_needs[(info.pod, info.id)]
-        size = 1 << (32 - block)
-        if need > size:
-            length = 32 - max(0, (need - 1).bit_length())
+        block_size = size(block)
+        if need > block_size:
+            length = length_for(need)
             out.append(Finding(
                 "POOL005", f"segment {info.pod}/{info.id} needs {need:,} rail addresses "
                 f"({len(info.switches)} switch(es), /{info.prefix_len} per rail) but each segment gets a /{block} "
-                f"({size:,})", src.loc((*info.src, "rail_prefix_len")),
+                f"({block_size:,})", src.loc((*info.src, "rail_prefix_len")),
                 f"use a longer rail_prefix_len, or set limits.segment_rail_block to {length} or less"))
         top = max(info.host_numbers) if info.host_numbers else 0
-        cap = (1 << (32 - info.prefix_len)) - 3
+        cap = size(info.prefix_len) - 3  # less network, gateway and broadcast
         if top > cap:
             out.append(Finding(
                 "POOL006", f"segment {info.pod}/{info.id}: host number {top} does not fit a /{info.prefix_len} rail "
                 f"subnet (gateway + {cap} hosts)", src.loc((*info.src, "rail_prefix_len")),
-                f"use rail_prefix_len {32 - (top + 2).bit_length()} or shorter"))
+                f"use rail_prefix_len {length_for(top + 3)} or shorter"))
     return out
 
 

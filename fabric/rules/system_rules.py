@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-import netaddr
-
-from fabric.findings import Finding, Severity
+from fabric.address import Prefix
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
 from fabric.intent_system import MINIMAL_BLOCK, Role, SystemSettings, merged
-from fabric.load import SourceMap
 from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology
 
@@ -103,7 +102,7 @@ def _servers_in_fabric_pools(inv: Inventory, s: SystemSettings, scope: str, path
     pools = {name: getattr(inv.pools, name) for name in ("loopbacks", "fabric_links", "rail_subnets")}
     for addr, at in _server_addresses(s, path):
         for name, prefix in pools.items():
-            if netaddr.IPAddress(int(addr)) in prefix:
+            if int(addr) in Prefix.of(prefix):
                 add("MGMT009", f"{scope}: {addr} is in the fabric pool {name} ({prefix}), but management services "
                     "are reached through the management VRF", at,
                     "use the server's out-of-band management address", Severity.WARNING)

@@ -7,9 +7,9 @@ the report and `fabric validate` reports the findings.
 from __future__ import annotations
 
 from fabric.allocate import Plan
-from fabric.findings import Finding
+from fabric.core.finding import Finding
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.solver.bisection import check_bisection
 from fabric.solver.capacity import check_capacity
 from fabric.solver.failures import check_failures

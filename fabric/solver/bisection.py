@@ -24,9 +24,9 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.solver.capacity import exact
 from fabric.topology import LinkRole, Role, Topology
 

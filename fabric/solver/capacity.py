@@ -13,9 +13,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.solver.paths import next_hops, usable
 from fabric.topology import LinkRole, Role, Switch, Topology, lanes_for
 from fabric.units import format_speed

@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.solver.paths import NextHop, next_hops, usable
 from fabric.topology import LinkRole, Role, Topology
 from fabric.units import format_speed

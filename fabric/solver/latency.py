@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fabric.findings import Finding
+from fabric.core.finding import Finding
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.topology import LinkRole, Role, Topology
 
 BUDGET_PATH = ("solver", "latency_budget_ns")

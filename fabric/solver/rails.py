@@ -15,9 +15,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import NamedTuple
 
-from fabric.findings import Finding, Location
+from fabric.core.finding import Finding
+from fabric.core.source_map import Location, SourceMap
 from fabric.intent import Inventory, SwitchModel
-from fabric.load import SourceMap
 from fabric.topology import LinkRole, Topology
 from fabric.units import format_speed, lanes_at
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fabric.findings import Finding, Severity
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.load import SourceMap
 from fabric.topology import Topology
 
 

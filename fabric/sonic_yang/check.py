@@ -13,11 +13,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from fabric.core.text import one_line
 from fabric.sonic_yang import models as model_source
 from fabric.sonic_yang.schema import SchemaError, load
 from fabric.sonic_yang.translate import Problem, Translation, translate
 from fabric.sonic_yang.yanglint import Linter
-from fabric.textsafe import one_line
 
 MAX_LINE = 600
 
