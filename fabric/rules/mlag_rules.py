@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fabric.device_mlag import PEER_VLAN
+from fabric.device.mlag import PEER_VLAN
 from fabric.findings import Finding, Severity
 from fabric.intent import DualHoming, Inventory
 from fabric.load import SourceMap
