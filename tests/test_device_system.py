@@ -12,6 +12,7 @@ SYSTEM = {
     "users": {"netops": {"role": "network-admin", "password": {"vault": "netops_hash"}},
               "audit": {"role": "network-operator", "password": {"vault": "audit_hash"}}},
     "push_user": "netops",
+    "ntp": {"servers": ["192.0.2.20", "192.0.2.21"]},
     "aaa": {"tacacs": {"key": {"vault": "tkey"}, "servers": [{"address": "192.0.2.10"},
                                                              {"address": "192.0.2.11", "port": 4949}]},
             "radius": {"key": {"vault": "rkey"}, "servers": [{"address": "192.0.2.12", "port": 1812}]},
@@ -56,6 +57,7 @@ def test_platform_decisions(tmp_path: Path) -> None:
     assert [u.privilege for u in eos.users] == [1, 15]  # operator 1, admin 15
     assert eos.vault_names == ("audit_hash", "netops_hash", "rkey", "tkey")
     assert eos.agent_address == "192.168.0.5"
+    assert eos.ntp_servers == (("192.0.2.20", True), ("192.0.2.21", False))  # the first one preferred
 
 
 def test_no_aaa(tmp_path: Path) -> None:

@@ -84,6 +84,7 @@ class System:
     login: tuple[str, ...]  # login methods in the platform's words, in order (EOS: 'group TACACS', SONiC: 'tacacs+')
     authorization: tuple[str, ...]  # EOS exec authorization methods (same order), () when login is local only
     ntp: tuple[str, ...]  # the first one preferred
+    ntp_servers: tuple[tuple[str, bool], ...]  # (address, preferred): the same servers, the first one preferred
     dns: tuple[str, ...]
     domain: str | None
     syslog: tuple[SyslogServer, ...]
@@ -174,6 +175,7 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
             login.append(traits.aaa_login(method, group.name))
     remote = any(m != "local" for m in login)
     snmp = s.snmp
+    ntp = tuple(str(a) for a in s.ntp.servers) if s.ntp else ()
     return System(
         vrf=traits.management_vrf or s.management.vrf,
         interface=traits.management_interface,
@@ -187,7 +189,8 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
         aaa_groups=tuple(g for g in (tacacs, radius) if g is not None),
         login=tuple(login),
         authorization=tuple(login) if remote else (),
-        ntp=tuple(str(a) for a in s.ntp.servers) if s.ntp else (),
+        ntp=ntp,
+        ntp_servers=tuple((a, i == 0) for i, a in enumerate(ntp)),
         dns=tuple(str(a) for a in s.dns.servers) if s.dns else (),
         domain=s.dns.domain if s.dns else None,
         syslog=tuple(_syslog(str(x.address), x.port, x.protocol) for x in s.syslog),
