@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fabric.address import LAST, Prefix, bits_for, size
-from fabric.address import ntoa as ntoa  # transitional: fabric/device.py, device_mlag.py import it from here
 from fabric.intent import DualHoming, Inventory
 from fabric.topology import LinkRole, Role, Topology
 

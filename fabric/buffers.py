@@ -53,14 +53,11 @@ tables and PORT_QOS_MAP always agree.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol
 
-from fabric.intent import CableLengths, Inventory, SwitchBuffers, SwitchModel
-from fabric.platforms import PLATFORMS
+from fabric.intent import CableLengths, SwitchBuffers
 
 # IEEE 802.3 Annex 31B.3.7 pause quanta (512 bit times) a station may take to act on PAUSE, per speed in Gbit/s,
 # as tabulated in sonic-swss cfgmgr/buffer_headroom_mellanox.lua (pause_quanta_per_speed).
@@ -277,29 +274,3 @@ def build_buffers(asic: SwitchBuffers, ports: list[PortFacts], cable: CableLengt
     profiles = _fixed_profiles(asic) + tuple(pg_profiles[n] for n in sorted(pg_profiles))
     return Buffers(_fixed_pools(asic), profiles, tuple(pgs), tuple(queues), tuple(ingress), tuple(egress),
                    tuple(lengths), asic.create_only_config_db_buffers, reserved, headroom_budget(asic))
-
-
-class _Port(Protocol):
-    name: str
-    speed: int
-    mtu: int
-    lanes: tuple[int, ...]
-    role: str
-    qos: bool
-
-
-class _Qos(Protocol):
-    tc_to_pg: tuple[int, ...]
-    lossless: tuple[int, ...]
-    pfc_to_queue: tuple[tuple[int, int], ...]
-
-
-def device_buffers(inv: Inventory, platform: str, model: SwitchModel, interfaces: Iterable[_Port],
-                   qos: _Qos) -> Buffers | None:
-    """The Buffers of one switch of the device model: SONiC only (EOS sizes its buffers itself); None without the
-    model's buffer facts (BUF001 refuses that inventory before rendering)."""
-    if not PLATFORMS[platform].buffer_tables or model.buffers is None:
-        return None
-    ports = [PortFacts(i.name, i.speed, i.mtu, len(i.lanes), i.role, i.qos) for i in interfaces]
-    return build_buffers(model.buffers, ports, inv.solver.cable, inv.solver.fiber_ns_per_m, qos.tc_to_pg,
-                         qos.lossless, qos.pfc_to_queue)

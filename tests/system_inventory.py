@@ -2,7 +2,7 @@
 
 The fabric is tests/helpers.py's small inventory (one pod, 2 spines, one single-rail segment with 2 rail switches)
 plus a hand-written `system.yml`, so every finding's line and column are known from the text below. Hand
-derivations of the addresses (fabric/allocate.py, fabric/topology.py):
+derivations of the addresses (fabric/allocate.py, fabric/topology/expand.py):
 - limits: super_spines 8, pods 4, spines_per_pod 8, rail_switches_per_segment 8, segments_per_pod 4. Rail switch
   slots start after every spine slot: 8 + 4·8 = 40; p1-s1-rail0 (pod 1, segment 1, k=1) has slot 40, p1-s1-rail1
   (k=2) slot 41.

@@ -1,5 +1,5 @@
 """The shipped example (inventory/), checked against values derived by hand from its YAML and the layout rules
-documented in fabric/allocate.py and fabric/topology.py.
+documented in fabric/allocate.py and fabric/topology/expand.py.
 
 Example limits: super_spines 16, pods 8, spines_per_pod 16, segments_per_pod 8, rail_switches_per_segment 16,
 uplinks_per_rail_switch 64, uplinks_per_spine 64, segment_rail_block /21.

@@ -65,7 +65,7 @@ def test_mclag_tables_of_the_rail0_pair(out: Path, me: str) -> None:
                                         "peer_link": "PortChannel1000"}}
     assert db["MCLAG_INTERFACE"] == {f"1|PortChannel{n}": {"if_type": "PortChannel"} for n in BONDS}
     assert db["MCLAG_UNIQUE_IP"] == {"Vlan4094": {"unique_ip": "enable"}}
-    assert "SAG" not in db  # the standby takes the active's MAC on the rail SVI (iccpd), see fabric/device_mlag.py
+    assert "SAG" not in db  # the standby takes the active's MAC on the rail SVI (iccpd), see fabric/device/mlag.py
     assert "FEATURE" not in db  # the push replaces CONFIG_DB: a partial FEATURE table would wipe the switch's own
 
 

@@ -2,7 +2,7 @@
 
 The example is all SONiC, so the fixture re-validates it with `fabric.platform: eos` (every switch becomes EOS;
 addresses, ASNs and ports do not depend on the platform). Expected values are derived by hand from inventory/
-and the layout rules in fabric/allocate.py and fabric/topology.py:
+and the layout rules in fabric/allocate.py and fabric/topology/expand.py:
 
 - p1-s1-rail3 (pod 1, segment 1, single-rail, rail 3): VLAN 100 + 3 = 103, subnet 172.16.3.0/24 (segment 1 of pod 1
   owns 172.16.0.0/21, rail r its r-th /24), gateway .1. 16 hosts on 2x400G breakouts of ports 1-7 and 9 (port 8

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
-from fabric.device_mlag import PEER_VLAN
+from fabric.device.mlag import PEER_VLAN
 from fabric.intent import DualHoming, Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology

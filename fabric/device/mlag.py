@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fabric.allocate import Plan, ntoa
+from fabric.address import ntoa
+from fabric.allocate import Plan
+from fabric.device.port_channels import PortChannel
 from fabric.topology import MLAG_PEER_CHANNEL, Link, Switch
 
 MLAG_PEER_GROUP = "MLAG-PEER"
@@ -98,3 +100,17 @@ def build_mlag(sw: Switch, plan: Plan, parts: MlagParts) -> Mlag | None:
     return Mlag(f"p{sw.pod}-s{sw.segment}-g{group}", group, parts.peer, sw.side == 0, PEER_VLAN, ntoa(mine),
                 ntoa(theirs), 31, parts.port_channel_name(MLAG_PEER_CHANNEL), VIRTUAL_ROUTER_MAC,
                 tuple(parts.port_channel_name(n) for n in sorted(parts.bonds)))
+
+
+def mlag_port_channels(parts: MlagParts, mtu: int, rail_vlans: list[int]) -> list[PortChannel]:
+    """MLAG host bonds (access, one member here, its twin on the peer) and the peer link (trunk of the pair's rail
+    VLANs, sorted, plus the peer VLAN), at the switch MTU, min-links 1."""
+    out = [PortChannel(parts.port_channel_name(n), n, (member,), None, desc, mtu, host, 1, mode="access", vlan=vlan,
+                       mlag=n, role="host", lacp_key=MLAG_LACP_KEY)
+           for n, (member, vlan, host, desc) in sorted(parts.bonds.items())]
+    if parts.peer_members:
+        out.append(PortChannel(parts.port_channel_name(MLAG_PEER_CHANNEL), MLAG_PEER_CHANNEL,
+                               tuple(parts.peer_members), None, f"MLAG peer link {parts.peer}", mtu, parts.peer, 1,
+                               mode="trunk", trunk_vlans=(*sorted(rail_vlans), PEER_VLAN), role="peer",
+                               lacp_key=MLAG_LACP_KEY))
+    return out

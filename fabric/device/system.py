@@ -16,6 +16,7 @@ from fabric.platforms import PLATFORMS
 
 TACACS_PORT = 49
 RADIUS_PORT = 1812
+SYSLOG_PORT = 514  # over UDP
 SNMP_PORT = 161
 ADMIN_PRIVILEGE = 15
 OPERATOR_PRIVILEGE = 1
@@ -41,11 +42,13 @@ class Server:
     port: int
     key: str  # placeholder of the shared key
     priority: int  # SONiC: the first server gets the highest priority
+    explicit_port: bool  # the port is not the protocol's default (TACACS+ 49, RADIUS 1812): the config names it
 
 
 @dataclass(frozen=True, slots=True)
 class AaaGroup:
     kind: str  # tacacs | radius
+    protocol: str  # the protocol's name: tacacs+ | radius
     name: str  # EOS server-group name
     key: str  # placeholder of the group's shared key (SONiC global passkey)
     servers: tuple[Server, ...]
@@ -56,6 +59,7 @@ class SyslogServer:
     address: str
     port: int
     protocol: str  # udp | tcp
+    explicit_port: bool  # the config names the port: it is not UDP 514 (EOS shows the port whenever it is TCP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +80,11 @@ class System:
     push_user: str | None
     tacacs: AaaGroup | None
     radius: AaaGroup | None
+    aaa_groups: tuple[AaaGroup, ...]  # the server groups in use: TACACS+ first, then RADIUS
     login: tuple[str, ...]  # login methods in the platform's words, in order (EOS: 'group TACACS', SONiC: 'tacacs+')
     authorization: tuple[str, ...]  # EOS exec authorization methods (same order), () when login is local only
     ntp: tuple[str, ...]  # the first one preferred
+    ntp_servers: tuple[tuple[str, bool], ...]  # (address, preferred): the same servers, the first one preferred
     dns: tuple[str, ...]
     domain: str | None
     syslog: tuple[SyslogServer, ...]
@@ -136,11 +142,16 @@ def _ph(ref: VaultRef | None) -> str | None:
     return ref.placeholder if ref is not None else None
 
 
-def _group(kind: str, g, default_port: int) -> AaaGroup:  # g: TacacsGroup | RadiusGroup
+def _group(kind: str, protocol: str, g, default_port: int) -> AaaGroup:  # g: TacacsGroup | RadiusGroup
     n = len(g.servers)
-    servers = tuple(Server(str(s.address), s.port or default_port, (s.key or g.key).placeholder, n - i)
+    servers = tuple(Server(str(s.address), s.port or default_port, (s.key or g.key).placeholder, n - i,
+                           (s.port or default_port) != default_port)
                     for i, s in enumerate(g.servers))
-    return AaaGroup(kind, g.group, g.key.placeholder, servers)
+    return AaaGroup(kind, protocol, g.group, g.key.placeholder, servers)
+
+
+def _syslog(address: str, port: int, protocol: str) -> SyslogServer:
+    return SyslogServer(address, port, protocol, port != SYSLOG_PORT or protocol != "udp")
 
 
 def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: str) -> System:
@@ -152,8 +163,8 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
                        ADMIN_PRIVILEGE if u.role is Role.ADMIN else OPERATOR_PRIVILEGE,
                        _ph(u.password), tuple(u.ssh_keys))
                   for name, u in sorted(s.users.items()))
-    tacacs = _group("tacacs", s.aaa.tacacs, TACACS_PORT) if s.aaa.tacacs else None
-    radius = _group("radius", s.aaa.radius, RADIUS_PORT) if s.aaa.radius else None
+    tacacs = _group("tacacs", "tacacs+", s.aaa.tacacs, TACACS_PORT) if s.aaa.tacacs else None
+    radius = _group("radius", "radius", s.aaa.radius, RADIUS_PORT) if s.aaa.radius else None
     groups = {"tacacs": tacacs, "radius": radius}
     login: list[str] = []
     for method in s.aaa.login:
@@ -164,6 +175,7 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
             login.append(traits.aaa_login(method, group.name))
     remote = any(m != "local" for m in login)
     snmp = s.snmp
+    ntp = tuple(str(a) for a in s.ntp.servers) if s.ntp else ()
     return System(
         vrf=traits.management_vrf or s.management.vrf,
         interface=traits.management_interface,
@@ -174,12 +186,14 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
         push_user=s.push_user,
         tacacs=tacacs,
         radius=radius,
+        aaa_groups=tuple(g for g in (tacacs, radius) if g is not None),
         login=tuple(login),
         authorization=tuple(login) if remote else (),
-        ntp=tuple(str(a) for a in s.ntp.servers) if s.ntp else (),
+        ntp=ntp,
+        ntp_servers=tuple((a, i == 0) for i, a in enumerate(ntp)),
         dns=tuple(str(a) for a in s.dns.servers) if s.dns else (),
         domain=s.dns.domain if s.dns else None,
-        syslog=tuple(SyslogServer(str(x.address), x.port, x.protocol) for x in s.syslog),
+        syslog=tuple(_syslog(str(x.address), x.port, x.protocol) for x in s.syslog),
         snmp_location=snmp.location if snmp else None,
         snmp_contact=snmp.contact if snmp else None,
         snmp_users=tuple(SnmpUser(n, u.auth.placeholder, u.priv.placeholder)

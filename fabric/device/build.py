@@ -1,0 +1,76 @@
+"""build_devices: every switch's DeviceConfig, from the intent, the topology and the plan.
+
+The orchestration only: fabric-wide values are computed once (QoS, the management gateway, each switch's links),
+then per switch the link walk (links.py) feeds the section builders (port_channels, interfaces, vlans, mlag,
+routing, buffers, system). Platform differences that are decisions (interface names, the MTU ceiling, the
+port-channel and loopback names) come from the platform registry (fabric/platforms/).
+"""
+
+from __future__ import annotations
+
+from fabric.address import ntoa
+from fabric.allocate import Plan
+from fabric.device.buffers import device_buffers
+from fabric.device.interfaces import build_interfaces
+from fabric.device.links import links_by_device, walk_links
+from fabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
+from fabric.device.model import DeviceConfig
+from fabric.device.port_channels import fabric_port_channels, min_links_limit
+from fabric.device.qos import Qos, build_qos
+from fabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups
+from fabric.device.system import build_system
+from fabric.device.vlans import build_vlans
+from fabric.intent import Inventory
+from fabric.mtu import switch_mtu
+from fabric.platforms import PLATFORMS
+from fabric.topology import Link, Switch, Topology
+
+
+def build_devices(inv: Inventory, topo: Topology, plan: Plan) -> dict[str, DeviceConfig]:
+    """Every switch's DeviceConfig, by hostname, in topology order."""
+    qos = build_qos(inv)
+    by_device = links_by_device(topo)
+    gateway = ntoa(plan.management_gateway)  # decided once, in allocate
+    return {name: build_device(inv, topo, plan, sw, by_device.get(name, []), qos, gateway)
+            for name, sw in topo.switches.items()}
+
+
+def mtu_note(fabric_mtu: int, mtu: int, platform: str, lower_peers: dict[str, int]) -> str:
+    """Why the switch's MTUs differ from the fabric MTU: its own platform ceiling, then each peer platform whose
+    lower ceiling its links run at; "" when nothing differs."""
+    own = f"fabric mtu {fabric_mtu} normalised to {mtu}, the {platform} maximum" if mtu != fabric_mtu else ""
+    peers = (f"links to {p} peers run at {m}, the {p} maximum" for p, m in sorted(lower_peers.items()))
+    return "; ".join(filter(None, (own, *peers)))
+
+
+def build_device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], qos: Qos,
+                 mgmt_gateway: str) -> DeviceConfig:
+    """The DeviceConfig of one switch; `links` are its (link, I am the upper end) from links_by_device."""
+    traits = PLATFORMS[sw.platform]
+    model = inv.switch_models[sw.model]
+    mtu = switch_mtu(inv.fabric.mtu, sw.platform)
+    found = walk_links(inv, topo, plan, sw, links, mtu, traits.port_channel)
+    subnets = [plan.rail_subnets[(sw.name, r)] for r in sw.rails]
+    pcs = fabric_port_channels(found.channels, found.used, plan, traits.port_channel, min_links_limit(inv, sw.pod))
+    pcs.extend(mlag_port_channels(found.mlag, mtu, [s.vlan for s in subnets]))
+    pcs.sort(key=lambda p: p.number)
+    interfaces = build_interfaces(sw, model, found.used, found.breakout_of, mtu)
+    vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag)
+    mlag = build_mlag(sw, plan, found.mlag) if found.mlag.active else None
+    if mlag is not None:
+        found.neighbors[MLAG_PEER_GROUP].append(Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip))
+    loopback = ntoa(plan.loopback[sw.name])
+    bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups(sw.role, found.neighbors, inv.routing.bfd),
+                    aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans), inv.routing.ecmp.width,
+                    traits.multipath_relax)
+    management_ip = ntoa(plan.management[sw.name])
+    return DeviceConfig(
+        hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,
+        model=sw.model, hwsku=model.hwsku, rack=sw.rack, loopback=f"{loopback}/32",
+        loopback_interface=traits.loopback_interface, router_id=loopback, asn=plan.asn[sw.name],
+        management=f"{management_ip}/{plan.management_len}", management_gateway=mgmt_gateway,
+        mtu=mtu, mtu_note=mtu_note(inv.fabric.mtu, mtu, sw.platform, found.lower_peers),
+        host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,
+        qos=qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
+        buffers=device_buffers(inv, sw.platform, model, interfaces, qos),
+        system=build_system(inv, sw.key, sw.platform, management_ip), mlag=mlag)

@@ -1,0 +1,53 @@
+"""DeviceConfig: one switch's whole vendor-neutral configuration, one record per section (built by
+fabric/device/build.py from the section builders of this package). Templates only format it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fabric.buffers import Buffers
+from fabric.device.interfaces import Interface
+from fabric.device.mlag import Mlag
+from fabric.device.port_channels import PortChannel
+from fabric.device.qos import Qos
+from fabric.device.routing import Bgp
+from fabric.device.system import System
+from fabric.device.vlans import Vlan
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceConfig:
+    hostname: str
+    platform: str
+    role: str
+    pod: int | None
+    segment: int | None
+    rails: tuple[int, ...]
+    model: str
+    hwsku: str | None
+    rack: str | None
+    loopback: str  # a.b.c.d/32
+    loopback_interface: str  # the platform's loopback interface name (fabric/platforms/<name>.py)
+    router_id: str
+    asn: int
+    management: str  # a.b.c.d/len
+    management_gateway: str
+    mtu: int  # normalised for the platform
+    mtu_note: str  # why the MTU differs from the fabric MTU, or ""
+    host_mtu: int
+    interfaces: tuple[Interface, ...]
+    port_channels: tuple[PortChannel, ...]
+    vlans: tuple[Vlan, ...]
+    bgp: Bgp
+    qos: Qos
+    ecmp_mode: str
+    bfd: bool
+    buffers: Buffers | None  # SONiC lossless buffer tables (fabric/buffers.py); None on EOS
+    system: System  # management plane and baseline (fabric/device/system.py)
+    mlag: Mlag | None = None  # MLAG/MCLAG pair membership (fabric/device/mlag.py)
+
+    def interface(self, name: str) -> Interface:
+        for i in self.interfaces:
+            if i.name == name:
+                return i
+        raise KeyError(name)

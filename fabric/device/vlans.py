@@ -1,0 +1,39 @@
+"""VLANs and SVIs of the device model: one VLAN per rail of a rail switch, its SVI the rail subnet's gateway.
+
+Untagged members are the host access ports, or the MLAG host bonds of the VLAN; on an MLAG pair the peer link is
+the tagged member and the gateway is shared (virtual).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fabric.address import ntoa
+from fabric.allocate import RailSubnet
+from fabric.device.mlag import MlagParts
+
+
+@dataclass(frozen=True, slots=True)
+class Vlan:
+    id: int
+    name: str
+    rail: int
+    gateway: str  # a.b.c.d/len of the SVI
+    prefix: str
+    mtu: int
+    members: tuple[str, ...]  # untagged: host ports, or MLAG host bonds
+    tagged: tuple[str, ...] = ()  # the MLAG peer link
+    virtual: bool = False  # the gateway is shared by an MLAG pair (EOS `ip address virtual`, SONiC SAG)
+
+
+def build_vlans(subnets: Sequence[RailSubnet], mtu: int, members: dict[int, list[str]],
+                mlag: MlagParts) -> tuple[Vlan, ...]:
+    """The VLAN of each rail subnet (in the switch's rail order): name RAIL<rail>, the gateway address with the
+    subnet length, the access ports of `members` (VLAN → ports) then the MLAG host bonds in the VLAN."""
+    tagged = mlag.trunk()
+    virtual = mlag.active
+    return tuple(Vlan(id=sub.vlan, name=f"RAIL{sub.rail}", rail=sub.rail,
+                      gateway=f"{ntoa(sub.gateway)}/{sub.prefix.length}", prefix=str(sub.prefix), mtu=mtu,
+                      members=(*members.get(sub.vlan, ()), *mlag.bonds_in(sub.vlan)), tagged=tagged, virtual=virtual)
+                 for sub in subnets)

@@ -1,0 +1,134 @@
+"""The links up the tiers: rail switch → spine (fabric) and spine → super-spine (core), with their /31 slots.
+
+Uplinks take the lower switch's uplink ports by uplink index u = (upper switch index − 1) × links + link; the upper
+switch's downlinks run in identity order of the lower switch, or from (id − 1)·stride + 1 with a per-segment /
+per-pod stride, so inserting a segment or pod never moves an existing cable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from fabric.intent import Pod, Spines, SuperSpines
+from fabric.topology.model import End, Link, LinkRole, SegmentInfo, Switch
+from fabric.topology.ports import Ports, downlink_candidates, lanes_for, off_end, uplink_ports
+
+if TYPE_CHECKING:
+    from fabric.topology.expand import Expansion
+
+
+@dataclass
+class CoreDownlinks:
+    """The super-spines' downlink allocators and next positions: shared by every pod."""
+
+    supers: list[Switch]
+    position: dict[str, int] = field(default_factory=dict)  # super-spine → next downlink position
+    ports: dict[tuple[str, int], Ports] = field(default_factory=dict)  # (super-spine, speed) → allocator
+
+    def __post_init__(self) -> None:
+        self.position = {s.name: 0 for s in self.supers}
+
+
+def fabric_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch],
+                 seg_switches: list[tuple[SegmentInfo, list[Switch]]]) -> None:
+    """Every rail switch of the pod to every spine, links_per_rail_switch (or the segment's links_per_spine) each;
+    with port_channel_members, consecutive links form bundles that share the /31 slot of their first link."""
+    sp = pod.spines
+    assert sp is not None
+    p, lim = pod.id, x.inv.limits
+    down_pos = {s.name: 0 for s in spines}
+    spine_down = {}
+    for spine in spines:
+        smodel = x.inv.switch_models[spine.model]
+        spine_down[spine.name] = Ports(downlink_candidates(smodel, x.inv.super_spines is not None),
+                                       spine.disabled_ports, lanes_for(smodel, sp.link_speed) or 1, smodel.ports)
+    seg_by_id = {s.id: s for s in pod.segments}
+    for info, switches in seg_switches:
+        per_spine = seg_by_id[info.id].links_per_spine or sp.links_per_rail_switch
+        _segment_stride(x, pi, p, sp, info, spines, down_pos, len(switches) * per_spine)
+        for sw in switches:
+            model = x.inv.switch_models[sw.model]
+            up = uplink_ports(model, sw, lanes_for(model, sp.link_speed) or 1)
+            for spine in spines:
+                down = spine_down[spine.name]
+                for link in range(per_spine):
+                    u = (spine.index - 1) * per_spine + link
+                    port, lane = up.at(u)
+                    sport, slane = down.at(down_pos[spine.name])
+                    down_pos[spine.name] += 1
+                    bundle = None
+                    slot_u = u
+                    if sp.port_channel_members:
+                        c = link // sp.port_channel_members
+                        bundle = f"{sw.name}>{spine.name}#pc{c + 1}"
+                        slot_u = (spine.index - 1) * per_spine + c * sp.port_channel_members
+                    a, z = End(sw.name, port, lane, sp.link_speed), End(spine.name, sport, slane, sp.link_speed)
+                    x.topo.add(Link(f"{sw.name}>{spine.name}#{link + 1}", LinkRole.FABRIC, a, z, bundle=bundle,
+                                    net_slot=sw.tier_slot * lim.uplinks_per_rail_switch + slot_u),
+                               off_end(a, up) or off_end(z, down))
+
+
+def _segment_stride(x: Expansion, pi: int, p: int, sp: Spines, info: SegmentInfo, spines: list[Switch],
+                    down_pos: dict[str, int], need: int) -> None:
+    """With spines.ports_per_segment, the segment's spine downlinks start at (segment id − 1)·stride; a segment
+    needing more than the stride is recorded in topo.stride_overflows."""
+    stride = sp.ports_per_segment
+    if not stride:
+        return
+    for spine in spines:
+        down_pos[spine.name] = (info.id - 1) * stride
+    if need > stride:
+        x.topo.stride_overflows.append((info.src, f"segment {p}/{info.id} needs {need} downlink ports on each "
+                                        f"spine but spines.ports_per_segment is {stride}",
+                                        ("pods", pi, "spines", "ports_per_segment")))
+
+
+def core_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch], core: CoreDownlinks) -> None:
+    """Every spine of the pod to the super-spines of its plane (all of them without planes), links_per_super_spine
+    each, at super_spine_link_speed (default the spine link speed)."""
+    sp, ss_cfg = pod.spines, x.inv.super_spines
+    assert sp is not None and ss_cfg is not None
+    lim = x.inv.limits
+    speed = sp.super_spine_link_speed or sp.link_speed
+    planes = ss_cfg.planes
+    for sup in core.supers:
+        if (sup.name, speed) not in core.ports:
+            umodel = x.inv.switch_models[sup.model]
+            core.ports[(sup.name, speed)] = Ports(downlink_candidates(umodel, False), sup.disabled_ports,
+                                                  lanes_for(umodel, speed) or 1, umodel.ports)
+    by_plane: dict[int | None, list[Switch]] = {None: list(core.supers)}
+    for sup in core.supers:
+        if sup.plane is not None:
+            by_plane.setdefault(sup.plane, []).append(sup)
+    _pod_stride(x, pi, pod.id, sp, ss_cfg, spines, core)
+    for spine in spines:
+        smodel = x.inv.switch_models[spine.model]
+        up = uplink_ports(smodel, spine, lanes_for(smodel, speed) or 1)
+        for pos, sup in enumerate(by_plane[spine.plane if planes else None]):
+            down = core.ports[(sup.name, speed)]
+            for link in range(sp.links_per_super_spine):
+                u = pos * sp.links_per_super_spine + link
+                port, lane = up.at(u)
+                sport, slane = down.at(core.position[sup.name])
+                core.position[sup.name] += 1
+                a, z = End(spine.name, port, lane, speed), End(sup.name, sport, slane, speed)
+                x.topo.add(Link(f"{spine.name}>{sup.name}#{link + 1}", LinkRole.CORE, a, z,
+                                net_slot=x.core_net_base + spine.tier_slot * lim.uplinks_per_spine + u),
+                           off_end(a, up) or off_end(z, down))
+
+
+def _pod_stride(x: Expansion, pi: int, p: int, sp: Spines, ss_cfg: SuperSpines, spines: list[Switch],
+                core: CoreDownlinks) -> None:
+    """With super_spines.ports_per_pod, the pod's super-spine downlinks start at (pod id − 1)·stride; a pod needing
+    more than the stride is recorded in topo.stride_overflows."""
+    stride = ss_cfg.ports_per_pod
+    if not stride:
+        return
+    for sup in core.supers:
+        core.position[sup.name] = (p - 1) * stride
+    per_ss = sum(1 for s in spines if ss_cfg.planes is None or s.plane == 1) * sp.links_per_super_spine
+    if per_ss > stride:
+        x.topo.stride_overflows.append((("pods", pi, "spines"), f"pod {p} needs {per_ss} downlink ports on each "
+                                        f"super-spine but super_spines.ports_per_pod is {stride}",
+                                        ("super_spines", "ports_per_pod")))

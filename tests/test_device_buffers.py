@@ -1,0 +1,28 @@
+"""fabric/device/buffers.py: which switches get buffer tables, and the per-port facts handed to fabric/buffers.py
+(the arithmetic is tested in tests/test_buffers.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fabric.device.buffers import device_buffers
+from fabric.device.interfaces import Interface
+from fabric.device.qos import build_qos
+from tests.helpers import base_inventory, run_data
+
+
+def test_only_platforms_with_buffer_tables(tmp_path: Path) -> None:
+    inv = run_data(tmp_path, base_inventory()).inventory
+    assert inv is not None
+    model, qos = inv.switch_models["sw64"], build_qos(inv)
+    host = Interface("Ethernet0", 1, 1, 400, "access", True, "h1", 9216, vlan=100, qos=True, role="host",
+                     lanes=(0, 1, 2, 3))
+    unused = Interface("Ethernet8", 2, 0, 800, "unused", False, "unused", 9216, lanes=tuple(range(8, 16)))
+    assert device_buffers(inv, "eos", model, [host, unused], qos) is None  # EOS sizes its buffers itself
+    assert device_buffers(inv, "sonic", model.model_copy(update={"buffers": None}), [host], qos) is None  # BUF001
+    b = device_buffers(inv, "sonic", model, [host, unused], qos)
+    assert b is not None
+    # cable lengths: a host port takes solver.cable.host_m (default 3 m); a port without RoCE QoS gets 0m
+    assert b.cable_lengths == (("Ethernet0", "3m"), ("Ethernet8", "0m"))
+    # lossless PG 3 (the RoCE priority) only on the host port
+    assert [(a.port, a.index) for a in b.pgs if a.index == "3"] == [("Ethernet0", "3")]

@@ -1,0 +1,53 @@
+"""fabric/device/interfaces.py: every port of the model, names and physical facts, derived by hand for the small
+test fabric's 64-port 800G model (8 serdes lanes per port, breakout 2x400G) on SONiC and EOS."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from fabric.device.interfaces import build_interfaces, end_name
+from fabric.pipeline import Result
+from fabric.topology import End
+from tests.helpers import base_inventory, run_data
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
+    return run_data(tmp_path_factory.mktemp("mini"), base_inventory())
+
+
+def test_every_port_and_spare_lane(mini: Result) -> None:
+    inv, topo = mini.inventory, mini.topology
+    assert inv is not None and topo is not None
+    sw = dataclasses.replace(topo.switches["p1-s1-rail0"], disabled_ports=frozenset({3}))
+    model = inv.switch_models[sw.model]
+    # port 1 broken out 2x400G, lane 1 used by a host; lane 2 spare; every other port native 800G
+    used = {(1, 1): dict(name="Ethernet0", port=1, lane=1, speed=400, mode="access", admin_up=True,
+                         description="h1", mtu=9216, vlan=100, qos=True, peer="h1", role="host")}
+    out = build_interfaces(sw, model, used, {1: (2, 400)}, 9216)
+    assert len(out) == 64 + 1  # one extra lane interface for the broken-out port
+    first, spare, native, disabled = out[0], out[1], out[2], out[3]
+    # SONiC names by first serdes lane: port 1 lane 1 → 0, lane 2 → 0 + 8/2 = 4; port 2 → 8; port 3 → 16
+    assert (first.name, first.lanes, first.breakout, first.mode) == ("Ethernet0", (0, 1, 2, 3), "2x400G", "access")
+    assert (spare.name, spare.lanes, spare.speed, spare.mode, spare.admin_up) == (
+        "Ethernet4", (4, 5, 6, 7), 400, "unused", False)
+    assert (native.name, native.lanes, native.speed, native.breakout) == ("Ethernet8", tuple(range(8, 16)), 800, "")
+    assert (disabled.name, disabled.description, disabled.mtu) == ("Ethernet16", "disabled in inventory", 9216)
+    # SONiC's speed is in Mbit/s; RS-FEC from 25G per lane: 400G / 4 lanes and 800G / 8 lanes both qualify
+    assert (first.speed_setting, native.speed_setting) == ("400000", "800000")
+    assert first.fec == native.fec == "rs"
+    assert out[-1].name == "Ethernet504" and out[-1].description == "unused"  # port 64: (64-1)·8
+
+
+def test_eos_names(mini: Result) -> None:
+    inv, topo = mini.inventory, mini.topology
+    assert inv is not None and topo is not None
+    sw = dataclasses.replace(topo.switches["p1-s1-rail0"], platform="eos")
+    model = inv.switch_models[sw.model]
+    # EOS names the 4-lane halves of an 8-lane port <port>/1 and <port>/5, a native port <port>/1
+    assert end_name(sw, model, End(sw.name, 2, 2, 400)) == "Ethernet2/5"
+    assert end_name(sw, model, End(sw.name, 2, 0, 800)) == "Ethernet2/1"
+    out = build_interfaces(sw, model, {}, {}, 9214)
+    assert [i.name for i in out[:2]] == ["Ethernet1/1", "Ethernet2/1"] and out[0].speed_setting == "800g-8"
