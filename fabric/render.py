@@ -21,7 +21,7 @@ from fabric.device import DeviceConfig
 from fabric.platforms import PLATFORMS, OutputFile
 
 FABRIC = Path(__file__).resolve().parent
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = FABRIC.parent / "templates"
 
 
 class RenderError(Exception):
@@ -115,7 +115,7 @@ def _builder_where(exc: BaseException) -> tuple[str, int | None]:
 def _build(dev: DeviceConfig, spec: OutputFile) -> str:
     try:
         return builder_function(spec)(dev)
-    except (TypeError, ValueError, KeyError, AttributeError, LookupError) as exc:
+    except (ImportError, TypeError, ValueError, LookupError, AttributeError) as exc:
         source, line = _builder_where(exc)
         raise RenderError(dev.hostname, source, line, f"{type(exc).__name__}: {exc}",
                           builder=spec.builder) from None

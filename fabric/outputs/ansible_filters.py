@@ -182,7 +182,7 @@ def rf_sonic_access_problems(config_db: dict[str, Any], address: str) -> list[st
 # The CONFIG_DB tables railfabric renders for SONiC: `config replace` makes them exactly what the rendered file says
 # (a table railfabric owns but did not render this time, such as MCLAG_DOMAIN after MLAG is removed, is deleted).
 # Every other table belongs to the switch and is carried over from its running CONFIG_DB. Kept in step with
-# fabric/platforms/sonic_config_db.TABLES by tests/test_rollout_filters.py.
+# templates/sonic/ by tests/test_rollout_filters.py.
 OWNED_TABLES = frozenset({
     "AAA", "BANNER_MESSAGE", "BREAKOUT_CFG", "BUFFER_PG", "BUFFER_POOL", "BUFFER_PORT_EGRESS_PROFILE_LIST",
     "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PROFILE", "BUFFER_QUEUE", "CABLE_LENGTH", "DEVICE_METADATA",
