@@ -8,10 +8,12 @@ newline: byte-stable whatever order the rows were built in.
 
 The file is for docker_routing_config_mode "split": BGP lives in frr.conf (templates/sonic/frr.conf.j2).
 
-Forms not verified against a vendor document (carried over unchanged from the templates this module replaces; see
-also REFERENCE.md): DEVICE_METADATA `create_only_config_db_buffers` (a per-SKU file of sonic-buildimage, not a
-sonic-device_metadata.yang leaf in every release), and BANNER_MESSAGE `login` text with line breaks (the YANG
-model's string type accepts them; how each release's banner service writes them is not documented).
+Verification: every table and field written here is modelled in sonic-buildimage src/sonic-yang-models
+(@086b03bd), and the example's, the MLAG fabric's and the full management plane's files pass yanglint against those
+models (tests/test_sonic_yang.py, test_mlag_sonic.py, test_system_render.py). Not verified from a vendor document:
+how a given SONiC release applies a value at run time (e.g. whether `create_only_config_db_buffers` is honoured by
+releases before the SN5600 SKU file that sets it, how the banner service prints a multi-line `login`); the tables are
+unchanged from the templates this module replaced.
 """
 
 from __future__ import annotations
