@@ -209,6 +209,11 @@ switch_models:
     speed: 800G
     breakouts: [2x400G, 4x200G]
     latency_ns: 600
+    # Spectrum-4 buffer facts (the example's inventory/hardware.yml cites the sources): a SONiC switch
+    # cannot be made lossless without them (BUF001)
+    buffers: {total_bytes: 158229504, ingress_lossless_pool: 52161690, ingress_lossy_pool: 52161690,
+              egress_lossless_pool: 158229504, egress_lossy_pool: 52161690, cell_bytes: 192,
+              pipeline_latency_bytes: 19456, mac_phy_delay_bytes: 819.2, tile_delay_ns: 120}
 
 host_models:
   hgx-h100:                        # 8 GPUs, one 400G NIC per GPU

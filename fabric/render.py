@@ -1,31 +1,47 @@
-"""Render DeviceConfigs through the platform templates: one Jinja environment, StrictUndefined, compiled once.
+"""Render DeviceConfigs into their platform's files: text configurations through Jinja templates (one environment,
+StrictUndefined, compiled once), files built as data through the platform's builder functions (SONiC
+config_db.json: fabric/platforms/sonic_config_db.py), each imported once per process.
 
-Templates only format. A template error becomes a RenderError naming the template, its line and the device.
-JSON outputs are parsed and re-serialised with sorted keys, so they are always valid and byte-stable.
+Templates only format. A template error becomes a RenderError naming the template, its line and the device; a
+builder error names the builder, the source line where it failed and the device.
 """
 
 from __future__ import annotations
 
 import os
 import traceback
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from pathlib import Path
 
 import jinja2
 import orjson
 
 from fabric.device import DeviceConfig
-from fabric.platforms import PLATFORMS
+from fabric.platforms import PLATFORMS, OutputFile
 
-_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+FABRIC = Path(__file__).resolve().parent
+TEMPLATES = FABRIC.parent / "templates"
 
 
 class RenderError(Exception):
-    def __init__(self, device: str, template: str, line: int | None, message: str) -> None:
+    """A file that could not be rendered. `template` is the template (relative to templates/) or, for a builder,
+    the source file (relative to the repository) where it failed, and `builder` the builder's "module:function"."""
+
+    def __init__(self, device: str, template: str, line: int | None, message: str, builder: str = "") -> None:
         self.device, self.template, self.line, self.message = device, template, line, message
-        where = f"templates/{template}" + (f":{line}" if line else "")
-        super().__init__(f"{where} (device {device}): {message}")
+        self.builder = builder
+        at = f":{line}" if line else ""
+        if builder:
+            where = f"{template}{at} (builder {builder}, device {device})" if template else \
+                f"builder {builder} (device {device})"
+        else:
+            where = f"templates/{template}{at} (device {device})"
+        super().__init__(f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[RenderError], tuple[str, str, int | None, str, str]]:
+        """Picklable with its fields, so an error in a render worker process reaches the parent intact."""
+        return RenderError, (self.device, self.template, self.line, self.message, self.builder)
 
 
 def _dscp_list(values: tuple[int, ...] | list[int]) -> str:
@@ -81,24 +97,43 @@ def _where(exc: BaseException, root: str, entry: str) -> tuple[str, int | None]:
     return entry, getattr(exc, "lineno", None)
 
 
+@cache
+def builder_function(spec: OutputFile) -> Callable[[DeviceConfig], str]:
+    """The function that builds `spec`'s file, imported once per process."""
+    return spec.build_function()
+
+
+def _builder_where(exc: BaseException) -> tuple[str, int | None]:
+    """(source file relative to the repository, line) of the innermost railfabric frame of a builder's error."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        if path.is_relative_to(FABRIC):
+            return path.relative_to(FABRIC.parent).as_posix(), frame.lineno
+    return "", None
+
+
+def _build(dev: DeviceConfig, spec: OutputFile) -> str:
+    try:
+        return builder_function(spec)(dev)
+    except (ImportError, TypeError, ValueError, LookupError, AttributeError) as exc:
+        source, line = _builder_where(exc)
+        raise RenderError(dev.hostname, source, line, f"{type(exc).__name__}: {exc}",
+                          builder=spec.builder) from None
+
+
+def _render_template(dev: DeviceConfig, spec: OutputFile, env: jinja2.Environment, root: str) -> str:
+    name = f"{dev.platform}/{spec.template}"
+    try:
+        return env.get_template(name).render(d=dev)
+    except jinja2.TemplateSyntaxError as exc:
+        raise RenderError(dev.hostname, exc.name or name, exc.lineno, exc.message or str(exc)) from None
+    except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
+        template, line = _where(exc, root, name)
+        raise RenderError(dev.hostname, template, line, str(exc)) from None
+
+
 def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, str]:
-    """File name → text for one device, per its platform's entry templates."""
+    """File name → text for one device, per its platform's files: each from its builder or its entry template."""
     env = environment(root)
-    out: dict[str, str] = {}
-    for spec in PLATFORMS[dev.platform].files:
-        entry, filename = spec.template, spec.name
-        name = f"{dev.platform}/{entry}"
-        try:
-            text = env.get_template(name).render(d=dev)
-        except jinja2.TemplateSyntaxError as exc:
-            raise RenderError(dev.hostname, exc.name or name, exc.lineno, exc.message or str(exc)) from None
-        except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
-            template, line = _where(exc, root, name)
-            raise RenderError(dev.hostname, template, line, str(exc)) from None
-        if filename.endswith(".json"):
-            try:
-                text = orjson.dumps(orjson.loads(text), option=_JSON_OPTIONS).decode() + "\n"
-            except orjson.JSONDecodeError as exc:
-                raise RenderError(dev.hostname, name, None, f"template produced invalid JSON: {exc}") from None
-        out[filename] = text
-    return out
+    return {spec.name: _build(dev, spec) if spec.builder else _render_template(dev, spec, env, root)
+            for spec in PLATFORMS[dev.platform].files}

@@ -1,4 +1,4 @@
-"""Lossless buffers on SONiC (fabric/buffers.py, templates/sonic/_buffers.j2, BUF001-BUF003).
+"""Lossless buffers on SONiC (fabric/buffers.py, fabric/platforms/sonic_config_db_buffers.py, BUF001-BUF003).
 
 Hand derivations use the SN5600 facts of inventory/hardware.yml: cell 192 B (cell occupancy ceil(192/64) = 3),
 pipeline latency 19 KiB = 19,456 B, MAC/PHY delay 819.2 B, 120 ns on tile, port MTU 9216, SONiC's lossless MTU

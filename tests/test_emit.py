@@ -196,15 +196,15 @@ def test_render_error_names_the_partial_line_and_device(tmp_path: Path) -> None:
 
     root = tmp_path / "templates"
     shutil.copytree(TEMPLATES, root)
-    partial = root / "sonic" / "_qos.j2"
+    partial = root / "eos" / "_qos.j2"
     lines = partial.read_text().splitlines(keepends=True)
     lines.insert(4, "{{ d.qos.no_such_field }}\n")  # becomes line 5 of the partial (after the comment)
     partial.write_text("".join(lines))
     r = run(EXAMPLE)
-    dev = build_devices(r.inventory, r.topology, r.plan)["p1-s1-rail3"]  # type: ignore[arg-type]
+    dev = build_devices(r.inventory, r.topology, r.plan)["p1-s2-rail1-5"]  # type: ignore[arg-type]  # EOS segment
     with pytest.raises(RenderError) as info:
         render_device(dev, str(root))
-    assert (info.value.template, info.value.line, info.value.device) == ("sonic/_qos.j2", 5, "p1-s1-rail3")
+    assert (info.value.template, info.value.line, info.value.device) == ("eos/_qos.j2", 5, "p1-s2-rail1-5")
     assert "no_such_field" in str(info.value)
 
 

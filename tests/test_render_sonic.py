@@ -1,6 +1,6 @@
-"""SONiC rendering (templates/sonic/): config_db.json and frr.conf of the shipped example (with its EOS segment, pod 1
-segment 2, moved to SONiC: tests/helpers.py example_all_sonic), checked against values
-derived by hand from inventory/ and the layout rules of fabric/allocate.py and fabric/topology/expand.py.
+"""SONiC rendering (config_db.json: fabric/platforms/sonic_config_db*.py; frr.conf: templates/sonic/) of the shipped
+example (with its EOS segment, pod 1 segment 2, moved to SONiC: tests/helpers.py example_all_sonic), checked against
+values derived by hand from inventory/ and the layout rules of fabric/allocate.py and fabric/topology/expand.py.
 
 Derivations (example limits: 16 super-spines, 8 pods × 16 spines, 8 segments per pod × 16 rail switches,
 64 uplinks per rail switch, a /21 of 172.16.0.0/12 per segment; sn5600 = 64 × 800G with 8 serdes lanes, so SONiC

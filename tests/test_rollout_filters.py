@@ -4,6 +4,7 @@ decision with hand-written inputs and expected values."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -134,21 +135,31 @@ def test_unowned_tables_are_kept_owned_ones_replaced() -> None:
 
 
 def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
-    """Every table the SONiC templates write is in OWNED_TABLES (else a stale row of it would survive the replace):
-    the example, and an MLAG segment (MCLAG tables), both rendered."""
+    """Every table the SONiC builder can write is in OWNED_TABLES (else a stale row of it would survive the
+    replace), and the builder's list is exact: the example with every management service (RADIUS added), and an
+    MLAG segment (MCLAG tables), rendered, write every table of it (tests/test_sonic_config_db.py checks each
+    family's conditions)."""
+    import yaml
+
     from fabric.device import build_devices
     from fabric.pipeline import run
+    from fabric.platforms.sonic_config_db import TABLES
     from fabric.render import render_device
     from tests.helpers import EXAMPLE, mlag_inventory, run_data
 
+    assert f.OWNED_TABLES >= TABLES, sorted(TABLES - f.OWNED_TABLES)
+    full = tmp_path / "full"
+    shutil.copytree(EXAMPLE, full)
+    system = yaml.safe_load((full / "system.yml").read_text(encoding="utf-8"))
+    system["system"]["aaa"]["radius"] = {"key": {"vault": "radius_key"}, "servers": [{"address": "192.0.2.12"}]}
+    (full / "system.yml").write_text(yaml.safe_dump(system, sort_keys=False), encoding="utf-8")
     seen: set[str] = set()
-    for res in (run(EXAMPLE), run_data(tmp_path / "m", mlag_inventory())):
-        assert res.inventory and res.topology and res.plan and not res.findings
+    for res in (run(full), run_data(tmp_path / "m", mlag_inventory())):
+        assert res.inventory and res.topology and res.plan and not res.findings, res.findings
         for dev in build_devices(res.inventory, res.topology, res.plan).values():
             if dev.platform == "sonic":
                 seen |= set(json.loads(render_device(dev)["config_db.json"]))
-    assert "MCLAG_DOMAIN" in seen and "BUFFER_PG" in seen
-    assert seen <= f.OWNED_TABLES, sorted(seen - f.OWNED_TABLES)
+    assert seen == TABLES, (sorted(TABLES - seen), sorted(seen - TABLES))
 
 
 FRR = """\

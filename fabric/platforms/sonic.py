@@ -25,7 +25,7 @@ PLATFORM = Platform(
     ecmp_modes=frozenset({"flow"}),
     multipath_relax=True,
     watchdog_actions=frozenset({"drop", "forward", "alert"}),
-    files=(OutputFile("config_db.json", template="config_db.json.j2"),
+    files=(OutputFile("config_db.json", builder="fabric.platforms.sonic_config_db:config_db"),
            OutputFile("frr.conf", template="frr.conf.j2")),
     port_channel_prefix="PortChannel",
     management_interface="eth0",

@@ -1,0 +1,94 @@
+"""SONiC config_db.json built as data: the CONFIG_DB (table → key → fields) of one switch, serialised once.
+
+Every value comes from the vendor-neutral DeviceConfig; each table family is a small pure function in a sibling
+module (ports and interfaces, MCLAG, QoS, buffers, management plane) returning only the tables it has rows for,
+in the shapes of sonic-buildimage src/sonic-yang-models. CONFIG_DB values are strings ("9216", "400000"), so
+numbers are written as text. The document is written with sorted keys and two-space indentation, plus a trailing
+newline: byte-stable whatever order the rows were built in.
+
+The file is for docker_routing_config_mode "split": BGP lives in frr.conf (templates/sonic/frr.conf.j2).
+
+Verification: every table and field written here is modelled in sonic-buildimage src/sonic-yang-models
+(@086b03bd), and the example's, the MLAG fabric's and the full management plane's files pass yanglint against those
+models (tests/test_sonic_yang.py, test_mlag_sonic.py, test_system_render.py). Not verified from a vendor document:
+how a given SONiC release applies a value at run time (e.g. whether `create_only_config_db_buffers` is honoured by
+releases before the SN5600 SKU file that sets it, how the banner service prints a multi-line `login`); the tables are
+unchanged from the templates this module replaced.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from fabric.platforms.sonic import PLATFORM
+from fabric.platforms.sonic_config_db_buffers import BUFFER_TABLES, buffer_tables
+from fabric.platforms.sonic_config_db_mclag import MCLAG_TABLES, mclag_tables
+from fabric.platforms.sonic_config_db_ports import PORT_TABLES, port_tables
+from fabric.platforms.sonic_config_db_qos import QOS_TABLES, qos_tables
+from fabric.platforms.sonic_config_db_system import SYSTEM_TABLES, system_tables
+
+if TYPE_CHECKING:  # types only: the platform registry imports this module before fabric.device exists
+    from fabric.device import DeviceConfig
+
+Tables = dict[str, dict[str, Any]]
+
+_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+
+# DEVICE_METADATA type per railfabric role (sonic-device_metadata.yang `type`): rail switches are leaves, both spine
+# tiers are spines. A decision, not formatting: it belongs in the device model (listed for the lead to move).
+SONIC_TYPE = {"rail": "LeafRouter", "spine": "SpineRouter", "super-spine": "SpineRouter"}
+
+IDENTITY_TABLES = frozenset({"DEVICE_METADATA", "LOOPBACK_INTERFACE"})
+
+# Every table config_db() can write (ansible_filters.OWNED_TABLES must cover them: tests/test_rollout_filters.py).
+TABLES = IDENTITY_TABLES | PORT_TABLES | MCLAG_TABLES | QOS_TABLES | BUFFER_TABLES | SYSTEM_TABLES
+
+
+def sonic_type(role: str) -> str:
+    return SONIC_TYPE[role]
+
+
+def identity_tables(dev: DeviceConfig) -> Tables:
+    """DEVICE_METADATA|localhost and the loopback (its address is the BGP router id, in frr.conf)."""
+    meta: dict[str, str] = {
+        "hostname": dev.hostname,
+        "bgp_asn": str(dev.asn),
+        "type": sonic_type(dev.role),
+        "docker_routing_config_mode": "split",
+        "default_pfcwd_status": "enable" if dev.qos.watchdog else "disable",
+        "buffer_model": "traditional",
+    }
+    if dev.hwsku:
+        meta["hwsku"] = dev.hwsku
+    if dev.buffers and dev.buffers.create_only:
+        meta["create_only_config_db_buffers"] = "true"
+    loopback = PLATFORM.loopback_interface
+    return {
+        "DEVICE_METADATA": {"localhost": meta},
+        "LOOPBACK_INTERFACE": {loopback: {}, f"{loopback}|{dev.loopback}": {}},
+    }
+
+
+def config_db_tables(dev: DeviceConfig) -> Tables:
+    """The whole CONFIG_DB of one switch, as data."""
+    db = identity_tables(dev)
+    db.update(port_tables(dev))
+    if dev.mlag is not None:
+        db.update(mclag_tables(dev.mlag))
+    db.update(qos_tables(dev.qos, dev.interfaces))
+    if dev.buffers:
+        db.update(buffer_tables(dev.buffers))
+    db.update(system_tables(dev.system, dev.management, dev.management_gateway))
+    return db
+
+
+def dumps(db: Tables) -> str:
+    """The file's text: sorted keys, two-space indent, a final newline."""
+    return orjson.dumps(db, option=_JSON_OPTIONS).decode() + "\n"
+
+
+def config_db(dev: DeviceConfig) -> str:
+    """config_db.json of one SONiC switch (the platform's builder: fabric/platforms/sonic.py)."""
+    return dumps(config_db_tables(dev))

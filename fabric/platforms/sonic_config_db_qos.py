@@ -1,0 +1,110 @@
+"""CONFIG_DB RoCEv2 QoS: the AI_ROCE maps, schedulers, WRED/ECN, per-port maps and queues, PFC watchdog
+(sonic-dscp-tc-map.yang, sonic-tc-queue-map.yang, sonic-tc-priority-group-map.yang,
+sonic-pfc-priority-queue-map.yang, sonic-scheduler.yang, sonic-wred-profile.yang, sonic-port-qos-map.yang,
+sonic-queue.yang, sonic-pfcwd.yang).
+
+Our own maps are always written: SONiC's default AZURE maps treat DSCP 3/4 as lossless and DSCP 26 as lossy. All
+maps are called AI_ROCE; PFC priority p pauses queue p (TC = priority, TC_TO_QUEUE is the model's map). The per-port
+tables cover the ports the RoCE QoS applies to (Interface.qos).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # types only: the platform registry imports this module before fabric.device exists
+    from fabric.device import Interface, Qos
+
+
+Tables = dict[str, dict[str, Any]]
+
+QOS_TABLES = frozenset({"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE",
+                        "SCHEDULER", "WRED_PROFILE", "PORT_QOS_MAP", "QUEUE", "PFC_WD"})
+
+MAP = "AI_ROCE"
+STRICT_SCHEDULER = "AI_STRICT"
+LOSSLESS_WRED = "AI_LOSSLESS"
+
+
+def dwrr_scheduler(queue: int) -> str:
+    return f"AI_DWRR_Q{queue}"
+
+
+def _numbered(values: Iterable[int]) -> dict[str, str]:
+    """A map indexed by position: {"0": str(values[0]), ...}."""
+    return {str(i): str(v) for i, v in enumerate(values)}
+
+
+def map_tables(q: Qos) -> Tables:
+    return {
+        "DSCP_TO_TC_MAP": {MAP: _numbered(q.dscp_to_tc)},
+        "TC_TO_QUEUE_MAP": {MAP: _numbered(q.tc_to_queue)},
+        "TC_TO_PRIORITY_GROUP_MAP": {MAP: _numbered(q.tc_to_pg)},
+        "MAP_PFC_PRIORITY_TO_QUEUE": {MAP: {str(p): str(queue) for p, queue in q.pfc_to_queue}},
+    }
+
+
+def scheduler_tables(q: Qos) -> Tables:
+    """SCHEDULER (present even when empty): one strict scheduler shared by the strict queues, one DWRR scheduler
+    per weighted queue; WRED_PROFILE with ECN marking when ECN is on."""
+    schedulers: dict[str, dict[str, str]] = {}
+    if q.strict_queues:
+        schedulers[STRICT_SCHEDULER] = {"type": "STRICT"}
+    for queue, weight in q.dwrr:
+        schedulers[dwrr_scheduler(queue)] = {"type": "DWRR", "weight": str(weight)}
+    out: Tables = {"SCHEDULER": schedulers}
+    if q.ecn:
+        out["WRED_PROFILE"] = {LOSSLESS_WRED: {
+            "ecn": "ecn_all",
+            "wred_green_enable": "true",
+            "green_min_threshold": str(q.ecn.min_bytes),
+            "green_max_threshold": str(q.ecn.max_bytes),
+            "green_drop_probability": str(q.ecn.probability),
+        }}
+    return out
+
+
+def port_qos_row(q: Qos) -> dict[str, str]:
+    pfc = ",".join(str(p) for p in q.lossless)
+    row = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP, "tc_to_pg_map": MAP, "pfc_to_queue_map": MAP,
+           "pfc_enable": pfc}
+    if q.watchdog:
+        row["pfcwd_sw_enable"] = pfc
+    return row
+
+
+def queue_rows(q: Qos, port: str) -> dict[str, dict[str, str]]:
+    """QUEUE|<port>|<queue>: strict queues on the strict scheduler, weighted queues on theirs; a lossless weighted
+    queue also gets the ECN profile when ECN is on. (Whether a queue is ECN-marked is a decision; it belongs in the
+    device model.)"""
+    rows: dict[str, dict[str, str]] = {f"{port}|{queue}": {"scheduler": STRICT_SCHEDULER} for queue in q.strict_queues}
+    for queue, _weight in q.dwrr:
+        row = {"scheduler": dwrr_scheduler(queue)}
+        if q.ecn and queue in q.lossless:
+            row["wred_profile"] = LOSSLESS_WRED
+        rows[f"{port}|{queue}"] = row
+    return rows
+
+
+def port_tables(q: Qos, ports: list[str]) -> Tables:
+    """PORT_QOS_MAP and QUEUE of the RoCE ports (none: no table), and PFC_WD when the watchdog is on."""
+    if not ports:
+        return {}
+    row = port_qos_row(q)
+    queues: dict[str, dict[str, str]] = {}
+    for port in ports:
+        queues.update(queue_rows(q, port))
+    out: Tables = {"PORT_QOS_MAP": {port: dict(row) for port in ports}, "QUEUE": queues}
+    if q.watchdog:
+        w = q.watchdog
+        wd: dict[str, dict[str, str]] = {"GLOBAL": {"POLL_INTERVAL": str(w.poll_ms)}}
+        for port in ports:
+            wd[port] = {"action": w.action, "detection_time": str(w.detection_ms),
+                        "restoration_time": str(w.restoration_ms)}
+        out["PFC_WD"] = wd
+    return out
+
+
+def qos_tables(q: Qos, interfaces: tuple[Interface, ...]) -> Tables:
+    return {**map_tables(q), **scheduler_tables(q), **port_tables(q, [i.name for i in interfaces if i.qos])}
