@@ -87,6 +87,9 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
     out: dict[str, str] = {}
     for spec in PLATFORMS[dev.platform].files:
         entry, filename = spec.template, spec.name
+        if spec.builder:  # a file built as data (NVUE startup.yaml): the platform's function serialises it
+            out[filename] = spec.build_function()(dev)
+            continue
         name = f"{dev.platform}/{entry}"
         try:
             text = env.get_template(name).render(d=dev)
