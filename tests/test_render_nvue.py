@@ -1,9 +1,11 @@
 """NVIDIA Cumulus Linux NVUE rendering (fabric/platforms/nvue_startup.py) of the example inventory, read back.
 
-The fixture re-validates the example with `fabric.platform: nvue`: every switch becomes Cumulus except pod 1
-segment 2, which says `platform: eos` itself, so the fabric is mixed. Addresses, ASNs and ports do not depend on the
-platform; the expected values are derived by hand from inventory/ and the layout rules (fabric/allocate.py,
-fabric/topology.py):
+The fixture re-builds the example with `fabric.platform: nvue`: every switch becomes Cumulus except pod 1 segment 2,
+which says `platform: eos` itself, so the fabric is mixed. (Validated as a whole, that inventory is refused: pod 2
+bundles its uplinks in pairs with min-links 2, which NVUE bonds cannot say; test_bundle_rules below. The device
+model and the renderer do not depend on it, so the fixture renders every section anyway.) Addresses, ASNs and
+ports do not depend on the platform; the expected values are derived by hand from inventory/ and the layout rules
+(fabric/allocate.py, fabric/topology.py):
 
 - loopbacks 10.0.0.0/20: 16 super-spine slots (limits.super_spines), then 8 pods × 16 spine slots = 128, so rail
   switch slot s has 10.0.0.(144 + s); p1-s1-rail3 is slot 3 → 10.0.0.147/32, ASN 4200100000 + 3 = 4200100003.
@@ -361,3 +363,32 @@ def test_nvue_drain_commands(devices: dict[str, DeviceConfig]) -> None:
         "nv unset vrf default router bgp peer-group SUPER-SPINES address-family ipv4-unicast policy outbound "
         "route-map",
         "nv unset router policy route-map RF-DRAIN"]
+
+
+# --------------------------------------------------------------------------- bundles on NVUE
+
+
+def _bundled(data: dict[str, Any]) -> dict[str, Any]:
+    data["pods"][0]["spines"]["links_per_rail_switch"] = 2
+    data["pods"][0]["spines"]["port_channel_members"] = 2
+    return data
+
+
+def test_bundle_rules(tmp_path: Path) -> None:
+    # bundles of 2 with the default min-links (every member = 2): NVUE bonds cannot say it
+    found = run_data(tmp_path / "a", _bundled(_nvue(base_inventory()))).findings
+    assert [(f.code, f.message) for f in found] == [
+        ("PLAT001", "port-channel p1-s1-rail0>p1-spine1#pc1 (p1-s1-rail0): min-links 2 cannot be expressed on nvue, "
+                    "whose bonds have no min-links (pod 1)")]
+    # min-links 1 is what a Linux bond does: renders
+    data = _bundled(_nvue(base_inventory()))
+    data["pods"][0]["spines"]["port_channel_min_links"] = 1
+    assert codes(run_data(tmp_path / "b", data)) == []
+    # per-packet ECMP needs routed ports: refused over bonds, fine without them
+    data["routing"] = {"ecmp": {"mode": "packet"}}
+    assert codes(run_data(tmp_path / "c", data)) == ["PLAT001"]
+    plain = _nvue(base_inventory())
+    plain["routing"] = {"ecmp": {"mode": "packet"}}
+    assert codes(run_data(tmp_path / "d", plain)) == []
+    # SONiC bundles keep their min-links: no finding
+    assert codes(run_data(tmp_path / "e", _bundled(with_system(base_inventory())))) == []

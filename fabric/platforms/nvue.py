@@ -34,8 +34,8 @@ Air instance before the first push):
   probability}` and `qos egress-scheduler default-global traffic-class <t> {mode: strict|dwrr, bw-percent}` key
   names in YAML, and layering them on `qos roce` (NVIDIA shows such changes after `qos roce` for the mapping only);
 - `link fec rs|off` values, `link state up|down` as `{up: {}}`;
-- `interface <bond> bond member <swp>` / `bond lacp-rate`/`min-links` (min-links is not in NVUE: left to the
-  default, see notes);
+- `interface <bond> bond {member <swp>, mode lacp}` (NVUE's bond reference lists down-delay, lacp-bypass, mode, no
+  min-links: bundles needing min-links above 1 are refused, fabric/rules/bundle_rules.py);
 - route-map rule YAML: `action: {permit: {}}`, `match: {ip-prefix-list: <n>, type: ipv4}`;
 - BGP: `peer-group <g> remote-as`, `bfd enable on`, `description`, `address-family ipv4-unicast multipaths ebgp`,
   `aggregate-route <p> summary-only on`, `redistribute connected {enable, route-map}`, `path-selection multipath
@@ -103,9 +103,12 @@ PLATFORM = Platform(
     # `nv config replace` deletes every account the file does not list (the factory `cumulus` one too):
     # the push account must be rendered (MGMT001/002)
     replaces_users=True,
+    bond_min_links=False,  # NVUE bonds have down-delay, lacp-bypass, mode, ... but no min-links
+    packet_ecmp_on_bonds=False,  # "Cumulus Linux does not support adaptive routing on ... bonds or bond members"
     notes=(
         "MLAG (Cumulus mlag/clag) is not rendered yet: dual_homing: mlag is refused (PLAT001)",
-        "L3 bonds have no NVUE min-links: a degraded bundle stays up while one member lives",
+        "L3 bonds have no NVUE min-links: port-channels with min-links above 1 are refused (PLAT001)",
+        "adaptive routing (ecmp packet) runs on routed ports only: with port-channels it is refused (PLAT001)",
         "PFC watchdog: only polling-interval and robustness (detection = poll x robustness); restoration time "
         "and action are the switch's own",
         "ECMP flowlet is not a Cumulus mode; packet = adaptive routing on routed fabric ports",
