@@ -392,3 +392,13 @@ def test_bundle_rules(tmp_path: Path) -> None:
     assert codes(run_data(tmp_path / "d", plain)) == []
     # SONiC bundles keep their min-links: no finding
     assert codes(run_data(tmp_path / "e", _bundled(with_system(base_inventory())))) == []
+
+
+def test_sized_skeleton_on_nvue_validates(tmp_path: Path) -> None:
+    """`fabric size --switch-model sn5600` (64 × 800G, breakouts 2x400G and 4x200G: the SN5600 data sheet as
+    fabric/sizing.py presets() has it) printed for NVUE validates clean, push account included (MGMT001)."""
+    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+
+    sized = size_fabric(1024, host_preset("dgx-h100"), switch_preset("sn5600"))
+    (tmp_path / "fabric.yml").write_text(inventory_skeleton(sized, platform="nvue"), encoding="utf-8")
+    assert run(tmp_path).findings == []

@@ -45,7 +45,13 @@ Air instance before the first push):
   priority}}`, `aaa authentication-order <n> <method>`; service `ntp mgmt server`, `dns mgmt server` + `search`,
   `syslog mgmt server <ip> {port, protocol}`, `snmp-server {enable, listening-address <ip> vrf mgmt, username <u>
   auth-sha/encrypt-aes, system-location, system-contact}`; `system ssh-server vrf mgmt`;
-- `interface eth0 {ip address, ip gateway, ip vrf mgmt}`.
+- `interface eth0 {ip address, ip gateway, ip vrf mgmt}`; `interface <if> description`; `link fec rs|off`;
+  `interface vlanN {type svi, vlan N}` (the user guide's example shows `type svi` + `vlan`; YAML key unverified);
+- the push's drain: `router policy route-map RF-DRAIN rule 10 set as-path-prepend as '<asn> <asn> <asn>'` and
+  `vrf default router bgp peer-group <g> address-family ipv4-unicast policy outbound route-map RF-DRAIN`;
+- `nv config apply --assume-yes --confirm 15m` (the 5.14 table shows `--confirm 60m` and `--assume-yes` apart),
+  `--confirm-yes` / `--confirm-no`; `nv config diff -o commands` (documented) and `nv config detach` to drop the
+  pending revision in check mode (documented for detach; that it leaves nothing pending is not).
 """
 
 from __future__ import annotations
