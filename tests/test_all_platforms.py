@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from fabric.cli import main
+from fabric.core.finding import Severity
 from fabric.device import build_devices
-from fabric.findings import Severity
 from fabric.platforms import PLATFORMS
 from fabric.topology import LinkRole
 from tests.helpers import base_inventory, dump, run_data, with_system, write_files

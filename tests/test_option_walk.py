@@ -296,3 +296,63 @@ def test_option_changes_output_or_is_refused(tmp_path: Path, name: str, dotted: 
     assert files is not None, f"{name} was refused ({errors}) but should render"
     changed = sorted(p for p in set(files) | set(_BASELINES[key]) if files.get(p) != _BASELINES[key].get(p))
     assert changed, f"{name} changed no rendered file: the option is silently ignored"
+
+
+# --------------------------------------------------------------------------- the same walk on Cumulus (NVUE)
+
+NVUE = {("fabric", "platform"): "nvue"}
+# refused on NVUE (its capability table) where the SONiC/EOS walk renders, or the reverse
+NVUE_REFUSED: dict[tuple[str, str], str | None] = {
+    ("routing.ecmp.mode", "packet"): None,  # renders: Spectrum adaptive routing on the routed fabric ports
+    ("routing.ecmp.mode", "flowlet"): "PLAT001",
+    ("qos.pfc_watchdog.action", "forward"): "PLAT001",  # Cumulus's watchdog has no action knob: drop only
+    ("qos.pfc_watchdog.action", "alert"): "PLAT001",
+    ("pods.*.segments.*.dual_homing", "mlag"): "PLAT001",  # Cumulus MLAG is not rendered yet
+    ("pods.*.spines.port_channel_members", "2"): "PLAT001",  # NVUE bonds cannot say min-links 2 (the default)
+}
+# options whose NVUE baseline (their CONTEXT) is refused and which make it render: the option changes the outcome
+NVUE_UNBLOCKS = {"pods.*.spines.port_channel_min_links": "PLAT001"}  # bundles of 2 render with min-links 1
+# options that mean nothing on NVUE and change nothing there (the SONiC/EOS walk covers them): say why
+NVUE_NOT_APPLICABLE = {
+    "system.management.eapi": "the NVUE push runs `nv` over SSH; eAPI is Arista's",
+    "switch_models.{}.hwsku": "a SONiC SKU name",
+    "switch_models.{}.serdes_lanes": "Cumulus names ports swpN / swpNsM whatever the lanes per port",
+    "system.users.{}.privilege": "NVUE accounts have roles (system-admin, nvue-monitor), not privilege levels",
+    "system.management": "its keys are the VRF name (Cumulus's is always mgmt) and eAPI; ssh is walked on its own",
+    "switch_models.{}.buffers": "SONiC buffer facts: NVUE keeps NVIDIA's RoCE pools (qos roce mode lossless)",
+    "pods.*.segments.*.peer_link_ports": "MLAG only, and MLAG is refused on NVUE (test_render_nvue.py)",
+    "switch_models.{}.port_blocks.peer_link": "MLAG only, and MLAG is refused on NVUE (test_render_nvue.py)",
+}
+
+
+def _nvue_context(dotted: str) -> dict[tuple, Any]:
+    return {**{k: v for k, v in CONTEXT.get(dotted, {}).items() if k != ("fabric", "platform")}, **NVUE}
+
+
+NVUE_VARIANTS = [v for v in VARIANTS if not v[1].endswith(".platform") and v[1] not in NVUE_NOT_APPLICABLE
+                 and not v[1].startswith("switch_models.{}.buffers.")]
+
+
+@pytest.mark.parametrize(("name", "dotted", "context", "change"), NVUE_VARIANTS, ids=[v[0] for v in NVUE_VARIANTS])
+def test_option_changes_nvue_output_or_is_refused(tmp_path: Path, name: str, dotted: str, context: dict,
+                                                  change: dict) -> None:
+    context = _nvue_context(dotted)
+    key = "nvue:" + json.dumps(sorted((list(k), v) for k, v in context.items()), default=str)
+    if dotted in NVUE_UNBLOCKS:
+        assert NVUE_UNBLOCKS[dotted] in _render(tmp_path / "base", _with(context))[1]
+        files, errors = _render(tmp_path / "variant", _with({**context, **change}))
+        assert files is not None, f"{name} on NVUE should render, got {errors}"
+        return
+    if key not in _BASELINES:
+        base, errors = _render(tmp_path / "base", _with(context))
+        assert base is not None, f"the NVUE baseline with context {context} does not validate: {errors}"
+        _BASELINES[key] = base
+    files, errors = _render(tmp_path / "variant", _with({**context, **change}))
+    shown = name.split("=", 1)[1]
+    refused = NVUE_REFUSED.get((dotted, shown), EXPECT_REFUSED.get((dotted, shown)))
+    if refused:
+        assert refused in errors, f"{name} on NVUE should be refused with {refused}, got {errors or 'a rendering'}"
+        return
+    assert files is not None, f"{name} on NVUE was refused ({errors}) but should render"
+    changed = sorted(p for p in set(files) | set(_BASELINES[key]) if files.get(p) != _BASELINES[key].get(p))
+    assert changed, f"{name} changed no rendered file on NVUE: the option is silently ignored"

@@ -1,7 +1,7 @@
 """The SONiC config_db builder (fabric/platforms/sonic_config_db.py) on the shipped example, its serialisation, and
 how render.py calls it.
 
-Hand derivations for p1-s1-rail0 (inventory/; the layout rules of fabric/allocate.py and fabric/topology.py):
+Hand derivations for p1-s1-rail0 (inventory/; the layout rules of fabric/allocate.py and fabric/topology/):
 - rail tier slot 0 → ASN rail_switch_base 4200100000 + 0; device slot 16 super-spines + 8 pods × 16 spines + 0 =
   144 → loopback 10.0.0.0/20 + 144 = 10.0.0.144/32; management 192.168.0.0/20 from first_offset 16: .16 + 144 =
   192.168.0.160/20, gateway pools.management.gateway 192.168.0.1.

@@ -241,7 +241,7 @@ def test_ntp_dns_syslog() -> None:
 
 
 def test_tacacs_radius_and_login_order() -> None:
-    # two TACACS+ servers: the first gets the higher priority (device_system: n - i)
+    # two TACACS+ servers: the first gets the higher priority (fabric/device/system.py: n - i)
     tac = AaaGroup("tacacs", "tacacs+", "TACACS", "%%vault.tacacs_key%%",
                    (Server("192.0.2.10", 49, "%%vault.tacacs_key%%", 2, False),
                     Server("192.0.2.11", 4949, "%%vault.b%%", 1, True)))

@@ -176,7 +176,7 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "Each breakout lane takes serdes_lanes / lanes electrical lanes (SONiC lanes, interface names); the division "
      "must be exact."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
-     "Each platform has a capability table (fabric/platforms.py); a feature it cannot express is refused instead of "
+     "Each platform has a record (fabric/platforms/<name>.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),
     ("PLAT002", "not-rendered", "railfabric does not render this feature yet",
      "The platform could express the feature, but railfabric does not generate its configuration yet; rather than "

@@ -36,7 +36,7 @@ class Interface:
     breakout: str = ""  # breakout mode of the physical port, e.g. "2x400G"; "" when native
     lanes: tuple[int, ...] = ()  # serdes lanes (sequential numbering: port p owns (p-1)·serdes ...)
     channel_number: int | None = None
-    speed_setting: str = ""  # the platform's forced-speed value (EOS "400g-4", SONiC "400000"): platforms.py
+    speed_setting: str = ""  # the platform's forced-speed value (EOS "400g-4", SONiC "400000"): fabric/platforms/
     fec: str = "none"  # "rs" | "none": the same at both ends of a link (platforms.fec_for)
 
 

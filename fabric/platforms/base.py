@@ -55,6 +55,8 @@ class Platform:
     dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
+    bond_min_links: bool = True  # an L3 port-channel can say its min-links (NVUE bonds cannot: PLAT001 above 1)
+    packet_ecmp_on_bonds: bool = True  # per-packet ECMP works over L3 port-channels (Spectrum AR does not)
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

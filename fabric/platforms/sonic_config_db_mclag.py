@@ -7,7 +7,7 @@
   iBGP/BFD session between the pair can address each switch (SONiC MCLAG_Enhancements_HLD 1.1.5, 2.1.9).
 The rail SVIs carry the same address on both switches without a unique-ip entry: iccpd on the standby sets their
 MAC to the active's system MAC, so both answer for the gateway with one MAC (iccpd update_vlan_if_mac_on_standby;
-MC-LAG HLD 5.4). No SAG table: see fabric/device_mlag.py.
+MC-LAG HLD 5.4). No SAG table: see fabric/device/mlag.py.
 """
 
 from __future__ import annotations

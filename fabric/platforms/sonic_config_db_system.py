@@ -1,4 +1,4 @@
-"""CONFIG_DB management plane and baseline services (DeviceConfig.system, fabric/device_system.py).
+"""CONFIG_DB management plane and baseline services (DeviceConfig.system, fabric/device/system.py).
 
 Shapes follow sonic-buildimage src/sonic-yang-models: MGMT_INTERFACE's name is a leafref to MGMT_PORT; NTP,
 SYSLOG_SERVER, TACPLUS_SERVER and RADIUS_SERVER name the management VRF `mgmt`, which needs MGMT_VRF_CONFIG

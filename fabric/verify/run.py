@@ -81,7 +81,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
         result.notes.append(f"{PLATFORMS[p].title} lossless buffers are platform defaults: nothing in "
                             f"{', '.join(PLATFORMS[p].config_files())} to verify")
     result.counts = {"devices": len(devices),
-                     **{p: sum(d.platform == p for d in devices.values()) for p in PLATFORMS},
+                     **{p: n for p in PLATFORMS if (n := sum(d.platform == p for d in devices.values()))},
                      "links": links.links, "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
                      "failures": len(result.failures)}
     result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line

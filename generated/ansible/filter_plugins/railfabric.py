@@ -16,7 +16,9 @@ Filters (all pure: text or data in, data out):
   every table railfabric does not own (FEATURE, CRM, FLEX_COUNTER_TABLE, VERSIONS, ...) as the switch has it, so
   the replace never deletes what railfabric does not manage.
 - rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
-  its own ASN on every eBGP peer group, outbound) and undo it.
+  its own ASN on every eBGP peer group, outbound) and undo it; rf_nvue_drain(doc, count) / rf_nvue_undrain(doc): the
+  same as `nv set` / `nv unset` commands from a parsed NVUE startup.yaml; rf_nvue_access_problems(doc, address,
+  user): the NVUE access check.
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
   verification against generated/expected/; rf_established(show_json): the sessions up before the change, which a
   rollback must bring back.
@@ -176,6 +178,35 @@ def rf_sonic_access_problems(config_db: dict[str, Any], address: str) -> list[st
     return problems
 
 
+def _nvue_set(doc: Any) -> dict[str, Any]:
+    if not isinstance(doc, list) or not doc or not isinstance(doc[0], dict) or "set" not in doc[0]:
+        raise FilterError("not an NVUE startup.yaml (a list whose item is `- set:`)")
+    tree = doc[0]["set"]
+    return tree if isinstance(tree, dict) else {}
+
+
+def rf_nvue_access_problems(doc: Any, address: str, user: str) -> list[str]:
+    """Why `nv config replace` + apply of this NVUE document would cut the push off: eth0 must keep the address
+    Ansible connects to in VRF mgmt, the SSH server must stay in that VRF, and the push account must stay a
+    system-admin (the replace deletes every account the file does not list)."""
+    tree = _nvue_set(doc)
+    problems = []
+    eth0 = ((tree.get("interface") or {}).get("eth0") or {}).get("ip") or {}
+    if not any(str(a).split("/")[0] == address for a in eth0.get("address") or {}):
+        problems.append(f"interface eth0 has no address {address}, the address Ansible connects to")
+    vrf = eth0.get("vrf")
+    ssh = ((tree.get("system") or {}).get("ssh-server") or {}).get("vrf")
+    if ssh != vrf:
+        problems.append(f"system ssh-server vrf is {ssh!r}, not {vrf!r} (the VRF of eth0)")
+    if not user:
+        problems.append("ansible_user is not set: the push account cannot be checked")
+    else:
+        account = (((tree.get("system") or {}).get("aaa") or {}).get("user") or {}).get(user) or {}
+        if account.get("role") != "system-admin":
+            problems.append(f"no `system aaa user {user} role system-admin`: the push account would lose its access")
+    return problems
+
+
 # --------------------------------------------------------------------------- SONiC platform facts
 
 
@@ -223,7 +254,14 @@ def _eos_access(directory: Path, host: str, user: str, connection: str) -> list[
     return rf_eos_access_problems((directory / "running-config.cfg").read_text(encoding="utf-8"), user, connection)
 
 
-ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access}  # platform → its check of the resolved files
+def _nvue_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
+    import yaml  # PyYAML: an ansible-core dependency, so present wherever this plugin runs
+
+    doc = yaml.safe_load((directory / "startup.yaml").read_text(encoding="utf-8"))
+    return rf_nvue_access_problems(doc, host, user)
+
+
+ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access, "nvue": _nvue_access}  # platform → its check
 
 
 def rf_access_problems(directory: str, platform: str, host: str, user: str = "", connection: str = "") -> list[str]:
@@ -275,6 +313,39 @@ def rf_undrain(text: str, platform: str) -> str:
     return "\n".join([f"router bgp {asn}", " address-family ipv4 unicast",
                       *[f"  no neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
                       " exit-address-family", "exit", f"no route-map {DRAIN_MAP}"]) + "\n"
+
+
+def _nvue_groups(doc: Any) -> tuple[str, list[str]]:
+    tree = _nvue_set(doc)
+    asn = ((tree.get("router") or {}).get("bgp") or {}).get("autonomous-system")
+    if asn is None:
+        raise FilterError("no `router bgp autonomous-system` in the configuration: nothing to drain")
+    bgp = (((tree.get("vrf") or {}).get("default") or {}).get("router") or {}).get("bgp") or {}
+    groups = sorted(bgp.get("peer-group") or {})
+    if not groups:
+        raise FilterError("no BGP peer group in the configuration: nothing to drain")
+    for name, g in (bgp.get("peer-group") or {}).items():
+        if (((g or {}).get("address-family") or {}).get("ipv4-unicast") or {}).get("policy"):
+            raise FilterError(f"peer group {name} already has an ipv4-unicast policy: the drain would replace it")
+    return str(asn), groups
+
+
+def rf_nvue_drain(doc: Any, count: int | str = 3) -> list[str]:
+    """`nv set` commands that drain a Cumulus switch (the parsed startup.yaml as `doc`): a route map prepending
+    its own ASN `count` times, applied outbound on every peer group."""
+    asn, groups = _nvue_groups(doc)
+    prepend = " ".join([asn] * int(count))
+    return [f"nv set router policy route-map {DRAIN_MAP} rule 10 action permit",
+            f"nv set router policy route-map {DRAIN_MAP} rule 10 set as-path-prepend as '{prepend}'",
+            *[f"nv set vrf default router bgp peer-group {g} address-family ipv4-unicast policy outbound route-map "
+              f"{DRAIN_MAP}" for g in groups]]
+
+
+def rf_nvue_undrain(doc: Any) -> list[str]:
+    _asn, groups = _nvue_groups(doc)
+    return [*[f"nv unset vrf default router bgp peer-group {g} address-family ipv4-unicast policy outbound "
+              "route-map" for g in groups],
+            f"nv unset router policy route-map {DRAIN_MAP}"]
 
 
 # --------------------------------------------------------------------------- verification

@@ -1,0 +1,201 @@
+"""The NVUE startup.yaml of one Cumulus Linux switch, built as data from its DeviceConfig and serialised once.
+
+The document is `- set: {...}`: NVUE's object model with keys mirroring the `nv set` paths (fabric/platforms/nvue.py
+lists the forms and which are verified). Every decision is made in the device model or in the small functions
+here (each tested in tests/test_render_nvue.py); the dump is deterministic: keys sorted, no anchors, no line
+folding, strings holding a `%%vault.NAME%%` placeholder double-quoted so the push resolves them JSON-escaped (a
+JSON string body is a valid YAML double-quoted body), on/off as the strings NVUE's schema names.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from fabric.platforms.nvue_system import service, system
+
+ON = "on"
+OFF = "off"
+BRIDGE = "br_default"  # the one VLAN-aware bridge Cumulus creates (NVUE `bridge domain br_default`)
+if TYPE_CHECKING:  # the registry imports this package before the device model exists
+    from fabric.device import DeviceConfig, Interface
+
+Tree = dict[str, Any]
+
+
+def _flag(on: bool) -> Tree:
+    return {"enable": ON if on else OFF}
+
+
+def breakout_word(mode: str) -> str:
+    """NVUE `link breakout` value of a railfabric breakout mode: 2x400G → 2x, 4x200G → 4x."""
+    return mode.split("x", 1)[0] + "x"
+
+
+def watchdog_robustness(detection_ms: int, poll_ms: int) -> int:
+    """Cumulus detects a PFC storm after `robustness` polls: the smallest count whose time covers the detection
+    time (200 ms at a 200 ms poll → 1; 200 at 100 → 2; 250 at 100 → 3)."""
+    return max(1, math.ceil(detection_ms / poll_ms))
+
+
+# --------------------------------------------------------------------------- interfaces
+
+
+def _port(dev: DeviceConfig, i: Interface) -> Tree:
+    link: Tree = {"mtu": i.mtu, "speed": i.speed_setting, "fec": "rs" if i.fec == "rs" else OFF,
+                  "state": {("up" if i.admin_up else "down"): {}}}
+    node: Tree = {"type": "swp", "link": link}
+    if i.description:
+        node["description"] = i.description
+    if i.mode == "routed" and i.ipv4:
+        node["ip"] = {"address": {i.ipv4: {}}}
+        if dev.ecmp_mode == "packet":  # adaptive routing: routed fabric ports only (not bonds, SVIs, members)
+            node["router"] = {"adaptive-routing": _flag(True)}
+    elif i.mode == "access" and i.vlan is not None:
+        node["bridge"] = {"domain": {BRIDGE: {"access": i.vlan}}}
+    if i.qos and dev.qos.watchdog is not None:
+        node["qos"] = {"pfc-watchdog": {}}
+    return node
+
+
+def interfaces(dev: DeviceConfig) -> Tree:
+    out: Tree = {
+        "lo": {"type": "loopback", "ip": {"address": {dev.loopback: {}}}},
+        dev.system.interface: {"type": "eth", "ip": {"address": {dev.management: {}},
+                                                     "gateway": {dev.management_gateway: {}},
+                                                     "vrf": dev.system.vrf}},
+    }
+    for i in dev.interfaces:
+        if i.lane and i.breakout:  # the parent port carries the breakout; its lanes are the interfaces
+            out.setdefault(f"swp{i.port}", {"type": "swp", "link": {"breakout": {breakout_word(i.breakout): {}}}})
+        out[i.name] = _port(dev, i)
+    for pc in dev.port_channels:
+        node: Tree = {"type": "bond", "bond": {"member": {m: {} for m in pc.members}, "mode": "lacp"},
+                      "link": {"mtu": pc.mtu}, "description": pc.description}
+        if pc.ipv4:
+            node["ip"] = {"address": {pc.ipv4: {}}}
+        out[pc.name] = node
+    for v in dev.vlans:
+        out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu},
+                              "ip": {"address": {v.gateway: {}}}}
+    return out
+
+
+def bridge(dev: DeviceConfig) -> Tree:
+    if not dev.vlans:
+        return {}
+    return {"domain": {BRIDGE: {"vlan": {str(v.id): {} for v in dev.vlans}}}}
+
+
+# --------------------------------------------------------------------------- routing
+
+
+def policy(dev: DeviceConfig) -> Tree:
+    b = dev.bgp
+    rules = {str(10 * n): {"action": "permit", "match": {p: {}}} for n, p in enumerate(b.prefix_list_entries, 1)}
+    return {
+        "prefix-list": {b.prefix_list: {"type": "ipv4", "rule": rules}},
+        "route-map": {b.route_map: {"rule": {"10": {"action": {"permit": {}},
+                                                    "match": {"ip-prefix-list": b.prefix_list, "type": "ipv4"}}}}},
+    }
+
+
+def bgp(dev: DeviceConfig) -> Tree:
+    b = dev.bgp
+    groups: Tree = {}
+    neighbors: Tree = {}
+    for g in b.peer_groups:
+        groups[g.name] = {"description": g.description, "bfd": _flag(g.bfd),
+                          "address-family": {"ipv4-unicast": {"enable": ON}}}
+        if g.next_hop_self:
+            groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
+        for n in g.neighbors:
+            neighbors[n.ip] = {"type": "numbered", "peer-group": g.name, "remote-as": n.remote_as,
+                               "description": n.description}
+    af: Tree = {"enable": ON, "multipaths": {"ebgp": b.maximum_paths},
+                "redistribute": {"connected": {"enable": ON, "route-map": b.route_map}}}
+    if b.aggregates:
+        af["aggregate-route"] = {p: {"summary-only": ON} for p in b.aggregates}
+    out: Tree = {"enable": ON, "peer-group": groups, "neighbor": neighbors, "address-family": {"ipv4-unicast": af}}
+    if b.multipath_relax:
+        out["path-selection"] = {"multipath": {"aspath-ignore": ON}}
+    return out
+
+
+def router(dev: DeviceConfig) -> Tree:
+    out: Tree = {"bgp": {"enable": ON, "autonomous-system": dev.bgp.asn, "router-id": dev.bgp.router_id},
+                 "policy": policy(dev)}
+    if dev.ecmp_mode == "packet":
+        out["adaptive-routing"] = _flag(True)
+    return out
+
+
+# --------------------------------------------------------------------------- QoS
+
+
+def qos(dev: DeviceConfig) -> Tree:
+    """NVIDIA's RoCE lossless profile (buffer pools, PFC, ECN, trust) plus railfabric's explicit policy on top:
+    every DSCP's switch priority (the profile's DSCP/8 default would make DSCP 24-31 lossless, railfabric maps only
+    the RoCE DSCP there), the lossless and CNP priorities' traffic classes, PFC on the lossless priority, ECN
+    thresholds of the RoCE class, strict CNP and DWRR for the rest, the watchdog timers."""
+    q = dev.qos
+    out: Tree = {
+        "roce": {"enable": ON, "mode": "lossless"},
+        "mapping": {"default-global": {"trust": "both",
+                                       "dscp": {str(d): {"switch-priority": tc} for d, tc in enumerate(q.dscp_to_tc)}}},
+        "pfc": {"default-global": {"switch-priority": {str(p): {} for p in q.lossless}}},
+        "egress-queue-mapping": {"default-global": {"switch-priority": {
+            str(tc): {"traffic-class": q.tc_to_queue[tc]} for tc in sorted({q.roce_tc, q.cnp_tc})}}},
+        "egress-scheduler": {"default-global": {"traffic-class": {
+            **{str(t): {"mode": "strict"} for t in q.strict_queues},
+            **{str(t): {"mode": "dwrr", "bw-percent": w} for t, w in q.dwrr}}}},
+    }
+    cc: Tree = {"ecn": "enable", "min-threshold": q.ecn.min_bytes, "max-threshold": q.ecn.max_bytes,
+                "probability": q.ecn.probability} if q.ecn is not None else {"ecn": "disable"}
+    out["congestion-control"] = {"default-global": {"traffic-class": {str(q.tc_to_queue[q.roce_tc]): cc}}}
+    if q.watchdog is not None:
+        out["pfc-watchdog"] = {"polling-interval": q.watchdog.poll_ms,
+                               "robustness": watchdog_robustness(q.watchdog.detection_ms, q.watchdog.poll_ms)}
+    return out
+
+
+# --------------------------------------------------------------------------- the document
+
+
+def document(dev: DeviceConfig) -> list[Tree]:
+    tree: Tree = {
+        "system": system(dev),
+        "service": service(dev),
+        "interface": interfaces(dev),
+        "router": router(dev),
+        "vrf": {"default": {"router": {"bgp": bgp(dev)}}},
+        "qos": qos(dev),
+    }
+    if b := bridge(dev):
+        tree["bridge"] = b
+    return [{"set": tree}]
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: object) -> bool:  # every value written out, never &id001 anchors
+        return True
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = '"' if "%%vault." in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump(doc: object) -> str:
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=False,
+                     width=1 << 30, indent=2)
+
+
+def startup_yaml(dev: DeviceConfig) -> str:
+    """The startup.yaml text of `dev` (the platform's OutputFile builder)."""
+    return dump(document(dev))

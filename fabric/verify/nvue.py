@@ -1,0 +1,150 @@
+"""Cumulus Linux NVUE reader: configs/<device>/startup.yaml parsed with PyYAML's safe loader → ObservedDevice.
+
+The file is NVUE's object model (`- set:` + the `nv set` path tree). Read: `interface <swp|bond|vlanN|lo|eth0>` with
+`link {mtu, speed, state up|down}`, `ip address`, `ip vrf`, `bridge domain <br> access <vlan>`, `bond member`,
+`qos pfc-watchdog`, `type svi` + `vlan`; `bridge domain <br> vlan`; `qos mapping default-global {trust, dscp <d>
+switch-priority <p>}`, `qos egress-queue-mapping default-global switch-priority <p> traffic-class <t>`, `qos pfc
+default-global switch-priority`, `qos congestion-control default-global traffic-class <t> ecn`, `qos
+egress-scheduler default-global traffic-class <t> mode strict`; `router bgp {autonomous-system, router-id}`, `vrf
+default router bgp {neighbor <ip> {remote-as, peer-group}, peer-group <g> bfd enable}`; `system aaa user <u>
+role`. QoS is global in NVUE (default-global profiles), so every port with `qos pfc-watchdog` or in a RoCE profile
+gets the global map; a port is a RoCE port when `qos roce` is on. Buffers are NVIDIA's RoCE pools (`qos roce mode
+lossless`), not written per port: Buffers.managed is False. On/off values are accepted as YAML booleans or the
+strings on/off (NVUE prints them unquoted).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fabric.verify.inputs import read_text
+from fabric.verify.model import Bgp, Buffers, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
+
+ROLES = {"system-admin": "network-admin", "nvue-monitor": "network-operator"}
+
+
+def _on(value: Any) -> bool:
+    return value is True or str(value).lower() in ("on", "enabled", "true")
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _speed(text: Any) -> int | None:
+    s = str(text or "").upper()
+    return int(s[:-1]) * 1000 if s.endswith("G") and s[:-1].isdigit() else None
+
+
+def _tree(path: Path, root: Path) -> dict:
+    file = path.relative_to(root).as_posix()
+    try:
+        doc = yaml.safe_load(read_text(path, root))
+    except yaml.YAMLError as e:
+        raise VerifyInputError(f"{file}: not YAML: {e}") from None
+    if not isinstance(doc, list) or not all(isinstance(x, dict) for x in doc):
+        raise VerifyInputError(f"{file}: not an NVUE configuration (a list of `- set:` items)")
+    tree: dict = {}
+    for item in doc:
+        if "set" in item:
+            tree = _dict(item["set"])  # a rendered file has exactly one `set`
+    return tree
+
+
+def _qos(q: dict) -> Qos | None:
+    if not _on(_dict(q.get("roce")).get("enable")):
+        return None
+    mapping = _dict(_dict(q.get("mapping")).get("default-global"))
+    dscp_sp = {int(d): int(_dict(v).get("switch-priority", 0)) for d, v in _dict(mapping.get("dscp")).items()}
+    sp_tc = {int(p): int(_dict(v).get("traffic-class", p)) for p, v in
+             _dict(_dict(_dict(q.get("egress-queue-mapping")).get("default-global")).get("switch-priority")).items()}
+    pfc = _dict(_dict(_dict(q.get("pfc")).get("default-global")).get("switch-priority"))
+    cc = _dict(_dict(_dict(q.get("congestion-control")).get("default-global")).get("traffic-class"))
+    sched = _dict(_dict(_dict(q.get("egress-scheduler")).get("default-global")).get("traffic-class"))
+    return Qos(
+        dscp_trust=mapping.get("trust") in ("both", "l3", "dscp"),
+        # DSCP → switch priority → traffic class (NVUE's two maps), compared as the neutral DSCP → TC map
+        dscp_to_tc={d: sp_tc.get(sp, sp) for d, sp in dscp_sp.items()},
+        tc_to_queue={},  # Spectrum: traffic class n is egress queue n
+        pfc_priorities=frozenset(int(p) for p in pfc),
+        ecn_queues=frozenset(int(t) for t, v in cc.items() if _dict(v).get("ecn") == "enable"),
+        strict_queues=frozenset(int(t) for t, v in sched.items() if _dict(v).get("mode") == "strict"),
+    )
+
+
+def _bgp(router: dict, vrf: dict) -> Bgp:
+    top = _dict(router.get("bgp"))
+    asn = top.get("autonomous-system")
+    bgp = Bgp(asn=int(asn) if asn is not None else None, router_id=top.get("router-id"))
+    body = _dict(_dict(_dict(_dict(vrf.get("default")).get("router")).get("bgp")))
+    groups = _dict(body.get("peer-group"))
+    for ip, n in _dict(body.get("neighbor")).items():
+        n = _dict(n)
+        group = n.get("peer-group")
+        g = _dict(groups.get(group)) if group else {}
+        remote = n.get("remote-as", g.get("remote-as"))
+        bfd = _on(_dict(n.get("bfd")).get("enable")) or _on(_dict(g.get("bfd")).get("enable"))
+        bgp.neighbors[str(ip)] = Neighbor(str(ip), int(remote) if str(remote).isdigit() else None, group, bfd)
+    return bgp
+
+
+def read_nvue(name: str, root: Path) -> ObservedDevice:
+    path = root / "configs" / name / "startup.yaml"
+    file = path.relative_to(root).as_posix()
+    tree = _tree(path, root)
+    dev = ObservedDevice(name, "nvue", files={"config": file, "bgp": file})
+    qos = _qos(_dict(tree.get("qos")))
+    for vid in _dict(_dict(_dict(_dict(tree.get("bridge")).get("domain")).get("br_default")).get("vlan")):
+        dev.vlans.setdefault(int(vid), Vlan(int(vid)))
+    members: dict[str, str] = {}
+    for ifname, node in _dict(tree.get("interface")).items():
+        node = _dict(node)
+        for m in _dict(_dict(node.get("bond")).get("member")):
+            members[str(m)] = str(ifname)
+    for ifname, node in _dict(tree.get("interface")).items():
+        _interface(dev, str(ifname), _dict(node), members, qos)
+    for i in dev.interfaces.values():
+        if i.mode == "access" and i.vlan is not None:
+            dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
+    dev.bgp = _bgp(_dict(tree.get("router")), _dict(tree.get("vrf")))
+    for user, u in _dict(_dict(_dict(tree.get("system")).get("aaa")).get("user")).items():
+        dev.mgmt.users[str(user)] = ROLES.get(_dict(u).get("role", ""), "")
+    dev.notes.append("NVUE lossless buffers are NVIDIA's RoCE pools (qos roce mode lossless): nothing per port")
+    return dev
+
+
+def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, str], qos: Qos | None) -> None:
+    link, ip = _dict(node.get("link")), _dict(node.get("ip"))
+    addresses = [str(a) for a in _dict(ip.get("address"))]
+    kind = node.get("type")
+    if kind == "loopback":
+        dev.loopbacks += addresses
+        return
+    if kind == "eth":
+        dev.mgmt.vrf, dev.mgmt.address = ip.get("vrf"), next(iter(addresses), None)
+        return
+    if kind == "svi":
+        vid = int(node.get("vlan") or ifname.removeprefix("vlan"))
+        vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
+        vlan.svi += addresses
+        vlan.mtu = link.get("mtu")
+        return
+    if "breakout" in link and kind == "swp" and set(link) == {"breakout"}:
+        return  # the parent of a broken-out port: its lanes are the interfaces
+    i = Interface(ifname, admin_up="down" not in _dict(link.get("state")), speed=_speed(link.get("speed")),
+                  mtu=link.get("mtu"), ipv4=addresses)
+    access = _dict(_dict(_dict(node.get("bridge")).get("domain")).get("br_default")).get("access")
+    if ifname in members:
+        i.mode, i.channel = "member", members[ifname]
+    elif access is not None:
+        i.mode, i.vlan = "access", int(access)
+    elif addresses:
+        i.mode = "routed"
+    if qos is not None and kind == "swp" and i.mode != "none":
+        i.qos = Qos(qos.dscp_trust, dict(qos.dscp_to_tc), {}, {}, qos.pfc_priorities, qos.ecn_queues,
+                    qos.strict_queues, watchdog="pfc-watchdog" in _dict(node.get("qos")))
+        i.buffers = Buffers(managed=False)
+    dev.interfaces[ifname] = i
