@@ -86,6 +86,9 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
     env = environment(root)
     out: dict[str, str] = {}
     for spec in PLATFORMS[dev.platform].files:
+        if spec.builder:  # built by the platform's function (which raises RenderError itself)
+            out[spec.name] = spec.build_function()(dev)
+            continue
         entry, filename = spec.template, spec.name
         name = f"{dev.platform}/{entry}"
         try:
