@@ -95,6 +95,12 @@ def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettin
     if eos and not s.management.eapi and not s.management.ssh:
         add("MGMT008", f"{_scope(key, eos)}: eAPI and SSH are both off: the push and the operator have no way in",
             path("management"), "keep eapi: true (the push uses it) or ssh: true")
+    udp_only = [sw for sw in switches if not PLATFORMS[sw.platform].syslog_tcp]
+    for i, x in enumerate(s.syslog):
+        if x.protocol == "tcp" and udp_only:
+            add("PLAT001", f"{_scope(key, udp_only)}: syslog server {x.address} over TCP cannot be expressed: "
+                f"{PLATFORMS[udp_only[0].platform].title} sends syslog over UDP (or TLS) only",
+                path("syslog", i, "protocol"), "use protocol: udp for these switches")
     _servers_in_fabric_pools(inv, s, scope, path, add)
     return out
 
