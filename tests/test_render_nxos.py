@@ -382,7 +382,8 @@ def test_reader_round_trip(configs: dict[str, str], tmp_path: Path) -> None:
     host = dev.interfaces["Ethernet1/1/1"]
     assert (host.speed, host.mtu, host.mode, host.vlan, host.admin_up) == (400_000, 9216, "access", 103, True)
     assert host.qos is not None
-    assert host.qos.dscp_trust and host.qos.dscp_to_tc == {26: 3, 48: 6}
+    # class-default (qos-group 0) takes every DSCP no class matches
+    assert host.qos.dscp_trust and host.qos.dscp_to_tc == {**dict.fromkeys(range(64), 0), 26: 3, 48: 6}
     assert host.qos.pfc_priorities == {3} and host.qos.ecn_queues == {3} and host.qos.strict_queues == {6}
     assert host.qos.watchdog and host.buffers is not None and not host.buffers.managed
     up = dev.interfaces["Ethernet1/33"]
@@ -429,3 +430,40 @@ def test_mlag_refused_per_pair(tmp_path: Path) -> None:
     found = [f.message for f in run_data(tmp_path, data).findings if f.code == "PLAT001"]
     assert found == [f"MLAG pair p1-s1-rail{r}a / p1-s1-rail{r}b: dual_homing: mlag cannot be expressed on nxos "
                      f"(p1-s1-rail{r}a); nxos offers no dual homing" for r in (0, 1)], found
+
+
+# --- a mixed fabric: NX-OS rail switches under SONiC spines, beside the EOS segment -------------------------------
+
+def test_mixed_fabric_renders_and_verifies_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The example with pod 1 segment 1 on NX-OS (SONiC spines and super-spines, the EOS segment 2 as shipped):
+    every link verifies, including NX-OS (9216) to SONiC (9216) and SONiC to EOS (9214). The example's syslog over
+    TCP is PLAT001 on NX-OS, so the copy uses UDP."""
+    import shutil
+
+    from fabric.cli import main
+
+    inv = tmp_path / "inv"
+    shutil.copytree(EXAMPLE, inv)
+    pods = inv / "pods.yml"
+    anchor = "        rail_design: single-rail     # one rail per switch: 8 switches, one subnet each, no summary\n"
+    assert pods.read_text().count(anchor) == 1
+    pods.write_text(pods.read_text().replace(anchor, anchor + "        platform: nxos\n", 1))
+    system = inv / "system.yml"
+    assert "protocol: tcp" in system.read_text()
+    system.write_text(system.read_text().replace("protocol: tcp", "protocol: udp"))
+    assert main(["render", str(inv), "--out", str(tmp_path / "gen"), "-q"]) == 0
+    capsys.readouterr()
+    code = main(["verify", str(tmp_path / "gen"), "--no-frr"])
+    out = capsys.readouterr().out
+    assert code == 0, out[-3000:]
+    assert "(8 Cisco NX-OS" in out or "8 Cisco NX-OS" in out, out[-500:]
+    text = (tmp_path / "gen" / "configs" / "p1-s1-rail3" / OUTPUT).read_text()
+    assert "  description p1-spine1 Ethernet48\n" in text  # the SONiC spine's port 7 (serdes 8 × 6)
+
+    # and a hand-broken copy fails: the NX-OS end of a link to SONiC at a lower MTU
+    cfg = tmp_path / "gen" / "configs" / "p1-s1-rail3" / OUTPUT
+    cfg.write_text(text.replace("  description p1-spine1 Ethernet48\n  speed 800000\n  mtu 9216\n",
+                                "  description p1-spine1 Ethernet48\n  speed 800000\n  mtu 9100\n", 1))
+    assert main(["verify", str(tmp_path / "gen"), "--no-frr"]) != 0
+    assert "FAIL link: p1-s1-rail3 Ethernet1/33 (to p1-spine1 Ethernet48): expected the same MTU at both ends, " \
+           "found 9100 here, 9216 at p1-spine1 Ethernet48" in capsys.readouterr().out

@@ -140,7 +140,8 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
             continue
         dscp = policies.qos.get(qos_input.get(ifname, ""), {})
         i.qos.dscp_trust = bool(dscp)
-        i.qos.dscp_to_tc = dict(dscp)
+        # what no class matches falls into class-default, qos-group 0: every DSCP is mapped once a policy applies
+        i.qos.dscp_to_tc = {**dict.fromkeys(range(64), 0), **dscp} if dscp else {}
         i.qos.tc_to_queue = {g: g for g in range(8)}  # qos-group N is queue N in the 8q templates
         if i.qos.pfc_priorities:  # `priority-flow-control mode on`: the system no-drop classes
             i.qos.pfc_priorities = frozenset(paused)
