@@ -407,6 +407,8 @@ def test_reader_round_trip(configs: dict[str, str], tmp_path: Path) -> None:
     (lambda d: d.update(routing={"ecmp": {"mode": "packet"}}), "ECMP mode 'packet' cannot be expressed on nxos"),
     (lambda d: d.update(qos={"pfc_watchdog": {"action": "forward"}}),
      "PFC watchdog action 'forward' cannot be expressed on nxos"),
+    (lambda d: d["system"]["users"]["netops"].update(privilege=15),
+     "user 'netops' sets privilege 15, which Cisco NX-OS cannot express: it authorises by role only"),
     (lambda d: d["system"].update(syslog=[{"address": "192.0.2.40", "protocol": "tcp"}]),
      "syslog server 192.0.2.40 over TCP cannot be expressed: Cisco NX-OS sends syslog over UDP (or TLS) only"),
 ])

@@ -55,6 +55,7 @@ class Platform:
     dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
     syslog_tcp: bool = True  # can send syslog over plain TCP (NX-OS `logging server` has UDP or TLS only)
+    user_privilege: bool = True  # local users carry a privilege level (NX-OS authorises by role only)
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:

@@ -99,6 +99,7 @@ PLATFORM = Platform(
     eapi=True,  # NX-API (feature nxapi) over HTTPS in the management VRF
     replaces_users=True,  # configure replace: local users not in the file are removed
     dual_homing=frozenset(),  # vPC not rendered: see notes
+    user_privilege=False,  # NX-OS authorises by role (network-admin / network-operator): privilege is PLAT001
     syslog_tcp=False,  # `logging server` has UDP (and TLS with a trustpoint) only: TCP syslog is PLAT001
     notes=(
         "dual_homing: mlag is refused (PLAT001): a non-EVPN vPC pair needs its own address per switch on each "
