@@ -469,3 +469,45 @@ def test_mixed_fabric_renders_and_verifies_clean(tmp_path: Path, capsys: pytest.
     assert main(["verify", str(tmp_path / "gen"), "--no-frr"]) != 0
     assert "FAIL link: p1-s1-rail3 Ethernet1/33 (to p1-spine1 Ethernet48): expected the same MTU at both ends, " \
            "found 9100 here, 9216 at p1-spine1 Ethernet48" in capsys.readouterr().out
+
+
+# --- fabric size presets and a Nexus switch model -----------------------------------------------------------------
+
+def test_nexus_presets_size_and_validate(tmp_path: Path) -> None:
+    """n9364d-gx2a: 64 × 400G (radix 64 at 400G, 128 at 200G, 256 at 100G); n9364e-sg2: 64 × 800G (128 at 400G,
+    256 at 200G). 4,096 B300 GPUs = 512 hosts × 8 × 800G: 64 ports per switch, half down → 32 hosts per rail switch,
+    512 / 32 = 16 segments × 8 rails = 128 rail switches; 3 tiers (2 tiers hold 64 × 32 = 2,048 host links per
+    rail). The skeleton names platform nxos, carries the push account (full replace) and validates clean."""
+    import yaml
+
+    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+    from tests.helpers import run_data
+
+    gx2a, sg2 = switch_preset("n9364d-gx2a"), switch_preset("n9364e-sg2")
+    assert (gx2a.radix(400), gx2a.radix(200), gx2a.radix(100)) == (64, 128, 256)
+    assert (sg2.radix(800), sg2.radix(400), sg2.radix(200), sg2.radix(100)) == (64, 128, 256, 0)
+    s = size_fabric(4096, host_preset("dgx-b300"), sg2)
+    assert (s.rail_switches, s.tiers) == (128, 3)
+    data = yaml.safe_load(inventory_skeleton(s))
+    assert data["fabric"]["platform"] == "nxos" and data["system"]["push_user"] == "netops"
+    res = run_data(tmp_path, data)
+    assert res.findings == [], [str(f) for f in res.findings]
+
+
+def test_nexus_model_renders_400g_breakouts(tmp_path: Path) -> None:
+    """The mini fabric on the 9364E-SG2 model: 4 hosts × 400G per rail switch on ports 1-2 as 2x400G."""
+    from fabric.emit import build_files
+    from tests.helpers import NEXUS_9364E_SG2, base_inventory, run_data, with_system
+
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "nxos"
+    data["switch_models"] = {"n9364e": NEXUS_9364E_SG2}
+    for key in ("rail_switch_model",):
+        data["pods"][0]["segments"][0][key] = "n9364e"
+    data["pods"][0]["spines"]["model"] = "n9364e"
+    res = run_data(tmp_path, data)
+    assert res.findings == [], [str(f) for f in res.findings]
+    text = build_files(res)["configs/p1-s1-rail0/running-config.cfg"].decode()
+    assert [ln for ln in lines(text) if ln.startswith("interface breakout")] == [
+        "interface breakout module 1 port 1 map 400g-2x", "interface breakout module 1 port 2 map 400g-2x"]
+    assert "interface Ethernet1/2/2" in lines(text) and "interface Ethernet1/3/1" not in lines(text)
