@@ -246,3 +246,109 @@ def test_access_check_by_platform(tmp_path) -> None:
         f.rf_sonic_access_problems({"MGMT_INTERFACE": {}}, "192.168.0.9") != []
     with pytest.raises(f.FilterError, match="no management-access check for platform 'vyos'"):
         f.rf_access_problems(str(tmp_path), "vyos", "192.168.0.9")
+
+
+# --------------------------------------------------------------------------- NX-OS
+
+NXOS_OK = """\
+feature bgp
+feature nxapi
+username netops password 5 %%vault.netops_hash%% role network-admin
+username noc password 5 %%vault.noc_hash%% role network-operator
+interface mgmt0
+  vrf member management
+  ip address 192.168.0.10/24
+nxapi https port 443
+nxapi use-vrf management
+router bgp 4200100000
+  router-id 10.0.0.40
+  address-family ipv4 unicast
+    maximum-paths 64
+  template peer SPINES
+    remote-as 4200001001
+    bfd
+    address-family ipv4 unicast
+  template peer SUPER-SPINES
+    remote-as 4200000000
+    address-family ipv4 unicast
+  neighbor 10.4.0.0
+    inherit peer SPINES
+"""
+
+
+def test_nxos_access() -> None:
+    cli = "ansible.netcommon.network_cli"
+    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "netops", cli) == []
+    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.11", "netops", cli) == [
+        "interface mgmt0 does not keep 192.168.0.11, the address Ansible connects to"]
+    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "noc", cli) == [
+        "no `username noc ... role network-admin`: the push account would lose its access"]
+    moved = NXOS_OK.replace("  vrf member management\n", "")
+    assert f.rf_nxos_access_problems(moved, "192.168.0.10", "netops", cli) == [
+        "interface mgmt0 is not in `vrf member management`"]
+    assert f.rf_nxos_access_problems(NXOS_OK + "no feature ssh\n", "192.168.0.10", "netops", cli) == [
+        "`no feature ssh`: the push connects over SSH"]
+    no_api = NXOS_OK.replace("nxapi use-vrf management\n", "")
+    assert f.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", cli) == []  # the CLI push needs no NX-API
+    assert f.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", "ansible.netcommon.httpapi") == [
+        "NX-API is not enabled in the management VRF (`feature nxapi`, `nxapi use-vrf management`)"]
+
+
+def test_nxos_drain_lines() -> None:
+    # every template's IPv4 family gets the outbound prepend; the undrain removes it, then the route-map
+    assert f.rf_drain(NXOS_OK, "nxos", 2) == (
+        "route-map RF-DRAIN permit 10\n  set as-path prepend 4200100000 4200100000\nrouter bgp 4200100000\n"
+        "  template peer SPINES\n    address-family ipv4 unicast\n      route-map RF-DRAIN out\n"
+        "  template peer SUPER-SPINES\n    address-family ipv4 unicast\n      route-map RF-DRAIN out\n")
+    assert f.rf_undrain(NXOS_OK, "nxos") == (
+        "router bgp 4200100000\n"
+        "  template peer SPINES\n    address-family ipv4 unicast\n      no route-map RF-DRAIN out\n"
+        "  template peer SUPER-SPINES\n    address-family ipv4 unicast\n      no route-map RF-DRAIN out\n"
+        "no route-map RF-DRAIN\n")
+
+
+def test_nxos_drained_replace_target() -> None:
+    """The configure-replace target: the rendered file plus the route-map before `router bgp` and the outbound
+    route-map in each template's family, nothing else (the global address family is left alone)."""
+    out = f.rf_nxos_drained(NXOS_OK, 3).splitlines()
+    base = NXOS_OK.splitlines()
+    added = [ln for ln in out if ln not in base or out.count(ln) > base.count(ln)]
+    assert added == ["route-map RF-DRAIN permit 10", "  set as-path prepend 4200100000 4200100000 4200100000",
+                     "      route-map RF-DRAIN out", "      route-map RF-DRAIN out"]
+    i = out.index("router bgp 4200100000")
+    assert out[i - 2:i] == added[:2]
+    for template in ("  template peer SPINES", "  template peer SUPER-SPINES"):
+        j = out.index(template)
+        k = out.index("    address-family ipv4 unicast", j)
+        assert out[k + 1] == "      route-map RF-DRAIN out"
+    g = out.index("  address-family ipv4 unicast")
+    assert out[g + 1] == "    maximum-paths 64"
+    assert [ln for ln in out if ln not in added] == base
+
+
+def test_nxos_bgp_and_lldp_json() -> None:
+    """NX-OS JSON: TABLE_x/ROW_x, a single row as an object, several as a list; LLDP shows Eth1/33 for Ethernet1/33."""
+    rows = [{"device": "r0", "interface": "Ethernet1/33", "neighbor_ip": "10.4.0.0", "remote_asn": "4200001001",
+             "peer_device": "s1"},
+            {"device": "r0", "interface": "Ethernet1/34", "neighbor_ip": "10.4.0.2", "remote_asn": "4200001001",
+             "peer_device": "s2"}]
+    show = {"TABLE_vrf": {"ROW_vrf": {"vrf-name-out": "default", "TABLE_af": {"ROW_af": {"af-id": 1, "TABLE_saf": {
+        "ROW_saf": {"safi": 1, "TABLE_neighbor": {"ROW_neighbor": [
+            {"neighborid": "10.4.0.0", "neighboras": "4200001001", "state": "Established"},
+            {"neighborid": "10.4.0.2", "neighboras": "4200001001", "state": "Idle"}]}}}}}}}}
+    assert f.rf_bgp_problems(json.dumps(show), rows) == ["Ethernet1/34 10.4.0.2 (s2): Idle"]
+    assert f.rf_established(show) == ["10.4.0.0"]
+    lldp = {"TABLE_nbor_detail": {"ROW_nbor_detail": {"l_port_id": "Eth1/33", "sys_name": "s1",
+                                                      "port_id": "Ethernet1/7"}}}
+    want = [{"interface": "Ethernet1/33", "neighbor": "s1", "neighbor_interface": "Ethernet1/7"}]
+    assert f.rf_lldp_problems(lldp, want) == []
+    assert f.rf_lldp_problems(lldp, [{**want[0], "neighbor": "s2"}]) == [
+        "Ethernet1/33: planned s2 Ethernet1/7, seen s1 Ethernet1/7"]
+
+
+def test_nxos_access_check_dispatch(tmp_path) -> None:
+    (tmp_path / "running-config.cfg").write_text(NXOS_OK)
+    assert f.rf_access_problems(str(tmp_path), "nxos", "192.168.0.10", "netops",
+                                "ansible.netcommon.network_cli") == []
+    assert f.rf_access_problems(str(tmp_path), "nxos", "192.168.0.10", "", "ansible.netcommon.network_cli") == [
+        "ansible_user is not set: the push account cannot be checked"]
