@@ -511,3 +511,27 @@ def test_nexus_model_renders_400g_breakouts(tmp_path: Path) -> None:
     assert [ln for ln in lines(text) if ln.startswith("interface breakout")] == [
         "interface breakout module 1 port 1 map 400g-2x", "interface breakout module 1 port 2 map 400g-2x"]
     assert "interface Ethernet1/2/2" in lines(text) and "interface Ethernet1/3/1" not in lines(text)
+
+
+def test_inventory_text_stays_in_its_line(tmp_path: Path) -> None:
+    """Free text reaches the NX-OS config in the banner and the SNMP contact/location: every character validation
+    lets through (letters, digits, space, _ . , : / ( ) + # @ & -) stays inside its own line, the banner ends at
+    the delimiter ^ that free text can never hold, and text that could close it or add a line is refused first."""
+    from fabric.emit import build_files
+    from tests.helpers import base_inventory, run_data, with_system
+
+    odd = "Row 7 (B) #3 @DC1 & lab: a/b+c, d_e.f-g"
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "nxos"
+    data["system"]["banner"] = [odd, "end ^ here"]
+    res = run_data(tmp_path / "bad", data)
+    assert [f.code for f in res.findings if f.code.startswith("SEC")] == ["SEC004"]  # the ^ line is refused
+    data["system"]["banner"] = [odd, "second"]
+    data["system"]["snmp"] = {"location": odd, "contact": odd}
+    res = run_data(tmp_path / "ok", data)
+    assert res.findings == [], [str(f) for f in res.findings]
+    text = lines(build_files(res)["configs/p1-s1-rail0/running-config.cfg"].decode())
+    i = text.index("banner motd ^")
+    assert text[i:i + 4] == ["banner motd ^", odd, "second", "^"]
+    assert f"snmp-server location {odd}" in text and f"snmp-server contact {odd}" in text
+    assert sum("^" in ln for ln in text) == 2
