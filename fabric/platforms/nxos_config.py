@@ -25,8 +25,6 @@ import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import jinja2
-
 from fabric.platforms.nxos import breakout_map
 
 if TYPE_CHECKING:  # the registry imports this module while fabric.device is importing the registry
@@ -149,6 +147,8 @@ def build_view(d: DeviceConfig) -> NxosView:
 
 def running_config(d: DeviceConfig) -> str:
     """The device's running-config.cfg (templates/nxos/running-config.j2 with `d` and its NX-OS view `n`)."""
+    import jinja2  # imported here: the verifier loads the platform registry and must not pull in Jinja
+
     from fabric.render import TEMPLATES, RenderError, environment  # render imports the platforms: import late
 
     env = environment(str(TEMPLATES))
