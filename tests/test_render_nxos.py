@@ -163,13 +163,15 @@ def test_disabled_and_unused_ports_shut(configs: dict[str, str]) -> None:
 
 
 def test_fabric_port_routed(configs: dict[str, str]) -> None:
-    assert stanza(configs["p1-s1-rail3"], "interface Ethernet1/33")[:6] == [
+    # BFD is on (fabric.yml): NX-OS's BFD prerequisites want ICMP redirects off on the interface
+    assert stanza(configs["p1-s1-rail3"], "interface Ethernet1/33")[:7] == [
         "interface Ethernet1/33",
         "  description p1-spine1 Ethernet1/7",
         "  speed 800000",
         "  mtu 9216",
         "  no switchport",
         "  ip address 10.4.1.129/31",
+        "  no ip redirects",
     ]
 
 
@@ -229,6 +231,13 @@ def test_watchdog_multipliers_round_up(devices: dict[str, DeviceConfig]) -> None
     assert view.watchdog is not None
     assert (view.watchdog.interval_ms, view.watchdog.shutdown_multiplier, view.watchdog.restore_multiplier) == (
         300, 4, 5)  # 1000/300 = 3.3 → 4 polls; 1500/300 = 5
+
+
+def test_no_redirects_only_with_bfd(devices: dict[str, DeviceConfig]) -> None:
+    dev = devices["p1-s1-rail3"]
+    assert render_device(dev)[OUTPUT].count("  no ip redirects\n") == 8  # the 8 routed uplinks, 33-40
+    text = render_device(dataclasses.replace(dev, bfd=False))[OUTPUT]
+    assert "no ip redirects" not in text and "feature bfd" not in text
 
 
 def test_qos_features_off(devices: dict[str, DeviceConfig]) -> None:
@@ -303,7 +312,7 @@ def test_multi_rail_port_channel(configs: dict[str, str]) -> None:
     text = configs["p2-s1-rail0-1-2-3"]
     assert stanza(text, "interface port-channel33") == [
         "interface port-channel33", "  description p2-spine1 pc1", "  mtu 9216", "  no switchport",
-        "  ip address 10.4.64.1/31", "  lacp min-links 2", "  no shutdown"]
+        "  ip address 10.4.64.1/31", "  no ip redirects", "  lacp min-links 2", "  no shutdown"]
     for member in ("Ethernet1/33", "Ethernet1/34"):
         block = stanza(text, f"interface {member}")
         assert block[4:6] == ["  no switchport", "  channel-group 33 mode active"]

@@ -22,6 +22,8 @@ Sources of the forms (checked with the library's search; see the report of issue
   (interface `priority-flow-control watch-dog-interval on`, global poll interval, shutdown and fixed restore
   multipliers); System Management guide: configuration replace with commit-timeout (the switch rolls back by itself
   when the timer ends).
+- Cisco Nexus NX-OS Unicast Routing guide, BFD prerequisites: "Disable ICMP redirect messages on BFD-enabled
+  interfaces" (`no ip redirects` on routed ports when BFD is on); L3 port-channels with BFD need LACP.
 - Azure/AzureLocal-Supportability NX-OS QoS reference (REFERENCE.md §3(d)): `class-map type qos match-any`,
   `match dscp`, `set qos-group`, `policy-map type network-qos` with `class type network-qos c-8q-nq3`, `pause
   pfc-cos 3`, `mtu 9216`, `policy-map type queuing` with `class type queuing c-out-8q-qN`, `bandwidth remaining
@@ -42,6 +44,12 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
 - `nxapi https port 443` + `nxapi use-vrf management`; `tacacs-server host A key 0 K port N`, `radius-server host A
   key 0 K auth-port N`, `aaa group server tacacs+|radius G` with `server A`, `use-vrf`, `source-interface`;
   `aaa authentication login default group G...`; `ip name-server A use-vrf management`; `banner motd ^...^`;
+- `spanning-tree port type edge` on host ports; `username U sshkey <key>`; `ip domain-name D use-vrf management`;
+- `random-detect ... kbytes` taken as 1000 bytes (railfabric rounds the plan's bytes up to whole kbytes);
+- the push: `terminal dont-ask` before `configure replace` (to skip its confirmation prompt), the checkpoint file's
+  place (`checkpoint file rf-<id>.cp` in bootflash:) and `delete bootflash:<f> no-prompt`; the JSON shapes of
+  `show bgp ipv4 unicast summary | json` (TABLE_vrf/ROW_vrf/.../TABLE_neighbor: neighborid, neighboras, state) and
+  `show lldp neighbors detail | json` (TABLE_nbor_detail: l_port_id as Eth1/1, sys_name, port_id);
 - the watchdog defaults; the AI/ML blueprint's queue choice (CNP on q6/q7) is railfabric's qos block, not Cisco's.
 """
 

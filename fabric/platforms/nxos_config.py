@@ -14,6 +14,8 @@ Decided here (never in a template):
 - network-qos: every 8q class carries the platform MTU (NX-OS buffer carving follows it), the lossless ones `pause
   pfc-cos <p>`;
 - PFC watchdog: the poll interval and the detection/restoration times as multiples of it (rounded up);
+- BFD: NX-OS's BFD prerequisites ask for ICMP redirects off on BFD interfaces: `no ip redirects` on every routed
+  port and L3 port-channel when BFD is on;
 - AAA: the server groups of the login order (NX-OS falls back to local accounts when the groups do not answer:
   `aaa authentication login default fallback error local` is its default).
 """
@@ -77,6 +79,7 @@ class NxosView:
     queues: tuple[QueueClass, ...]
     watchdog: Watchdog | None
     login_groups: tuple[str, ...]
+    no_redirects: bool  # `no ip redirects` on routed ports: NX-OS BFD needs ICMP redirects off (BFD prerequisites)
     qos_in: str = QOS_IN
     network_qos_policy: str = NETWORK_QOS
     queuing_out: str = QUEUING_OUT
@@ -142,7 +145,7 @@ def build_view(d: DeviceConfig) -> NxosView:
         poll = q.watchdog.poll_ms
         wd = Watchdog(poll, math.ceil(q.watchdog.detection_ms / poll), math.ceil(q.watchdog.restoration_ms / poll))
     login_groups = tuple(m for m in d.system.login if m != "local")
-    return NxosView(tuple(features), breakouts, fec, qos_classes, network, tuple(queues), wd, login_groups)
+    return NxosView(tuple(features), breakouts, fec, qos_classes, network, tuple(queues), wd, login_groups, d.bfd)
 
 
 def running_config(d: DeviceConfig) -> str:
