@@ -352,3 +352,44 @@ def test_nxos_access_check_dispatch(tmp_path) -> None:
                                 "ansible.netcommon.network_cli") == []
     assert f.rf_access_problems(str(tmp_path), "nxos", "192.168.0.10", "", "ansible.netcommon.network_cli") == [
         "ansible_user is not set: the push account cannot be checked"]
+
+
+def test_nxos_replace_target_keeps_what_railfabric_does_not_own() -> None:
+    running = (
+        "!Command: show running-config\nversion 10.4(3) Bios:version 05.47\nhostname old\nfeature ospf\n"
+        "boot nxos bootflash:/nxos64-cs.10.4.3.F.bin\ncopp profile strict\n"
+        "username admin password 5 $5$abc role network-admin\nusername old password 5 $5$def role network-admin\n"
+        "banner motd #\nold text\n#\nline console\n  exec-timeout 0\ninterface loopback9\n  ip address 1.1.1.1/32\n"
+        "router bgp 1\n  router-id 1.1.1.1\n")
+    out = f.rf_nxos_replace_target(NXOS_OK, running)
+    assert out == NXOS_OK + (
+        "version 10.4(3) Bios:version 05.47\nboot nxos bootflash:/nxos64-cs.10.4.3.F.bin\ncopp profile strict\n"
+        "username admin password 5 $5$abc role network-admin\nline console\n  exec-timeout 0\n")
+    # a rendered admin account replaces the switch's
+    mine = NXOS_OK + "username admin password 5 %%vault.admin_hash%% role network-admin\n"
+    assert "$5$abc" not in f.rf_nxos_replace_target(mine, running)
+
+
+def test_nxos_owned_prefixes_cover_every_rendered_line(tmp_path) -> None:
+    """Every top-level line the NX-OS templates render is owned (else a replace would carry the switch's old copy
+    next to the new one)."""
+    import yaml
+
+    from fabric.emit import build_files
+    from tests.helpers import EXAMPLE, base_inventory, run_data, with_system
+
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "nxos"
+    data["pods"][0]["spines"]["port_channel_members"] = 2
+    data["pods"][0]["spines"]["links_per_rail_switch"] = 2
+    data["system"] = yaml.safe_load((EXAMPLE / "system.yml").read_text())["system"]
+    data["system"]["syslog"][0]["protocol"] = "udp"
+    data["system"]["aaa"]["radius"] = {"key": {"vault": "radius_key"}, "servers": [{"address": "192.0.2.12"}]}
+    data["system"]["management"]["ssh"] = False
+    res = run_data(tmp_path, data)
+    assert res.findings == [], [str(x) for x in res.findings]
+    files = build_files(res)
+    tops = {b[0] for name, text in files.items() if name.endswith("running-config.cfg")
+            for b in f._nxos_top_blocks(text.decode())}
+    assert {t for t in tops if not t.startswith(f.NXOS_OWNED)} == set()
+    assert any(t.startswith("radius-server host ") for t in tops) and "no feature ssh" in tops

@@ -197,8 +197,8 @@ def test_eos_preflight_and_check_mode(tmp_path: Path) -> None:
 
 def test_nxos_preflight_and_check_mode(tmp_path: Path) -> None:
     """NX-OS: the push account's role edited away is refused before any connection; as rendered, --check passes the
-    pre-flight and reaches cisco.nxos.nxos_config (diff against the rendered file), which finds no switch; a commit
-    timeout shorter than the verification is refused before anything is copied to bootflash."""
+    pre-flight and reaches the switch (cisco.nxos.nxos_command reading the running-config, which finds no switch);
+    a commit timeout shorter than the verification is refused before anything is copied to bootflash."""
     data = with_system(base_inventory())
     data["fabric"]["platform"] = "nxos"
     gen = render(tmp_path, data)
@@ -228,7 +228,9 @@ def test_nxos_preflight_and_check_mode(tmp_path: Path) -> None:
     text = " ".join(out.stdout.split())
     assert out.returncode != 0
     assert "refused before sending anything" not in text
-    assert "TASK [NX-OS | check mode - the difference between the running-config and the rendered file" in out.stdout
+    # the first task that reaches the switch reads its running-config (read-only, also in check mode)
+    assert "TASK [NX-OS | the running-config (its blocks railfabric does not own go into the replace target" \
+        in out.stdout
     assert "fatal: [p1-s1-rail0]" in out.stdout and "p1-s1-rail1" not in out.stdout.split("PLAY RECAP")[0]
     assert "$6$rounds" not in out.stdout + out.stderr
 

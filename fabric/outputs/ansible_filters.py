@@ -19,7 +19,8 @@ Filters (all pure: text or data in, data out):
 - rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
   its own ASN on every eBGP peer group, outbound) and undo it; rf_nxos_drained(text, count): an NX-OS
   running-config with the drain written in, the target of `configure replace` (a replace to the plain file would
-  undrain the switch before it is verified).
+  undrain the switch before it is verified); rf_nxos_replace_target(rendered, running): that file plus every
+  top-level block of the switch's running-config railfabric does not own (version, boot, copp, line, ...).
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
   verification against generated/expected/; rf_established(show_json): the sessions up before the change, which a
   rollback must bring back.
@@ -341,6 +342,56 @@ def rf_nxos_drained(text: str, count: int | str = 3) -> str:
         if template in groups and line == "    address-family ipv4 unicast":
             out.append(f"      route-map {DRAIN_MAP} out")
     return "\n".join(out) + "\n"
+
+
+# The top-level NX-OS configuration lines railfabric renders (by their first words): `configure replace` makes them
+# exactly what the rendered file says. Every other top-level block of the running-config (version, boot nxos,
+# copp profile, line console/vty, rmon, hardware, license, ...) belongs to the switch and is carried over, so the
+# replace never deletes what railfabric does not manage. Kept in step with templates/nxos/ by
+# tests/test_rollout_filters.py.
+NXOS_OWNED = (
+    "aaa ", "banner ", "class-map ", "feature ", "hostname ", "interface ", "ip domain-lookup", "ip domain-name ",
+    "ip name-server ", "ip prefix-list ", "logging server ", "logging source-interface ", "no feature ", "ntp server ",
+    "ntp source-interface ", "nxapi ", "policy-map ", "priority-flow-control ", "radius-server host ", "route-map ",
+    "router bgp ", "snmp-server contact ", "snmp-server location ", "snmp-server user ", "spanning-tree ",
+    "system qos", "tacacs-server host ", "username ", "vlan ", "vrf context ",
+)
+
+
+def _nxos_top_blocks(text: str) -> list[list[str]]:
+    """Top-level blocks (a line at column 0 and its indented lines); comment lines (!) and blank lines dropped; a
+    banner runs to its closing delimiter."""
+    blocks: list[list[str]] = []
+    delimiter = None
+    for line in text.splitlines():
+        if delimiter is not None:
+            blocks[-1].append(line)
+            if line.strip() == delimiter:
+                delimiter = None
+            continue
+        if not line.strip() or line.startswith("!"):
+            continue
+        if line[0] in " \t" and blocks:
+            blocks[-1].append(line)
+            continue
+        blocks.append([line])
+        m = re.fullmatch(r"banner \S+ (\S)", line)
+        if m:
+            delimiter = m.group(1)
+    return blocks
+
+
+def rf_nxos_replace_target(rendered: str, running: str) -> str:
+    """The file `configure replace` gets: the rendered configuration, then every top-level block of the switch's
+    running-config that railfabric does not own (NXOS_OWNED), as the switch has it. NX-OS's configure replace wants a
+    whole running-config, not a partial one (System Management guide); this keeps the switch's own lines."""
+    rendered_users = {line.split()[1] for line in rendered.splitlines() if line.startswith("username ")}
+    kept = [b for b in _nxos_top_blocks(running)
+            if not b[0].startswith(NXOS_OWNED)
+            # NX-OS's built-in admin account cannot be deleted: kept as the switch has it unless rendered
+            or (b[0].startswith("username admin ") and "admin" not in rendered_users)]
+    tail = "".join(line + "\n" for block in kept for line in block)
+    return rendered.rstrip("\n") + "\n" + tail
 
 
 # --------------------------------------------------------------------------- verification
