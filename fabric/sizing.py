@@ -67,6 +67,7 @@ class SwitchSpec:
     speed_gbps: int
     breakouts: tuple[tuple[int, int], ...] = ()
     buffers: tuple[tuple[str, int | float], ...] = ()  # SONiC buffer facts (switch_models.<m>.buffers), if known
+    platform: str = "sonic"  # the switch OS an `--inventory` skeleton renders it with
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "breakouts", tuple((int(a), int(b)) for a, b in self.breakouts))
@@ -97,6 +98,11 @@ def presets() -> Presets:
         # Spectrum-4: 64 × 800G, 128 × 400G; the buffer facts SONiC's lossless config needs (fabric/buffers.py)
         "sn5600": SwitchSpec("sn5600", 64, 800, ((2, 400), (4, 200)), tuple(SN5600_BUFFERS.items())),
         "q3400": SwitchSpec("q3400", 144, 800),  # Quantum-X800 XDR: 144 × 800G, radix 144
+        # Cisco Nexus 9000 on NX-OS (port counts and breakouts per the issue's platform brief; the Cisco data sheets
+        # were not in the library, so the breakout lists are UNVERIFIED): N9K-C9364D-GX2A 64 × 400G QSFP-DD with
+        # 4x100G / 2x200G; N9K-C9364E-SG2 64 × 800G (OSFP or QSFP-DD) with 2x400G / 4x200G
+        "n9364d-gx2a": SwitchSpec("n9364d-gx2a", 64, 400, ((2, 200), (4, 100)), platform="nxos"),
+        "n9364e-sg2": SwitchSpec("n9364e-sg2", 64, 800, ((2, 400), (4, 200)), platform="nxos"),
     }
     return Presets(hosts, switches)
 
@@ -458,8 +464,10 @@ def _dump(doc: dict) -> str:
     return yaml.dump(doc, Dumper=Dumper, sort_keys=False, default_flow_style=False, width=120, allow_unicode=True)
 
 
-def inventory_skeleton(s: Sizing, name: str = "sized", platform: str = "sonic") -> str:
-    """The sized fabric as one inventory file (YAML text) that `fabric validate` accepts as it is."""
+def inventory_skeleton(s: Sizing, name: str = "sized", platform: str | None = None) -> str:
+    """The sized fabric as one inventory file (YAML text) that `fabric validate` accepts as it is; `platform`
+    defaults to the switch preset's (SONiC for NVIDIA models, NX-OS for Nexus)."""
+    platform = platform or s.switch.platform
     if not _LABEL.match(name):
         raise ValueError(f"fabric name {name!r} must be an RFC 1123 label (letters, digits, inner hyphens)")
     if platform not in PLATFORMS:

@@ -1,8 +1,8 @@
-"""The real arista.eos, ansible.netcommon and ansible.utils collections for the playbook tests.
+"""The real arista.eos, cisco.nxos, ansible.netcommon and ansible.utils collections for the playbook tests.
 
 They are not on PyPI on their own, only inside the `ansible` bundle (50 MB, 100+ collections), and Galaxy is not
 reachable from every CI machine. So `pip download --no-deps ansible==<BUNDLE>` fetches the bundle's wheel through
-pip's configured index, and only the three collections the EOS tasks use are unpacked into
+pip's configured index, and only the four collections the EOS and NX-OS tasks use are unpacked into
 .cache/ansible-collections/ (git-ignored), once. `python -m tests.ansible_collections_setup` does it up front
 (.ci/run calls it); the tests call `collections_path()`, which does it on first use.
 """
@@ -16,8 +16,9 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLE = "12.3.0"  # ansible 12.3.0 (ansible-core 2.19): arista.eos 12.0.0, ansible.netcommon 8.2.0, ansible.utils 6.0.0
-COLLECTIONS = ("arista/eos", "ansible/netcommon", "ansible/utils")
+# ansible 12.3.0 (ansible-core 2.19): arista.eos 12.0.0, cisco.nxos 11.1.0, ansible.netcommon 8.2.0, ansible.utils 6.0.0
+BUNDLE = "12.3.0"
+COLLECTIONS = ("arista/eos", "ansible/netcommon", "ansible/utils", "cisco/nxos")
 TARGET = ROOT / ".cache" / "ansible-collections"
 
 

@@ -116,3 +116,8 @@ def mlag_inventory(platform: str = "sonic", rails: int = 2, hosts: int = 4, **se
     if platform == "eos":
         seg["platform"] = "eos"
     return data
+
+
+# Cisco Nexus N9K-C9364E-SG2 as a `switch_models:` entry (NX-OS; fabric/sizing.py preset n9364e-sg2): 64 × 800G,
+# breakouts 2x400G and 4x200G. NX-OS carves its buffers itself, so no `buffers:` block is needed.
+NEXUS_9364E_SG2: dict[str, Any] = {"ports": 64, "speed": "800G", "breakouts": ["2x400G", "4x200G"]}

@@ -90,6 +90,8 @@ DUAL_RAIL4 = {("host_models", "h4"): {"gpus": 4, "nics": 4, "nic_speed": "400G"}
               ("pods", 0, "segments", 0, "host_groups"): [{"model": "h4", "count": 2}]}
 
 EOS = {("fabric", "platform"): "eos"}
+UDP_SYSLOG = {("system", "syslog", 0, "protocol"): "udp"}  # NX-OS has no TCP syslog (PLAT001)
+NXOS = {("fabric", "platform"): "nxos", **UDP_SYSLOG}
 MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
 
 # context on BOTH sides of the comparison, where an option only means something next to another one
@@ -103,6 +105,9 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "pods.*.segments.*.peer_link_ports": MLAG,
     "switch_models.{}.port_blocks.peer_link": MLAG,
     "pods.*.segments.*.rail_groups": DUAL_RAIL4,  # default grouping [[0, 1], [2, 3]] against [[0, 2], [1, 3]]
+    # a platform choice is tried with UDP syslog, so `nxos` renders instead of being refused for the base's TCP
+    "fabric.platform": UDP_SYSLOG, "super_spines.platform": UDP_SYSLOG, "pods.*.spines.platform": UDP_SYSLOG,
+    "pods.*.segments.*.platform": UDP_SYSLOG, "devices.{}.platform": UDP_SYSLOG,
     "devices.{}.model": {("switch_models", "sw64b"): {"ports": 64, "speed": "800G", "breakouts": ["2x400G"],
                                                       "latency_ns": 900, "buffers": SONIC_BUFFERS}},
 }
@@ -128,6 +133,25 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("system.users.{}.password", "unset"): "MGMT010",  # an EOS account without a password would be open
     ("system.aaa.radius", "unset"): "MGMT006",  # the login order still names radius
     ("system.aaa.tacacs", "unset"): "MGMT006",
+}
+# The same walk again on an all-NX-OS fabric for the options whose rendering is platform-specific (management plane,
+# QoS, routing, dual homing): each must change the NX-OS output or be refused. Ids start with "nxos: ".
+NXOS_WALK = ("system", "qos.", "routing.", "pods.*.segments.*.dual_homing", "pods.*.spines.port_channel",
+             "devices.{}.disabled_ports", "switch_models.{}.breakouts")
+NXOS_REFUSED: dict[tuple[str, str], str] = {
+    **{k: v for k, v in EXPECT_REFUSED.items() if not k[0].startswith(("system", "switch_models.{}.buffers"))},
+    ("system", "unset"): "MGMT001",  # a full replace would remove the push account
+    ("system.users", "unset"): "MGMT001",
+    ("system.push_user", "unset"): "MGMT002",
+    ("system.users.{}.role", "network-operator"): "MGMT004",
+    ("system.users.{}.password", "unset"): "MGMT010",
+    ("system.aaa.radius", "unset"): "MGMT006",
+    ("system.aaa.tacacs", "unset"): "MGMT006",
+    ("system.syslog.*.protocol", "tcp"): "PLAT001",  # NX-OS logging server: UDP or TLS only
+    ("pods.*.segments.*.dual_homing", "mlag"): "PLAT001",  # vPC is not rendered (nxos.py notes)
+    ("qos.pfc_watchdog.action", "forward"): "PLAT001",  # the NX-OS watchdog drops
+    ("qos.pfc_watchdog.action", "alert"): "PLAT001",
+    ("system.users.{}.privilege", "1"): "PLAT001",  # NX-OS authorises by role only
 }
 # list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
 AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"]}
@@ -238,7 +262,17 @@ def _variants() -> Iterator[tuple[str, str, dict[tuple, Any], dict[tuple, Any]]]
             yield f"{dotted}={shown}", dotted, CONTEXT.get(dotted, {}), {**EXTRA.get(dotted, {}), **change}
 
 
-VARIANTS = list(_variants())
+def _nxos_variants() -> Iterator[tuple[str, str, dict[tuple, Any], dict[tuple, Any]]]:
+    for name, dotted, context, change in list(_variants()):
+        if dotted == "system.syslog.*.protocol":  # the base is UDP on NX-OS: TCP is the variant
+            yield f"nxos: {dotted}=tcp", dotted, NXOS, {next(iter(change)): "tcp"}
+        elif dotted in ("system.management", "system.management.vrf"):
+            continue  # the VRF name: NX-OS's management VRF is always `management` (like SONiC's mgmt)
+        elif dotted.startswith(NXOS_WALK) and not dotted.endswith(".platform"):
+            yield f"nxos: {name}", dotted, {**context, **NXOS}, change
+
+
+VARIANTS = list(_variants()) + list(_nxos_variants())
 
 
 # --------------------------------------------------------------------------- rendering
@@ -289,7 +323,7 @@ def test_option_changes_output_or_is_refused(tmp_path: Path, name: str, dotted: 
         _BASELINES[key] = base
     files, errors = _render(tmp_path / "variant", _with({**context, **change}))
     shown = name.split("=", 1)[1]
-    refused = EXPECT_REFUSED.get((dotted, shown))
+    refused = (NXOS_REFUSED if name.startswith("nxos: ") else EXPECT_REFUSED).get((dotted, shown))
     if refused:
         assert refused in errors, f"{name} should be refused with {refused}, got {errors or 'a rendering'}"
         return
@@ -330,7 +364,7 @@ def _nvue_context(dotted: str) -> dict[tuple, Any]:
 
 
 NVUE_VARIANTS = [v for v in VARIANTS if not v[1].endswith(".platform") and v[1] not in NVUE_NOT_APPLICABLE
-                 and not v[1].startswith("switch_models.{}.buffers.")]
+                 and not v[1].startswith("switch_models.{}.buffers.") and not v[0].startswith("nxos: ")]
 
 
 @pytest.mark.parametrize(("name", "dotted", "context", "change"), NVUE_VARIANTS, ids=[v[0] for v in NVUE_VARIANTS])

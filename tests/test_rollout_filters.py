@@ -258,3 +258,150 @@ def test_access_check_by_platform(tmp_path) -> None:
         f.rf_sonic_access_problems({"MGMT_INTERFACE": {}}, "192.168.0.9") != []
     with pytest.raises(f.FilterError, match="no management-access check for platform 'vyos'"):
         f.rf_access_problems(str(tmp_path), "vyos", "192.168.0.9")
+
+
+# --------------------------------------------------------------------------- NX-OS
+
+NXOS_OK = """\
+feature bgp
+feature nxapi
+username netops password 5 %%vault.netops_hash%% role network-admin
+username noc password 5 %%vault.noc_hash%% role network-operator
+interface mgmt0
+  vrf member management
+  ip address 192.168.0.10/24
+nxapi https port 443
+nxapi use-vrf management
+router bgp 4200100000
+  router-id 10.0.0.40
+  address-family ipv4 unicast
+    maximum-paths 64
+  template peer SPINES
+    remote-as 4200001001
+    bfd
+    address-family ipv4 unicast
+  template peer SUPER-SPINES
+    remote-as 4200000000
+    address-family ipv4 unicast
+  neighbor 10.4.0.0
+    inherit peer SPINES
+"""
+
+
+def test_nxos_access() -> None:
+    cli = "ansible.netcommon.network_cli"
+    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "netops", cli) == []
+    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.11", "netops", cli) == [
+        "interface mgmt0 does not keep 192.168.0.11, the address Ansible connects to"]
+    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "noc", cli) == [
+        "no `username noc ... role network-admin`: the push account would lose its access"]
+    moved = NXOS_OK.replace("  vrf member management\n", "")
+    assert f.rf_nxos_access_problems(moved, "192.168.0.10", "netops", cli) == [
+        "interface mgmt0 is not in `vrf member management`"]
+    assert f.rf_nxos_access_problems(NXOS_OK + "no feature ssh\n", "192.168.0.10", "netops", cli) == [
+        "`no feature ssh`: the push connects over SSH"]
+    no_api = NXOS_OK.replace("nxapi use-vrf management\n", "")
+    assert f.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", cli) == []  # the CLI push needs no NX-API
+    assert f.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", "ansible.netcommon.httpapi") == [
+        "NX-API is not enabled in the management VRF (`feature nxapi`, `nxapi use-vrf management`)"]
+
+
+def test_nxos_drain_lines() -> None:
+    # every template's IPv4 family gets the outbound prepend; the undrain removes it, then the route-map
+    assert f.rf_drain(NXOS_OK, "nxos", 2) == (
+        "route-map RF-DRAIN permit 10\n  set as-path prepend 4200100000 4200100000\nrouter bgp 4200100000\n"
+        "  template peer SPINES\n    address-family ipv4 unicast\n      route-map RF-DRAIN out\n"
+        "  template peer SUPER-SPINES\n    address-family ipv4 unicast\n      route-map RF-DRAIN out\n")
+    assert f.rf_undrain(NXOS_OK, "nxos") == (
+        "router bgp 4200100000\n"
+        "  template peer SPINES\n    address-family ipv4 unicast\n      no route-map RF-DRAIN out\n"
+        "  template peer SUPER-SPINES\n    address-family ipv4 unicast\n      no route-map RF-DRAIN out\n"
+        "no route-map RF-DRAIN\n")
+
+
+def test_nxos_drained_replace_target() -> None:
+    """The configure-replace target: the rendered file plus the route-map before `router bgp` and the outbound
+    route-map in each template's family, nothing else (the global address family is left alone)."""
+    out = f.rf_nxos_drained(NXOS_OK, 3).splitlines()
+    base = NXOS_OK.splitlines()
+    added = [ln for ln in out if ln not in base or out.count(ln) > base.count(ln)]
+    assert added == ["route-map RF-DRAIN permit 10", "  set as-path prepend 4200100000 4200100000 4200100000",
+                     "      route-map RF-DRAIN out", "      route-map RF-DRAIN out"]
+    i = out.index("router bgp 4200100000")
+    assert out[i - 2:i] == added[:2]
+    for template in ("  template peer SPINES", "  template peer SUPER-SPINES"):
+        j = out.index(template)
+        k = out.index("    address-family ipv4 unicast", j)
+        assert out[k + 1] == "      route-map RF-DRAIN out"
+    g = out.index("  address-family ipv4 unicast")
+    assert out[g + 1] == "    maximum-paths 64"
+    assert [ln for ln in out if ln not in added] == base
+
+
+def test_nxos_bgp_and_lldp_json() -> None:
+    """NX-OS JSON: TABLE_x/ROW_x, a single row as an object, several as a list; LLDP shows Eth1/33 for Ethernet1/33."""
+    rows = [{"device": "r0", "interface": "Ethernet1/33", "neighbor_ip": "10.4.0.0", "remote_asn": "4200001001",
+             "peer_device": "s1"},
+            {"device": "r0", "interface": "Ethernet1/34", "neighbor_ip": "10.4.0.2", "remote_asn": "4200001001",
+             "peer_device": "s2"}]
+    show = {"TABLE_vrf": {"ROW_vrf": {"vrf-name-out": "default", "TABLE_af": {"ROW_af": {"af-id": 1, "TABLE_saf": {
+        "ROW_saf": {"safi": 1, "TABLE_neighbor": {"ROW_neighbor": [
+            {"neighborid": "10.4.0.0", "neighboras": "4200001001", "state": "Established"},
+            {"neighborid": "10.4.0.2", "neighboras": "4200001001", "state": "Idle"}]}}}}}}}}
+    assert f.rf_bgp_problems(json.dumps(show), rows) == ["Ethernet1/34 10.4.0.2 (s2): Idle"]
+    assert f.rf_established(show) == ["10.4.0.0"]
+    lldp = {"TABLE_nbor_detail": {"ROW_nbor_detail": {"l_port_id": "Eth1/33", "sys_name": "s1",
+                                                      "port_id": "Ethernet1/7"}}}
+    want = [{"interface": "Ethernet1/33", "neighbor": "s1", "neighbor_interface": "Ethernet1/7"}]
+    assert f.rf_lldp_problems(lldp, want) == []
+    assert f.rf_lldp_problems(lldp, [{**want[0], "neighbor": "s2"}]) == [
+        "Ethernet1/33: planned s2 Ethernet1/7, seen s1 Ethernet1/7"]
+
+
+def test_nxos_access_check_dispatch(tmp_path) -> None:
+    (tmp_path / "running-config.cfg").write_text(NXOS_OK)
+    assert f.rf_access_problems(str(tmp_path), "nxos", "192.168.0.10", "netops",
+                                "ansible.netcommon.network_cli") == []
+    assert f.rf_access_problems(str(tmp_path), "nxos", "192.168.0.10", "", "ansible.netcommon.network_cli") == [
+        "ansible_user is not set: the push account cannot be checked"]
+
+
+def test_nxos_replace_target_keeps_what_railfabric_does_not_own() -> None:
+    running = (
+        "!Command: show running-config\nversion 10.4(3) Bios:version 05.47\nhostname old\nfeature ospf\n"
+        "boot nxos bootflash:/nxos64-cs.10.4.3.F.bin\ncopp profile strict\n"
+        "username admin password 5 $5$abc role network-admin\nusername old password 5 $5$def role network-admin\n"
+        "banner motd #\nold text\n#\nline console\n  exec-timeout 0\ninterface loopback9\n  ip address 1.1.1.1/32\n"
+        "router bgp 1\n  router-id 1.1.1.1\n")
+    out = f.rf_nxos_replace_target(NXOS_OK, running)
+    assert out == NXOS_OK + (
+        "version 10.4(3) Bios:version 05.47\nboot nxos bootflash:/nxos64-cs.10.4.3.F.bin\ncopp profile strict\n"
+        "username admin password 5 $5$abc role network-admin\nline console\n  exec-timeout 0\n")
+    # a rendered admin account replaces the switch's
+    mine = NXOS_OK + "username admin password 5 %%vault.admin_hash%% role network-admin\n"
+    assert "$5$abc" not in f.rf_nxos_replace_target(mine, running)
+
+
+def test_nxos_owned_prefixes_cover_every_rendered_line(tmp_path) -> None:
+    """Every top-level line the NX-OS templates render is owned (else a replace would carry the switch's old copy
+    next to the new one)."""
+    import yaml
+
+    from fabric.emit import build_files
+    from tests.helpers import EXAMPLE, base_inventory, run_data, with_system
+
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "nxos"
+    data["pods"][0]["spines"]["port_channel_members"] = 2
+    data["pods"][0]["spines"]["links_per_rail_switch"] = 2
+    data["system"] = yaml.safe_load((EXAMPLE / "system.yml").read_text())["system"]
+    data["system"]["syslog"][0]["protocol"] = "udp"
+    data["system"]["aaa"]["radius"] = {"key": {"vault": "radius_key"}, "servers": [{"address": "192.0.2.12"}]}
+    data["system"]["management"]["ssh"] = False
+    res = run_data(tmp_path, data)
+    assert res.findings == [], [str(x) for x in res.findings]
+    files = build_files(res)
+    tops = {b[0] for name, text in files.items() if name.endswith("running-config.cfg")
+            for b in f._nxos_top_blocks(text.decode())}
+    assert {t for t in tops if not t.startswith(f.NXOS_OWNED)} == set()
+    assert any(t.startswith("radius-server host ") for t in tops) and "no feature ssh" in tops

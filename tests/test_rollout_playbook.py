@@ -132,12 +132,13 @@ def test_every_playbook_passes_syntax_check(tmp_path: Path) -> None:
     """deploy.yml as is; each task file imported statically into a one-task play (include_tasks is dynamic, so
     deploy.yml's syntax check alone does not read them)."""
     data = with_system(base_inventory())  # EOS needs its push account (MGMT001)
-    data["devices"] = {"p1-spine1": {"platform": "eos"}}  # both platforms
+    data["devices"] = {"p1-spine1": {"platform": "eos"}, "p1-spine2": {"platform": "nxos"}}  # three platforms
     gen = render(tmp_path, data)
     env = ansible_env(tmp_path / "ansible")
     ans = gen / "ansible"
     files = sorted(p.relative_to(ans).as_posix() for p in ans.rglob("*.yml") if p.parent.name == "tasks")
-    assert files == ["tasks/eos.yml", "tasks/nvue.yml", "tasks/preflight.yml", "tasks/sonic.yml",
+    assert files == ["tasks/eos.yml", "tasks/nvue.yml", "tasks/nxos.yml",
+                     "tasks/preflight.yml", "tasks/sonic.yml",
                      "tasks/sonic_push.yml", "tasks/sonic_rollback.yml", "tasks/sonic_verify.yml"]
     wrappers = []
     for f in files:
@@ -193,6 +194,52 @@ def test_eos_preflight_and_check_mode(tmp_path: Path) -> None:
     assert out.returncode != 0
     assert "eos_commit_timer 00:05:00 (300 s) must exceed twice rollout_verify_timeout" in text, text[-1500:]
     assert "EOS | copy the resolved configuration to flash" not in out.stdout
+
+
+def test_nxos_preflight_and_check_mode(tmp_path: Path) -> None:
+    """NX-OS: the push account's role edited away is refused before any connection; as rendered, --check passes the
+    pre-flight and reaches the switch (cisco.nxos.nxos_command reading the running-config, which finds no switch);
+    a commit timeout shorter than the verification is refused before anything is copied to bootflash."""
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "nxos"
+    gen = render(tmp_path, data)
+    env = ansible_env(tmp_path / "ansible")
+    rendered = {h: (gen / "configs" / h / "running-config.cfg").read_text() for h in ORDER}
+    # the check keeps the address Ansible connects to on mgmt0: each switch's own (nothing listens on port 1)
+    mgmt = {h: text.split("interface mgmt0\n  vrf member management\n  ip address ", 1)[1].split("/")[0]
+            for h, text in rendered.items()}
+    hosts = {h: {"ansible_host": mgmt[h], "ansible_port": 1, "ansible_user": "netops",
+                 "ansible_command_timeout": 5, "ansible_connect_timeout": 5} for h in ORDER}
+    inv = lab_inventory(tmp_path / "nxos.yml", hosts)
+    common = ("-e", "rollout_drain_settle=0", "-e", "netops_password_hash=$6$rounds=5000$abc")
+    line = "username netops password 5 %%vault.netops_password_hash%% role network-admin\n"
+    for h, text in rendered.items():
+        assert text.count(line) == 1
+        (gen / "configs" / h / "running-config.cfg").write_text(text.replace(line, line.replace("admin", "operator")))
+    out = playbook(gen, env, *common, "--check", inventories=(inv,), timeout=300)
+    text = " ".join(out.stdout.split())
+    assert out.returncode != 0
+    assert "p1-s1-rail0: refused before sending anything, the rendered configuration would cut this push off: " \
+           "no `username netops ... role network-admin`" in text, text[-2000:]
+    assert "UNREACHABLE" not in out.stdout and "unable to connect" not in text.lower()
+
+    for h, text in rendered.items():
+        (gen / "configs" / h / "running-config.cfg").write_text(text)
+    out = playbook(gen, env, *common, "--check", inventories=(inv,), timeout=300)
+    text = " ".join(out.stdout.split())
+    assert out.returncode != 0
+    assert "refused before sending anything" not in text
+    # the first task that reaches the switch reads its running-config (read-only, also in check mode)
+    assert "TASK [NX-OS | the running-config (its blocks railfabric does not own go into the replace target" \
+        in out.stdout
+    assert "fatal: [p1-s1-rail0]" in out.stdout and "p1-s1-rail1" not in out.stdout.split("PLAY RECAP")[0]
+    assert "$6$rounds" not in out.stdout + out.stderr
+
+    out = playbook(gen, env, *common, "-e", "nxos_commit_timeout=600", inventories=(inv,), timeout=300)
+    text = " ".join(out.stdout.split())
+    assert out.returncode != 0
+    assert "nxos_commit_timeout 600 s must exceed twice rollout_verify_timeout" in text, text[-1500:]
+    assert "NX-OS | copy the drained target to bootflash" not in out.stdout
 
 
 def test_a_batch_never_spans_two_waves(tmp_path: Path) -> None:

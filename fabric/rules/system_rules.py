@@ -94,6 +94,18 @@ def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettin
     if eos and not s.management.eapi and not s.management.ssh:
         add("MGMT008", f"{_scope(key, eos)}: eAPI and SSH are both off: the push and the operator have no way in",
             path("management"), "keep eapi: true (the push uses it) or ssh: true")
+    by_role = [sw for sw in switches if not PLATFORMS[sw.platform].user_privilege]
+    for name, u in sorted(s.users.items()) if by_role else ():
+        if u.privilege is not None:
+            add("PLAT001", f"{_scope(key, by_role)}: user {name!r} sets privilege {u.privilege}, which "
+                f"{PLATFORMS[by_role[0].platform].title} cannot express: it authorises by role only",
+                path("users", name, "privilege"), "drop privilege: and let the role decide")
+    udp_only = [sw for sw in switches if not PLATFORMS[sw.platform].syslog_tcp]
+    for i, x in enumerate(s.syslog):
+        if x.protocol == "tcp" and udp_only:
+            add("PLAT001", f"{_scope(key, udp_only)}: syslog server {x.address} over TCP cannot be expressed: "
+                f"{PLATFORMS[udp_only[0].platform].title} sends syslog over UDP (or TLS) only",
+                path("syslog", i, "protocol"), "use protocol: udp for these switches")
     _servers_in_fabric_pools(inv, s, scope, path, add)
     return out
 

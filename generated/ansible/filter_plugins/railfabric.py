@@ -9,8 +9,9 @@ Filters (all pure: text or data in, data out):
 - rf_vault_names(text) / rf_vault_resolve(text, values, kind): the `%%vault.NAME%%` placeholders of a rendered file
   and the file with each replaced by its value (JSON-escaped in JSON files; a value holding a line break or another
   control character is refused, so a secret can never add a configuration line).
-- rf_eos_access_problems(text, user, connection) / rf_sonic_access_problems(config_db, address): why the resolved
-  file would cut off the API or the account the push itself uses ([] when it would not).
+- rf_eos_access_problems(text, user, connection) / rf_sonic_access_problems(config_db, address) /
+  rf_nxos_access_problems(text, address, user, connection): why the resolved file would cut off the API or the
+  account the push itself uses ([] when it would not).
 - rf_merge_platform_facts(config_db, running_config_db): the file sent to a SONiC switch: the rendered tables
   (OWNED_TABLES), the switch's own DEVICE_METADATA facts (mac, platform; hwsku when the rendered file has none), and
   every table railfabric does not own (FEATURE, CRM, FLEX_COUNTER_TABLE, VERSIONS, ...) as the switch has it, so
@@ -19,6 +20,10 @@ Filters (all pure: text or data in, data out):
   its own ASN on every eBGP peer group, outbound) and undo it; rf_nvue_drain(doc, count) / rf_nvue_undrain(doc): the
   same as `nv set` / `nv unset` commands from a parsed NVUE startup.yaml; rf_nvue_access_problems(doc, address,
   user): the NVUE access check.
+  its own ASN on every eBGP peer group, outbound) and undo it; rf_nxos_drained(text, count): an NX-OS
+  running-config with the drain written in, the target of `configure replace` (a replace to the plain file would
+  undrain the switch before it is verified); rf_nxos_replace_target(rendered, running): that file plus every
+  top-level block of the switch's running-config railfabric does not own (version, boot, copp, line, ...).
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
   verification against generated/expected/; rf_established(show_json): the sessions up before the change, which a
   rollback must bring back.
@@ -246,6 +251,36 @@ def rf_merge_platform_facts(config_db: dict[str, Any], running: dict[str, Any]) 
     return out
 
 
+def rf_nxos_access_problems(text: str, address: str, user: str | None, connection: str = "") -> list[str]:
+    """Why pushing this NX-OS running-config would cut the push off: mgmt0 must keep the address Ansible connects to
+    in the management VRF, SSH must stay on when the push uses the CLI (NX-API in the management VRF when it uses
+    the API), and the push account must keep network-admin."""
+    blocks = _eos_blocks(text)  # the same indented block layout
+    mgmt = [line.strip() for line in blocks.get("interface mgmt0", [])]
+    problems = []
+    if "vrf member management" not in mgmt:
+        problems.append("interface mgmt0 is not in `vrf member management`")
+    if not any(re.fullmatch(rf"ip address {re.escape(address)}/\d+", line) for line in mgmt):
+        problems.append(f"interface mgmt0 does not keep {address}, the address Ansible connects to")
+    if "shutdown" in mgmt:
+        problems.append("interface mgmt0 is shut down")
+    if "network_cli" in (connection or "") and "no feature ssh" in blocks:
+        problems.append("`no feature ssh`: the push connects over SSH")
+    if "httpapi" in (connection or "") and ("feature nxapi" not in blocks or "nxapi use-vrf management" not in blocks):
+        problems.append("NX-API is not enabled in the management VRF (`feature nxapi`, `nxapi use-vrf management`)")
+    if not user:
+        problems.append("ansible_user is not set: the push account cannot be checked")
+    elif not any(re.fullmatch(rf"username {re.escape(user)} (?:.* )?role network-admin(?: .*)?", line)
+                 for line in blocks):
+        problems.append(f"no `username {user} ... role network-admin`: the push account would lose its access")
+    return problems
+
+
+def _nxos_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
+    return rf_nxos_access_problems((directory / "running-config.cfg").read_text(encoding="utf-8"), host, user,
+                                   connection)
+
+
 def _sonic_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
     return rf_sonic_access_problems(json.loads((directory / "config_db.json").read_text(encoding="utf-8")), host)
 
@@ -261,7 +296,8 @@ def _nvue_access(directory: Path, host: str, user: str, connection: str) -> list
     return rf_nvue_access_problems(doc, host, user)
 
 
-ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access, "nvue": _nvue_access}  # platform → its check
+# platform → its check of the resolved files
+ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access, "nvue": _nvue_access, "nxos": _nxos_access}
 
 
 def rf_access_problems(directory: str, platform: str, host: str, user: str = "", connection: str = "") -> list[str]:
@@ -283,8 +319,11 @@ def _bgp_parts(text: str, platform: str) -> tuple[str, list[str]]:
         raise FilterError("no `router bgp` in the configuration: nothing to drain")
     if re.search(r"^\s+neighbor \S+ route-map \S+ out\s*$", text, re.M):
         raise FilterError("the configuration already applies an outbound route-map: the drain would replace it")
-    group = r"peer group" if platform == "eos" else r"peer-group"
-    groups = re.findall(rf"^\s+neighbor (\S+) {group}\s*$", text, re.M)
+    if platform == "nxos":
+        groups = re.findall(r"^  template peer (\S+)\s*$", text, re.M)
+    else:
+        group = r"peer group" if platform == "eos" else r"peer-group"
+        groups = re.findall(rf"^\s+neighbor (\S+) {group}\s*$", text, re.M)
     if not groups:
         raise FilterError("no BGP peer group in the configuration: nothing to drain")
     return asn.group(1), groups
@@ -295,6 +334,11 @@ def rf_drain(text: str, platform: str, count: int | str = 3) -> str:
     so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
     asn, groups = _bgp_parts(text, platform)
     prepend = " ".join([asn] * int(count))
+    if platform == "nxos":  # template peer G / address-family ipv4 unicast / route-map RF-DRAIN out
+        return "\n".join([f"route-map {DRAIN_MAP} permit 10", f"  set as-path prepend {prepend}",
+                          f"router bgp {asn}", *[line for g in groups for line in (
+                              f"  template peer {g}", "    address-family ipv4 unicast",
+                              f"      route-map {DRAIN_MAP} out")]]) + "\n"
     if platform == "eos":
         return "\n".join([f"route-map {DRAIN_MAP} permit 10", f"   set as-path prepend {prepend}", "exit",
                           f"router bgp {asn}", *[f"   neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
@@ -307,6 +351,10 @@ def rf_drain(text: str, platform: str, count: int | str = 3) -> str:
 
 def rf_undrain(text: str, platform: str) -> str:
     asn, groups = _bgp_parts(text, platform)
+    if platform == "nxos":
+        return "\n".join([f"router bgp {asn}", *[line for g in groups for line in (
+            f"  template peer {g}", "    address-family ipv4 unicast", f"      no route-map {DRAIN_MAP} out")],
+            f"no route-map {DRAIN_MAP}"]) + "\n"
     if platform == "eos":
         return "\n".join([f"router bgp {asn}", *[f"   no neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
                           "exit", f"no route-map {DRAIN_MAP}"]) + "\n"
@@ -346,6 +394,74 @@ def rf_nvue_undrain(doc: Any) -> list[str]:
     return [*[f"nv unset vrf default router bgp peer-group {g} address-family ipv4-unicast policy outbound "
               "route-map" for g in groups],
             f"nv unset router policy route-map {DRAIN_MAP}"]
+def rf_nxos_drained(text: str, count: int | str = 3) -> str:
+    """The NX-OS running-config with the drain written in: the route-map before `router bgp`, `route-map RF-DRAIN
+    out` in every template's IPv4 address family. `configure replace` to it keeps the switch drained until the
+    change is verified (a replace to the plain file would remove the drain at once)."""
+    asn, groups = _bgp_parts(text, "nxos")
+    prepend = " ".join([asn] * int(count))
+    out: list[str] = []
+    template = None
+    for line in text.splitlines():
+        if line == f"router bgp {asn}":
+            out += [f"route-map {DRAIN_MAP} permit 10", f"  set as-path prepend {prepend}"]
+        m = re.fullmatch(r"  template peer (\S+)", line)
+        if m or re.fullmatch(r"  \S.*", line):
+            template = m.group(1) if m else None
+        out.append(line)
+        if template in groups and line == "    address-family ipv4 unicast":
+            out.append(f"      route-map {DRAIN_MAP} out")
+    return "\n".join(out) + "\n"
+
+
+# The top-level NX-OS configuration lines railfabric renders (by their first words): `configure replace` makes them
+# exactly what the rendered file says. Every other top-level block of the running-config (version, boot nxos,
+# copp profile, line console/vty, rmon, hardware, license, ...) belongs to the switch and is carried over, so the
+# replace never deletes what railfabric does not manage. Kept in step with templates/nxos/ by
+# tests/test_rollout_filters.py.
+NXOS_OWNED = (
+    "aaa ", "banner ", "class-map ", "feature ", "hostname ", "interface ", "ip domain-lookup", "ip domain-name ",
+    "ip name-server ", "ip prefix-list ", "logging server ", "logging source-interface ", "no feature ", "ntp server ",
+    "ntp source-interface ", "nxapi ", "policy-map ", "priority-flow-control ", "radius-server host ", "route-map ",
+    "router bgp ", "snmp-server contact ", "snmp-server location ", "snmp-server user ", "spanning-tree ",
+    "system qos", "tacacs-server host ", "username ", "vlan ", "vrf context ",
+)
+
+
+def _nxos_top_blocks(text: str) -> list[list[str]]:
+    """Top-level blocks (a line at column 0 and its indented lines); comment lines (!) and blank lines dropped; a
+    banner runs to its closing delimiter."""
+    blocks: list[list[str]] = []
+    delimiter = None
+    for line in text.splitlines():
+        if delimiter is not None:
+            blocks[-1].append(line)
+            if line.strip() == delimiter:
+                delimiter = None
+            continue
+        if not line.strip() or line.startswith("!"):
+            continue
+        if line[0] in " \t" and blocks:
+            blocks[-1].append(line)
+            continue
+        blocks.append([line])
+        m = re.fullmatch(r"banner \S+ (\S)", line)
+        if m:
+            delimiter = m.group(1)
+    return blocks
+
+
+def rf_nxos_replace_target(rendered: str, running: str) -> str:
+    """The file `configure replace` gets: the rendered configuration, then every top-level block of the switch's
+    running-config that railfabric does not own (NXOS_OWNED), as the switch has it. NX-OS's configure replace wants a
+    whole running-config, not a partial one (System Management guide); this keeps the switch's own lines."""
+    rendered_users = {line.split()[1] for line in rendered.splitlines() if line.startswith("username ")}
+    kept = [b for b in _nxos_top_blocks(running)
+            if not b[0].startswith(NXOS_OWNED)
+            # NX-OS's built-in admin account cannot be deleted: kept as the switch has it unless rendered
+            or (b[0].startswith("username admin ") and "admin" not in rendered_users)]
+    tail = "".join(line + "\n" for block in kept for line in block)
+    return rendered.rstrip("\n") + "\n" + tail
 
 
 # --------------------------------------------------------------------------- verification
@@ -361,6 +477,13 @@ def _peers(show: Any) -> dict[str, tuple[str, str]]:
     """neighbour address → (state, remote ASN) from FRR `show bgp summary json` or EOS `show ip bgp summary`."""
     data = json.loads(show) if isinstance(show, str) else show
     out: dict[str, tuple[str, str]] = {}
+    if "TABLE_vrf" in data:  # NX-OS `show bgp ipv4 unicast summary | json`: TABLE_x/ROW_x, a row or a list of rows
+        for vrf in _rows(data, "vrf"):
+            for af in _rows(vrf, "af"):
+                for saf in _rows(af, "saf"):
+                    for p in _rows(saf, "neighbor"):
+                        out[str(p.get("neighborid", ""))] = (str(p.get("state", "")), str(p.get("neighboras", "")))
+        return out
     if "vrfs" in data:  # EOS
         for ip, p in ((data["vrfs"].get("default") or {}).get("peers") or {}).items():
             out[ip] = (str(p.get("peerState", "")), str(p.get("asn", "")))
@@ -368,6 +491,17 @@ def _peers(show: Any) -> dict[str, tuple[str, str]]:
     for ip, p in ((data.get("ipv4Unicast") or {}).get("peers") or {}).items():  # FRR
         out[ip] = (str(p.get("state", "")), str(p.get("remoteAs", "")))
     return out
+
+
+def _rows(data: Any, name: str) -> list[dict[str, Any]]:
+    """NX-OS JSON tables: TABLE_<name> holds ROW_<name>, one row (a dict) or several (a list)."""
+    rows = ((data or {}).get(f"TABLE_{name}") or {}).get(f"ROW_{name}") or []
+    return [rows] if isinstance(rows, dict) else list(rows)
+
+
+def _nxos_ifname(name: str) -> str:
+    """NX-OS LLDP shows Eth1/1: the configuration's Ethernet1/1."""
+    return "Ethernet" + name[3:] if re.fullmatch(r"Eth\d.*", name) else name
 
 
 def rf_bgp_problems(show: Any, rows: list[dict[str, str]]) -> list[str]:
@@ -395,6 +529,11 @@ def _lldp_seen(show: Any) -> dict[str, tuple[str, str]]:
     `show lldp neighbors | json`."""
     data = json.loads(show) if isinstance(show, str) else show
     seen: dict[str, tuple[str, str]] = {}
+    if "TABLE_nbor_detail" in data:  # NX-OS `show lldp neighbors detail | json`
+        for n in _rows(data, "nbor_detail"):
+            seen[_nxos_ifname(str(n.get("l_port_id", "")))] = (str(n.get("sys_name", "")),
+                                                               _nxos_ifname(str(n.get("port_id", ""))))
+        return seen
     if "lldpNeighbors" in data:  # EOS
         for n in data["lldpNeighbors"]:
             seen[n.get("port", "")] = (n.get("neighborDevice", ""), n.get("neighborPort", ""))
