@@ -89,7 +89,7 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
         entry, filename = spec.template, spec.name
         name = f"{dev.platform}/{entry}"
         try:
-            text = env.get_template(name).render(d=dev)
+            text = spec.build_function()(dev) if spec.builder else env.get_template(name).render(d=dev)
         except jinja2.TemplateSyntaxError as exc:
             raise RenderError(dev.hostname, exc.name or name, exc.lineno, exc.message or str(exc)) from None
         except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
