@@ -16,8 +16,10 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLE = "12.3.0"  # ansible 12.3.0 (ansible-core 2.19): arista.eos 12.0.0, ansible.netcommon 8.2.0, ansible.utils 6.0.0
-COLLECTIONS = ("arista/eos", "ansible/netcommon", "ansible/utils")
+# ansible 12.3.0 (ansible-core 2.19): arista.eos 12.0.0, ansible.netcommon 8.2.0, ansible.utils 6.0.0,
+# junipernetworks.junos 11.0.0
+BUNDLE = "12.3.0"
+COLLECTIONS = ("arista/eos", "ansible/netcommon", "ansible/utils", "junipernetworks/junos")
 TARGET = ROOT / ".cache" / "ansible-collections"
 
 

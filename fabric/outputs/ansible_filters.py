@@ -17,6 +17,9 @@ Filters (all pure: text or data in, data out):
   the replace never deletes what railfabric does not manage.
 - rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
   its own ASN on every eBGP peer group, outbound) and undo it.
+- rf_junos_access_problems(text, address, user) and rf_junos_drained(text, count) / rf_junos_drain_lines(text,
+  count) / rf_junos_undrain_lines(text): the Junos equivalents (junos.conf in the curly-brace hierarchy; drain and
+  undrain as `set`/`delete` lines, the drained file as what `load override` commits while the switch is drained).
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
   verification against generated/expected/; rf_established(show_json): the sessions up before the change, which a
   rollback must bring back.
@@ -223,7 +226,58 @@ def _eos_access(directory: Path, host: str, user: str, connection: str) -> list[
     return rf_eos_access_problems((directory / "running-config.cfg").read_text(encoding="utf-8"), user, connection)
 
 
-ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access}  # platform → its check of the resolved files
+_JUNOS_TOKEN = re.compile(r'\s+|/\*.*?\*/|"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};\[\]"]+', re.S)
+
+
+def _junos_statements(text: str) -> list[tuple[str, ...]]:
+    """Every statement of a Junos curly-brace configuration as its full path of words (block headers, then the
+    statement's own words; a quoted string unquoted, a [ list ] flattened): `system services netconf ssh`."""
+    out: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [()]
+    words: list[str] = []
+    for m in _JUNOS_TOKEN.finditer(text):
+        tok = m.group(0)
+        if tok.isspace() or tok.startswith("/*") or tok in "[]":
+            continue
+        if tok == ";":
+            out.append(stack[-1] + tuple(words))
+            words = []
+        elif tok == "{":
+            stack.append(stack[-1] + tuple(words))
+            out.append(stack[-1])
+            words = []
+        elif tok == "}":
+            if len(stack) == 1:
+                raise FilterError("junos.conf: unbalanced '}'")
+            stack.pop()
+        else:
+            words.append(tok[1:-1] if tok.startswith('"') else tok)
+    return out
+
+
+def rf_junos_access_problems(text: str, address: str, user: str | None) -> list[str]:
+    """Why `load override` of this junos.conf would cut the push off: the management port must keep the address
+    Ansible connects to, NETCONF over SSH must stay on, and the push account must keep class super-user."""
+    statements = set(_junos_statements(text))
+    problems = []
+    mgmt = [s for s in statements if s[:2] == ("interfaces", "re0:mgmt-0") and s[-2:-1] == ("address",)]
+    if not any(s[-1].split("/")[0] == address for s in mgmt):
+        have = ", ".join(sorted(s[-1] for s in mgmt)) or "none"
+        problems.append(f"re0:mgmt-0 has no address {address}, the address Ansible connects to (has: {have})")
+    if ("system", "services", "netconf", "ssh") not in statements:
+        problems.append("no `system services netconf ssh`: the push's NETCONF session would be refused")
+    if not user:
+        problems.append("ansible_user is not set: the push account cannot be checked")
+    elif ("system", "login", "user", user, "class", "super-user") not in statements:
+        problems.append(f"no `system login user {user} class super-user`: the push account would lose its access")
+    return problems
+
+
+def _junos_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
+    return rf_junos_access_problems((directory / "junos.conf").read_text(encoding="utf-8"), host, user)
+
+
+ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access, "junos": _junos_access}  # platform → its check
 
 
 def rf_access_problems(directory: str, platform: str, host: str, user: str = "", connection: str = "") -> list[str]:
@@ -277,6 +331,73 @@ def rf_undrain(text: str, platform: str) -> str:
                       " exit-address-family", "exit", f"no route-map {DRAIN_MAP}"]) + "\n"
 
 
+def _junos_bgp(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]]]]:
+    """The switch's AS and each BGP group with its export policies, from a junos.conf."""
+    statements = _junos_statements(text)
+    asn = next((s[-1] for s in statements if s[:2] == ("routing-options", "autonomous-system") and len(s) == 3),
+               None)
+    if asn is None:
+        raise FilterError("no `routing-options autonomous-system` in the configuration: nothing to drain")
+    groups: dict[str, tuple[str, ...]] = {}
+    for s in statements:
+        if s[:3] == ("protocols", "bgp", "group") and len(s) >= 4:
+            groups.setdefault(s[3], ())
+            if len(s) > 5 and s[4] == "export":
+                groups[s[3]] = tuple(s[5:])
+    if not groups:
+        raise FilterError("no BGP group in the configuration: nothing to drain")
+    if any(DRAIN_MAP in exports for exports in groups.values()):
+        raise FilterError(f"the configuration already exports {DRAIN_MAP}: it is drained")
+    return asn, sorted(groups.items())
+
+
+def rf_junos_drain_lines(text: str, count: int | str = 3) -> list[str]:
+    """`set`/`delete` lines that drain the switch: policy RF-DRAIN prepends its own AS `count` times and comes first
+    in every group's export chain (it only changes the AS path, so the group's own policies still decide)."""
+    asn, groups = _junos_bgp(text)
+    lines = [f'set policy-options policy-statement {DRAIN_MAP} then as-path-prepend "{" ".join([asn] * int(count))}"']
+    for group, exports in groups:
+        lines += [f"delete protocols bgp group {group} export",
+                  f"set protocols bgp group {group} export [ {' '.join((DRAIN_MAP, *exports))} ]"]
+    return lines
+
+
+def rf_junos_undrain_lines(text: str) -> list[str]:
+    _asn, groups = _junos_bgp(text)
+    lines = []
+    for group, exports in groups:
+        lines.append(f"delete protocols bgp group {group} export")
+        if exports:
+            lines.append(f"set protocols bgp group {group} export [ {' '.join(exports)} ]")
+    return [*lines, f"delete policy-options policy-statement {DRAIN_MAP}"]
+
+
+def rf_junos_drained(text: str, count: int | str = 3) -> str:
+    """The junos.conf to load while the switch is drained: the same file with RF-DRAIN defined and first in every
+    BGP group's export chain, so the `load override` itself does not undrain the switch before it is verified."""
+    asn, _groups = _junos_bgp(text)
+    prepend = " ".join([asn] * int(count))
+    out: list[str] = []
+    path: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.endswith("{"):
+            path.append(stripped[:-1].strip())
+        elif stripped == "}":
+            path = path[:-1]
+        m = re.fullmatch(r"(\s*)export (\S+|\[ [^\]]* \]);", line)
+        if m and len(path) == 3 and path[:2] == ["protocols", "bgp"] and path[2].startswith("group "):
+            exports = m.group(2).strip("[] ").split()
+            line = f"{m.group(1)}export [ {' '.join((DRAIN_MAP, *exports))} ];"
+        out.append(line)
+        if stripped == "policy-options {" and len(path) == 1:
+            out += [f"    policy-statement {DRAIN_MAP} {{", "        then {",
+                    f'            as-path-prepend "{prepend}";', "        }", "    }"]
+    if not any(line.strip() == "policy-options {" for line in out):
+        raise FilterError("no policy-options in the configuration: cannot add the drain policy")
+    return "\n".join(out) + "\n"
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -286,10 +407,22 @@ def rf_expected_rows(text: str, device: str) -> list[dict[str, str]]:
     return [row for row in csv.DictReader(io.StringIO(body)) if row.get("device") == device]
 
 
+def _junos_data(record: dict[str, Any], key: str) -> str:
+    """A leaf of Junos' JSON rendering of its XML output: {"key": [{"data": "value"}]}."""
+    items = record.get(key) or [{}]
+    return str(items[0].get("data", "")) if isinstance(items, list) and isinstance(items[0], dict) else ""
+
+
 def _peers(show: Any) -> dict[str, tuple[str, str]]:
     """neighbour address → (state, remote ASN) from FRR `show bgp summary json` or EOS `show ip bgp summary`."""
     data = json.loads(show) if isinstance(show, str) else show
     out: dict[str, tuple[str, str]] = {}
+    if "bgp-information" in data:  # Junos `show bgp summary | display json`
+        for info in data["bgp-information"]:
+            for p in info.get("bgp-peer", []):
+                ip = _junos_data(p, "peer-address").split("+")[0]
+                out[ip] = (_junos_data(p, "peer-state"), _junos_data(p, "peer-as"))
+        return out
     if "vrfs" in data:  # EOS
         for ip, p in ((data["vrfs"].get("default") or {}).get("peers") or {}).items():
             out[ip] = (str(p.get("peerState", "")), str(p.get("asn", "")))
@@ -324,6 +457,12 @@ def _lldp_seen(show: Any) -> dict[str, tuple[str, str]]:
     `show lldp neighbors | json`."""
     data = json.loads(show) if isinstance(show, str) else show
     seen: dict[str, tuple[str, str]] = {}
+    if "lldp-neighbors-information" in data:  # Junos `show lldp neighbors | display json`
+        for info in data["lldp-neighbors-information"]:
+            for n in info.get("lldp-neighbor-information", []):
+                seen[_junos_data(n, "lldp-local-port-id")] = (
+                    _junos_data(n, "lldp-remote-system-name"), _junos_data(n, "lldp-remote-port-id"))
+        return seen
     if "lldpNeighbors" in data:  # EOS
         for n in data["lldpNeighbors"]:
             seen[n.get("port", "")] = (n.get("neighborDevice", ""), n.get("neighborPort", ""))
