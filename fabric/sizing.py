@@ -95,6 +95,9 @@ def presets() -> Presets:
         # Spectrum-4: 64 × 800G, 128 × 400G; the buffer facts SONiC's lossless config needs (fabric/buffers.py)
         "sn5600": SwitchSpec("sn5600", 64, 800, ((2, 400), (4, 200)), tuple(SN5600_BUFFERS.items())),
         "q3400": SwitchSpec("q3400", 144, 800),  # Quantum-X800 XDR: 144 × 800G, radix 144
+        # Juniper QFX5240-64OD (Junos OS Evolved): 64 × 800G OSFP, ports 0-63; OSFP800 breakouts 2x400G, 4x200G,
+        # 8x100G (Juniper hardware docs: QFX5241-64OD ports panel, QFX5140 OSFP800 ports)
+        "qfx5240-64od": SwitchSpec("qfx5240-64od", 64, 800, ((2, 400), (4, 200), (8, 100))),
     }
     return Presets(hosts, switches)
 

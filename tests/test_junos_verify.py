@@ -224,3 +224,22 @@ def test_junos_tasks_pass_syntax_check(rendered: Path, tmp_path: Path) -> None:
         assert out.returncode == 0, (book.name, out.stdout + out.stderr)
     requirements = yaml.safe_load((ans / "requirements.yml").read_text())
     assert {"name": "junipernetworks.junos", "version": ">=11.0.0,<12.0.0"} in requirements["collections"]
+
+
+# --------------------------------------------------------------------------- sizing preset
+
+def test_qfx5240_preset_sizes_and_validates_on_junos(tmp_path: Path) -> None:
+    from fabric.pipeline import run
+    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+
+    qfx = switch_preset("qfx5240-64od")
+    # 64 OSFP ports at 800G; a 2x400G breakout doubles the radix at the 400G of a DGX B200 NIC
+    assert (qfx.ports, qfx.speed_gbps, qfx.lanes_at(800), qfx.lanes_at(400), qfx.lanes_at(100)) == (64, 800, 1, 2, 8)
+    s = size_fabric(1024, host_preset("dgx-b200"), qfx)
+    # 1,024 GPUs = 128 hosts × 8 rails; radix 128 at 400G = 64 down + 64 up per rail switch, so a segment holds 64
+    # hosts: 2 segments × 8 rail switches = 16, and 16 × 64 uplinks / 128 spine ports = 8 spines
+    assert (s.hosts, s.rails, s.hosts_per_segment, s.spines_per_pod) == (128, 8, 64, 8)
+    inv = tmp_path / "inv"
+    write_files(inv, {"fabric.yml": inventory_skeleton(s, platform="junos")})
+    result = run(inv)
+    assert [f.code for f in result.findings if f.severity.value == "error"] == []
