@@ -243,3 +243,19 @@ def test_qfx5240_preset_sizes_and_validates_on_junos(tmp_path: Path) -> None:
     write_files(inv, {"fabric.yml": inventory_skeleton(s, platform="junos")})
     result = run(inv)
     assert [f.code for f in result.findings if f.severity.value == "error"] == []
+
+
+def test_plat030_warns_about_percent_ecn(tmp_path: Path) -> None:
+    from fabric.findings import Severity
+    from tests.helpers import run_data
+
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "junos"
+    found = [f for f in run_data(tmp_path / "a", data).findings if f.code == "PLAT030"]
+    # the schema defaults: 150000 / 1500000 bytes, rendered at JVD's 55/90 % (fabric/platforms/junos_cos.py)
+    assert [(f.severity, f.message) for f in found] == [(Severity.WARNING, (
+        "ECN thresholds 150000/1500000 bytes cannot be expressed on junos (used at fabric.platform): rendered as "
+        "queue fill levels 55/90 %"))]
+    data.setdefault("qos", {})["ecn"] = {"enabled": False}
+    assert "PLAT030" not in [f.code for f in run_data(tmp_path / "b", data).findings]
+    assert main(["explain", "PLAT030"]) == 0

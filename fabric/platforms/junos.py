@@ -38,7 +38,7 @@ What it cannot express (PLAT001 through the capability fields): MLAG (MC-LAG nee
 link railfabric does not model; EVPN-MH needs an overlay); PFC watchdog actions other than drop; ECMP modes other
 than flow. ECN thresholds are queue fill percentages on Junos, not bytes: the byte thresholds of qos.ecn cannot be
 carried over, so the drop profile uses Juniper's AI JVD fill levels (55 % / 90 %) with the inventory's
-probability (see `notes`).
+probability (see `notes`), and validation warns with PLAT030.
 """
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ PLATFORM = Platform(
     aaa_login=lambda method, group: "tacplus" if method == "tacacs" else "radius",  # system authentication-order
     management_vrf="mgmt_junos",  # `system management-instance` puts the management port in this fixed instance
     replaces_users=True,  # load override replaces system login as a whole
+    ecn_bytes=False,  # drop-profile fill levels are percentages of the queue (PLAT030 warns)
     notes=(
         "no MLAG (MC-LAG / EVPN multihoming not rendered): dual_homing mlag is PLAT001",
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
