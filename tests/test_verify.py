@@ -116,7 +116,7 @@ def test_json_format(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(gen), "--no-frr", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is True and data["failures"] == []
-    assert data["counts"] == {"devices": 6, "sonic": 4, "eos": 2, "links": 16, "host_ports": 16,
+    assert data["counts"] == {"devices": 6, "sonic": 4, "eos": 2, "junos": 0, "links": 16, "host_ports": 16,
                               "bgp_neighbors": 16, "failures": 0}
 
 
@@ -360,8 +360,8 @@ def test_verifier_imports_no_device_model_template_or_pipeline(rendered: Path) -
     (DB.format("p1-spine1"), '{"PORT": {"Ethernet0": "up"}}', 2,
      "configs/p1-spine1/config_db.json: PORT|Ethernet0 is not an object of fields"),
     (DB.format("p1-spine1"), "[1, 2]", 2, "configs/p1-spine1/config_db.json: not a config_db (an object of tables)"),
-    ("ansible/host_vars/p1-spine1.yml", "platform: junos\n", 2,
-     "ansible/host_vars/p1-spine1.yml: platform 'junos' is not one of eos, sonic"),
+    ("ansible/host_vars/p1-spine1.yml", "platform: ios\n", 2,
+     "ansible/host_vars/p1-spine1.yml: platform 'ios' is not one of eos, junos, sonic"),
     ("ansible/inventory.yml", "all: [\n", 2, "ansible/inventory.yml:2:1: not valid YAML"),
     ("cabling.csv", "# c\nlink_id,role,rail,a_device,a_interface,z_device,z_interface,speed,bundle\nx,fabric,,a,b,c,d,"
      "fast,\n", 2, "cabling.csv:3: speed 'fast' is not like 400G"),
