@@ -83,7 +83,7 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
     expected |= {f"ansible/host_vars/{s}.yml" for s in switches}
     expected |= {"ansible/rollout_plan.yml", "ansible/filter_plugins/railfabric.py"}
     expected |= {f"ansible/tasks/{t}.yml" for t in ("preflight", "sonic", "sonic_push", "sonic_verify",
-                                                   "sonic_rollback", "eos")}
+                                                   "sonic_rollback", "eos", "junos")}
     assert set(arts) == expected
     assert list(arts) == sorted(arts)
     for path, text in arts.items():
@@ -300,7 +300,8 @@ def test_ansible_inventory_content(res: Result, arts: dict[str, str]) -> None:
     inv = yaml.safe_load(arts["ansible/inventory.yml"])
     groups = inv["all"]["children"]
     assert list(groups) == ["role_super_spine", "role_spine", "role_rail", "pod1", "pod2", "pod3",
-                            "platform_eos", "platform_sonic", "rollout"] + [f"rollout_wave_{i}" for i in range(1, 18)]
+                            "platform_eos", "platform_junos", "platform_sonic", "rollout"] + [
+                                f"rollout_wave_{i}" for i in range(1, 18)]
     assert len(groups["rollout"]["hosts"]) == 34  # the waves: tests/test_rollout_plan.py
     assert groups["role_rail"]["hosts"]["p1-s1-rail3"] == {"ansible_host": "192.168.15.3"}
     assert groups["role_super_spine"]["hosts"]["core-ss1"] == {"ansible_host": "192.168.0.16"}
@@ -360,7 +361,8 @@ def test_deploy_playbook_structure(arts: dict[str, str]) -> None:
         "{{ rf_vtysh }} -f {{ rf_frr_seen }}/{{ rf_frr_temp }}.undrain.conf"]  # after sonic_verify.yml
     assert all("config reload" not in text for path, text in arts.items() if path.startswith("ansible/tasks/"))
     requirements = yaml.safe_load(arts["ansible/requirements.yml"])
-    assert [c["name"] for c in requirements["collections"]] == ["arista.eos", "ansible.netcommon", "ansible.utils"]
+    assert [c["name"] for c in requirements["collections"]] == ["arista.eos", "ansible.netcommon", "ansible.utils",
+                                                                "junipernetworks.junos"]
 
 
 @pytest.mark.parametrize("text", ["yes", "No", "on", "null", "~", "", "12", "1.5", "1e3", "0o7", "0x1f", "1_000",
