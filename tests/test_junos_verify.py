@@ -259,3 +259,13 @@ def test_plat030_warns_about_percent_ecn(tmp_path: Path) -> None:
     data.setdefault("qos", {})["ecn"] = {"enabled": False}
     assert "PLAT030" not in [f.code for f in run_data(tmp_path / "b", data).findings]
     assert main(["explain", "PLAT030"]) == 0
+
+
+def test_ipplan_names_the_junos_irb(rendered: Path) -> None:
+    """The rail gateway of a Junos switch lives on irb.<vlan> (vlans ... l3-interface irb.N), as ipplan.csv says."""
+    rows = [ln.split(",") for ln in (rendered / "ipplan.csv").read_text().splitlines()
+            if ",p1-s1-rail0," in ln and ",rail-gateway," in ln]
+    assert rows and all(r[2] == f"irb.{r[5].split()[3]}" for r in rows), rows
+    sonic = [ln.split(",") for ln in (rendered / "ipplan.csv").read_text().splitlines()
+             if ",p1-s2-rail0," in ln and ",rail-gateway," in ln]
+    assert sonic and all(r[2].startswith("Vlan") for r in sonic)

@@ -54,6 +54,7 @@ class Platform:
     configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
     dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
+    svi_prefix: str = "Vlan"  # a rail VLAN's routed interface is <prefix><vlan id> (Junos: irb.<id>)
     ecn_bytes: bool = True  # ECN/WRED thresholds in bytes; False: queue fill percentages only (Junos), PLAT030
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
 

@@ -84,6 +84,7 @@ PLATFORM = Platform(
     aaa_login=lambda method, group: "tacplus" if method == "tacacs" else "radius",  # system authentication-order
     management_vrf="mgmt_junos",  # `system management-instance` puts the management port in this fixed instance
     replaces_users=True,  # load override replaces system login as a whole
+    svi_prefix="irb.",  # vlans NAME l3-interface irb.<id>
     ecn_bytes=False,  # drop-profile fill levels are percentages of the queue (PLAT030 warns)
     notes=(
         "no MLAG (MC-LAG / EVPN multihoming not rendered): dual_homing mlag is PLAT001",
