@@ -160,7 +160,8 @@ def test_bgp_rail_switch(trees: dict[str, Node]) -> None:
     neighbors = [n.words[1] for n in group.all("neighbor")]
     # 4 spines × 2 links: the even ends of 10.4.1.128/31 .. 10.4.1.142/31
     assert neighbors == [f"10.4.1.{128 + 2 * i}" for i in range(8)]
-    assert at(t, "chassis").value("maximum-ecmp") == "64"  # routing.ecmp.width
+    assert at(t, "routing-options").value("maximum-ecmp") == "64"  # routing.ecmp.width 64 is an accepted value
+    assert t.find("chassis") is None  # no port-channel here: no aggregated devices to declare
     assert at(t, "routing-options", "forwarding-table").value("export") == "RF-ECMP"
     assert statements(at(t, "policy-options", "policy-statement RF-ECMP")) == [
         ("then",), ("then", "load-balance", "per-packet")]
@@ -267,3 +268,10 @@ def test_no_plaintext_secret_and_balanced(configs: dict[str, str]) -> None:
         for line in text.splitlines():
             if re.search(r"\b(secret|encrypted-password|authentication-password|privacy-password) ", line):
                 assert re.search(r'"%%vault\.[a-z_][a-z0-9_]*%%"', line), (name, line)
+
+
+def test_maximum_ecmp_takes_an_accepted_value() -> None:
+    from fabric.platforms.junos_conf import maximum_ecmp
+
+    # accepted: 16, 32, 64, then steps of 32 up to 512; a width is rounded up to the next one
+    assert [maximum_ecmp(w) for w in (1, 16, 17, 64, 65, 96, 97, 512)] == [16, 16, 32, 64, 96, 96, 128, 512]

@@ -27,7 +27,8 @@ Forms NOT verified against a vendor page (kept as the closest documented form; c
   syslog host, and `snmp routing-instance-access` (the mgmt_junos management-instance documentation was not found);
 - `routing-options aggregate route P` exported with a policy `from protocol aggregate` and the longer routes
   rejected (REFERENCE-DEPLOY.md marks it UNVERIFIED);
-- `chassis maximum-ecmp N` on QFX5240 (the ECMP width);
+- `routing-options maximum-ecmp N` on QFX5240 (values 16, 32, 64, 96 .. 512 are documented for Junos 21.1R1+;
+  whether QFX5240 also needs a chassis-level limit raised is not documented in what was found);
 - SNMPv3 usm `authentication-sha` / `privacy-aes128` with `authentication-password` / `privacy-password` and vacm;
 - login class names `super-user` / `read-only`, `authentication encrypted-password`, `ssh-ed25519 "<key>"`;
 - `ether-options 802.3ad aeN` on a member and `aggregated-ether-options minimum-links N; lacp active;`;

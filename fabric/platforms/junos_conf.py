@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # fabric.device imports the platform registry, which imports 
 
 EXPORT_POLICY = "RF-EXPORT"  # what BGP advertises: aggregates, loopback and rail subnets, suppressed specifics
 ECMP_POLICY = "RF-ECMP"  # forwarding-table export: install every equal-cost path
+# routing-options maximum-ecmp takes one of these (Juniper "maximum-ecmp (routing-options)", Junos 21.1R1+)
+MAXIMUM_ECMP_VALUES = (16, 32, 64, *range(96, 513, 32))
 BFD_INTERVAL_MS = 1000  # Juniper AI JVD leaf config: bfd-liveness-detection minimum-interval 1000 multiplier 3
 BFD_MULTIPLIER = 3
 
@@ -135,6 +137,11 @@ def _groups(dev: DeviceConfig) -> tuple[JGroup, ...]:
         for g in dev.bgp.peer_groups)
 
 
+def maximum_ecmp(width: int) -> int:
+    """The smallest value routing-options maximum-ecmp accepts that holds `width` paths (512 at most)."""
+    return next((v for v in MAXIMUM_ECMP_VALUES if v >= width), MAXIMUM_ECMP_VALUES[-1])
+
+
 def build_view(dev: DeviceConfig) -> JunosView:
     if dev.mlag is not None:  # refused by validation (PLAT001: Platform.dual_homing is empty)
         raise ValueError(f"{dev.hostname}: MLAG cannot be rendered on junos")
@@ -146,7 +153,7 @@ def build_view(dev: DeviceConfig) -> JunosView:
         notes=tuple(n for n in (dev.mtu_note,) if n),
         system=build_jsystem(dev.system, dev.hostname),
         ae_count=max((pc.number for pc in dev.port_channels), default=-1) + 1,
-        maximum_ecmp=dev.bgp.maximum_paths,
+        maximum_ecmp=maximum_ecmp(dev.bgp.maximum_paths),
         ports=tuple(_ports(dev)),
         aes=aes,
         vlans=vlans,
