@@ -250,6 +250,8 @@ def test_cos_bound_on_every_roce_port(trees: dict[str, Node]) -> None:
 def test_system_services_users_aaa(trees: dict[str, Node]) -> None:
     s = at(trees["p1-s1-rail3"], "system")
     assert s.value("host-name") == "p1-s1-rail3"
+    # Junos commits nothing without a root password; its hash stays a vault placeholder
+    assert at(s, "root-authentication").value("encrypted-password") == "%%vault.junos_root_password_hash%%"
     assert at(s, "services", "netconf").has("ssh")  # the push's API
     user = at(s, "login", "user netops")
     assert user.value("class") == "super-user"

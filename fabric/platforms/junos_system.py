@@ -18,6 +18,10 @@ LOGIN_CLASS = {"network-admin": "super-user", "network-operator": "read-only"}
 SSH_KEY_STATEMENT = {"ssh-ed25519": "ssh-ed25519", "ssh-rsa": "ssh-rsa", "ecdsa-sha2-nistp256": "ssh-ecdsa",
                      "ecdsa-sha2-nistp384": "ssh-ecdsa", "ecdsa-sha2-nistp521": "ssh-ecdsa"}
 SNMP_VIEW = "RF-ALL"
+# Junos refuses to commit a configuration without a root password ("Root Password Overview"), and `load override`
+# replaces system as a whole: the root account's SHA-512-crypt hash comes from this Ansible Vault variable (the
+# push's pre-flight refuses before sending anything when it is undefined).
+ROOT_PASSWORD = "%%vault.junos_root_password_hash%%"
 
 
 def quoted(text: str) -> str:
@@ -59,6 +63,7 @@ class JSnmpUser:
 @dataclass(frozen=True, slots=True)
 class JSystem:
     hostname: str
+    root_secret: str  # quoted placeholder of root's password hash
     instance: str  # mgmt_junos
     source: str  # management address without length
     users: tuple[JUser, ...]
@@ -94,6 +99,7 @@ def build_jsystem(s: System, hostname: str) -> JSystem:
     login = tuple("password" if m == "local" else m for m in s.login)
     return JSystem(
         hostname=hostname,
+        root_secret=quoted(ROOT_PASSWORD),
         instance=s.vrf,
         source=s.agent_address,
         users=tuple(JUser(u.name, LOGIN_CLASS.get(u.role, "read-only"), quoted(u.secret) if u.secret else None,
