@@ -33,7 +33,13 @@ Forms NOT verified against a vendor page (kept as the closest documented form; c
 - login class names `super-user` / `read-only`, `authentication encrypted-password`, `ssh-ed25519 "<key>"`;
 - `ether-options 802.3ad aeN` on a member and `aggregated-ether-options minimum-links N; lacp active;`;
 - `family ethernet-switching interface-mode access; vlan members NAME` and `vlans NAME vlan-id N l3-interface irb.N`;
-- whether a PFC watchdog detection/recovery other than the defaults is accepted on QFX5240.
+- whether a PFC watchdog detection/recovery other than the defaults is accepted on QFX5240;
+- the JSON key names of `show bgp summary | display json` (bgp-information/bgp-peer/peer-address, peer-state,
+  peer-as) and `show lldp neighbors | display json` (lldp-local-port-id, lldp-remote-system-name,
+  lldp-remote-port-id) the push's verification reads (fabric/outputs/ansible_filters.py);
+- `syslog host X transport tcp` and `ntp source-address A routing-instance I`.
+Verified besides the list above: `system root-authentication` is mandatory for any commit ("Root Password
+Overview"), `commit confirmed` rolls back by itself after its timeout (NETCONF commit-confirmed page).
 
 What it cannot express (PLAT001 through the capability fields): MLAG (MC-LAG needs ICCP and an inter-chassis
 link railfabric does not model; EVPN-MH needs an overlay); PFC watchdog actions other than drop; ECMP modes other
