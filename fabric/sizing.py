@@ -103,6 +103,9 @@ def presets() -> Presets:
         # 4x100G / 2x200G; N9K-C9364E-SG2 64 × 800G (OSFP or QSFP-DD) with 2x400G / 4x200G
         "n9364d-gx2a": SwitchSpec("n9364d-gx2a", 64, 400, ((2, 200), (4, 100)), platform="nxos"),
         "n9364e-sg2": SwitchSpec("n9364e-sg2", 64, 800, ((2, 400), (4, 200)), platform="nxos"),
+        # Juniper QFX5240-64OD (Junos OS Evolved): 64 × 800G OSFP, ports 0-63; OSFP800 breakouts 2x400G, 4x200G,
+        # 8x100G (Juniper hardware docs: QFX5241-64OD ports panel, QFX5140 OSFP800 ports)
+        "qfx5240-64od": SwitchSpec("qfx5240-64od", 64, 800, ((2, 400), (4, 200), (8, 100)), platform="junos"),
     }
     return Presets(hosts, switches)
 

@@ -16,9 +16,11 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# ansible 12.3.0 (ansible-core 2.19): arista.eos 12.0.0, cisco.nxos 11.1.0, ansible.netcommon 8.2.0, ansible.utils 6.0.0
+# ansible 12.3.0 (ansible-core 2.19): arista.eos 12.0.0, cisco.nxos 11.1.0, ansible.netcommon 8.2.0,
+# ansible.utils 6.0.0,
+# junipernetworks.junos 11.0.0
 BUNDLE = "12.3.0"
-COLLECTIONS = ("arista/eos", "ansible/netcommon", "ansible/utils", "cisco/nxos")
+COLLECTIONS = ("arista/eos", "ansible/netcommon", "ansible/utils", "cisco/nxos", "junipernetworks/junos")
 TARGET = ROOT / ".cache" / "ansible-collections"
 
 

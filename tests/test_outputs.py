@@ -85,7 +85,7 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
     expected |= {f"ansible/host_vars/{s}.yml" for s in switches}
     expected |= {"ansible/rollout_plan.yml", "ansible/filter_plugins/railfabric.py"}
     expected |= {f"ansible/tasks/{t}.yml" for t in ("preflight", "sonic", "sonic_push", "sonic_verify",
-                                                   "sonic_rollback", "eos", "nvue", "nxos")}
+                                                   "sonic_rollback", "eos", "junos", "nvue", "nxos")}
     assert set(arts) == expected
     assert list(arts) == sorted(arts)
     for path, text in arts.items():
@@ -364,7 +364,7 @@ def test_deploy_playbook_structure(arts: dict[str, str]) -> None:
     assert all("config reload" not in text for path, text in arts.items() if path.startswith("ansible/tasks/"))
     requirements = yaml.safe_load(arts["ansible/requirements.yml"])
     assert [c["name"] for c in requirements["collections"]] == ["arista.eos", "cisco.nxos", "ansible.netcommon",
-                                                                "ansible.utils"]
+                                                                "ansible.utils", "junipernetworks.junos"]
 
 
 @pytest.mark.parametrize("text", ["yes", "No", "on", "null", "~", "", "12", "1.5", "1e3", "0o7", "0x1f", "1_000",

@@ -137,7 +137,7 @@ def test_every_playbook_passes_syntax_check(tmp_path: Path) -> None:
     env = ansible_env(tmp_path / "ansible")
     ans = gen / "ansible"
     files = sorted(p.relative_to(ans).as_posix() for p in ans.rglob("*.yml") if p.parent.name == "tasks")
-    assert files == ["tasks/eos.yml", "tasks/nvue.yml", "tasks/nxos.yml",
+    assert files == ["tasks/eos.yml", "tasks/junos.yml", "tasks/nvue.yml", "tasks/nxos.yml",
                      "tasks/preflight.yml", "tasks/sonic.yml",
                      "tasks/sonic_push.yml", "tasks/sonic_rollback.yml", "tasks/sonic_verify.yml"]
     wrappers = []

@@ -361,8 +361,8 @@ def test_verifier_imports_no_device_model_template_or_pipeline(rendered: Path) -
     (DB.format("p1-spine1"), '{"PORT": {"Ethernet0": "up"}}', 2,
      "configs/p1-spine1/config_db.json: PORT|Ethernet0 is not an object of fields"),
     (DB.format("p1-spine1"), "[1, 2]", 2, "configs/p1-spine1/config_db.json: not a config_db (an object of tables)"),
-    ("ansible/host_vars/p1-spine1.yml", "platform: junos\n", 2,
-     f"ansible/host_vars/p1-spine1.yml: platform 'junos' is not one of {', '.join(PLATFORMS)}"),
+    ("ansible/host_vars/p1-spine1.yml", "platform: ios\n", 2,
+     f"ansible/host_vars/p1-spine1.yml: platform 'ios' is not one of {', '.join(PLATFORMS)}"),
     ("ansible/inventory.yml", "all: [\n", 2, "ansible/inventory.yml:2:1: not valid YAML"),
     ("cabling.csv", "# c\nlink_id,role,rail,a_device,a_interface,z_device,z_interface,speed,bundle\nx,fabric,,a,b,c,d,"
      "fast,\n", 2, "cabling.csv:3: speed 'fast' is not like 400G"),

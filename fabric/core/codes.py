@@ -182,6 +182,11 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "The platform could express the feature, but railfabric does not generate its configuration yet; rather than "
      "accept it and render something that behaves differently (for dual homing: the same gateway on two switches "
      "with no MLAG/EVPN between them), the inventory is refused."),
+    ("PLAT030", "ecn-percent-only", "The platform sets ECN thresholds as queue fill percentages, not bytes",
+     "Junos drop profiles take fill levels in percent of the queue (`interpolate fill-level [a b]`), so the byte "
+     "thresholds of qos.ecn cannot be carried over. railfabric renders Juniper's AI JVD fill levels for QFX5240 "
+     "(55 % / 90 %) with the inventory's marking probability; check the marking point on the switch (`show "
+     "class-of-service drop-profile`) against the hosts' DCQCN tuning."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "

@@ -74,7 +74,7 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
             peer = p2p.get(address_of(address) ^ 1)
             add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
         for vlan in dev.vlans:
-            svi = f"Vlan{vlan.id}"
+            svi = f"{PLATFORMS[dev.platform].svi_prefix}{vlan.id}"
             detail = f"rail {vlan.rail} vlan {vlan.id}"
             add(vlan.prefix, name, svi, "rail-subnet", detail)
             add(vlan.gateway, name, svi, "rail-gateway",

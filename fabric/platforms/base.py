@@ -56,6 +56,8 @@ class Platform:
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
     syslog_tcp: bool = True  # can send syslog over plain TCP (NX-OS `logging server` has UDP or TLS only)
     user_privilege: bool = True  # local users carry a privilege level (NX-OS authorises by role only)
+    svi_prefix: str = "Vlan"  # a rail VLAN's routed interface is <prefix><vlan id> (Junos: irb.<id>)
+    ecn_bytes: bool = True  # ECN/WRED thresholds in bytes; False: queue fill percentages only (Junos), PLAT030
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
     bond_min_links: bool = True  # an L3 port-channel can say its min-links (NVUE bonds cannot: PLAT001 above 1)
     packet_ecmp_on_bonds: bool = True  # per-packet ECMP works over L3 port-channels (Spectrum AR does not)

@@ -445,6 +445,11 @@ def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
                 f"{', '.join(sorted(PLATFORMS[platform].watchdog_actions))}", ("qos", "pfc_watchdog", "action"),
                 "use action: drop")
         traits = PLATFORMS[platform]
+        if inv.qos.ecn.enabled and not traits.ecn_bytes:
+            add("PLAT030", f"ECN thresholds {inv.qos.ecn.min_bytes}/{inv.qos.ecn.max_bytes} bytes cannot be expressed "
+                f"on {platform} (used at {'.'.join(map(str, where))}): rendered as queue fill levels 55/90 %",
+                ("qos", "ecn"), "check the marking point on the switch against the hosts' DCQCN settings",
+                sev=Severity.WARNING)
         if mode not in traits.ecmp_modes:
             at = ".".join(map(str, where))
             offers = ", ".join(sorted(traits.ecmp_modes))

@@ -152,9 +152,11 @@ class ControlChecks:
 
 
 def interface_addresses(dev: ObservedDevice, name: str) -> list[str]:
-    """The addresses (with length) of an interface: an SVI (VlanN: rail gateways, the MLAG peer VLAN) or a port."""
-    if name.startswith("Vlan") and name[4:].isdigit():
-        vlan = dev.vlans.get(int(name[4:]))
-        return vlan.svi if vlan else []
+    """The addresses (with length) of an interface: an SVI (VlanN, Junos irb.N: rail gateways, the MLAG peer VLAN) or
+    a port."""
+    for prefix in ("Vlan", "irb."):  # EOS / SONiC SVIs, Junos irb units
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            vlan = dev.vlans.get(int(name[len(prefix):]))
+            return vlan.svi if vlan else []
     intf = dev.interfaces.get(name)
     return intf.ipv4 if intf else []

@@ -17,13 +17,16 @@ Filters (all pure: text or data in, data out):
   every table railfabric does not own (FEATURE, CRM, FLEX_COUNTER_TABLE, VERSIONS, ...) as the switch has it, so
   the replace never deletes what railfabric does not manage.
 - rf_drain(text, platform, count) / rf_undrain(...): the configuration lines that drain a switch (AS-path prepend of
-  its own ASN on every eBGP peer group, outbound) and undo it; rf_nvue_drain(doc, count) / rf_nvue_undrain(doc): the
-  same as `nv set` / `nv unset` commands from a parsed NVUE startup.yaml; rf_nvue_access_problems(doc, address,
-  user): the NVUE access check.
-  its own ASN on every eBGP peer group, outbound) and undo it; rf_nxos_drained(text, count): an NX-OS
-  running-config with the drain written in, the target of `configure replace` (a replace to the plain file would
-  undrain the switch before it is verified); rf_nxos_replace_target(rendered, running): that file plus every
-  top-level block of the switch's running-config railfabric does not own (version, boot, copp, line, ...).
+  its own ASN on every eBGP peer group, outbound) and undo it.
+- rf_nvue_drain(doc, count) / rf_nvue_undrain(doc): the same as `nv set` / `nv unset` commands from a parsed NVUE
+  startup.yaml; rf_nvue_access_problems(doc, address, user): the NVUE access check.
+- rf_nxos_drained(text, count): an NX-OS running-config with the drain written in, the target of `configure
+  replace` (a replace to the plain file would undrain the switch before it is verified);
+  rf_nxos_replace_target(rendered, running): that file plus every top-level block of the switch's running-config
+  railfabric does not own (version, boot, copp, line, ...).
+- rf_junos_access_problems(text, address, user) and rf_junos_drained(text, count) / rf_junos_drain_lines(text,
+  count) / rf_junos_undrain_lines(text): the Junos equivalents (junos.conf in the curly-brace hierarchy; drain and
+  undrain as `set`/`delete` lines, the drained file as what `load override` commits while the switch is drained).
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows), rf_lldp_problems(show_json, rows): the
   verification against generated/expected/; rf_established(show_json): the sessions up before the change, which a
   rollback must bring back.
@@ -296,8 +299,62 @@ def _nvue_access(directory: Path, host: str, user: str, connection: str) -> list
     return rf_nvue_access_problems(doc, host, user)
 
 
+
+
+_JUNOS_TOKEN = re.compile(r'\s+|/\*.*?\*/|"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};\[\]"]+', re.S)
+
+
+def _junos_statements(text: str) -> list[tuple[str, ...]]:
+    """Every statement of a Junos curly-brace configuration as its full path of words (block headers, then the
+    statement's own words; a quoted string unquoted, a [ list ] flattened): `system services netconf ssh`."""
+    out: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [()]
+    words: list[str] = []
+    for m in _JUNOS_TOKEN.finditer(text):
+        tok = m.group(0)
+        if tok.isspace() or tok.startswith("/*") or tok in "[]":
+            continue
+        if tok == ";":
+            out.append(stack[-1] + tuple(words))
+            words = []
+        elif tok == "{":
+            stack.append(stack[-1] + tuple(words))
+            out.append(stack[-1])
+            words = []
+        elif tok == "}":
+            if len(stack) == 1:
+                raise FilterError("junos.conf: unbalanced '}'")
+            stack.pop()
+        else:
+            words.append(tok[1:-1] if tok.startswith('"') else tok)
+    return out
+
+
+def rf_junos_access_problems(text: str, address: str, user: str | None) -> list[str]:
+    """Why `load override` of this junos.conf would cut the push off: the management port must keep the address
+    Ansible connects to, NETCONF over SSH must stay on, and the push account must keep class super-user."""
+    statements = set(_junos_statements(text))
+    problems = []
+    mgmt = [s for s in statements if s[:2] == ("interfaces", "re0:mgmt-0") and s[-2:-1] == ("address",)]
+    if not any(s[-1].split("/")[0] == address for s in mgmt):
+        have = ", ".join(sorted(s[-1] for s in mgmt)) or "none"
+        problems.append(f"re0:mgmt-0 has no address {address}, the address Ansible connects to (has: {have})")
+    if ("system", "services", "netconf", "ssh") not in statements:
+        problems.append("no `system services netconf ssh`: the push's NETCONF session would be refused")
+    if not user:
+        problems.append("ansible_user is not set: the push account cannot be checked")
+    elif ("system", "login", "user", user, "class", "super-user") not in statements:
+        problems.append(f"no `system login user {user} class super-user`: the push account would lose its access")
+    return problems
+
+
+def _junos_access(directory: Path, host: str, user: str, connection: str) -> list[str]:
+    return rf_junos_access_problems((directory / "junos.conf").read_text(encoding="utf-8"), host, user)
+
+
 # platform → its check of the resolved files
-ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access, "nvue": _nvue_access, "nxos": _nxos_access}
+ACCESS_CHECKS = {"sonic": _sonic_access, "eos": _eos_access, "nvue": _nvue_access, "nxos": _nxos_access,
+                 "junos": _junos_access}
 
 
 def rf_access_problems(directory: str, platform: str, host: str, user: str = "", connection: str = "") -> list[str]:
@@ -464,6 +521,73 @@ def rf_nxos_replace_target(rendered: str, running: str) -> str:
     return rendered.rstrip("\n") + "\n" + tail
 
 
+def _junos_bgp(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]]]]:
+    """The switch's AS and each BGP group with its export policies, from a junos.conf."""
+    statements = _junos_statements(text)
+    asn = next((s[-1] for s in statements if s[:2] == ("routing-options", "autonomous-system") and len(s) == 3),
+               None)
+    if asn is None:
+        raise FilterError("no `routing-options autonomous-system` in the configuration: nothing to drain")
+    groups: dict[str, tuple[str, ...]] = {}
+    for s in statements:
+        if s[:3] == ("protocols", "bgp", "group") and len(s) >= 4:
+            groups.setdefault(s[3], ())
+            if len(s) > 5 and s[4] == "export":
+                groups[s[3]] = tuple(s[5:])
+    if not groups:
+        raise FilterError("no BGP group in the configuration: nothing to drain")
+    if any(DRAIN_MAP in exports for exports in groups.values()):
+        raise FilterError(f"the configuration already exports {DRAIN_MAP}: it is drained")
+    return asn, sorted(groups.items())
+
+
+def rf_junos_drain_lines(text: str, count: int | str = 3) -> list[str]:
+    """`set`/`delete` lines that drain the switch: policy RF-DRAIN prepends its own AS `count` times and comes first
+    in every group's export chain (it only changes the AS path, so the group's own policies still decide)."""
+    asn, groups = _junos_bgp(text)
+    lines = [f'set policy-options policy-statement {DRAIN_MAP} then as-path-prepend "{" ".join([asn] * int(count))}"']
+    for group, exports in groups:
+        lines += [f"delete protocols bgp group {group} export",
+                  f"set protocols bgp group {group} export [ {' '.join((DRAIN_MAP, *exports))} ]"]
+    return lines
+
+
+def rf_junos_undrain_lines(text: str) -> list[str]:
+    _asn, groups = _junos_bgp(text)
+    lines = []
+    for group, exports in groups:
+        lines.append(f"delete protocols bgp group {group} export")
+        if exports:
+            lines.append(f"set protocols bgp group {group} export [ {' '.join(exports)} ]")
+    return [*lines, f"delete policy-options policy-statement {DRAIN_MAP}"]
+
+
+def rf_junos_drained(text: str, count: int | str = 3) -> str:
+    """The junos.conf to load while the switch is drained: the same file with RF-DRAIN defined and first in every
+    BGP group's export chain, so the `load override` itself does not undrain the switch before it is verified."""
+    asn, _groups = _junos_bgp(text)
+    prepend = " ".join([asn] * int(count))
+    out: list[str] = []
+    path: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.endswith("{"):
+            path.append(stripped[:-1].strip())
+        elif stripped == "}":
+            path = path[:-1]
+        m = re.fullmatch(r"(\s*)export (\S+|\[ [^\]]* \]);", line)
+        if m and len(path) == 3 and path[:2] == ["protocols", "bgp"] and path[2].startswith("group "):
+            exports = m.group(2).strip("[] ").split()
+            line = f"{m.group(1)}export [ {' '.join((DRAIN_MAP, *exports))} ];"
+        out.append(line)
+        if stripped == "policy-options {" and len(path) == 1:
+            out += [f"    policy-statement {DRAIN_MAP} {{", "        then {",
+                    f'            as-path-prepend "{prepend}";', "        }", "    }"]
+    if not any(line.strip() == "policy-options {" for line in out):
+        raise FilterError("no policy-options in the configuration: cannot add the drain policy")
+    return "\n".join(out) + "\n"
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -471,6 +595,12 @@ def rf_expected_rows(text: str, device: str) -> list[dict[str, str]]:
     """The rows of a generated/expected/*.csv file (first line `# <title>`) whose `device` is this one."""
     body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
     return [row for row in csv.DictReader(io.StringIO(body)) if row.get("device") == device]
+
+
+def _junos_data(record: dict[str, Any], key: str) -> str:
+    """A leaf of Junos' JSON rendering of its XML output: {"key": [{"data": "value"}]}."""
+    items = record.get(key) or [{}]
+    return str(items[0].get("data", "")) if isinstance(items, list) and isinstance(items[0], dict) else ""
 
 
 def _peers(show: Any) -> dict[str, tuple[str, str]]:
@@ -483,6 +613,11 @@ def _peers(show: Any) -> dict[str, tuple[str, str]]:
                 for saf in _rows(af, "saf"):
                     for p in _rows(saf, "neighbor"):
                         out[str(p.get("neighborid", ""))] = (str(p.get("state", "")), str(p.get("neighboras", "")))
+    if "bgp-information" in data:  # Junos `show bgp summary | display json`
+        for info in data["bgp-information"]:
+            for p in info.get("bgp-peer", []):
+                ip = _junos_data(p, "peer-address").split("+")[0]
+                out[ip] = (_junos_data(p, "peer-state"), _junos_data(p, "peer-as"))
         return out
     if "vrfs" in data:  # EOS
         for ip, p in ((data["vrfs"].get("default") or {}).get("peers") or {}).items():
@@ -533,6 +668,11 @@ def _lldp_seen(show: Any) -> dict[str, tuple[str, str]]:
         for n in _rows(data, "nbor_detail"):
             seen[_nxos_ifname(str(n.get("l_port_id", "")))] = (str(n.get("sys_name", "")),
                                                                _nxos_ifname(str(n.get("port_id", ""))))
+    if "lldp-neighbors-information" in data:  # Junos `show lldp neighbors | display json`
+        for info in data["lldp-neighbors-information"]:
+            for n in info.get("lldp-neighbor-information", []):
+                seen[_junos_data(n, "lldp-local-port-id")] = (
+                    _junos_data(n, "lldp-remote-system-name"), _junos_data(n, "lldp-remote-port-id"))
         return seen
     if "lldpNeighbors" in data:  # EOS
         for n in data["lldpNeighbors"]:

@@ -1,0 +1,217 @@
+"""Juniper Junos reader: configs/<device>/junos.conf parsed with the verifier's own curly-brace reader
+(fabric/verify/junos_tree.py) → ObservedDevice.
+
+Junos forms read (Juniper documentation; AI JVD leaf configuration): `interfaces X` with `disable`, `speed 400g`
+(a channel et-0/0/P:C takes its parent's speed), `mtu M` (media MTU, the 14-byte Ethernet header included: the IP
+MTU is M - 14 unless `unit 0 family inet mtu N` says it), `unit 0 family inet address A/L`, `unit 0 family
+ethernet-switching interface-mode access; vlan members NAME`, `ether-options 802.3ad aeN`; `vlans NAME vlan-id N
+l3-interface irb.N` with `interfaces irb unit N family inet address`; `lo0 unit 0`; the management port re0:mgmt-0
+in `system management-instance` (instance mgmt_junos); `protocols bgp group G` (`peer-as`, `neighbor A peer-as`,
+`bfd-liveness-detection`); `routing-options router-id / autonomous-system`; class-of-service: forwarding-classes
+(queue, no-loss pfc-priority), the dscp classifier bound on unit 0 (DSCP trust and the DSCP → class map),
+schedulers (`priority strict-high`, `explicit-congestion-notification`) through the scheduler map bound to the
+port, the congestion-notification profile bound to the port (PFC priorities from `output ieee-802.1 code-point`,
+`pfc-watchdog`); `system login user U class C` (super-user is the push's admin role); `system services netconf ssh`
+(the push's API). An ae member carries its bundle's CoS (Junos applies an ae's class-of-service to its members).
+Buffers on Junos are platform defaults here (no shared-buffer statements are rendered), so Buffers.managed is False.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fabric.verify.inputs import read_text
+from fabric.verify.junos_tree import JunosSyntaxError, Node, parse
+from fabric.verify.model import Bgp, Buffers, Failure, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
+
+MEDIA_OVERHEAD = 14
+ROLE = {"super-user": "network-admin", "read-only": "network-operator"}
+SPEED = re.compile(r"(\d+)g$")
+
+
+def read_junos(name: str, root: Path) -> ObservedDevice:
+    path = root / "configs" / name / "junos.conf"
+    file = path.relative_to(root).as_posix()
+    try:
+        tree = parse(read_text(path, root))
+    except JunosSyntaxError as e:
+        raise VerifyInputError(f"{file}: not a Junos configuration: {e}") from None
+    dev = ObservedDevice(name, "junos", files={"config": file, "bgp": file})
+    vlan_ids = _vlans(dev, tree)
+    interfaces = tree.find("interfaces") or Node(())
+    speeds = {n.key: s for n in interfaces.children if (s := _speed(n)) is not None}
+    for node in interfaces.children:
+        _interface(dev, node, vlan_ids, speeds)
+    _qos(dev, tree)
+    _bgp(dev, tree)
+    _system(dev, tree)
+    dev.notes.append("Junos lossless buffers are platform defaults: nothing in junos.conf to verify")
+    return dev
+
+
+def _speed(node: Node) -> int | None:
+    m = SPEED.fullmatch(node.value("speed") or "")
+    return int(m.group(1)) * 1000 if m else None
+
+
+def _vlans(dev: ObservedDevice, tree: Node) -> dict[str, int]:
+    """VLAN name → id; each VLAN with its irb unit's address as the SVI."""
+    names: dict[str, int] = {}
+    irb_of: dict[int, int] = {}  # irb unit → VLAN id
+    for v in (tree.find("vlans") or Node(())).children:
+        vid = v.value("vlan-id")
+        if not v.words or vid is None or not vid.isdigit():
+            continue
+        names[v.key] = int(vid)
+        dev.vlans.setdefault(int(vid), Vlan(int(vid)))
+        l3 = v.value("l3-interface") or ""
+        if l3.startswith("irb.") and l3[4:].isdigit():
+            irb_of[int(l3[4:])] = int(vid)
+    irb = (tree.find("interfaces") or Node(())).find("irb")
+    for unit in irb.all("unit") if irb else []:
+        if len(unit.words) != 2 or not unit.words[1].isdigit() or int(unit.words[1]) not in irb_of:
+            continue
+        vlan = dev.vlans[irb_of[int(unit.words[1])]]
+        inet = unit.find("family inet")
+        if inet is not None:
+            vlan.svi += [a.words[1] for a in inet.all("address") if len(a.words) > 1]
+            mtu = inet.value("mtu")
+            vlan.mtu = int(mtu) if mtu and mtu.isdigit() else None
+    return names
+
+
+def _interface(dev: ObservedDevice, node: Node, vlan_ids: dict[str, int], speeds: dict[str, int]) -> None:
+    name = node.key
+    if len(node.words) != 1 or name == "irb":
+        return
+    unit = node.find("unit 0")
+    inet = unit.find("family inet") if unit else None
+    addresses = [a.words[1] for a in inet.all("address") if len(a.words) > 1] if inet else []
+    if name == "lo0":
+        dev.loopbacks += addresses
+        return
+    if name.startswith("re0:mgmt") or name in ("em0", "fxp0"):
+        dev.mgmt.address = next(iter(addresses), None)
+        return
+    if node.value("number-of-sub-ports"):
+        return  # the parent of a channelized port: its channels are the interfaces
+    i = Interface(name, admin_up=not node.has("disable"))
+    i.speed = speeds.get(name, speeds.get(name.split(":")[0]) if ":" in name else None)
+    media = node.value("mtu")
+    inet_mtu = inet.value("mtu") if inet else None
+    if inet_mtu and inet_mtu.isdigit():
+        i.mtu = int(inet_mtu)
+    elif media and media.isdigit():
+        i.mtu = int(media) - MEDIA_OVERHEAD
+    i.ipv4 = addresses
+    if addresses:
+        i.mode = "routed"
+    switching = unit.find("family ethernet-switching") if unit else None
+    if switching is not None and switching.value("interface-mode") == "access":
+        members = switching.find("vlan")
+        vname = members.value("members") if members else None
+        i.mode = "access"
+        i.vlan = vlan_ids.get(vname or "", int(vname) if vname and vname.isdigit() else None)
+        if i.vlan is not None:
+            dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(name)
+    lag = node.find("ether-options", "802.3ad")
+    if lag is not None and len(lag.words) == 2:
+        i.mode, i.channel = "member", lag.words[1]
+    dev.interfaces[name] = i
+
+
+def _qos(dev: ObservedDevice, tree: Node) -> None:
+    cos = tree.find("class-of-service")
+    if cos is None:
+        return
+    queue_of: dict[str, int] = {}
+    pfc_class: dict[str, int] = {}
+    for c in (cos.find("forwarding-classes") or Node(())).all("class"):
+        w = c.words
+        if len(w) >= 4 and w[2] == "queue-num" and w[3].isdigit():
+            queue_of[w[1]] = int(w[3])
+            if "pfc-priority" in w and w.index("pfc-priority") + 1 < len(w):
+                pfc_class[w[1]] = int(w[w.index("pfc-priority") + 1])
+    classifiers: dict[str, dict[int, int]] = {}
+    for cl in (cos.find("classifiers") or Node(())).all("dscp"):
+        table: dict[int, int] = {}
+        for fc in cl.all("forwarding-class"):
+            tc = pfc_class.get(fc.words[1], queue_of.get(fc.words[1])) if len(fc.words) > 1 else None
+            for lp in fc.all("loss-priority"):
+                points = lp.words[lp.words.index("code-points") + 1:] if "code-points" in lp.words else ()
+                for p in points:
+                    if tc is not None and re.fullmatch(r"[01]{6}", p):
+                        table[int(p, 2)] = tc
+        classifiers[cl.words[1] if len(cl.words) > 1 else ""] = table
+    schedulers = {s.key: s for s in (cos.find("schedulers") or Node(())).children}
+    maps: dict[str, tuple[frozenset[int], frozenset[int]]] = {}  # scheduler map → (strict queues, ECN queues)
+    for sm in (cos.find("scheduler-maps") or Node(())).children:
+        strict, ecn = set(), set()
+        for entry in sm.all("forwarding-class"):
+            w = entry.words
+            if len(w) == 4 and w[2] == "scheduler" and w[1] in queue_of and w[3] in schedulers:
+                s = schedulers[w[3]]
+                if s.find("priority") is not None and s.value("priority") == "strict-high":
+                    strict.add(queue_of[w[1]])
+                if s.has("explicit-congestion-notification"):
+                    ecn.add(queue_of[w[1]])
+        maps[sm.key] = (frozenset(strict), frozenset(ecn))
+    profiles: dict[str, tuple[frozenset[int], bool]] = {}
+    for p in cos.all("congestion-notification-profile"):
+        out = p.find("output", "ieee-802.1")
+        prios = {int(c.words[1], 2) for c in (out.all("code-point") if out else [])
+                 if len(c.words) == 2 and re.fullmatch(r"[01]{3}", c.words[1]) and c.find("flow-control-queue")}
+        profiles[p.words[1] if len(p.words) > 1 else ""] = (frozenset(prios), p.find("pfc-watchdog") is not None)
+    bound = cos.find("interfaces") or Node(())
+    for b in bound.children:
+        intf = dev.interfaces.get(b.key)
+        if intf is None:
+            continue
+        q = Qos()
+        cl = b.find("unit 0", "classifiers", "dscp")
+        if cl is not None and len(cl.words) == 2 and cl.words[1] in classifiers:
+            q.dscp_trust, q.dscp_to_tc = True, dict(classifiers[cl.words[1]])
+        q.tc_to_queue = {tc: tc for tc in set(q.dscp_to_tc.values())}
+        q.strict_queues, q.ecn_queues = maps.get(b.value("scheduler-map") or "", (frozenset(), frozenset()))
+        q.pfc_priorities, q.watchdog = profiles.get(b.value("congestion-notification-profile") or "",
+                                                    (frozenset(), False))
+        intf.qos, intf.buffers = q, Buffers(managed=False)
+    for intf in dev.interfaces.values():  # an ae member carries its bundle's CoS and MTU
+        parent = dev.interfaces.get(intf.channel or "")
+        if parent is not None:
+            intf.qos, intf.buffers = parent.qos, parent.buffers
+            if intf.mtu is None:
+                intf.mtu = parent.mtu
+
+
+def _bgp(dev: ObservedDevice, tree: Node) -> None:
+    ro = tree.find("routing-options") or Node(())
+    asn = ro.value("autonomous-system")
+    dev.bgp = Bgp(asn=int(asn) if asn and asn.isdigit() else None, router_id=ro.value("router-id"))
+    for g in (tree.find("protocols", "bgp") or Node(())).all("group"):
+        if len(g.words) != 2:
+            continue
+        group_as = g.value("peer-as")
+        bfd = g.find("bfd-liveness-detection") is not None
+        for n in g.all("neighbor"):
+            if len(n.words) < 2:
+                continue
+            peer_as = n.value("peer-as") or group_as
+            dev.bgp.neighbors[n.words[1]] = Neighbor(
+                n.words[1], int(peer_as) if peer_as and peer_as.isdigit() else None, g.words[1],
+                bfd or n.find("bfd-liveness-detection") is not None)
+
+
+def _system(dev: ObservedDevice, tree: Node) -> None:
+    system = tree.find("system") or Node(())
+    dev.mgmt.vrf = "mgmt_junos" if system.has("management-instance") else "default"
+    netconf = system.find("services", "netconf")
+    dev.mgmt.api_enabled = netconf is not None and netconf.has("ssh")
+    dev.mgmt.api_vrfs = frozenset({dev.mgmt.vrf}) if dev.mgmt.api_enabled else frozenset()
+    for u in (system.find("login") or Node(())).all("user"):
+        if len(u.words) == 2:
+            dev.mgmt.users[u.words[1]] = ROLE.get(u.value("class") or "", u.value("class") or "")
+    if not dev.mgmt.api_enabled:
+        dev.failures.append(Failure("mgmt", dev.name, "system services netconf ssh",
+                                    "NETCONF over SSH enabled (the push's API)", "absent", dev.files["config"]))
