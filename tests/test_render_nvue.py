@@ -402,3 +402,18 @@ def test_sized_skeleton_on_nvue_validates(tmp_path: Path) -> None:
     sized = size_fabric(1024, host_preset("dgx-h100"), switch_preset("sn5600"))
     (tmp_path / "fabric.yml").write_text(inventory_skeleton(sized, platform="nvue"), encoding="utf-8")
     assert run(tmp_path).findings == []
+
+
+def test_watchdog_restoration_is_named_when_nvue_cannot_take_it(tmp_path: Path) -> None:
+    """NVUE's pfc-watchdog has a polling interval and a robustness count, no restoration time: an inventory that
+    writes restoration_ms gets a PLAT001 warning on NVUE (the switch's own restoration applies), none when it leaves
+    the value to its default, and none on SONiC, which writes it (restoration_time)."""
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "nvue"
+    assert "PLAT001" not in codes(run_data(tmp_path / "default", data))
+    data["qos"] = {"pfc_watchdog": {"restoration_ms": 400}}
+    found = [f for f in run_data(tmp_path / "set", data).findings if f.code == "PLAT001"]
+    assert len(found) == 1 and found[0].severity.value == "warning"
+    assert found[0].message.startswith("PFC watchdog restoration_ms 400 cannot be expressed on nvue")
+    data["fabric"]["platform"] = "sonic"
+    assert "PLAT001" not in codes(run_data(tmp_path / "sonic", data))

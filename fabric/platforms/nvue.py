@@ -82,6 +82,7 @@ PLATFORM = Platform(
     max_mtu=9216,  # `link mtu` 552-9216 (Switch-Port-Attributes.md)
     # flow hashing by default; packet = Spectrum adaptive routing (per-packet, on routed fabric ports). Flowlet is
     # not a Cumulus mode.
+    watchdog_restoration=False,  # NVUE's pfc-watchdog has polling-interval and robustness only
     ecmp_modes=frozenset({"flow", "packet"}),
     multipath_relax=True,
     # the Cumulus PFC watchdog has one behaviour (stop honouring PFC on the stuck queue, i.e. drop) and only

@@ -445,6 +445,12 @@ def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
                 f"{', '.join(sorted(PLATFORMS[platform].watchdog_actions))}", ("qos", "pfc_watchdog", "action"),
                 "use action: drop")
         traits = PLATFORMS[platform]
+        if wd.enabled and "restoration_ms" in wd.model_fields_set and not traits.watchdog_restoration:
+            add("PLAT001", f"PFC watchdog restoration_ms {wd.restoration_ms} cannot be expressed on {platform} (used "
+                f"at {'.'.join(map(str, where))}): the switch's own restoration time applies there",
+                ("qos", "pfc_watchdog", "restoration_ms"),
+                "leave restoration_ms out, or accept the platform's own restoration on these switches",
+                sev=Severity.WARNING)
         if inv.qos.ecn.enabled and not traits.ecn_bytes:
             add("PLAT030", f"ECN thresholds {inv.qos.ecn.min_bytes}/{inv.qos.ecn.max_bytes} bytes cannot be expressed "
                 f"on {platform} (used at {'.'.join(map(str, where))}): rendered as queue fill levels 55/90 %",
