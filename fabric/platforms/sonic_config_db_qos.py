@@ -75,15 +75,14 @@ def port_qos_row(q: Qos) -> dict[str, str]:
 
 
 def queue_rows(q: Qos, port: str) -> dict[str, dict[str, str]]:
-    """QUEUE|<port>|<queue>: strict queues on the strict scheduler, weighted queues on theirs; a lossless weighted
-    queue also gets the ECN profile when ECN is on. (Whether a queue is ECN-marked is a decision; it belongs in the
-    device model.)"""
-    rows: dict[str, dict[str, str]] = {f"{port}|{queue}": {"scheduler": STRICT_SCHEDULER} for queue in q.strict_queues}
-    for queue, _weight in q.dwrr:
-        row = {"scheduler": dwrr_scheduler(queue)}
-        if q.ecn and queue in q.lossless:
+    """QUEUE|<port>|<queue> for every queue the device model schedules (Qos.tx_queues: strict wins over a weight,
+    ECN on the RoCE queue when ECN is on): the strict scheduler or the queue's DWRR scheduler, plus the ECN profile."""
+    rows: dict[str, dict[str, str]] = {}
+    for tx in q.tx_queues:
+        row = {"scheduler": STRICT_SCHEDULER if tx.strict else dwrr_scheduler(tx.queue)}
+        if tx.ecn is not None:
             row["wred_profile"] = LOSSLESS_WRED
-        rows[f"{port}|{queue}"] = row
+        rows[f"{port}|{tx.queue}"] = row
     return rows
 
 
