@@ -23,6 +23,7 @@ import yaml
 
 from fabric.cli import main
 from fabric.outputs import ansible_filters as f
+from fabric.platforms import junos_ansible as junos
 from fabric.platforms.junos_system import quoted
 from fabric.verify.junos_tree import parse
 from tests.helpers import base_inventory, dump, with_system, write_files
@@ -162,10 +163,10 @@ def test_banner_text_stays_one_statement(rendered: Path) -> None:
 def test_access_check(rendered: Path) -> None:
     text = (rendered / CONF.format("p1-s1-rail0")).read_text()
     address = parse(text).find("interfaces", "re0:mgmt-0", "unit 0", "family inet").value("address").split("/")[0]
-    assert f.rf_junos_access_problems(text, address, "netops") == []
+    assert junos.rf_junos_access_problems(text, address, "netops") == []
     broken = text.replace("class super-user;", "class read-only;").replace("        netconf {\n            ssh;\n"
                                                                             "        }\n", "")
-    assert f.rf_junos_access_problems(broken, "192.0.2.99", "netops") == [
+    assert junos.rf_junos_access_problems(broken, "192.0.2.99", "netops") == [
         f"re0:mgmt-0 has no address 192.0.2.99, the address Ansible connects to (has: {address}/"
         f"{text.split(address + '/')[1].split(';')[0]})",
         "no `system services netconf ssh`: the push's NETCONF session would be refused",
@@ -175,20 +176,20 @@ def test_access_check(rendered: Path) -> None:
 def test_drain_lines_and_drained_file(rendered: Path) -> None:
     text = (rendered / CONF.format("p1-s1-rail0")).read_text()
     asn = parse(text).find("routing-options").value("autonomous-system")
-    assert f.rf_junos_drain_lines(text, 2) == [
+    assert junos.rf_junos_drain_lines(text, 2) == [
         f'set policy-options policy-statement RF-DRAIN then as-path-prepend "{asn} {asn}"',
         "delete protocols bgp group SPINES export", "set protocols bgp group SPINES export [ RF-DRAIN RF-EXPORT ]"]
-    assert f.rf_junos_undrain_lines(text) == [
+    assert junos.rf_junos_undrain_lines(text) == [
         "delete protocols bgp group SPINES export", "set protocols bgp group SPINES export [ RF-EXPORT ]",
         "delete policy-options policy-statement RF-DRAIN"]
-    drained = parse(f.rf_junos_drained(text, 2))
+    drained = parse(junos.rf_junos_drained(text, 2))
     assert drained.find("protocols", "bgp", "group SPINES", "export").words == ("export", "RF-DRAIN", "RF-EXPORT")
     assert drained.find("policy-options", "policy-statement RF-DRAIN", "then").value("as-path-prepend") == \
         f"{asn} {asn}"
     # the forwarding-table export (ECMP) is not a BGP export: untouched
     assert drained.find("routing-options", "forwarding-table").value("export") == "RF-ECMP"
-    with pytest.raises(f.FilterError):
-        f.rf_junos_drain_lines(f.rf_junos_drained(text))  # already drained
+    with pytest.raises(junos.FilterError):
+        junos.rf_junos_drain_lines(junos.rf_junos_drained(text))  # already drained
 
 
 def test_junos_show_json() -> None:
@@ -199,13 +200,13 @@ def test_junos_show_json() -> None:
          "peer-as": [{"data": "4200001001"}]}]}]}
     rows = [{"interface": "et-0/0/32", "neighbor_ip": "10.4.0.0", "peer_device": "s1", "remote_asn": "4200001001"},
             {"interface": "et-0/0/33", "neighbor_ip": "10.4.0.2", "peer_device": "s1", "remote_asn": "4200001001"}]
-    assert f.rf_bgp_problems(bgp, rows) == ["et-0/0/33 10.4.0.2 (s1): Active"]
-    assert f.rf_established(bgp) == ["10.4.0.0"]
+    assert f.rf_bgp_problems(bgp, rows, "junos") == ["et-0/0/33 10.4.0.2 (s1): Active"]
+    assert f.rf_established(bgp, "junos") == ["10.4.0.0"]
     lldp = {"lldp-neighbors-information": [{"lldp-neighbor-information": [
         {"lldp-local-port-id": [{"data": "et-0/0/32"}], "lldp-remote-system-name": [{"data": "p1-spine1"}],
          "lldp-remote-port-id": [{"data": "Ethernet0"}]}]}]}
     assert f.rf_lldp_problems(lldp, [{"interface": "et-0/0/32", "neighbor": "p1-spine1",
-                                      "neighbor_interface": "Ethernet0"}]) == []
+                                      "neighbor_interface": "Ethernet0"}], "junos") == []
 
 
 def test_junos_tasks_pass_syntax_check(rendered: Path, tmp_path: Path) -> None:

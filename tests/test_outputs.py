@@ -84,6 +84,8 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
                 "ipplan.csv", "hosts/railmap.csv", "expected/bgp_sessions.csv", "expected/lldp_neighbors.csv"}
     expected |= {f"ansible/host_vars/{s}.yml" for s in switches}
     expected |= {"ansible/rollout_plan.yml", "ansible/filter_plugins/railfabric.py"}
+    # each platform's own filter plugin beside the shared one (fabric/platforms/<name>_ansible.py)
+    expected |= {f"ansible/filter_plugins/railfabric_{p}.py" for p in ("eos", "junos", "nvue", "nxos", "sonic")}
     expected |= {f"ansible/tasks/{t}.yml" for t in ("preflight", "sonic", "sonic_push", "sonic_verify",
                                                    "sonic_rollback", "eos", "junos", "nvue", "nxos")}
     assert set(arts) == expected

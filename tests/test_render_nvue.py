@@ -328,36 +328,37 @@ def test_host_vars_point_at_the_yaml(rendered: Path) -> None:
 
 def test_nvue_access_check(devices: dict[str, DeviceConfig], tmp_path: Path) -> None:
     from fabric.outputs import ansible_filters as f
+    from fabric.platforms import nvue_ansible as nvue
 
     dev = devices["p1-s1-rail3"]
     text = render_device(dev)[OUTPUT]
     doc = yaml.safe_load(text)
     push = dev.system.push_user
-    assert f.rf_nvue_access_problems(doc, "192.168.15.3", push) == []
+    assert nvue.rf_nvue_access_problems(doc, "192.168.15.3", push) == []
     (tmp_path / OUTPUT).write_text(text)
     assert f.rf_access_problems(str(tmp_path), "nvue", "192.168.15.3", push) == []  # the pre-flight's entry point
-    assert f.rf_nvue_access_problems(doc, "192.168.15.4", push) == [
+    assert nvue.rf_nvue_access_problems(doc, "192.168.15.4", push) == [
         "interface eth0 has no address 192.168.15.4, the address Ansible connects to"]
-    assert f.rf_nvue_access_problems(doc, "192.168.15.3", "noc") == [  # an nvue-monitor account cannot push
+    assert nvue.rf_nvue_access_problems(doc, "192.168.15.3", "noc") == [  # an nvue-monitor account cannot push
         "no `system aaa user noc role system-admin`: the push account would lose its access"]
     del doc[0]["set"]["system"]["ssh-server"]
-    assert f.rf_nvue_access_problems(doc, "192.168.15.3", push) == [
+    assert nvue.rf_nvue_access_problems(doc, "192.168.15.3", push) == [
         "system ssh-server vrf is None, not 'mgmt' (the VRF of eth0)"]
 
 
 def test_nvue_drain_commands(devices: dict[str, DeviceConfig]) -> None:
-    from fabric.outputs import ansible_filters as f
+    from fabric.platforms import nvue_ansible as nvue
 
     doc = yaml.safe_load(render_device(devices["p1-spine1"])[OUTPUT])
     # p1-spine1 (ASN 4200001001) has two peer groups: RAIL-SWITCHES (down) and SUPER-SPINES (up)
-    assert f.rf_nvue_drain(doc, 2) == [
+    assert nvue.rf_nvue_drain(doc, 2) == [
         "nv set router policy route-map RF-DRAIN rule 10 action permit",
         "nv set router policy route-map RF-DRAIN rule 10 set as-path-prepend as '4200001001 4200001001'",
         "nv set vrf default router bgp peer-group RAIL-SWITCHES address-family ipv4-unicast policy outbound "
         "route-map RF-DRAIN",
         "nv set vrf default router bgp peer-group SUPER-SPINES address-family ipv4-unicast policy outbound "
         "route-map RF-DRAIN"]
-    assert f.rf_nvue_undrain(doc) == [
+    assert nvue.rf_nvue_undrain(doc) == [
         "nv unset vrf default router bgp peer-group RAIL-SWITCHES address-family ipv4-unicast policy outbound "
         "route-map",
         "nv unset vrf default router bgp peer-group SUPER-SPINES address-family ipv4-unicast policy outbound "

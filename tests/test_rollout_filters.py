@@ -1,14 +1,21 @@
-"""The rollout playbook's filter plugin (fabric/outputs/ansible_filters.py → filter_plugins/railfabric.py): each
-decision with hand-written inputs and expected values."""
+"""The rollout playbook's filter plugins (the shared fabric/outputs/ansible_filters.py → filter_plugins/railfabric.py,
+each platform's fabric/platforms/<name>_ansible.py → railfabric_<name>.py): each decision with hand-written inputs
+and expected values."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
 from fabric.outputs import ansible_filters as f
+from fabric.platforms import PLATFORMS
+from fabric.platforms import eos_ansible as eos
+from fabric.platforms import nxos_ansible as nxos
+from fabric.platforms import sonic_ansible as sonic
 
 EOS_OK = """\
 vrf instance MGMT
@@ -62,8 +69,8 @@ def test_vault_placeholders() -> None:
 
 
 def test_eos_access_kept() -> None:
-    assert f.rf_eos_access_problems(EOS_OK, "admin", "ansible.netcommon.network_cli") == []
-    assert f.rf_eos_access_problems(EOS_OK, "admin", "ansible.netcommon.httpapi") == []
+    assert eos.rf_eos_access_problems(EOS_OK, "admin", "ansible.netcommon.network_cli") == []
+    assert eos.rf_eos_access_problems(EOS_OK, "admin", "ansible.netcommon.httpapi") == []
 
 
 @pytest.mark.parametrize("edit, user, problem", [
@@ -80,27 +87,27 @@ def test_eos_access_kept() -> None:
     (lambda t: t, "", "ansible_user is not set"),
 ])
 def test_eos_access_refusals(edit, user: str, problem: str) -> None:
-    problems = f.rf_eos_access_problems(edit(EOS_OK), user, "ansible.netcommon.network_cli")
+    problems = eos.rf_eos_access_problems(edit(EOS_OK), user, "ansible.netcommon.network_cli")
     assert len(problems) == 1 and problems[0].startswith(problem), problems
 
 
 def test_eos_default_vrf_and_privilege_15() -> None:
     text = "username ansible privilege 15 secret sha512 x\nmanagement api http-commands\n   no shutdown\n"
-    assert f.rf_eos_access_problems(text, "ansible", "ansible.netcommon.httpapi") == []
+    assert eos.rf_eos_access_problems(text, "ansible", "ansible.netcommon.httpapi") == []
     # SSH is on by default in the default VRF: no `management ssh` block needed there
-    assert f.rf_eos_access_problems(text, "ansible", "ansible.netcommon.network_cli") == []
+    assert eos.rf_eos_access_problems(text, "ansible", "ansible.netcommon.network_cli") == []
 
 
 def test_sonic_access() -> None:
     db = {"MGMT_INTERFACE": {"eth0|192.168.0.160/20": {"gwaddr": "192.168.0.1"}},
           "MGMT_PORT": {"eth0": {"admin_status": "up", "alias": "eth0"}}}
-    assert f.rf_sonic_access_problems(db, "192.168.0.160") == []
-    assert f.rf_sonic_access_problems(db, "192.168.0.161") == [
+    assert sonic.rf_sonic_access_problems(db, "192.168.0.160") == []
+    assert sonic.rf_sonic_access_problems(db, "192.168.0.161") == [
         "MGMT_INTERFACE has no eth0 entry with 192.168.0.161, the address Ansible connects to "
         "(has: eth0|192.168.0.160/20)"]
     down = {**db, "MGMT_PORT": {"eth0": {"admin_status": "down"}}}
-    assert f.rf_sonic_access_problems(down, "192.168.0.160") == ["MGMT_PORT|eth0 admin_status is 'down', not up"]
-    assert f.rf_sonic_access_problems({"MGMT_INTERFACE": db["MGMT_INTERFACE"]}, "192.168.0.160") == [
+    assert sonic.rf_sonic_access_problems(down, "192.168.0.160") == ["MGMT_PORT|eth0 admin_status is 'down', not up"]
+    assert sonic.rf_sonic_access_problems({"MGMT_INTERFACE": db["MGMT_INTERFACE"]}, "192.168.0.160") == [
         "no MGMT_PORT|eth0 (MGMT_INTERFACE refers to it)"]
 
 
@@ -108,13 +115,13 @@ def test_platform_facts_merged() -> None:
     rendered = {"DEVICE_METADATA": {"localhost": {"hostname": "r0", "bgp_asn": "4200100000"}}, "PORT": {}}
     running = {"DEVICE_METADATA": {"localhost": {"hostname": "old", "mac": "0c:42:a1:00:00:01",
                                                  "platform": "x86_64-p", "hwsku": "SKU-A", "bgp_asn": "1"}}}
-    out = f.rf_merge_platform_facts(rendered, running)
+    out = sonic.rf_merge_platform_facts(rendered, running)
     # mac and platform from the switch; hwsku too since the rendered file has none; everything else rendered
     assert out["DEVICE_METADATA"]["localhost"] == {"hostname": "r0", "bgp_asn": "4200100000",
                                                    "mac": "0c:42:a1:00:00:01", "platform": "x86_64-p",
                                                    "hwsku": "SKU-A"}
     rendered["DEVICE_METADATA"]["localhost"]["hwsku"] = "SKU-B"
-    assert f.rf_merge_platform_facts(rendered, running)["DEVICE_METADATA"]["localhost"]["hwsku"] == "SKU-B"
+    assert sonic.rf_merge_platform_facts(rendered, running)["DEVICE_METADATA"]["localhost"]["hwsku"] == "SKU-B"
     assert "mac" not in rendered["DEVICE_METADATA"]["localhost"]  # the input is not modified
 
 
@@ -127,7 +134,7 @@ def test_unowned_tables_are_kept_owned_ones_replaced() -> None:
                "VERSIONS": {"DATABASE": {"VERSION": "version_4_0_3"}},
                "PORT": {"Ethernet0": {"mtu": "9100"}, "Ethernet8": {"mtu": "9100"}},
                "MCLAG_DOMAIN": {"1": {"peer_link": "PortChannel1000"}}}
-    out = f.rf_merge_platform_facts(rendered, running)
+    out = sonic.rf_merge_platform_facts(rendered, running)
     assert out["FEATURE"] == running["FEATURE"] and out["VERSIONS"] == running["VERSIONS"]
     assert out["PORT"] == {"Ethernet0": {"mtu": "9216"}}  # owned: exactly the rendered rows
     assert "MCLAG_DOMAIN" not in out
@@ -147,7 +154,7 @@ def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
     from fabric.render import render_device
     from tests.helpers import EXAMPLE, mlag_inventory, run_data
 
-    assert f.OWNED_TABLES >= TABLES, sorted(TABLES - f.OWNED_TABLES)
+    assert sonic.OWNED_TABLES >= TABLES, sorted(TABLES - sonic.OWNED_TABLES)
     full = tmp_path / "full"
     shutil.copytree(EXAMPLE, full)
     system = yaml.safe_load((full / "system.yml").read_text(encoding="utf-8"))
@@ -205,59 +212,136 @@ def test_bgp_verification() -> None:
     assert [r["neighbor_ip"] for r in rows] == ["10.4.0.0", "10.4.0.2"]
     frr = {"ipv4Unicast": {"peers": {"10.4.0.0": {"remoteAs": 4200001001, "state": "Established"},
                                      "10.4.0.2": {"remoteAs": 4200001001, "state": "Active"}}}}
-    assert f.rf_bgp_problems(json.dumps(frr), rows) == ["Ethernet8 10.4.0.2 (s2): Active"]
+    assert f.rf_bgp_problems(json.dumps(frr), rows, "sonic") == ["Ethernet8 10.4.0.2 (s2): Active"]
     frr["ipv4Unicast"]["peers"]["10.4.0.2"] = {"remoteAs": 4200001002, "state": "Established"}
-    assert f.rf_bgp_problems(frr, rows) == ["Ethernet8 10.4.0.2 (s2): remote AS 4200001002, planned 4200001001"]
+    assert f.rf_bgp_problems(frr, rows, "sonic") == [
+        "Ethernet8 10.4.0.2 (s2): remote AS 4200001002, planned 4200001001"]
     eos = {"vrfs": {"default": {"peers": {"10.4.0.0": {"peerState": "Established", "asn": "4200001001"}}}}}
-    assert f.rf_bgp_problems(eos, rows) == ["Ethernet8 10.4.0.2 (s2): absent"]
+    assert f.rf_bgp_problems(eos, rows, "eos") == ["Ethernet8 10.4.0.2 (s2): absent"]
 
 
 def test_established_snapshot() -> None:
     frr = {"ipv4Unicast": {"peers": {"10.4.0.2": {"state": "Established"}, "10.4.0.0": {"state": "Established"},
                                      "10.4.0.4": {"state": "Connect"}}}}
-    assert f.rf_established(json.dumps(frr)) == ["10.4.0.0", "10.4.0.2"]
+    assert f.rf_established(json.dumps(frr), "sonic") == ["10.4.0.0", "10.4.0.2"]
     eos = {"vrfs": {"default": {"peers": {"10.4.0.0": {"peerState": "Idle", "asn": "1"}}}}}
-    assert f.rf_established(eos) == []
+    assert f.rf_established(eos, "eos") == []
 
 
 def test_lldp_verification() -> None:
     rows = [{"device": "r0", "interface": "Ethernet0", "neighbor": "s1", "neighbor_interface": "Ethernet256"}]
     lldpctl = {"lldp": {"interface": [{"Ethernet0": {"chassis": {"s1": {"id": {"type": "mac"}}},
                                                      "port": {"id": {"type": "ifname", "value": "Ethernet256"}}}}]}}
-    assert f.rf_lldp_problems(json.dumps(lldpctl), rows) == []
+    assert f.rf_lldp_problems(json.dumps(lldpctl), rows, "sonic") == []
     one = {"lldp": {"interface": {"Ethernet0": {"chassis": {"s9": {}}, "port": {"id": {"value": "Ethernet0"}}}}}}
-    assert f.rf_lldp_problems(one, rows) == ["Ethernet0: planned s1 Ethernet256, seen s9 Ethernet0"]
+    assert f.rf_lldp_problems(one, rows, "sonic") == ["Ethernet0: planned s1 Ethernet256, seen s9 Ethernet0"]
     eos = {"lldpNeighbors": [{"port": "Ethernet0", "neighborDevice": "s1", "neighborPort": "Ethernet256"}]}
-    assert f.rf_lldp_problems(eos, rows) == []
-    assert f.rf_lldp_problems({"lldpNeighbors": []}, rows) == ["Ethernet0: planned s1 Ethernet256, seen nothing"]
+    assert f.rf_lldp_problems(eos, rows, "eos") == []
+    assert f.rf_lldp_problems({"lldpNeighbors": []}, rows, "eos") == ["Ethernet0: planned s1 Ethernet256, seen nothing"]
 
 
-def test_plugin_stands_alone() -> None:
+PLUGIN_FILES = {"railfabric.py": Path(f.__file__),
+                **{f"railfabric_{n}.py": Path(sonic.__file__).parent / p.ansible_plugin
+                   for n, p in PLATFORMS.items() if p.ansible_plugin}}
+
+
+def _load(path: Path, name: str):
+    """A plugin file loaded by itself, as Ansible loads it (not as part of the fabric package)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_platform_has_a_plugin() -> None:
+    assert sorted(PLUGIN_FILES) == ["railfabric.py", "railfabric_eos.py", "railfabric_junos.py",
+                                    "railfabric_nvue.py", "railfabric_nxos.py", "railfabric_sonic.py"]
+    # the registry takes only modules that define PLATFORM: a plugin file is not a platform
+    assert sorted(PLATFORMS) == ["eos", "junos", "nvue", "nxos", "sonic"]
+
+
+@pytest.mark.parametrize("name", sorted(PLUGIN_FILES))
+def test_plugin_stands_alone(name: str) -> None:
     """Copied verbatim into generated/ansible/filter_plugins/: standard library only, every rf_ filter exported."""
     import ast
-    from pathlib import Path
 
-    tree = ast.parse(Path(f.__file__).read_text())
+    path = PLUGIN_FILES[name]
+    tree = ast.parse(path.read_text())
     imported = {n.names[0].name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)} | \
         {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     # yaml (PyYAML, an ansible-core dependency) is imported lazily by the NVUE access check only
-    assert imported <= {"__future__", "csv", "io", "json", "pathlib", "re", "typing", "yaml"}
-    assert set(f.FilterModule().filters()) == {n for n in dir(f) if n.startswith("rf_")}
+    assert imported <= {"__future__", "csv", "importlib", "io", "json", "pathlib", "re", "sys", "types", "typing",
+                        *(["yaml"] if name == "railfabric_nvue.py" else [])}
+    module = _load(path, f"standalone_{path.stem}")
+    assert set(module.FilterModule().filters()) == {n for n in dir(module) if n.startswith("rf_")}
+
+
+def test_no_two_plugins_export_the_same_filter() -> None:
+    """Ansible loads every file of filter_plugins/ and silently keeps one of two filters with the same name."""
+    owner: dict[str, str] = {}
+    for name, path in sorted(PLUGIN_FILES.items()):
+        for fn in _load(path, f"standalone_{path.stem}").FilterModule().filters():
+            assert fn not in owner, f"{fn} exported by {owner.get(fn)} and {name}"
+            owner[fn] = name
+    # each platform's own filters carry its name; the shared ones none
+    for fn, name in owner.items():
+        platform = name.removeprefix("railfabric_").removesuffix(".py")
+        assert fn.startswith(f"rf_{platform}_") or name == "railfabric.py" or fn == "rf_merge_platform_facts", fn
+
+
+def test_plugin_found_next_to_the_shared_one(tmp_path) -> None:
+    """In generated/ansible/filter_plugins/ the shared plugin finds railfabric_<platform>.py beside itself."""
+    for name, path in PLUGIN_FILES.items():
+        shutil.copy(path, tmp_path / name)
+    shared = _load(tmp_path / "railfabric.py", "copied_railfabric")
+    plugin = shared._plugin("eos")
+    assert Path(plugin.__file__) == tmp_path / "railfabric_eos.py"
+    assert shared._plugin("eos") is plugin  # loaded once
+    assert shared.rf_drain(EOS_OK, "eos", 1) == eos.drain(EOS_OK, 1)
+    (tmp_path / "railfabric_sonic.py").unlink()
+    # no sonic plugin beside it (and no ../platforms/ beside a copied file): refused, even with the source tree's
+    # plugin already imported by this test module
+    shutil.copy(tmp_path / "railfabric.py", tmp_path / "alone.py")
+    alone = _load(tmp_path / "alone.py", "copied_alone")
+    with pytest.raises(ValueError, match="no filter plugin for platform 'sonic'"):
+        alone.rf_undrain(FRR, "sonic")
 
 
 def test_access_check_by_platform(tmp_path) -> None:
     """The pre-flight's one entry point reads the platform's resolved file from the private directory and runs that
-    platform's check; a platform without a check is refused, never pushed blind."""
+    platform's check; a platform without a plugin or without the hook is refused, never pushed blind."""
     (tmp_path / "running-config.cfg").write_text(EOS_OK)
     assert f.rf_access_problems(str(tmp_path), "eos", "192.168.0.9", "admin", "ansible.netcommon.network_cli") == []
     # the same EOS text without the admin account: the EOS check speaks
     assert f.rf_access_problems(str(tmp_path), "eos", "192.168.0.9", "nobody", "ansible.netcommon.network_cli") \
-        == f.rf_eos_access_problems(EOS_OK, "nobody", "ansible.netcommon.network_cli") != []
+        == eos.rf_eos_access_problems(EOS_OK, "nobody", "ansible.netcommon.network_cli") != []
     (tmp_path / "config_db.json").write_text(json.dumps({"MGMT_INTERFACE": {}}))
     assert f.rf_access_problems(str(tmp_path), "sonic", "192.168.0.9") == \
-        f.rf_sonic_access_problems({"MGMT_INTERFACE": {}}, "192.168.0.9") != []
-    with pytest.raises(f.FilterError, match="no management-access check for platform 'vyos'"):
+        sonic.rf_sonic_access_problems({"MGMT_INTERFACE": {}}, "192.168.0.9") != []
+    with pytest.raises(f.FilterError, match="no filter plugin for platform 'vyos'"):
         f.rf_access_problems(str(tmp_path), "vyos", "192.168.0.9")
+    with pytest.raises(f.FilterError, match=r"not a platform name: '\.\./x'"):
+        f.rf_access_problems(str(tmp_path), "../x", "192.168.0.9")
+    # NVUE and Junos have their own drain filters, no drain hook: rf_drain refuses rather than guess
+    with pytest.raises(f.FilterError, match="no drain for platform 'nvue'"):
+        f.rf_drain(FRR, "nvue")
+    with pytest.raises(f.FilterError, match="no undrain for platform 'junos'"):
+        f.rf_undrain(FRR, "junos")
+
+
+def test_sonic_and_nvue_read_frr_and_lldpd_alike() -> None:
+    """Both run FRR and lldpd: the two copies of the readers (a plugin cannot import its sibling) give the same."""
+    from fabric.platforms import nvue_ansible as nvue
+
+    frr = {"ipv4Unicast": {"peers": {"10.4.0.0": {"remoteAs": 4200001001, "state": "Established"},
+                                     "10.4.0.2": {"state": "Active"}}}}
+    assert sonic.bgp_peers(frr) == nvue.bgp_peers(frr) == {"10.4.0.0": ("Established", "4200001001"),
+                                                          "10.4.0.2": ("Active", "")}
+    lldpctl = {"lldp": {"interface": {"swp1": {"chassis": {"s1": {}}, "port": {"id": {"value": "swp7"}}}}}}
+    assert sonic.lldp_seen(lldpctl) == nvue.lldp_seen(lldpctl) == {"swp1": ("s1", "swp7")}
+    import inspect
+    assert inspect.getsource(sonic.bgp_peers) == inspect.getsource(nvue.bgp_peers)
+    assert inspect.getsource(sonic.lldp_seen) == inspect.getsource(nvue.lldp_seen)
 
 
 # --------------------------------------------------------------------------- NX-OS
@@ -290,19 +374,19 @@ router bgp 4200100000
 
 def test_nxos_access() -> None:
     cli = "ansible.netcommon.network_cli"
-    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "netops", cli) == []
-    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.11", "netops", cli) == [
+    assert nxos.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "netops", cli) == []
+    assert nxos.rf_nxos_access_problems(NXOS_OK, "192.168.0.11", "netops", cli) == [
         "interface mgmt0 does not keep 192.168.0.11, the address Ansible connects to"]
-    assert f.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "noc", cli) == [
+    assert nxos.rf_nxos_access_problems(NXOS_OK, "192.168.0.10", "noc", cli) == [
         "no `username noc ... role network-admin`: the push account would lose its access"]
     moved = NXOS_OK.replace("  vrf member management\n", "")
-    assert f.rf_nxos_access_problems(moved, "192.168.0.10", "netops", cli) == [
+    assert nxos.rf_nxos_access_problems(moved, "192.168.0.10", "netops", cli) == [
         "interface mgmt0 is not in `vrf member management`"]
-    assert f.rf_nxos_access_problems(NXOS_OK + "no feature ssh\n", "192.168.0.10", "netops", cli) == [
+    assert nxos.rf_nxos_access_problems(NXOS_OK + "no feature ssh\n", "192.168.0.10", "netops", cli) == [
         "`no feature ssh`: the push connects over SSH"]
     no_api = NXOS_OK.replace("nxapi use-vrf management\n", "")
-    assert f.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", cli) == []  # the CLI push needs no NX-API
-    assert f.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", "ansible.netcommon.httpapi") == [
+    assert nxos.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", cli) == []  # the CLI push needs no NX-API
+    assert nxos.rf_nxos_access_problems(no_api, "192.168.0.10", "netops", "ansible.netcommon.httpapi") == [
         "NX-API is not enabled in the management VRF (`feature nxapi`, `nxapi use-vrf management`)"]
 
 
@@ -322,7 +406,7 @@ def test_nxos_drain_lines() -> None:
 def test_nxos_drained_replace_target() -> None:
     """The configure-replace target: the rendered file plus the route-map before `router bgp` and the outbound
     route-map in each template's family, nothing else (the global address family is left alone)."""
-    out = f.rf_nxos_drained(NXOS_OK, 3).splitlines()
+    out = nxos.rf_nxos_drained(NXOS_OK, 3).splitlines()
     base = NXOS_OK.splitlines()
     added = [ln for ln in out if ln not in base or out.count(ln) > base.count(ln)]
     assert added == ["route-map RF-DRAIN permit 10", "  set as-path prepend 4200100000 4200100000 4200100000",
@@ -348,13 +432,13 @@ def test_nxos_bgp_and_lldp_json() -> None:
         "ROW_saf": {"safi": 1, "TABLE_neighbor": {"ROW_neighbor": [
             {"neighborid": "10.4.0.0", "neighboras": "4200001001", "state": "Established"},
             {"neighborid": "10.4.0.2", "neighboras": "4200001001", "state": "Idle"}]}}}}}}}}
-    assert f.rf_bgp_problems(json.dumps(show), rows) == ["Ethernet1/34 10.4.0.2 (s2): Idle"]
-    assert f.rf_established(show) == ["10.4.0.0"]
+    assert f.rf_bgp_problems(json.dumps(show), rows, "nxos") == ["Ethernet1/34 10.4.0.2 (s2): Idle"]
+    assert f.rf_established(show, "nxos") == ["10.4.0.0"]
     lldp = {"TABLE_nbor_detail": {"ROW_nbor_detail": {"l_port_id": "Eth1/33", "sys_name": "s1",
                                                       "port_id": "Ethernet1/7"}}}
     want = [{"interface": "Ethernet1/33", "neighbor": "s1", "neighbor_interface": "Ethernet1/7"}]
-    assert f.rf_lldp_problems(lldp, want) == []
-    assert f.rf_lldp_problems(lldp, [{**want[0], "neighbor": "s2"}]) == [
+    assert f.rf_lldp_problems(lldp, want, "nxos") == []
+    assert f.rf_lldp_problems(lldp, [{**want[0], "neighbor": "s2"}], "nxos") == [
         "Ethernet1/33: planned s2 Ethernet1/7, seen s1 Ethernet1/7"]
 
 
@@ -373,13 +457,13 @@ def test_nxos_replace_target_keeps_what_railfabric_does_not_own() -> None:
         "username admin password 5 $5$abc role network-admin\nusername old password 5 $5$def role network-admin\n"
         "banner motd #\nold text\n#\nline console\n  exec-timeout 0\ninterface loopback9\n  ip address 1.1.1.1/32\n"
         "router bgp 1\n  router-id 1.1.1.1\n")
-    out = f.rf_nxos_replace_target(NXOS_OK, running)
+    out = nxos.rf_nxos_replace_target(NXOS_OK, running)
     assert out == NXOS_OK + (
         "version 10.4(3) Bios:version 05.47\nboot nxos bootflash:/nxos64-cs.10.4.3.F.bin\ncopp profile strict\n"
         "username admin password 5 $5$abc role network-admin\nline console\n  exec-timeout 0\n")
     # a rendered admin account replaces the switch's
     mine = NXOS_OK + "username admin password 5 %%vault.admin_hash%% role network-admin\n"
-    assert "$5$abc" not in f.rf_nxos_replace_target(mine, running)
+    assert "$5$abc" not in nxos.rf_nxos_replace_target(mine, running)
 
 
 def test_nxos_owned_prefixes_cover_every_rendered_line(tmp_path) -> None:
@@ -402,6 +486,6 @@ def test_nxos_owned_prefixes_cover_every_rendered_line(tmp_path) -> None:
     assert res.findings == [], [str(x) for x in res.findings]
     files = build_files(res)
     tops = {b[0] for name, text in files.items() if name.endswith("running-config.cfg")
-            for b in f._nxos_top_blocks(text.decode())}
-    assert {t for t in tops if not t.startswith(f.NXOS_OWNED)} == set()
+            for b in nxos._nxos_top_blocks(text.decode())}
+    assert {t for t in tops if not t.startswith(nxos.NXOS_OWNED)} == set()
     assert any(t.startswith("radius-server host ") for t in tops) and "no feature ssh" in tops

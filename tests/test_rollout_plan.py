@@ -128,3 +128,7 @@ def test_inventory_and_plan_files(tmp_path: Path) -> None:
     assert files["ansible/deploy.yml"] == (TEMPLATES / "ansible" / "deploy.yml").read_text()
     assert files["ansible/tasks/sonic.yml"] == (TEMPLATES / "sonic" / "ansible" / "tasks" / "sonic.yml").read_text()
     assert "class FilterModule" in files["ansible/filter_plugins/railfabric.py"]
+    # each platform's plugin copied verbatim, named as the shared plugin looks it up (railfabric_<platform>.py)
+    from fabric.platforms import eos_ansible
+
+    assert files["ansible/filter_plugins/railfabric_eos.py"] == Path(eos_ansible.__file__).read_text()

@@ -13,7 +13,8 @@ and the playbook itself is a set of real YAML files under templates/ansible/, co
   rollout_wave and `config_files` (output file name → path of the rendered file relative to the playbook directory).
 - ansible/rollout_plan.yml: the wave sizes the play's `serial` is built from (and the order, for people).
 - ansible/deploy.yml, ansible/tasks/*.yml (shared ones from templates/ansible/, each platform's from
-  templates/<platform>/ansible/), ansible/filter_plugins/railfabric.py (from ansible_filters.py): the rollout;
+  templates/<platform>/ansible/), ansible/filter_plugins/railfabric.py (from ansible_filters.py) and
+  railfabric_<platform>.py (each platform's own plugin, fabric/platforms/<platform>_ansible.py): the rollout;
   ansible/requirements.yml: the collections it was tested with.
 """
 
@@ -40,15 +41,21 @@ ROLE_GROUPS = {Role.SUPER_SPINE: "role_super_spine", Role.SPINE: "role_spine", R
 
 PLAYBOOKS = TEMPLATES / "ansible"
 FILTERS = Path(__file__).resolve().parent / "ansible_filters.py"
+PLATFORM_PLUGINS = Path(__file__).resolve().parent.parent / "platforms"
 
 
 def playbook_files() -> dict[str, str]:
     """The playbook, its shared task files and requirements (templates/ansible/), each platform's push tasks
-    (templates/<platform>/ansible/, tasks/<platform>.yml and what it includes), all verbatim, and the filter plugin."""
+    (templates/<platform>/ansible/, tasks/<platform>.yml and what it includes), all verbatim, the shared filter
+    plugin and each platform's own (railfabric_<platform>.py, which the shared one loads by that name)."""
     roots = [PLAYBOOKS, *(TEMPLATES / name / "ansible" for name in PLATFORMS)]
     files = {f"ansible/{p.relative_to(root).as_posix()}": p for root in roots for p in root.rglob("*.yml")}
     out = {name: files[name].read_text(encoding="utf-8") for name in sorted(files)}
     out["ansible/filter_plugins/railfabric.py"] = FILTERS.read_text(encoding="utf-8")
+    for name, platform in sorted(PLATFORMS.items()):
+        if platform.ansible_plugin:
+            out[f"ansible/filter_plugins/railfabric_{name}.py"] = \
+                (PLATFORM_PLUGINS / platform.ansible_plugin).read_text(encoding="utf-8")
     return out
 
 

@@ -46,6 +46,7 @@ PLATFORM = Platform(
         "ansible_become_method": "enable",
     },
     reader="fabric.verify.eos:read_eos",
+    ansible_plugin="eos_ansible.py",
     aaa_login=lambda method, group: f"group {group}",  # aaa authentication login default group <name> ...
     eapi=True,
     replaces_users=True,

@@ -88,6 +88,7 @@ PLATFORM = Platform(
         "ansible_network_os": "junipernetworks.junos.junos",
     },
     reader="fabric.verify.junos:read_junos",
+    ansible_plugin="junos_ansible.py",
     aaa_login=lambda method, group: "tacplus" if method == "tacacs" else "radius",  # system authentication-order
     management_vrf="mgmt_junos",  # `system management-instance` puts the management port in this fixed instance
     replaces_users=True,  # load override replaces system login as a whole

@@ -105,6 +105,7 @@ PLATFORM = Platform(
         "ansible_python_interpreter": "/usr/bin/python3",
     },
     reader="fabric.verify.nvue:read_nvue",
+    ansible_plugin="nvue_ansible.py",
     aaa_login=aaa_login,
     management_vrf="mgmt",  # Cumulus's management VRF has a fixed name
     # `nv config replace` deletes every account the file does not list (the factory `cumulus` one too):

@@ -102,6 +102,7 @@ PLATFORM = Platform(
         "ansible_become": False,
     },
     reader="fabric.verify.nxos:read_nxos",
+    ansible_plugin="nxos_ansible.py",
     aaa_login=lambda method, group: group,  # aaa authentication login default group <g1> <g2>
     management_vrf="management",  # NX-OS's management VRF has a fixed name (vrf context management, mgmt0)
     eapi=True,  # NX-API (feature nxapi) over HTTPS in the management VRF

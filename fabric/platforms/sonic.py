@@ -42,6 +42,7 @@ PLATFORM = Platform(
         "ansible_python_interpreter": "/usr/bin/python3",
     },
     reader="fabric.verify.sonic:read_sonic",
+    ansible_plugin="sonic_ansible.py",
     aaa_login=lambda method, group: "tacacs+" if method == "tacacs" else "radius",  # AAA_AUTHENTICATION login
     management_vrf="mgmt",  # SONiC's management VRF has a fixed name (MGMT_VRF_CONFIG)
     buffer_tables=True,
