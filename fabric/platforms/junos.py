@@ -36,7 +36,7 @@ Forms NOT verified against a vendor page (kept as the closest documented form; c
 - whether a PFC watchdog detection/recovery other than the defaults is accepted on QFX5240;
 - the JSON key names of `show bgp summary | display json` (bgp-information/bgp-peer/peer-address, peer-state,
   peer-as) and `show lldp neighbors | display json` (lldp-local-port-id, lldp-remote-system-name,
-  lldp-remote-port-id) the push's verification reads (fabric/outputs/ansible_filters.py);
+  lldp-remote-port-id) the push's verification reads (fabric/platforms/junos_ansible.py);
 - `syslog host X transport tcp` and `ntp source-address A routing-instance I`.
 Verified besides the list above: `system root-authentication` is mandatory for any commit ("Root Password
 Overview"), `commit confirmed` rolls back by itself after its timeout (NETCONF commit-confirmed page).

@@ -42,7 +42,7 @@ SONIC_TYPE = {"rail": "LeafRouter", "spine": "SpineRouter", "super-spine": "Spin
 
 IDENTITY_TABLES = frozenset({"DEVICE_METADATA", "LOOPBACK_INTERFACE"})
 
-# Every table config_db() can write (ansible_filters.OWNED_TABLES must cover them: tests/test_rollout_filters.py).
+# Every table config_db() can write (sonic_ansible.OWNED_TABLES must cover them: tests/test_rollout_filters.py).
 TABLES = IDENTITY_TABLES | PORT_TABLES | MCLAG_TABLES | QOS_TABLES | BUFFER_TABLES | SYSTEM_TABLES
 
 
