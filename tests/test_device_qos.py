@@ -48,6 +48,14 @@ def test_watchdog_seconds_follow_replace() -> None:
     assert dataclasses.replace(wd, poll_ms=200).poll_s == 0.2
 
 
+def test_watchdog_times_in_polls() -> None:
+    """The smallest whole number of polls covering the time, at least one (NX-OS multipliers, Cumulus robustness,
+    Junos detection): 200 ms at a 200 ms poll → 1; 200 at 100 → 2; 250 at 100 → 3; 50 at 100 → 1."""
+    got = [(w.detection_polls, w.restoration_polls) for w in
+           (Watchdog(200, 200, 200, "drop"), Watchdog(200, 250, 100, "drop"), Watchdog(250, 50, 100, "drop"))]
+    assert got == [(1, 1), (2, 3), (3, 1)]
+
+
 def test_tx_queues_follow_replace(tmp_path: Path) -> None:
     q = build_qos(run_data(tmp_path, base_inventory()).inventory)  # type: ignore[arg-type]
     assert all(t.ecn is None for t in dataclasses.replace(q, ecn=None).tx_queues)

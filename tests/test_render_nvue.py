@@ -42,7 +42,7 @@ from fabric.device import DeviceConfig, build_devices
 from fabric.intent import Platform
 from fabric.outputs.ansible_filters import rf_vault_resolve
 from fabric.pipeline import run
-from fabric.platforms.nvue_startup import breakout_word, startup_yaml, watchdog_robustness
+from fabric.platforms.nvue_startup import breakout_word, startup_yaml
 from fabric.platforms.nvue_system import ssh_key_entries
 from fabric.render import render_device
 from fabric.topology import expand
@@ -173,7 +173,6 @@ def test_qos_policy(trees: dict[str, dict[str, Any]]) -> None:
 
 
 def test_small_decisions() -> None:
-    assert [watchdog_robustness(d, p) for d, p in ((200, 200), (200, 100), (250, 100), (50, 100))] == [1, 2, 3, 1]
     assert [breakout_word(m) for m in ("2x400G", "4x200G", "8x100G")] == ["2x", "4x", "8x"]
     assert ssh_key_entries(("ssh-ed25519 AAAAkey ops@jump", "ssh-rsa BBBB")) == {
         "ops@jump": {"type": "ssh-ed25519", "key": "AAAAkey"}, "key2": {"type": "ssh-rsa", "key": "BBBB"}}

@@ -7,6 +7,7 @@ on the RoCE queue) and the PFC watchdog timers in both milliseconds (SONiC) and 
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -32,11 +33,17 @@ class Watchdog:
     detection_s: float = field(init=False)
     restoration_s: float = field(init=False)
     poll_s: float = field(init=False)
+    # the detection and restoration times as whole polls, rounded up (NX-OS multipliers, Cumulus robustness, Junos
+    # detection): the smallest count of polls that covers the time
+    detection_polls: int = field(init=False)
+    restoration_polls: int = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detection_s", self.detection_ms / 1000)
         object.__setattr__(self, "restoration_s", self.restoration_ms / 1000)
         object.__setattr__(self, "poll_s", self.poll_ms / 1000)
+        object.__setattr__(self, "detection_polls", max(1, math.ceil(self.detection_ms / self.poll_ms)))
+        object.__setattr__(self, "restoration_polls", max(1, math.ceil(self.restoration_ms / self.poll_ms)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,6 @@ Juniper AI JVD leaf configuration (REFERENCE.md §3(e)) for the forms.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -76,18 +75,19 @@ def _class_name(tc: int, roce_tc: int, cnp_tc: int) -> str:
 
 def build_cos(dev: DeviceConfig) -> Cos:
     q = dev.qos
-    weights = dict(q.dwrr)
-    total = sum(weights.values()) or 1
+    total = sum(w for _q, w in q.dwrr) or 1
+    schedule = {tx.queue: tx for tx in q.tx_queues}  # the device model's per-queue decision: strict, weight, ECN
     classes = []
     for tc, dscps in q.tc_groups:
         queue = q.tc_to_queue[tc]
         name = _class_name(tc, q.roce_tc, q.cnp_tc)
-        strict = queue in q.strict_queues
-        percent = 0 if strict else weights.get(queue, 0) * 100 // total
+        tx = schedule.get(queue)
+        strict = tx is not None and tx.strict
+        percent = (tx.weight or 0) * 100 // total if tx is not None and not tx.strict else 0
         classes.append(JClass(name, queue, tc if tc in q.lossless else None, tuple(bits(d, 6) for d in dscps), name,
-                              strict, percent, q.ecn is not None and tc == q.roce_tc))
+                              strict, percent, tx is not None and tx.ecn is not None))
     wd = q.watchdog
-    watchdog = (Watchdog(wd.poll_ms, max(1, math.ceil(wd.detection_ms / wd.poll_ms)), wd.restoration_ms)
+    watchdog = (Watchdog(wd.poll_ms, wd.detection_polls, wd.restoration_ms)
                 if wd is not None else None)
     bound = [i.name for i in dev.interfaces if i.qos and i.mode != "member"]
     bound += [pc.name for pc in dev.port_channels]

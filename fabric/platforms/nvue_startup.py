@@ -9,7 +9,6 @@ JSON string body is a valid YAML double-quoted body), on/off as the strings NVUE
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -32,12 +31,6 @@ def _flag(on: bool) -> Tree:
 def breakout_word(mode: str) -> str:
     """NVUE `link breakout` value of a railfabric breakout mode: 2x400G → 2x, 4x200G → 4x."""
     return mode.split("x", 1)[0] + "x"
-
-
-def watchdog_robustness(detection_ms: int, poll_ms: int) -> int:
-    """Cumulus detects a PFC storm after `robustness` polls: the smallest count whose time covers the detection
-    time (200 ms at a 200 ms poll → 1; 200 at 100 → 2; 250 at 100 → 3)."""
-    return max(1, math.ceil(detection_ms / poll_ms))
 
 
 # --------------------------------------------------------------------------- interfaces
@@ -94,7 +87,7 @@ def bridge(dev: DeviceConfig) -> Tree:
 
 def policy(dev: DeviceConfig) -> Tree:
     b = dev.bgp
-    rules = {str(10 * n): {"action": "permit", "match": {p: {}}} for n, p in enumerate(b.prefix_list_entries, 1)}
+    rules = {str(seq): {"action": "permit", "match": {p: {}}} for seq, p in b.prefix_list_rules}
     return {
         "prefix-list": {b.prefix_list: {"type": "ipv4", "rule": rules}},
         "route-map": {b.route_map: {"rule": {"10": {"action": {"permit": {}},
@@ -157,7 +150,7 @@ def qos(dev: DeviceConfig) -> Tree:
     out["congestion-control"] = {"default-global": {"traffic-class": {str(q.tc_to_queue[q.roce_tc]): cc}}}
     if q.watchdog is not None:
         out["pfc-watchdog"] = {"polling-interval": q.watchdog.poll_ms,
-                               "robustness": watchdog_robustness(q.watchdog.detection_ms, q.watchdog.poll_ms)}
+                               "robustness": q.watchdog.detection_polls}
     return out
 
 

@@ -143,7 +143,7 @@ def build_view(d: DeviceConfig) -> NxosView:
     wd = None
     if q.watchdog is not None:
         poll = q.watchdog.poll_ms
-        wd = Watchdog(poll, math.ceil(q.watchdog.detection_ms / poll), math.ceil(q.watchdog.restoration_ms / poll))
+        wd = Watchdog(poll, q.watchdog.detection_polls, q.watchdog.restoration_polls)
     login_groups = tuple(m for m in d.system.login if m != "local")
     return NxosView(tuple(features), breakouts, fec, qos_classes, network, tuple(queues), wd, login_groups, d.bfd)
 
