@@ -112,6 +112,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "CNPs must not be paused by PFC; put them on a strict-priority class of their own."),
     ("QOS004", "pfc-watchdog-timers", "PFC watchdog detection shorter than its poll interval",
      "The watchdog cannot detect a storm faster than it polls."),
+    ("QOS005", "pfc-watchdog-rounded", "PFC watchdog time rounded up to whole polls",
+     "NX-OS (detection and restoration multipliers), Cumulus (robustness) and Junos (detection count) set the "
+     "watchdog times as a number of polling intervals: a time that is not a multiple of poll_ms takes effect "
+     "rounded up to the next poll, so the switch reacts later than the inventory says."),
     # --- rails and hardware (RAIL, HW, PORT)
     ("RAIL001", "rails-vs-nics", "Rails of a segment do not match the hosts' NICs",
      "Rail r carries NIC r of every host, so a segment needs as many rails as its hosts have NICs."),

@@ -58,6 +58,8 @@ class Platform:
     user_privilege: bool = True  # local users carry a privilege level (NX-OS authorises by role only)
     svi_prefix: str = "Vlan"  # a rail VLAN's routed interface is <prefix><vlan id> (Junos: irb.<id>)
     watchdog_restoration: bool = True  # a PFC watchdog restoration time can be set (NVUE: the switch's own)
+    # which PFC watchdog times the switch counts in whole polls ("detection", "restoration"): rounded up, QOS005
+    watchdog_in_polls: frozenset[str] = frozenset()
     ecn_bytes: bool = True  # ECN/WRED thresholds in bytes; False: queue fill percentages only (Junos), PLAT030
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
     bond_min_links: bool = True  # an L3 port-channel can say its min-links (NVUE bonds cannot: PLAT001 above 1)

@@ -74,6 +74,7 @@ PLATFORM = Platform(
     max_mtu=MAX_MEDIA_MTU - MEDIA_OVERHEAD,  # the IP MTU under a 9216-byte media MTU
     ecmp_modes=frozenset({"flow"}),
     multipath_relax=True,  # rendered as `multipath multiple-as` on every eBGP group
+    watchdog_in_polls=frozenset({"detection"}),  # PFC watchdog times as poll counts (QOS005)
     watchdog_actions=frozenset({"drop"}),  # the documented default; no action statement is written
     files=(OutputFile("junos.conf", builder="fabric.platforms.junos_conf:render_junos"),),
     port_channel_prefix="ae",

@@ -87,6 +87,7 @@ PLATFORM = Platform(
     multipath_relax=True,
     # the Cumulus PFC watchdog has one behaviour (stop honouring PFC on the stuck queue, i.e. drop) and only
     # polling-interval and robustness knobs
+    watchdog_in_polls=frozenset({"detection"}),  # PFC watchdog times as poll counts (QOS005)
     watchdog_actions=frozenset({"drop"}),
     files=(OutputFile("startup.yaml", builder="fabric.platforms.nvue_startup:startup_yaml"),),
     port_channel_prefix="bond",

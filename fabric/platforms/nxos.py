@@ -87,6 +87,7 @@ PLATFORM = Platform(
     multipath_relax=True,
     # The NX-OS PFC watchdog's only action is to drop the stuck no-drop queue's packets (QoS guide: "all outgoing
     # packets are dropped"); forward/alert have no NX-OS form.
+    watchdog_in_polls=frozenset({"detection", "restoration"}),  # PFC watchdog times as poll counts (QOS005)
     watchdog_actions=frozenset({"drop"}),
     files=(OutputFile("running-config.cfg", builder="fabric.platforms.nxos_config:running_config"),),
     port_channel_prefix="port-channel",

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, RailDesign, Segment
-from fabric.platforms import PLATFORMS
+from fabric.rules.platform_rules import platform_capabilities
 from fabric.textsafe import did_you_mean, quote
 from fabric.topology import lanes_for, per_switch
 from fabric.units import format_speed
@@ -423,46 +423,5 @@ def _vlans(inv: Inventory, src: SourceMap, add: Add) -> None:
             add("VLAN001", f"rail VLANs {base}-{top} pass 4094", path, f"use a base of at most {4095 - seg.rails}")
 
 
-def _platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
-    used: dict[str, tuple] = {inv.fabric.platform.value: ("fabric", "platform")}
-    if inv.super_spines and inv.super_spines.platform:
-        used.setdefault(inv.super_spines.platform.value, ("super_spines", "platform"))
-    for pi, pod in enumerate(inv.pods):
-        if pod.spines and pod.spines.platform:
-            used.setdefault(pod.spines.platform.value, ("pods", pi, "spines", "platform"))
-        for si, seg in enumerate(pod.segments):
-            if seg.platform:
-                used.setdefault(seg.platform.value, ("pods", pi, "segments", si, "platform"))
-    for key, ov in inv.devices.items():
-        if ov.platform:
-            used.setdefault(ov.platform.value, ("devices", key, "platform"))
-    mode = inv.routing.ecmp.mode.value
-    wd = inv.qos.pfc_watchdog
-    for platform, where in sorted(used.items()):
-        if wd.enabled and wd.action not in PLATFORMS[platform].watchdog_actions:
-            add("PLAT001", f"PFC watchdog action {wd.action!r} cannot be expressed on {platform} (used at "
-                f"{'.'.join(map(str, where))}); {platform} offers "
-                f"{', '.join(sorted(PLATFORMS[platform].watchdog_actions))}", ("qos", "pfc_watchdog", "action"),
-                "use action: drop")
-        traits = PLATFORMS[platform]
-        if wd.enabled and "restoration_ms" in wd.model_fields_set and not traits.watchdog_restoration:
-            add("PLAT001", f"PFC watchdog restoration_ms {wd.restoration_ms} cannot be expressed on {platform} (used "
-                f"at {'.'.join(map(str, where))}): the switch's own restoration time applies there",
-                ("qos", "pfc_watchdog", "restoration_ms"),
-                "leave restoration_ms out, or accept the platform's own restoration on these switches",
-                sev=Severity.WARNING)
-        if inv.qos.ecn.enabled and not traits.ecn_bytes:
-            add("PLAT030", f"ECN thresholds {inv.qos.ecn.min_bytes}/{inv.qos.ecn.max_bytes} bytes cannot be expressed "
-                f"on {platform} (used at {'.'.join(map(str, where))}): rendered as queue fill levels 55/90 %",
-                ("qos", "ecn"), "check the marking point on the switch against the hosts' DCQCN settings",
-                sev=Severity.WARNING)
-        if mode not in traits.ecmp_modes:
-            at = ".".join(map(str, where))
-            offers = ", ".join(sorted(traits.ecmp_modes))
-            add("PLAT001", f"ECMP mode {mode!r} cannot be expressed on {platform} (used at {at}); "
-                f"{platform} offers {offers}", ("routing", "ecmp", "mode"),
-                "use mode: flow, or move these switches to a platform that offers the mode")
-
-
 _RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _topology_shape,
-          _mtu, _qos, _pools, _asns, _vlans, _platform_capabilities]
+          _mtu, _qos, _pools, _asns, _vlans, platform_capabilities]
