@@ -9,6 +9,9 @@ the stability generator, written as YAML and run through the real pipeline.
 from __future__ import annotations
 
 import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -40,18 +43,28 @@ def render_clean(directory: Path, verify_in: Path | None = None) -> dict[str, by
     return files
 
 
+def _render_one(job: tuple[Path, Path]) -> str:
+    """render_clean in a worker process: "" when it renders, otherwise why not (collected: one report names every
+    failing inventory)."""
+    try:
+        render_clean(*job)
+    except (AssertionError, Exception) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
 def test_every_inventory_the_suite_validates_clean_renders(tmp_path: Path) -> None:
     conftest.record(EXAMPLE, conftest.REAL_RUN(EXAMPLE))  # so the test means something when run alone
     mini = write_files(tmp_path / "mini", {"fabric.yml": dump(base_inventory())})
     conftest.record(mini, conftest.REAL_RUN(mini))
     assert len(conftest.CLEAN) >= 2
-    failures = []
-    for i, (digest, files) in enumerate(sorted(conftest.CLEAN.items())):
-        directory = write_files(tmp_path / f"inv{i}", dict(files))
-        try:
-            render_clean(directory, tmp_path / f"gen{i}")
-        except (AssertionError, Exception) as exc:  # collect them all: one report names every failing inventory
-            failures.append(f"{digest[:12]} ({', '.join(sorted(files))}): {type(exc).__name__}: {exc}"[:400])
+    jobs = [(digest, sorted(files), write_files(tmp_path / f"inv{i}", dict(files)), tmp_path / f"gen{i}")
+            for i, (digest, files) in enumerate(sorted(conftest.CLEAN.items()))]
+    # one process per core (the inventories are independent; this test runs last, when nothing else does)
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=get_context("fork")) as pool:
+        outcomes = list(pool.map(_render_one, [(d, v) for _, _, d, v in jobs], chunksize=4))
+    failures = [f"{digest[:12]} ({', '.join(names)}): {why}"[:400]
+                for (digest, names, _, _), why in zip(jobs, outcomes, strict=True) if why]
     assert not failures, f"{len(failures)} of {len(conftest.CLEAN)} clean inventories do not render:\n" + "\n".join(
         failures)
 
