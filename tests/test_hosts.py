@@ -20,7 +20,7 @@ import yaml
 from fabric.hosts import build_hosts
 from fabric.hosts.names import bond
 from fabric.outputs._common import host_bond
-from fabric.outputs.hosts import gpu_groups, hosts_files
+from fabric.outputs.hosts import gpu_inventory, hosts_files
 from fabric.outputs.hosts_netplan import netplan_data
 from fabric.outputs.hosts_roce import nccl_conf, roce_script
 from tests.helpers import base_inventory, codes, mlag_inventory, run_data
@@ -76,7 +76,11 @@ def test_roce_script_and_nccl_of_the_group(tmp_path: Path) -> None:
     # pod with spines, ECMP per flow: no NCCL_CROSS_NIC, no adaptive routing
     assert nccl_conf(g).splitlines()[2:] == ["NCCL_IB_GID_INDEX=3", "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1",
                                              "NCCL_IB_TC=106"]
-    assert gpu_groups(plan) == {"gpu_p1_s1_h1": list(g.hosts)}
+    child = gpu_inventory(plan)["children"]["gpu_p1_s1_h1"]  # type: ignore[index]
+    assert list(child["hosts"]) == list(g.hosts)
+    assert child["hosts"]["p1-s1-gpu002"] == {"rail_rules": ["from 172.16.0.3 lookup 101",
+                                                             "from 172.16.1.3 lookup 102"]}
+    assert child["vars"]["rail_ports"] == ["nic0", "nic1"] and child["vars"]["pfc_expected"] == "3:on"
 
 
 def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:

@@ -135,6 +135,10 @@ def test_ansible_gpu_hosts_and_play(tmp_path: Path, example) -> None:
     assert under == set(plan.hosts)
     hv = listed["_meta"]["hostvars"]["p1-s2-gpu009"]
     assert hv["host_group"] == "p1-s2-h9" and hv["roce_script"] == "../hosts/_groups/p1-s2-h9/roce.sh"
+    # p1-s2 is dual-rail: switch g serves rails g and g+4 on /25 halves; host 9 = gateway + 9 on rail 0's /25
+    assert hv["rail_rules"][0] == f"from {plan.hosts['p1-s2-gpu009'].interfaces[0].address} lookup 101"
+    assert hv["netplan_install"] == "/etc/netplan/60-railfabric.yaml"
+    assert not (gen / "ansible/host_vars/p1-s2-gpu009.yml").exists()  # host_vars/ stays the switches' (verify)
     out = subprocess.run([playbook_bin, "-i", str(gen / "ansible/inventory.yml"), str(gen / "ansible/hosts.yml"),
                           "--syntax-check"], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr

@@ -18,7 +18,7 @@ from fabric.topology import Topology
 from .ansible import ansible_files
 from .cabling import cabling_csv
 from .expected import expected_files
-from .hosts import gpu_groups, hosts_files
+from .hosts import gpu_inventory, hosts_files
 from .ipplan import ipplan_csv
 from .railmap import railmap_csv
 
@@ -29,7 +29,7 @@ def artifacts(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, 
     """Every artifact: relative path under generated/ → text, sorted by path."""
     out: dict[str, str] = {}
     hosts = build_hosts(inv, topo, plan)
-    for part in (ansible_files(devices, gpu_groups(hosts)), hosts_files(hosts), cabling_csv(topo, devices),
+    for part in (ansible_files(devices, gpu_inventory(hosts)), hosts_files(hosts), cabling_csv(topo, devices),
                  ipplan_csv(inv, topo, plan, devices),
                  railmap_csv(inv, topo, plan, devices), expected_files(devices)):
         clash = out.keys() & part.keys()

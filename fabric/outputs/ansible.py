@@ -17,7 +17,7 @@ and the playbook itself is a set of real YAML files under templates/ansible/, co
   railfabric_<platform>.py (each platform's own plugin, fabric/platforms/<platform>_ansible.py): the rollout;
   ansible/requirements.yml: the collections it was tested with.
 - gpu_hosts (children gpu_p<pod>_s<segment>_h<first>, one per host group) and ansible/hosts.yml: the GPU servers'
-  play (fabric/outputs/hosts.py writes their host_vars); the servers are reached by their hostname.
+  play, its variables inline (fabric/outputs/hosts.py); the servers are reached by their hostname.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def playbook_files() -> dict[str, str]:
 
 
 def ansible_files(devices: Mapping[str, DeviceConfig],
-                  gpu_groups: Mapping[str, list[str]] | None = None) -> dict[str, str]:
+                  gpu_hosts: Mapping[str, object] | None = None) -> dict[str, str]:
     names = sorted(devices, key=natural_key)
     plan = rollout_plan(devices)
     wave_of = plan.wave_of
@@ -84,8 +84,7 @@ def ansible_files(devices: Mapping[str, DeviceConfig],
     for i, wave in enumerate(plan.waves, 1):
         children[f"rollout_wave_{i}"] = {"hosts": {n: {} for n in wave}}
     # the GPU servers (ansible/hosts.yml): one child group per inventory host group (fabric/outputs/hosts.py)
-    children["gpu_hosts"] = {"children": {g: {"hosts": {h: {} for h in members}}
-                                          for g, members in sorted((gpu_groups or {}).items())}}
+    children["gpu_hosts"] = dict(gpu_hosts or {"children": {}})
     for group in children.values():
         if "hosts" in group and not group["hosts"]:
             del group["hosts"]
