@@ -156,3 +156,16 @@ def test_every_script_word_is_quoted(tmp_path: Path) -> None:
     for line in roce_script(plan.groups["p1-s1-h1"]).splitlines():
         if line.startswith("dcb "):
             assert shlex.split(line)[4] in ("nic0", "nic1")
+
+
+def test_fabric_show_host(capsys) -> None:
+    from fabric.cli import main
+    from tests.helpers import EXAMPLE
+
+    assert main(["show", "p1-s1-gpu001", str(EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    # p1-s1 is single-rail: rail 0 = 172.16.0.0/24 (segment block 0), host 1 = gateway + 1; NIC 0 of the example's
+    # DGX H100 names is enp24s0np0 / mlx5_0 (inventory/hardware.yml)
+    assert "  rail 0   enp24s0np0 (NIC 0 port 1; rdma mlx5_0; gpus 0)\n" in out
+    assert "address 172.16.0.2/24 gateway 172.16.0.1 vlan 100 mtu 9000 -> p1-s1-rail0 port 1/1\n" in out
+    assert "rule from 172.16.0.2 lookup 101 (priority 101)" in out
