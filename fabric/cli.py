@@ -283,11 +283,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     sw = topo.switches.get(args.device)
     if sw is None:
         sw = next((s for s in topo.switches.values() if s.key == args.device), None)
+    if sw is None and args.device in topo.hosts:  # a GPU server: its rail NICs (fabric/cli_show_host.py)
+        from fabric.cli_show_host import format_host
+        from fabric.hosts import build_hosts
+
+        assert res.inventory is not None
+        sys.stdout.write(format_host(build_hosts(res.inventory, topo, plan), args.device))
+        return 0
     if sw is None:
         import difflib
 
-        close = difflib.get_close_matches(args.device, list(topo.switches), n=3)
-        print(f"fabric show: no switch named {args.device!r}" + (f"; did you mean {', '.join(close)}?" if close
+        close = difflib.get_close_matches(args.device, [*topo.switches, *topo.hosts], n=3)
+        print(f"fabric show: no switch or host named {args.device!r}" + (f"; did you mean {', '.join(close)}?" if close
                                                                   else ""), file=sys.stderr)
         return 2
     where = "".join(f" {k}={v}" for k, v in (("pod", sw.pod), ("segment", sw.segment), ("plane", sw.plane),
@@ -467,8 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("code", nargs="?", help="e.g. POOL002")
     e.set_defaults(func=cmd_explain)
 
-    sh = sub.add_parser("show", help="show one switch: identity, addresses, ASN, rail subnets and links",
-                        description="Print what the plan gives one switch (by hostname or pattern name).")
+    sh = sub.add_parser("show", help="show one switch (identity, addresses, ASN, rail subnets, links) or GPU host",
+                        description="Print what the plan gives one switch (by hostname or pattern name) or one "
+                                    "GPU server (rail NICs, tables, rules, RoCE, NCCL).")
     sh.add_argument("device", help="hostname or pattern name, e.g. p1-s1-rail0")
     sh.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     sh.set_defaults(func=cmd_show)

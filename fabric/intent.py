@@ -312,12 +312,29 @@ class SwitchModel(_Model):
         return {**data, "serdes_lanes": default_serdes_lanes(speed, breakouts)}
 
 
+# Linux names of a GPU server's rail NICs: they go into netplan keys, shell scripts, sysfs paths and file names, so
+# only letters, digits, '_', '.', '-' (first a letter or digit: no '..', no option-like '-x'); a netdev name fits
+# the kernel's IFNAMSIZ (15 characters), an RDMA device name IB_DEVICE_NAME_MAX (64, with its NUL).
+NetdevName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$",
+                                  description="Linux network interface name (at most 15 characters)")]
+RdmaName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
+                                description="RDMA device name as `rdma link` / `ibv_devices` show it")]
+
+
 class HostModel(_Model):
     gpus: int = Field(ge=1, le=64)
     nics: int = Field(ge=1, le=64)
     ports_per_nic: Literal[1, 2] = 1
     nic_speed: Speed
     gpu_to_nic: list[int] | None = Field(None, description="NIC index per GPU; required when NICs < GPUs")
+    netdevs: list[NetdevName] | None = Field(
+        None, description="Linux interface name of every NIC port, NIC by NIC (NIC 0 port 1, NIC 0 port 2, NIC 1 "
+        "port 1, ...): nics × ports_per_nic names (HOST001). Default: nic<n> (one port per NIC) or nic<n>p<port>, "
+        "names to give the ports with udev/systemd .link files; write the server's own names instead")
+    rdma_devices: list[RdmaName] | None = Field(
+        None, description="RDMA device of every NIC port, in the order of netdevs (mlx5 gives each port its own "
+        "device): nics × ports_per_nic names (HOST002). Under dual_homing: mlag a NIC's port 1 entry names its RoCE "
+        "LAG device (mlx5_bond_<k>). Default: mlx5_<i> for port i counted from 0 (mlx5_bond_<n> for NIC n's bond)")
 
 
 # --------------------------------------------------------------------------- the fabric

@@ -19,6 +19,7 @@ from fabric.intent import Inventory
 from fabric.load import Loaded, load_inventory
 from fabric.rules.buffer_rules import check_buffers
 from fabric.rules.bundle_rules import check_bundles
+from fabric.rules.host_rules import check_hosts
 from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.mlag_rules import check_mlag
 from fabric.rules.plan_rules import check_plan, check_topology, summary
@@ -85,6 +86,7 @@ def _run(path: Path) -> Result:
     res.findings += check_mlag(inv, res.topology, src)
     res.findings += check_bundles(inv, res.topology, src)
     res.findings += check_system(inv, res.topology, src)
+    res.findings += check_hosts(inv, src)
     res.stage_reached = "allocation"
     res.plan = allocate(inv, res.topology)
     res.findings += check_plan(inv, res.topology, res.plan, src)

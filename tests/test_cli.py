@@ -314,13 +314,13 @@ def test_show_unknown_device_exits_2(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["show", "nosuchdevice", str(EXAMPLE)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "no switch named 'nosuchdevice'" in captured.err
+    assert "no switch or host named 'nosuchdevice'" in captured.err
 
 
 def test_show_misspelt_device_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "p1-s1-rial3", str(EXAMPLE)]) == 2
     err = capsys.readouterr().err
-    assert "no switch named 'p1-s1-rial3'; did you mean " in err
+    assert "no switch or host named 'p1-s1-rial3'; did you mean " in err
     assert "p1-s1-rail3" in err
 
 

@@ -73,6 +73,8 @@ OPTIONAL: dict[str, Any] = {
     "switch_models.{}.serdes_lanes": 16,
     "switch_models.{}.hwsku": "ACS-SN5600",
     "host_models.{}.gpu_to_nic": [1, 0],
+    "host_models.{}.netdevs": ["ens1np0", "ens2np0"],  # the host files name these ports
+    "host_models.{}.rdma_devices": ["mlx5_4", "mlx5_5"],  # NCCL_IB_HCA and the RoCE script name these
     "cabling": [{"host": "p1-s1-gpu001", "nic": 0, "switch": "p1-s1-rail0", "port": 5, "lane": 1}],
     "devices.{}.system": {"ntp": {"servers": ["192.0.2.99"]}},  # its keys replace the fabric-wide ones
     "system.aaa.tacacs.servers.*.key": {"vault": "tacacs_key_2"},

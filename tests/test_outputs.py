@@ -88,6 +88,11 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
     expected |= {f"ansible/filter_plugins/railfabric_{p}.py" for p in ("eos", "junos", "nvue", "nxos", "sonic")}
     expected |= {f"ansible/tasks/{t}.yml" for t in ("preflight", "sonic", "sonic_push", "sonic_verify",
                                                    "sonic_rollback", "eos", "junos", "nvue", "nxos")}
+    # the GPU servers (fabric/outputs/hosts*.py): a netplan file per host, three files per host group, the play
+    expected |= {f"hosts/{h}/netplan.yaml" for h in res.topology.hosts}  # type: ignore[union-attr]
+    expected |= {f"hosts/_groups/{g}/{f}" for g in ("p1-s1-h1", "p1-s2-h1", "p1-s2-h9", "p2-s1-h1", "p3-s1-h1")
+                 for f in ("roce.sh", "railfabric-roce.service", "nccl.conf")}
+    expected.add("ansible/hosts.yml")
     assert set(arts) == expected
     assert list(arts) == sorted(arts)
     for path, text in arts.items():
@@ -305,7 +310,7 @@ def test_ansible_inventory_content(res: Result, arts: dict[str, str]) -> None:
     groups = inv["all"]["children"]
     assert list(groups) == ["role_super_spine", "role_spine", "role_rail", "pod1", "pod2", "pod3",
                             *(f"platform_{p}" for p in sorted(PLATFORMS)), "rollout"] + \
-        [f"rollout_wave_{i}" for i in range(1, 18)]  # every platform's group, possibly empty
+        [f"rollout_wave_{i}" for i in range(1, 18)] + ["gpu_hosts"]  # every platform's group, possibly empty
     assert len(groups["rollout"]["hosts"]) == 34  # the waves: tests/test_rollout_plan.py
     assert groups["role_rail"]["hosts"]["p1-s1-rail3"] == {"ansible_host": "192.168.15.3"}
     assert groups["role_super_spine"]["hosts"]["core-ss1"] == {"ansible_host": "192.168.0.16"}
@@ -470,9 +475,12 @@ def test_ansible_eos_syntax(tmp_path: Path) -> None:
     out = _run([inventory_bin, "-i", str(gen / "ansible/inventory.yml"), "--list"], env, tmp_path)
     assert out.returncode == 0, out.stderr
     hostvars = json.loads(out.stdout)["_meta"]["hostvars"]
-    assert set(hostvars) == {"p1-spine1", "p1-spine2", "p1-s1-rail0", "p1-s1-rail1"}
-    assert {h["ansible_network_os"] for h in hostvars.values()} == {"arista.eos.eos"}
-    assert {h["ansible_connection"] for h in hostvars.values()} == {"ansible.netcommon.network_cli"}
+    # the switches, and the mini fabric's 4 GPU servers (gpu_hosts, fabric/outputs/hosts.py)
+    assert set(hostvars) == {"p1-spine1", "p1-spine2", "p1-s1-rail0", "p1-s1-rail1",
+                             *(f"p1-s1-gpu00{n}" for n in range(1, 5))}
+    switches = [h for n, h in hostvars.items() if "-gpu" not in n]
+    assert {h["ansible_network_os"] for h in switches} == {"arista.eos.eos"}
+    assert {h["ansible_connection"] for h in switches} == {"ansible.netcommon.network_cli"}
     out = _run([playbook_bin, "-i", str(gen / "ansible/inventory.yml"), str(gen / "ansible/deploy.yml"),
                 "--syntax-check"], env, tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr

@@ -205,6 +205,22 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "After one host link fails, up to half of that NIC's traffic (what the spines hash to the switch that lost the "
      "link) crosses the peer link. A one-port peer link blackholes it on one more failure; a peer link slower than "
      "a host port congests."),
+    # --- GPU hosts (HOST001-HOST019): the host model's NIC names, rendered into hosts/<host>/netplan.yaml and the
+    # host group's RoCE script and NCCL environment
+    ("HOST001", "netdev-count", "A host model's netdevs do not name every NIC port",
+     "host_models.<m>.netdevs lists the Linux interface name of every NIC port, NIC by NIC (NIC 0 port 1, NIC 0 "
+     "port 2, NIC 1 port 1, ...): nics x ports_per_nic names. With fewer or more, NIC r's address, routing table "
+     "and RoCE settings would land on another NIC's port, which is the rail miswiring railfabric exists to prevent."),
+    ("HOST002", "rdma-device-count", "A host model's rdma_devices do not name every NIC port",
+     "host_models.<m>.rdma_devices lists the RDMA device of every NIC port in the order of netdevs (mlx5 gives each "
+     "port of a ConnectX its own PCI function and RDMA device): NCCL_IB_HCA is built from it in rail order and the "
+     "RoCE script sets each device's RDMA-CM type of service."),
+    ("HOST003", "duplicate-nic-name", "A host model names one interface or RDMA device twice",
+     "Two NIC ports with one Linux name (or two NICs with one RDMA device) would get two addresses and routing "
+     "tables on one interface and none on the other."),
+    ("HOST004", "bond-name-clash", "A NIC port is named like one of the host's bonds",
+     "Under dual_homing: mlag both ports of NIC n form the LACP bond bond<n> (the rail map's name); a NIC port "
+     "already called so would make netplan define the interface twice."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("FAIL001", "single-homed-nics", "A rail switch failure disconnects single-homed NICs",
      "A NIC whose ports all land on one rail switch loses the fabric while that switch is down: that rail of "

@@ -11,12 +11,14 @@ from collections.abc import Mapping
 
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
+from fabric.hosts import build_hosts
 from fabric.intent import Inventory
 from fabric.topology import Topology
 
 from .ansible import ansible_files
 from .cabling import cabling_csv
 from .expected import expected_files
+from .hosts import gpu_inventory, hosts_files
 from .ipplan import ipplan_csv
 from .railmap import railmap_csv
 
@@ -26,7 +28,9 @@ __all__ = ["ansible_files", "artifacts", "cabling_csv", "expected_files", "ippla
 def artifacts(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     """Every artifact: relative path under generated/ → text, sorted by path."""
     out: dict[str, str] = {}
-    for part in (ansible_files(devices), cabling_csv(topo, devices), ipplan_csv(inv, topo, plan, devices),
+    hosts = build_hosts(inv, topo, plan)
+    for part in (ansible_files(devices, gpu_inventory(hosts)), hosts_files(hosts), cabling_csv(topo, devices),
+                 ipplan_csv(inv, topo, plan, devices),
                  railmap_csv(inv, topo, plan, devices), expected_files(devices)):
         clash = out.keys() & part.keys()
         if clash:

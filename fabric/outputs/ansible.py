@@ -16,6 +16,8 @@ and the playbook itself is a set of real YAML files under templates/ansible/, co
   templates/<platform>/ansible/), ansible/filter_plugins/railfabric.py (from ansible_filters.py) and
   railfabric_<platform>.py (each platform's own plugin, fabric/platforms/<platform>_ansible.py): the rollout;
   ansible/requirements.yml: the collections it was tested with.
+- gpu_hosts (children gpu_p<pod>_s<segment>_h<first>, one per host group) and ansible/hosts.yml: the GPU servers'
+  play, its variables inline (fabric/outputs/hosts.py); the servers are reached by their hostname.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def playbook_files() -> dict[str, str]:
     return out
 
 
-def ansible_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
+def ansible_files(devices: Mapping[str, DeviceConfig],
+                  gpu_hosts: Mapping[str, object] | None = None) -> dict[str, str]:
     names = sorted(devices, key=natural_key)
     plan = rollout_plan(devices)
     wave_of = plan.wave_of
@@ -80,6 +83,8 @@ def ansible_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     children["rollout"] = {"hosts": {n: {} for n in plan.order}}
     for i, wave in enumerate(plan.waves, 1):
         children[f"rollout_wave_{i}"] = {"hosts": {n: {} for n in wave}}
+    # the GPU servers (ansible/hosts.yml): one child group per inventory host group (fabric/outputs/hosts.py)
+    children["gpu_hosts"] = dict(gpu_hosts or {"children": {}})
     for group in children.values():
         if "hosts" in group and not group["hosts"]:
             del group["hosts"]

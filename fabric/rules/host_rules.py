@@ -1,0 +1,43 @@
+"""Host rules (HOST001-HOST004) on the host models: the NIC names that the host files (fabric/hosts/) are rendered
+with name every NIC port exactly once, and no port is named like a bond the host gets."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from fabric.core.finding import Finding
+from fabric.core.source_map import SourceMap
+from fabric.hosts.names import bond
+from fabric.intent import DualHoming, Inventory
+from fabric.textsafe import quote
+
+
+def check_hosts(inv: Inventory, src: SourceMap) -> list[Finding]:
+    out: list[Finding] = []
+    mlag_models = {hg.model for pod in inv.pods for seg in pod.segments if seg.dual_homing is DualHoming.MLAG
+                   for hg in seg.host_groups}
+    for name, model in inv.host_models.items():
+        ports = model.nics * model.ports_per_nic
+        layout = (f"{model.nics} NIC(s) x {model.ports_per_nic} port(s)" if model.ports_per_nic > 1
+                  else f"{model.nics} NIC(s)")
+        for key, code in (("netdevs", "HOST001"), ("rdma_devices", "HOST002")):
+            names = getattr(model, key)
+            if names is None:
+                continue
+            where = src.loc(("host_models", name, key))
+            if len(names) != ports:
+                out.append(Finding(code, f"host model {name}: {key} lists {len(names)} name(s) for {layout} = "
+                                   f"{ports} port(s)", where,
+                                   f"list one name per NIC port, NIC by NIC (NIC 0 port 1, NIC 0 port 2, ...), or "
+                                   f"leave {key} out for the defaults"))
+            for dup, n in sorted(Counter(names).items()):
+                if n > 1:
+                    out.append(Finding("HOST003", f"host model {name}: {key} names {quote(dup)} {n} times", where,
+                                       "every NIC port has its own name"))
+        if model.netdevs is not None and name in mlag_models:
+            bonds = {bond(n) for n in range(model.nics)}
+            for clash in sorted(bonds & set(model.netdevs)):
+                out.append(Finding("HOST004", f"host model {name}: NIC port {quote(clash)} has the name of a bond "
+                                   "(dual_homing: mlag bonds NIC n's ports as bond<n>)",
+                                   src.loc(("host_models", name, "netdevs")), "rename the port"))
+    return out
