@@ -1,0 +1,273 @@
+"""The Junos rollout end to end: generated/ansible/deploy.yml, unchanged, with the real ansible-playbook, the real
+junipernetworks.junos and ansible.netcommon (NETCONF over SSH through ncclient), against one stand-in Junos switch
+per host (tests/junos_standin/server.py: NETCONF 1.0 over paramiko, an honest model of the committed history, the
+candidate and the pending commit confirmed).
+
+The fabric: tests.helpers' mini inventory on Junos (p1-s1-rail0, p1-s1-rail1, p1-spine1, p1-spine2; one switch per
+wave, in that order), with the system settings (push account netops). Facts derived by hand:
+- ASNs: rail switch r of pod 1 segment 1 has slot ((1-1)·4 + (1-1))·8 + r = r (limits: 4 segments per pod, 8 rail
+  switches per segment), ASN 4200100000 + r; the pod-1 spines share 4200001000 + 1 = 4200001001.
+- Fabric /31s from 10.32.0.0/11: rail switch slot r owns the 16 /31s from number 16·r (16 uplinks per rail switch),
+  its link to spine k (k = 0, 1) is /31 number 16·r + k, the spine end even: rail0 ↔ spine1 10.32.0.0/.1, rail0 ↔
+  spine2 10.32.0.2/.3, rail1 ↔ spine1 10.32.0.32/.33, rail1 ↔ spine2 10.32.0.34/.35.
+- Ports (Junos numbers from 0): a rail switch's uplinks are its ports 33 and 34 = et-0/0/32 (to spine1) and
+  et-0/0/33 (to spine2), landing on spine port r + 1 = et-0/0/r; four 2-NIC hosts on 2x400G breakouts of ports 1-2:
+  gpu001 et-0/0/0:0, gpu002 et-0/0/0:1, gpu003 et-0/0/1:0, gpu004 et-0/0/1:1, each on NIC r (nic<r>p1) for rail r.
+- Management addresses: the rendered host_vars say where Ansible connects (ansible_host stays that address, so the
+  pre-flight's access check runs on the real value); an ssh_config given to ncclient maps it to 127.0.0.1, and
+  ansible_port is the stand-in's port.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+paramiko = pytest.importorskip("paramiko")
+pytest.importorskip("ncclient")
+
+from fabric.intent_system import PLACEHOLDER_RE  # noqa: E402
+from tests.helpers import base_inventory, with_system  # noqa: E402
+from tests.junos_standin import config as jconf  # noqa: E402
+from tests.junos_standin.server import StandIn, Switch, calls, switches  # noqa: E402
+from tests.rollout_support import ansible_env, lab_inventory, playbook, render  # noqa: E402
+
+ORDER = ["p1-s1-rail0", "p1-s1-rail1", "p1-spine1", "p1-spine2"]
+USER, PASSWORD = "netops", "lab-Passw0rd"
+VAULT = {"netops_password_hash": "$6$rfsalt$netopshash", "junos_root_password_hash": "$6$rfsalt$roothash"}
+FAST = ("-e", "rollout_drain_settle=0", "-e", "rollout_verify_timeout=2", "-e", "rollout_verify_delay=1")
+SPINE_AS, RAIL_AS = "4200001001", ("4200100000", "4200100001")
+BGP = {  # neighbour → the AS that really answers there (the /31s above)
+    "p1-s1-rail0": {"10.32.0.0": SPINE_AS, "10.32.0.2": SPINE_AS},
+    "p1-s1-rail1": {"10.32.0.32": SPINE_AS, "10.32.0.34": SPINE_AS},
+    "p1-spine1": {"10.32.0.1": RAIL_AS[0], "10.32.0.33": RAIL_AS[1]},
+    "p1-spine2": {"10.32.0.3": RAIL_AS[0], "10.32.0.35": RAIL_AS[1]},
+}
+
+
+def _lldp() -> dict[str, list[list[str]]]:
+    out: dict[str, list[list[str]]] = {}
+    for r in (0, 1):
+        hosts = [[f"et-0/0/{i // 2}:{i % 2}", f"p1-s1-gpu{i + 1:03d}", f"nic{r}p1"] for i in range(4)]
+        out[f"p1-s1-rail{r}"] = [*hosts, ["et-0/0/32", "p1-spine1", f"et-0/0/{r}"],
+                                 ["et-0/0/33", "p1-spine2", f"et-0/0/{r}"]]
+    for k in (0, 1):
+        out[f"p1-spine{k + 1}"] = [[f"et-0/0/{r}", f"p1-s1-rail{r}", f"et-0/0/{32 + k}"] for r in (0, 1)]
+    return out
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = with_system(base_inventory())
+    data["fabric"]["platform"] = "junos"
+    return render(tmp_path_factory.mktemp("junos-rollout"), data)
+
+
+@pytest.fixture(scope="module")
+def host_key() -> paramiko.PKey:
+    return paramiko.RSAKey.generate(2048)
+
+
+def resolved(text: str) -> str:
+    """The configuration as the switch holds it: every vault placeholder replaced by its value."""
+    return PLACEHOLDER_RE.sub(lambda m: VAULT[m.group(1)], text)
+
+
+def before_rollout(text: str) -> str:
+    """The switch's running configuration before the rollout: the resolved render with the first description
+    changed by hand, so the push has something to change."""
+    return re.sub(r'description "[^"]*";', 'description "before the rollout";', resolved(text), count=1)
+
+
+class Lab:
+    """The rendered fabric (a copy), a stand-in per switch, an inventory that points Ansible at them."""
+
+    def __init__(self, gen: Path, tmp: Path, key: paramiko.PKey) -> None:
+        self.gen, self.tmp = gen, tmp
+        self.state = tmp / "state"
+        self.rendered = {h: (gen / "configs" / h / "junos.conf").read_text() for h in ORDER}
+        self.switches: dict[str, Switch] = switches(self.state, {h: before_rollout(t)
+                                                                 for h, t in self.rendered.items()})
+        self.before = {h: s.running for h, s in self.switches.items()}
+        self.write_ops()
+        self.servers = [StandIn(s, key, USER, PASSWORD).start() for s in self.switches.values()]
+        mgmt = {h: yaml.safe_load((gen / "ansible" / "host_vars" / f"{h}.yml").read_text())["management"]
+                .split("/")[0] for h in ORDER}
+        ssh_config = tmp / "ssh_config"
+        ssh_config.write_text("".join(f"Host {a}\n    HostName 127.0.0.1\n" for a in mgmt.values()))
+        self.inventory = lab_inventory(tmp / "standin.yml", {
+            s.switch.host: {"ansible_port": s.port, "ansible_user": USER, "ansible_password": PASSWORD,
+                            "ansible_netconf_ssh_config": str(ssh_config)} for s in self.servers})
+        self.env = ansible_env(tmp / "ansible")
+        self.env.pop("SSH_AUTH_SOCK", None)
+
+    def write_ops(self, bgp: dict[str, dict[str, str]] | None = None) -> None:
+        lldp = _lldp()
+        ops = {h: {"bgp": (bgp or BGP)[h], "lldp": lldp[h]} for h in ORDER}
+        (self.state / "ops.json").write_text(json.dumps(ops))
+
+    def run(self, *args: str, vault: dict[str, str] | None = None) -> Any:
+        extra = json.dumps(VAULT if vault is None else vault)
+        return playbook(self.gen, self.env, *FAST, "-e", extra, *args, inventories=(self.inventory,), timeout=300)
+
+    def stop(self) -> None:
+        for s in self.servers:
+            s.stop()
+
+
+@pytest.fixture
+def lab(rendered: Path, tmp_path: Path, host_key: paramiko.PKey):
+    gen = tmp_path / "generated"
+    shutil.copytree(rendered, gen)
+    lab = Lab(gen, tmp_path, host_key)
+    yield lab
+    lab.stop()
+
+
+def _steps(log: list[dict[str, Any]], host: str) -> list[str]:
+    """A switch's RPCs as short words, without the device-facts query every module run starts with."""
+    out = []
+    for c in log:
+        if c["host"] != host or c["rpc"] == "get-software-information":
+            continue
+        a, d = c["attrs"], c["detail"]
+        if c["rpc"] == "command":
+            out.append(d)
+        elif c["rpc"] == "load-configuration":
+            out.append(f"load rollback {a['rollback']}" if "rollback" in a else f"load {a['action']}")
+        elif c["rpc"] == "get-configuration":
+            out.append(f"compare rollback {a['rollback']}" if a.get("compare") else f"get {a.get('format')}")
+        elif c["rpc"] == "commit-configuration":
+            out.append("commit" + (f" confirmed {d['confirm-timeout']}" if "confirmed" in d else "")
+                       + (f" log={d['log']}" if "log" in d else ""))
+        else:
+            out.append(c["rpc"])
+    return out
+
+
+# What each junos_config task sends (junipernetworks.junos 11.0.0, modules/junos_config.py and
+# module_utils/network/junos/junos.py): `lines` → lock, the set-format configuration (to drop `delete` lines that
+# match nothing), load set, validate, compare rollback 0, commit if the diff is not empty, unlock; `src` +
+# update override → the same with load override and no set-format read; confirm_commit → lock, commit, unlock;
+# rollback N → compare rollback N, lock, load rollback N, commit, unlock.
+def _lines(log: str) -> list[str]:
+    return ["lock", "get set", "load set", "validate", "compare rollback 0", f"commit log={log}", "unlock"]
+
+
+def test_happy_path_in_wave_order(lab: Lab) -> None:
+    out = lab.run("-e", "rollout_id=t1")
+    assert out.returncode == 0, out.stdout[-4000:]
+    log = calls(lab.state)
+    # wave order: every RPC of a switch before any of the next one
+    hosts = [c["host"] for c in log]
+    assert sorted(dict.fromkeys(hosts), key=hosts.index) == ORDER
+    assert all(hosts.index(b) > len(hosts) - hosts[::-1].index(a) - 1 for a, b in zip(ORDER, ORDER[1:]))
+    comment = "railfabric rollout rf-t1"
+    for h in ORDER:
+        assert _steps(log, h) == [
+            "show bgp summary",  # the sessions up before the change
+            *_lines(f"{comment} drain"),
+            "lock", "load override", "validate", "compare rollback 0", f"commit confirmed 15 log={comment}", "unlock",
+            "show bgp summary", "show lldp neighbors",  # verified at the first try
+            "lock", "commit", "unlock",  # confirmed (junos_config sends no log with confirm_commit)
+            *_lines(f"{comment} undrain"),
+            "close-session",
+        ], h
+        sw = lab.switches[h]
+        # the final configuration is the rendered one, resolved and undrained
+        assert jconf.same_statements(sw.running, resolved(lab.rendered[h])), h
+        assert "RF-DRAIN" not in sw.running
+        # four commits on top of the one before the rollout: drain, push (confirmed 15), confirm, undrain
+        assert [c.log for c in sw.history] == [f"{comment} undrain", None, comment, f"{comment} drain", "initial"]
+        assert sw.history[2].confirmed_minutes == 15 and sw.pending is None and sw.candidate is None
+        # the push was committed while drained: RF-DRAIN first in the export chain of every group
+        pushed = jconf.parse(sw.history[2].text)
+        exports = [s for p, s in jconf.leaves(pushed) if p[:2] == ("protocols", "bgp") and s[0] == "export"]
+        assert exports and all(s[1:] == ("[ RF-DRAIN RF-EXPORT ]",) for s in exports), exports
+        assert sw.history[3].text.count("RF-DRAIN") == 1 + len(exports)  # the policy, then one per group
+    assert "PASSWORD" not in out.stdout and PASSWORD not in out.stdout
+
+
+def test_fault_on_the_second_switch_rolls_back_and_stops(lab: Lab) -> None:
+    # the render for p1-s1-rail1 gets the wrong peer AS for its spines (a typo by hand): after the push its sessions
+    # go Active (the stand-in reports Established only when the configured peer-as is the AS that answers)
+    conf = lab.gen / "configs" / "p1-s1-rail1" / "junos.conf"
+    conf.write_text(conf.read_text().replace(f"peer-as {SPINE_AS};", "peer-as 4200001002;"))
+    out = lab.run("-e", "rollout_id=t2")
+    text = " ".join(out.stdout.split())
+    assert out.returncode != 0
+    assert "p1-s1-rail1: the change failed; rolled back to the configuration before the push and undrained. " \
+           "Rollout stopped." in text, text[-3000:]
+    log = calls(lab.state)
+    assert {c["host"] for c in log} == {"p1-s1-rail0", "p1-s1-rail1"}  # later switches: nothing sent
+    comment = "railfabric rollout rf-t2"
+    steps = _steps(log, "p1-s1-rail1")
+    verify = steps[steps.index(f"commit confirmed 15 log={comment}") + 2:steps.index("compare rollback 1")]
+    assert set(verify) == {"show bgp summary"} and len(verify) >= 2  # retried, never Established
+    assert steps == [
+        "show bgp summary", *_lines(f"{comment} drain"),
+        "lock", "load override", "validate", "compare rollback 0", f"commit confirmed 15 log={comment}", "unlock",
+        *verify,
+        "compare rollback 1", "lock", "load rollback 1", "commit log=configured by junos_config", "unlock",
+        *_lines(f"{comment} undrain after rollback"),
+        "show bgp summary",  # the sessions up before are up again
+        "close-session",
+    ]
+    sw = lab.switches["p1-s1-rail1"]
+    assert sw.running == lab.before["p1-s1-rail1"] or jconf.same_statements(sw.running, lab.before["p1-s1-rail1"])
+    assert sw.pending is None  # the rollback's commit confirmed the pending one
+    # rollback 1 brought back the drained configuration (history[1] is the push, history[2] the drain)
+    assert jconf.same_statements(sw.history[1].text, sw.history[3].text)
+    assert "peer-as 4200001002" in sw.history[2].text and sw.history[2].confirmed_minutes == 15
+    # the first switch was done before: the rendered configuration
+    assert jconf.same_statements(lab.switches["p1-s1-rail0"].running, resolved(lab.rendered["p1-s1-rail0"]))
+    for h in ORDER[2:]:
+        assert lab.switches[h].running == lab.before[h] and len(lab.switches[h].history) == 1
+
+
+def test_check_mode_loads_compares_and_discards(lab: Lab) -> None:
+    out = lab.run("--check", "--diff")
+    assert out.returncode == 0, out.stdout[-4000:]
+    log = calls(lab.state)
+    for h in ORDER:
+        assert _steps(log, h) == ["lock", "load override", "validate", "compare rollback 0", "discard-changes",
+                                  "unlock", "close-session"], h
+        sw = lab.switches[h]
+        assert sw.running == lab.before[h] and len(sw.history) == 1 and sw.candidate is None
+    assert not any(c["rpc"] == "commit-configuration" for c in log)
+    # the diff shown is the stand-in's `show | compare`: the description changed back
+    assert '-   description "before the rollout";' in out.stdout
+
+
+def test_refused_confirm_timer_too_short(lab: Lab) -> None:
+    # 10 min = 600 s is not more than 2 · 300 + 120 = 720 s (two verifications of rollout_verify_timeout, plus 120)
+    out = lab.run("-e", "junos_confirm_minutes=10", "-e", "rollout_verify_timeout=300")
+    assert out.returncode != 0
+    assert "junos_confirm_minutes 10 must exceed twice rollout_verify_timeout" in " ".join(out.stdout.split())
+    assert calls(lab.state) == []  # no connection at all
+
+
+def test_refused_without_the_root_password(lab: Lab) -> None:
+    out = lab.run(vault={"netops_password_hash": VAULT["netops_password_hash"]})
+    assert out.returncode != 0
+    assert "p1-s1-rail0: refused before sending anything: junos.conf needs the undefined vault variable(s) " \
+           "junos_root_password_hash" in " ".join(out.stdout.split())
+    assert calls(lab.state) == []
+
+
+def test_host_vars_list_every_vault_variable_of_the_config(rendered: Path) -> None:
+    """host_vars' vault_variables names every placeholder of the switch's rendered files: on Junos that includes
+    the root password hash (junos_system.ROOT_PASSWORD), which no inventory setting names."""
+    for h in ORDER:
+        listed = yaml.safe_load((rendered / "ansible" / "host_vars" / f"{h}.yml").read_text())["vault_variables"]
+        assert listed == ["junos_root_password_hash", "netops_password_hash"], h
+        assert set(PLACEHOLDER_RE.findall((rendered / "configs" / h / "junos.conf").read_text())) == set(listed)
+
+
+
