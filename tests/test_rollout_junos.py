@@ -33,6 +33,7 @@ paramiko = pytest.importorskip("paramiko")
 pytest.importorskip("ncclient")
 
 from fabric.intent_system import PLACEHOLDER_RE  # noqa: E402
+from fabric.platforms import junos_ansible as junos  # noqa: E402
 from tests.helpers import base_inventory, with_system  # noqa: E402
 from tests.junos_standin import config as jconf  # noqa: E402
 from tests.junos_standin.server import StandIn, Switch, calls, switches  # noqa: E402
@@ -164,10 +165,9 @@ def test_happy_path_in_wave_order(lab: Lab) -> None:
     out = lab.run("-e", "rollout_id=t1")
     assert out.returncode == 0, out.stdout[-4000:]
     log = calls(lab.state)
-    # wave order: every RPC of a switch before any of the next one
     hosts = [c["host"] for c in log]
-    assert sorted(dict.fromkeys(hosts), key=hosts.index) == ORDER
-    assert all(hosts.index(b) > len(hosts) - hosts[::-1].index(a) - 1 for a, b in zip(ORDER, ORDER[1:]))
+    assert list(dict.fromkeys(hosts)) == ORDER
+    assert hosts == sorted(hosts, key=ORDER.index)  # every RPC of a switch before any of the next one
     comment = "railfabric rollout rf-t1"
     for h in ORDER:
         assert _steps(log, h) == [
@@ -271,3 +271,26 @@ def test_host_vars_list_every_vault_variable_of_the_config(rendered: Path) -> No
 
 
 
+
+
+@pytest.mark.parametrize("host", ORDER)
+def test_drained_file_agrees_with_the_drain_lines(rendered: Path, host: str) -> None:
+    """The file `load override` commits while drained holds what the drain's set lines made of the running
+    configuration, and the undrain lines bring the rendered one back; also for a BGP group without an export
+    statement (the drain lines give it `export RF-DRAIN`, so the drained file must too, or the push would undrain
+    that group before it is verified)."""
+    text = (rendered / "configs" / host / "junos.conf").read_text()
+    group = "RAIL-SWITCHES" if "spine" in host else "SPINES"
+    no_export = re.sub(r"(group \S+ \{\n(?:(?!\n        \}).)*?)\n            export RF-EXPORT;", r"\1", text,
+                       count=1, flags=re.S)
+    assert no_export.count("export RF-EXPORT;") == text.count("export RF-EXPORT;") - 1
+    for conf, exports in ((text, "[ RF-DRAIN RF-EXPORT ]"), (no_export, "RF-DRAIN")):
+        tree = jconf.parse(conf)
+        for line in junos.rf_junos_drain_lines(conf, 3):
+            jconf.apply_set(tree, line)
+        drained = junos.rf_junos_drained(conf, 3)
+        assert jconf.same_statements(jconf.to_text(tree), drained)
+        assert (("protocols", "bgp", "group", group), ("export", exports)) in jconf.leaves(jconf.parse(drained))
+        for line in junos.rf_junos_undrain_lines(conf):
+            jconf.apply_set(tree, line)
+        assert jconf.same_statements(jconf.to_text(tree), conf)

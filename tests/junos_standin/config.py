@@ -163,8 +163,7 @@ def apply_set(root: Stmt, line: str) -> None:
             return
         # a leaf (statement words) or a leaf keyword (`delete ... export` removes `export X;`)
         victims = [c for c in node.children if not c.block and c.words[:len(rest)] == tuple(rest)]
-        if not victims:
-            raise ConfigError(f"statement not found: {' '.join(words)}")
+        # nothing to delete: Junos warns (`statement not found`) and goes on; junos_config never sends one
         node.children = [c for c in node.children if c not in victims]
         return
     if not rest:

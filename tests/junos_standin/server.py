@@ -115,9 +115,9 @@ class Switch:
             raise RpcError(f"configuration database locked by session {self.lock_owner}")
 
     def rpc_get_software_information(self, session: int, rpc: ET.Element, attrs: dict[str, str]) -> str:
-        return ("<software-information><host-name>{}</host-name><product-model>qfx5240-64od</product-model>"
+        return (f"<software-information><host-name>{self.host}</host-name><product-model>qfx5240-64od</product-model>"
                 "<product-name>qfx5240-64od</product-name><junos-version>23.4R2-S3.9</junos-version>"
-                "</software-information>").format(self.host)
+                "</software-information>")
 
     def rpc_lock(self, session: int, rpc: ET.Element, attrs: dict[str, str]) -> str:
         self._locked_by(session)
@@ -175,8 +175,8 @@ class Switch:
             if n >= len(self.history):
                 raise RpcError(f"rollback {n}: no such configuration")
             diff = cfg.compare(self.history[n].text, current)
-            return ("<configuration-information><configuration-output>\n{}\n</configuration-output>"
-                    "</configuration-information>").format(_esc(diff))
+            return (f"<configuration-information><configuration-output>\n{_esc(diff)}\n</configuration-output>"
+                    "</configuration-information>")
         fmt = attrs.get("format", "xml")
         if fmt == "text":
             return f"<configuration-text>{_esc(current)}</configuration-text>"
