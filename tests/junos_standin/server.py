@@ -307,6 +307,7 @@ class StandIn:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(8)
+        self.sock.settimeout(0.2)  # the accept loop looks at `stopping` this often
         self.port = self.sock.getsockname()[1]
         self.stopping = threading.Event()
         self.threads: list[threading.Thread] = []
@@ -320,18 +321,21 @@ class StandIn:
 
     def stop(self) -> None:
         self.stopping.set()
-        self.sock.close()
         for tr in self.transports:
             tr.close()
         for t in self.threads:
             t.join(timeout=5)
+        self.sock.close()
 
     def _accept(self) -> None:
         while not self.stopping.is_set():
             try:
                 conn, _ = self.sock.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return
+            conn.settimeout(None)
             t = threading.Thread(target=self._serve, args=(conn,), daemon=True)
             t.start()
             self.threads.append(t)
