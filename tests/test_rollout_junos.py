@@ -1,7 +1,15 @@
 """The Junos rollout end to end: generated/ansible/deploy.yml, unchanged, with the real ansible-playbook, the real
 junipernetworks.junos and ansible.netcommon (NETCONF over SSH through ncclient), against one stand-in Junos switch
 per host (tests/junos_standin/server.py: NETCONF 1.0 over paramiko, an honest model of the committed history, the
-candidate and the pending commit confirmed).
+candidate and the pending commit confirmed). Proven, from the RPCs each switch received, in order:
+- one run of all four waves: the first switch drained, pushed with `commit confirmed 15`, verified, confirmed and
+  undrained (its final configuration is the rendered one); the second switch's push breaks BGP, so it is rolled back
+  (`rollback 1` + commit, undrain) to what it had before and the rollout stops: the spines receive nothing;
+- --check: load override, compare, discard on every switch, no commit;
+- the pre-flight refusals (commit-confirmed timer too short, the root password's vault variable undefined) open no
+  connection at all;
+- the two fixes this file came with: host_vars' vault_variables lists the root password hash, and the drained file
+  agrees with the drain's set lines (also for a BGP group without an export statement).
 
 The fabric: tests.helpers' mini inventory on Junos (p1-s1-rail0, p1-s1-rail1, p1-spine1, p1-spine2; one switch per
 wave, in that order), with the system settings (push account netops). Facts derived by hand:
@@ -302,3 +310,31 @@ def test_drained_file_agrees_with_the_drain_lines(rendered: Path, host: str) -> 
         for line in junos.rf_junos_undrain_lines(conf):
             jconf.apply_set(tree, line)
         assert jconf.same_statements(jconf.to_text(tree), conf)
+
+
+def test_standin_model_set_delete_merge_compare() -> None:
+    """The stand-in's own configuration model, on a small text whose results are written out by hand."""
+    text = 'protocols {\n    bgp {\n        group G {\n            export [ A B ];\n            peer-as 65001;\n' \
+           '        }\n    }\n}\n'
+    tree = jconf.parse(text)
+    assert jconf.set_lines(tree) == ["set protocols bgp group G export [ A B ]",
+                                     "set protocols bgp group G peer-as 65001"]
+    jconf.apply_set(tree, "delete protocols bgp group G export")
+    jconf.apply_set(tree, "set protocols bgp group G export X")  # `[ X ]` would print as X too
+    jconf.apply_set(tree, 'set policy-options policy-statement P then as-path-prepend "1 1"')
+    jconf.apply_set(tree, "set protocols bgp group G peer-as 65002")  # a leaf is replaced, not added
+    assert jconf.to_text(tree) == (
+        'protocols {\n    bgp {\n        group G {\n            peer-as 65002;\n            export X;\n        }\n'
+        '    }\n}\npolicy-options {\n    policy-statement P {\n        then {\n            as-path-prepend "1 1";\n'
+        '        }\n    }\n}\n')
+    assert jconf.compare(text, jconf.to_text(tree)) == (
+        "[edit protocols bgp group G]\n-   export [ A B ];\n-   peer-as 65001;\n+   peer-as 65002;\n+   export X;\n"
+        '[edit policy-options policy-statement P then]\n+   as-path-prepend "1 1";')
+    jconf.apply_set(tree, "delete policy-options policy-statement P")
+    assert jconf.set_lines(tree)[-1] == "set policy-options"  # the stand-in keeps an emptied block
+    merged = jconf.parse(text)
+    jconf.merge(merged, jconf.parse("protocols { bgp { group G { peer-as 65003; } group H { type external; } } }"))
+    assert jconf.set_lines(merged) == ["set protocols bgp group G export [ A B ]",
+                                       "set protocols bgp group G peer-as 65003",
+                                       "set protocols bgp group H type external"]
+    assert jconf.compare(text, text) == ""
