@@ -108,8 +108,9 @@ def ansible_files(devices: Mapping[str, DeviceConfig],
             "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
         }
         push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
-        host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf",
-                                               "vault_variables")})
+        host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
+        # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
+        host_vars["vault_variables"] = sorted({*push["vault_variables"], *PLATFORMS[d.platform].vault_variables})
         out[f"ansible/host_vars/{n}.yml"] = HEADER + _yaml(host_vars)
 
     out["ansible/rollout_plan.yml"] = HEADER + (

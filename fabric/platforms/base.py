@@ -64,6 +64,7 @@ class Platform:
     notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
     bond_min_links: bool = True  # an L3 port-channel can say its min-links (NVUE bonds cannot: PLAT001 above 1)
     packet_ecmp_on_bonds: bool = True  # per-packet ECMP works over L3 port-channels (Spectrum AR does not)
+    vault_variables: tuple[str, ...] = ()  # vault variables its configs always refer to (Junos: the root password)
     # its standalone Ansible filter plugin, a file name under fabric/platforms/ ("eos_ansible.py"), copied to
     # generated/ansible/filter_plugins/railfabric_<name>.py: its access check, drain and `show` readers
     ansible_plugin: str = ""

@@ -51,6 +51,7 @@ probability (see `notes`), and validation warns with PLAT030.
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
+from fabric.platforms.junos_system import ROOT_PASSWORD_VARIABLE
 
 MEDIA_OVERHEAD = 14  # Ethernet header in the Junos media MTU (the FCS is not counted)
 MAX_MEDIA_MTU = 9216
@@ -93,6 +94,7 @@ PLATFORM = Platform(
     aaa_login=lambda method, group: "tacplus" if method == "tacacs" else "radius",  # system authentication-order
     management_vrf="mgmt_junos",  # `system management-instance` puts the management port in this fixed instance
     replaces_users=True,  # load override replaces system login as a whole
+    vault_variables=(ROOT_PASSWORD_VARIABLE,),  # system root-authentication, in every junos.conf
     svi_prefix="irb.",  # vlans NAME l3-interface irb.<id>
     ecn_bytes=False,  # drop-profile fill levels are percentages of the queue (PLAT030 warns)
     notes=(

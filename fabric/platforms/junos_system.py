@@ -21,7 +21,8 @@ SNMP_VIEW = "RF-ALL"
 # Junos refuses to commit a configuration without a root password ("Root Password Overview"), and `load override`
 # replaces system as a whole: the root account's SHA-512-crypt hash comes from this Ansible Vault variable (the
 # push's pre-flight refuses before sending anything when it is undefined).
-ROOT_PASSWORD = "%%vault.junos_root_password_hash%%"
+ROOT_PASSWORD_VARIABLE = "junos_root_password_hash"
+ROOT_PASSWORD = f"%%vault.{ROOT_PASSWORD_VARIABLE}%%"
 
 
 def quoted(text: str) -> str:
