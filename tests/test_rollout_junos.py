@@ -229,7 +229,7 @@ def test_fault_on_the_second_switch_rolls_back_and_stops(faulted) -> None:
     # rollout_verify_timeout 1 // rollout_verify_delay 1 = 1 retry: two tries, never Established
     assert steps == [
         *HAPPY[:HAPPY.index("show lldp neighbors")], "show bgp summary",
-        "compare rollback 1", "lock", "load rollback 1", "commit log=configured by junos_config", "unlock",
+        "compare rollback 1", "lock", "load rollback 1", f"commit log={COMMENT} rolled back", "unlock",
         *_lines(f"{COMMENT} undrain after rollback"),
         "show bgp summary",  # the sessions up before are up again
         "close-session",
@@ -238,7 +238,7 @@ def test_fault_on_the_second_switch_rolls_back_and_stops(faulted) -> None:
     assert jconf.same_statements(sw.running, lab.before["p1-s1-rail1"])  # what it was before the rollout
     assert sw.pending is None  # the rollback's commit confirmed the pending one (else Junos would roll back again)
     # history: undrain, rollback 1 (= the drained configuration), the push (confirmed 15), the drain, the start
-    assert [c.log for c in sw.history] == [f"{COMMENT} undrain after rollback", "configured by junos_config",
+    assert [c.log for c in sw.history] == [f"{COMMENT} undrain after rollback", f"{COMMENT} rolled back",
                                            COMMENT, f"{COMMENT} drain", "initial"]
     assert sw.history[1].text == sw.history[3].text
     assert "peer-as 4200001002" in sw.history[2].text and sw.history[2].confirmed_minutes == 15

@@ -122,16 +122,22 @@ def rf_junos_drained(text: str, count: int | str = 3) -> str:
     prepend = " ".join([asn] * int(count))
     out: list[str] = []
     path: list[str] = []
+    exported = False  # the current BGP group has its export statement (a group without one gets `export RF-DRAIN`)
     for line in text.splitlines():
         stripped = line.strip()
+        in_group = len(path) == 3 and path[:2] == ["protocols", "bgp"] and path[2].startswith("group ")
         if stripped.endswith("{"):
             path.append(stripped[:-1].strip())
+            exported = exported and len(path) > 3
         elif stripped == "}":
+            if in_group and not exported:
+                out.append(f"{line[:len(line) - len(line.lstrip())]}    export {DRAIN_MAP};")
             path = path[:-1]
         m = re.fullmatch(r"(\s*)export (\S+|\[ [^\]]* \]);", line)
-        if m and len(path) == 3 and path[:2] == ["protocols", "bgp"] and path[2].startswith("group "):
+        if m and in_group:
             exports = m.group(2).strip("[] ").split()
             line = f"{m.group(1)}export [ {' '.join((DRAIN_MAP, *exports))} ];"
+            exported = True
         out.append(line)
         if stripped == "policy-options {" and len(path) == 1:
             out += [f"    policy-statement {DRAIN_MAP} {{", "        then {",
