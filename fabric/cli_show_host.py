@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from fabric.hosts import HostsPlan
+from fabric.hosts import HostsPlan, Route
+
+
+def _how(r: Route) -> str:
+    return " unreachable" if r.unreachable else f" via {r.via}" if r.via else " on-link"
 
 
 def format_host(plan: HostsPlan, name: str) -> str:
@@ -17,7 +21,7 @@ def format_host(plan: HostsPlan, name: str) -> str:
         lines.append(f"    address {i.address}/{i.prefix_len} gateway {i.gateway} vlan {i.vlan} mtu {i.mtu} -> "
                      + ", ".join(f"{sw} port {port}" for sw, port in i.uplinks))
         lines.append(f"    rule from {i.address} lookup {i.table} (priority {i.rule_priority}); table {i.table}: "
-                     + ", ".join(r.to + (f" via {r.via}" if r.via else " on-link") for r in i.routes))
+                     + ", ".join(r.to + _how(r) for r in i.routes))
     r = g.roce
     lines.append(f"  roce       dscp-prio {' '.join(f'{d}:{p}' for d, p in r.dscp_prio)}; pfc "
                  f"{', '.join(map(str, r.pfc_prios))}; ecn {'on' if r.ecn else 'off'}; cnp dscp {r.cnp_dscp} "

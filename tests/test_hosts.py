@@ -5,7 +5,9 @@ mini fabric of tests.helpers: one pod with 2 spines, one single-rail segment (id
 Derivation (fabric/allocate.py): segment (1, 1) owns block 0 = 172.16.0.0/21; single-rail: rail r's switch
 p1-s1-rail<r> owns subnet r = 172.16.<r>.0/24, gateway .1, host n = gateway + n, so p1-s1-gpu002 has 172.16.0.3
 (rail 0) and 172.16.1.3 (rail 1); VLAN 100 + r. Both rail switches reach each other through the spines, so each
-gateway leads to {172.16.0.0/24, 172.16.1.0/24} = 172.16.0.0/23 (one merged route). Tables 100 + nic + 1.
+gateway leads to {172.16.0.0/24, 172.16.1.0/24} = 172.16.0.0/23 (one merged route); last, the whole pool
+172.16.0.0/12 is unreachable in every rail table (a rail prefix the NIC does not reach stops there instead of
+falling through to the main table). Tables 100 + nic + 1.
 QoS defaults: RoCE DSCP 26 -> 3, CNP 48 -> 6, PFC on 3, ECN on: ToS = 26 << 2 | 2 = 106.
 """
 
@@ -36,7 +38,8 @@ def _l3(address: str, table: int, subnet: str, gateway: str) -> dict:
     return {"addresses": [f"{address}/24"], "mtu": 9000, "dhcp4": False, "dhcp6": False, "accept-ra": False,
             "optional": True,
             "routes": [{"to": subnet, "scope": "link", "table": table},
-                       {"to": "172.16.0.0/23", "via": gateway, "table": table}],
+                       {"to": "172.16.0.0/23", "via": gateway, "table": table},
+                       {"to": "172.16.0.0/12", "type": "unreachable", "table": table}],
             "routing-policy": [{"from": address, "table": table, "priority": table}]}
 
 
@@ -88,8 +91,10 @@ def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
     del data["pods"][0]["spines"]
     _, plan = _plan(tmp_path, data)
     iface = plan.hosts["p1-s1-gpu001"].interfaces[0]
-    # no spine: rail 0's switch reaches only its own subnet, so the table holds that subnet on-link only
-    assert [(r.to, r.via) for r in iface.routes] == [("172.16.0.0/24", None)]
+    # no spine: rail 0's switch reaches only its own subnet, so the table holds that subnet on-link, and the rest
+    # of the pool (rail 1's 172.16.1.0/24 among it) is unreachable: never the main table's route out of NIC 1
+    assert [(r.to, r.via, r.unreachable) for r in iface.routes] == [("172.16.0.0/24", None, False),
+                                                                     ("172.16.0.0/12", None, True)]
     assert ("NCCL_CROSS_NIC", "0") in plan.groups["p1-s1-h1"].nccl
 
 

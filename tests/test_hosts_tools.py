@@ -92,6 +92,8 @@ def test_netplan_generate_accepts_every_example_host(tmp_path: Path, example) ->
             routes = [s for k, s in sections if k == "Route"]
             assert {r["Table"] for r in routes} == {str(iface.table)}  # nothing into the main table
             assert [(r["Destination"], r.get("Gateway")) for r in routes] == [(x.to, x.via) for x in iface.routes]
+            # the table ends with the whole rail pool (inventory/fabric.yml pools.rail_subnets) unreachable
+            assert [(r["Destination"], r.get("Type")) for r in routes][-1] == ("172.16.0.0/12", "unreachable")
             link = dict(sections)["Link"]
             assert link["MTUBytes"] == "9000"
 

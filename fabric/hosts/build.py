@@ -62,6 +62,7 @@ def build_hosts(inv: Inventory, topo: Topology, plan: Plan) -> HostsPlan:
         if lk.role is LinkRole.HOST and lk.id in plan.host_addr:
             by_host[lk.a.device].append(lk)
     behind = reachable(topo, plan)
+    pool = str(inv.pools.rail_subnets)  # last route of every rail table: the rest of the pool is unreachable
     mtu = inv.fabric.host_mtu
     hosts: dict[str, HostPlan] = {}
     members: dict[str, list[str]] = defaultdict(list)
@@ -97,7 +98,8 @@ def build_hosts(inv: Inventory, topo: Topology, plan: Plan) -> HostsPlan:
             table = table_of(lk.nic, port, model.ports_per_nic)
             subnet = str(sub.prefix)
             gateway = ntoa(sub.gateway)
-            routes = (Route(subnet, None), *(Route(p, gateway) for p in behind.get(lk.z.device, ()) if p != subnet))
+            routes = (Route(subnet, None), *(Route(p, gateway) for p in behind.get(lk.z.device, ()) if p != subnet),
+                      Route(pool, None, unreachable=True))
             ifaces.append(RailInterface(
                 iface_name, ports, lk.nic, port, lk.rail, _gpus_of(model, lk.nic), rdma, uplinks, sub.vlan,
                 ntoa(plan.host_addr[lk.id]), sub.prefix.length, subnet, gateway, mtu, table, table, routes, mode))

@@ -13,10 +13,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Route:
     """A route of a rail interface's own table: `via` the rail gateway, or on-link (`via` None: the rail subnet
-    itself, so that neighbours on the rail are reached directly, not through the gateway)."""
+    itself, so that neighbours on the rail are reached directly, not through the gateway), or `unreachable`: the
+    whole rail pool last, so that a rail prefix this NIC cannot reach ends the lookup in this table (a clear "no
+    route") instead of falling through to the main table and leaving through another rail's NIC."""
 
     to: str  # a.b.c.d/len
     via: str | None
+    unreachable: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,9 @@ or under MLAG the LACP bond `bond<n>` of NIC n's two ports, mode 802.3ad):
   stays at 3, NCCL_IB_GID_INDEX);
 - its own routing table (101, 102, ...: fabric/hosts/build.py), holding the rail subnet on-link and the merged
   prefixes of the fabric reachable through the rail gateway (fabric/hosts/routes.py);
+- last in that table, the whole rail pool (pools.rail_subnets) as `type: unreachable`: a rail prefix this NIC
+  does not reach (another rail of a rail-only pod) gets "no route" from its table instead of falling through to the
+  main table, where another rail's connected subnet would send it out of that rail's NIC;
 - a `routing-policy` rule `from <address>` to that table, so what is sent from NIC r's address leaves through NIC
   r: nothing is added to the main table (no default route, no rail prefix), which keeps traffic that did not choose
   a rail address on the front-end network instead of pulling it onto one rail;
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from fabric.hosts import HostPlan, HostsPlan, RailInterface
+from fabric.hosts import HostPlan, HostsPlan, RailInterface, Route
 
 from .ansible_yaml import _scalar
 
@@ -69,6 +72,14 @@ def dump(data: Mapping[str, object]) -> str:
     return "\n".join(_emit(data, 0)) + "\n"
 
 
+def _route(r: Route, table: int) -> dict[str, object]:
+    if r.unreachable:
+        return {"to": r.to, "type": "unreachable", "table": table}
+    if r.via is None:
+        return {"to": r.to, "scope": "link", "table": table}
+    return {"to": r.to, "via": r.via, "table": table}
+
+
 def _l3(iface: RailInterface) -> dict[str, object]:
     return {
         "addresses": [f"{iface.address}/{iface.prefix_len}"],
@@ -77,8 +88,7 @@ def _l3(iface: RailInterface) -> dict[str, object]:
         "dhcp6": False,
         "accept-ra": False,
         "optional": True,
-        "routes": [{"to": r.to, "scope": "link", "table": iface.table} if r.via is None
-                   else {"to": r.to, "via": r.via, "table": iface.table} for r in iface.routes],
+        "routes": [_route(r, iface.table) for r in iface.routes],
         "routing-policy": [{"from": iface.address, "table": iface.table, "priority": iface.rule_priority}],
     }
 
