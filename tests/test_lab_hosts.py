@@ -113,6 +113,15 @@ def test_netplan_generate_reads_a_netplan_file_back() -> None:
         netplan_generate({"bad.yaml": "network:\n  version: 2\n  ethernets:\n    nic0: {mtu: lots}\n"})
 
 
+def test_host_sysctls_from_a_rendered_script() -> None:
+    from fabric.lab.hosts import host_sysctls
+
+    script = ("#!/bin/sh\nneed /proc/sys/net/ipv4/conf/nic0\nput /proc/sys/net/ipv4/conf/nic0/arp_ignore 1\n"
+              "put /proc/sys/net/ipv4/conf/nic0/rp_filter 2\nput /sys/class/net/nic0/ecn/roce_np/enable/3 1\n")
+    assert host_sysctls({"roce.sh": script, "netplan.yaml": "put /proc/sys/net/ipv4/conf/x/rp_filter 0"}) == [
+        ("nic0", "arp_ignore", "1"), ("nic0", "rp_filter", "2")]  # only *.sh, only the ARP / rp_filter keys
+
+
 def test_pick_and_short_names() -> None:
     assert pick(4, 2) == [0, 3] and pick(4, "all") == [0, 1, 2, 3] and pick(7, 3) == [0, 3, 6]
     assert pick(1, 2) == [0] and pick(5, 0) == []
@@ -137,6 +146,8 @@ def _standin_netplan(res: Result) -> dict[str, dict[str, str]]:
     rendered = rendered_host_files(res)
     if rendered:
         return rendered
+    assert res.inventory is not None
+    pool = str(res.inventory.pools.rail_subnets)  # 172.16.0.0/12
     out: dict[str, dict] = {}
     for r in railmap_rows(res):
         table = 100 + r.rail
@@ -145,7 +156,7 @@ def _standin_netplan(res: Result) -> dict[str, dict[str, str]]:
         eth["network"]["ethernets"][f"nic{r.nic}"] = {
             "addresses": [r.address], "mtu": r.mtu,
             "routes": [{"to": subnet, "scope": "link", "table": table},
-                       {"to": "172.16.0.0/12", "via": r.gateway, "table": table}],
+                       {"to": pool, "via": r.gateway, "table": table}],
             "routing-policy": [{"from": r.ip, "table": table, "priority": table}]}
     return {h: {"netplan.yaml": yaml.safe_dump(doc, sort_keys=False)} for h, doc in out.items()}
 
@@ -263,7 +274,7 @@ def test_lab_with_hosts(mini2, lab_lock) -> None:
     assert r.ok, "\n".join(b for c in r.checks.values() for b in c.bad[:10])
     c = r.counts()
     # 4 hosts × 2 NICs (test_hosts_selected_and_wired_from_the_rail_map); pings: 24 same rail + 8 cross rail = 32;
-    # egress lookups for the 24 pings planned to pass (16 same rail + 8 cross rail)
+    # one route lookup per pair pinged: 16 same rail (the 9001 probes repeat pairs) + 8 cross rail = 24
     assert (c["host-interfaces"], c["host-rules"], c["host-pings"], c["cross-rail"], c["host-egress"]) == \
         (8, 8, 24, 8, 24)
     assert r.removed["namespaces"] == 6 and r.removed["host_namespaces"] == 4

@@ -61,7 +61,7 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
     """The GPU hosts: a namespace each, a veth per NIC port from the host (named as its netplan file names the NIC)
     to the rail switch (named as the switch port, in the rail SVI's bridge at the switch port's MTU), then what the
     host's networkd files say (hosts.host_commands), the host sysctls, and the host faults."""
-    from fabric.lab.hosts import HOST_SYSCTLS, host_commands
+    from fabric.lab.hosts import host_commands
 
     hosts = list(spec.hosts.values())
     if not hosts:
@@ -81,12 +81,12 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
             per_switch[spec.nodes[nic.plan.switch].ns].append(
                 f"link set {nic.plan.switch_if} mtu {nic.switch_mtu} master Vlan{nic.plan.vlan} up")
     faults = {f.where: f.action for f in spec.faults if f.action}
-    sysctl = "; ".join(f"echo {v} > /proc/sys/{k.replace('.', '/')}" for k, v in HOST_SYSCTLS)
 
     def switch_side(ns: str) -> None:
         _batch(per_switch[ns], ns)
 
     def host_side(h) -> None:
+        sysctl = "; ".join(f"echo {v} > /proc/sys/{path}" for path, v in h.sysctls)
         proc = subprocess.run(["ip", "netns", "exec", h.ns, "sh", "-c", sysctl], capture_output=True, text=True,
                               timeout=30)
         if proc.returncode != 0:

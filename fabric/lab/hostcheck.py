@@ -10,8 +10,9 @@ planned address (`ping -I <address>`):
   NIC's, below the switch MTU, so the NIC itself refuses the bigger packet).
 - cross rail: from every NIC to one NIC on another rail (the next rail of the next built host): pass or fail as the
   plan routes the two subnets (through the spines; nowhere in a rail-only pod).
-Every ping the plan says passes is also looked up first: `ip route get <dst> from <src>` in the host must leave
-through the source's NIC (and through the rail gateway when the destination is off the NIC's subnet).
+Every pair pinged is also looked up: `ip route get <dst> from <src>` in the host must leave through the source's NIC
+(and the rail gateway when the destination is off the NIC's subnet); where the plan gives no path, no route or the
+source's NIC, never another rail's NIC (what a main-table route does when a rail's table has no match).
 """
 
 from __future__ import annotations
@@ -151,18 +152,21 @@ def host_interfaces(spec: LabSpec, pool: ThreadPoolExecutor) -> tuple[Check, Che
 
 
 def egress(spec: LabSpec, todo: list[HostPing], pool: ThreadPoolExecutor) -> Check:
-    """`ip route get <dst> from <src>` names the source's NIC (and the rail gateway off the NIC's subnet)."""
+    """`ip route get <dst> from <src>` in the source host: through the source's NIC (and the rail gateway off the
+    NIC's subnet) where the plan gives a path; where it gives none, no route or the source's NIC, never another NIC
+    (a main-table route that pulls the traffic onto another rail)."""
     check = Check()
 
     def one(hp: HostPing) -> str:
         got = _ip_json(spec.hosts[hp.ping.node].ns, "route", "get", hp.ping.dst, "from", hp.ping.src)
         if not got:
-            return "no route"
+            return "no route" if hp.ping.expect_ok else ""
         dev, via = got[0].get("dev"), got[0].get("gateway")
         problems = []
         if dev != hp.nic:
-            problems.append(f"leaves through {dev}, plan {hp.nic}")
-        if hp.gateway and via != hp.gateway:
+            problems.append(f"leaves through {dev}" + (f" via {via}" if via else "") + f", plan {hp.nic}"
+                            + ("" if hp.ping.expect_ok else " or no route (no planned path)"))
+        elif hp.ping.expect_ok and hp.gateway and via != hp.gateway:
             problems.append(f"via {via or 'no gateway'}, plan {hp.gateway}")
         return "; ".join(problems)
 
@@ -170,3 +174,10 @@ def egress(spec: LabSpec, todo: list[HostPing], pool: ThreadPoolExecutor) -> Che
         check.ok(not bad, f"{hp.ping.why.split(':')[0]}: route get: {bad}")
     return check
 
+
+def egress_todo(hx: HostExpected) -> list[HostPing]:
+    """One route lookup per source and destination pinged (the MTU + 1 probe repeats a pair)."""
+    seen: dict[tuple[str, str], HostPing] = {}
+    for hp in hx.same_rail + hx.cross_rail:
+        seen.setdefault((hp.ping.src, hp.ping.dst), hp)
+    return list(seen.values())

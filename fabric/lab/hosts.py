@@ -26,12 +26,13 @@ IFNAMSIZ = 15  # Linux interface names: at most 15 characters
 # What the lab sets in every host namespace for a host with several NICs (ARP flux, reverse-path filtering): the
 # values IBM documents for multi-NIC RDMA hosts (arp_ignore=1, arp_announce=2, loose rp_filter=2), used until the
 # rendered host files carry sysctls of their own (a substitution, see model.SUBSTITUTIONS).
-HOST_SYSCTLS: tuple[tuple[str, str], ...] = (
-    ("net.ipv4.conf.all.arp_ignore", "1"),
-    ("net.ipv4.conf.all.arp_announce", "2"),
-    ("net.ipv4.conf.all.rp_filter", "2"),
+HOST_SYSCTLS: tuple[tuple[str, str], ...] = (  # (path under /proc/sys, value)
+    ("net/ipv4/conf/all/arp_ignore", "1"),
+    ("net/ipv4/conf/all/arp_announce", "2"),
+    ("net/ipv4/conf/all/rp_filter", "2"),
 )
 _HOST_FILE = re.compile(r"^hosts/([^/]+)/[^/]+\.ya?ml$")
+_YAML = re.compile(r"\.ya?ml$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ class LabHost:
     files: dict[str, str] = field(default_factory=dict)  # rendered netplan file(s): name → text
     net: HostNetwork | None = None
     nics: list[HostNic] = field(default_factory=list)
+    sysctls: list[tuple[str, str]] = field(default_factory=list)  # (path under /proc/sys, value) applied
+    sysctls_rendered: bool = False  # from the host's rendered script (else the lab's HOST_SYSCTLS)
 
 
 def railmap_rows(res: Result) -> list[HostPort]:
@@ -93,15 +96,51 @@ def railmap_rows(res: Result) -> list[HostPort]:
 
 
 def rendered_host_files(res: Result) -> dict[str, dict[str, str]]:
-    """host → {file name: text} of the netplan files the render writes under hosts/<host>/ (every *.yaml there)."""
+    """host → {file name: text}: the netplan files the render writes under hosts/<host>/ (every *.yaml there), and
+    the boot script of the host's group (`roce_script` of its gpu_hosts group in ansible/inventory.yml), whose
+    per-interface sysctls the lab applies (host_sysctls)."""
     from fabric.emit import build_files
 
+    rendered = build_files(res)
     out: dict[str, dict[str, str]] = defaultdict(dict)
-    for path, data in build_files(res).items():
+    for path, data in rendered.items():
         m = _HOST_FILE.match(path)
         if m:
             out[m.group(1)][path.rsplit("/", 1)[1]] = data.decode()
+    for host, script in _group_scripts(rendered).items():
+        if host in out and script in rendered:
+            out[host][script.rsplit("/", 1)[1]] = rendered[script].decode()
     return dict(out)
+
+
+def _group_scripts(rendered: Mapping[str, bytes]) -> dict[str, str]:
+    """host → path (under generated/) of its group's boot script, from the gpu_hosts group of the inventory."""
+    import posixpath
+
+    import yaml
+
+    try:
+        inv = yaml.safe_load(rendered.get("ansible/inventory.yml", b"{}")) or {}
+        groups = inv["all"]["children"]["gpu_hosts"]["children"]
+    except (KeyError, TypeError, yaml.YAMLError):
+        return {}
+    out = {}
+    for group in groups.values():
+        script = ((group or {}).get("vars") or {}).get("roce_script")
+        if isinstance(script, str):
+            path = posixpath.normpath(posixpath.join("ansible", script))
+            for host in (group.get("hosts") or {}):
+                out[host] = path
+    return out
+
+
+_SYSCTL = re.compile(r"^\s*put\s+/proc/sys/net/ipv4/conf/(\S+)/(arp_ignore|arp_announce|rp_filter)\s+(\d+)\s*$", re.M)
+
+
+def host_sysctls(files: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(interface, key, value) for the ARP / reverse-path sysctls a rendered host script sets (`put
+    /proc/sys/net/ipv4/conf/<if>/<key> <value>` lines of its *.sh files); empty when it sets none."""
+    return [m.groups() for name, text in sorted(files.items()) if name.endswith(".sh") for m in _SYSCTL.finditer(text)]
 
 
 def pick(count: int, how: int | str) -> list[int]:
@@ -172,7 +211,7 @@ def add_hosts(spec: LabSpec, res: Result, how: int | str,
 
     def read(host: LabHost) -> None:
         try:
-            host.net = netplan_generate(host.files)
+            host.net = netplan_generate({k: v for k, v in host.files.items() if _YAML.search(k)})
         except NetworkdError as exc:
             raise LabError(f"{host.name}: {exc}") from None
         _wire(spec, host)
@@ -206,6 +245,10 @@ def _wire(spec: LabSpec, host: LabHost) -> None:
         if sw_if is None:
             raise LabError(f"{p.switch}: no interface {p.switch_if} in the device model (rail map row of {host.name})")
         host.nics.append(HostNic(p, ifname, name, net, sw_if.mtu))
+    renamed = {n.file_name: n.ifname for n in host.nics}
+    rendered = [(f"net/ipv4/conf/{renamed[i]}/{k}", v) for i, k, v in host_sysctls(host.files) if i in renamed]
+    host.sysctls_rendered = bool(rendered)
+    host.sysctls = rendered or list(HOST_SYSCTLS)
 
 
 def host_commands(host: LabHost) -> list[str]:

@@ -31,8 +31,9 @@ SUBSTITUTIONS: tuple[str, ...] = (
     "(cut to 12 characters + a 3-digit counter when longer than Linux's 15), configured from the networkd files "
     "`netplan generate` writes for the rendered netplan file; no NIC QoS (the kernel has no DCB)",
     "host bonds (dual_homing: mlag): not built; their MLAG rail switches stay outside the lab, and so do their hosts",
-    "host sysctls: arp_ignore=1, arp_announce=2, rp_filter=2 (loose) in every host namespace, the multi-NIC RDMA "
-    "host values IBM documents, as long as the rendered host files set none",
+    "host sysctls: those the host group's rendered boot script sets per rail NIC (arp_ignore, arp_announce, "
+    "rp_filter); where it sets none, arp_ignore=1, arp_announce=2, rp_filter=2 on `all`, the multi-NIC RDMA host "
+    "values IBM documents",
 )
 
 FAULTS = {

@@ -15,7 +15,7 @@ from pathlib import Path
 from fabric.lab import build as build_mod
 from fabric.lab.daemons import OVERLAYS, Instances, check_frr
 from fabric.lab.expect import Expected, expected
-from fabric.lab.hostcheck import HostExpected, egress, host_expected, host_interfaces
+from fabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
 from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec
 from fabric.lab.teardown import Lock, Registry, teardown
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
@@ -179,8 +179,7 @@ def _check_hosts(spec: LabSpec, result: LabResult, pool: ThreadPoolExecutor) -> 
     assert result.hosts is not None
     hx = result.hosts
     result.checks["host-interfaces"], result.checks["host-rules"] = host_interfaces(spec, pool)
-    result.checks["host-egress"] = egress(spec, [hp for hp in hx.same_rail + hx.cross_rail
-                                                 if hp.ping.expect_ok], pool)
+    result.checks["host-egress"] = egress(spec, egress_todo(hx), pool)
     result.checks["host-pings"] = run_pings(spec, [hp.ping for hp in hx.same_rail], pool)
     result.checks["cross-rail"] = run_pings(spec, [hp.ping for hp in hx.cross_rail], pool)
 
