@@ -193,18 +193,24 @@ def test_hosts_selected_and_wired_from_the_rail_map(mini2) -> None:
                                                                           "172.16.0.1")
 
 
-def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
-    """Without spines (a rail-only pod of 2 segments) nothing routes between rail switches: same-rail pings across
-    segments and cross-rail pings are planned to fail; only the 9001 probe is left out (no passing destination)."""
-    from fabric.lab.expect import expected
-    from fabric.lab.model import build_spec
-
+def _rail_only(tmp_path: Path) -> Result:
+    """The mini fabric without spines, with a second segment: a rail-only pod of 2 segments."""
     data = base_inventory()
     pod = data["pods"][0]
     del pod["spines"]
     pod["segments"].append(dict(pod["segments"][0], id=2))
     res = run_data(tmp_path, data)
     assert res.plan is not None, [f.code for f in res.findings]
+    return res
+
+
+def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
+    """Without spines (a rail-only pod of 2 segments) nothing routes between rail switches: same-rail pings across
+    segments and cross-rail pings are planned to fail; only the 9001 probe is left out (no passing destination)."""
+    from fabric.lab.expect import expected
+    from fabric.lab.model import build_spec
+
+    res = _rail_only(tmp_path)
     spec = build_spec(res, hosts=1, host_files=_standin_netplan(res))
     hx = host_expected(spec, expected(spec))
     # 2 hosts (one per segment) × 2 NICs → 4 same-rail pings, 4 cross-rail pings, none may pass
@@ -317,3 +323,31 @@ def test_host_namespaces_removed_after_a_crash(mini2, lab_lock, monkeypatch: pyt
         run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert "rf-" not in out and not _leftovers()
+
+
+@root_only
+def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, lab_lock) -> None:
+    """Host files whose rail tables hold only their own subnet (nothing for the other rails, as a rail-only pod
+    might be rendered): a lookup from NIC 0's address towards rail 1 misses table 100, falls through to the main
+    table, whose connected route sends it out of NIC 1, and is answered. Rail-only 2-segment mini fabric, 2 hosts per
+    segment, built in the order s1-gpu001, s1-gpu004, s2-gpu001, s2-gpu004; each NIC's cross-rail ping goes to the
+    next host's other rail. From s1-gpu001 and s2-gpu001 the next host is in the same segment, whose other-rail
+    subnet is connected on the source host too: 2 hosts × 2 NICs = 4 leaks (route lookup and ping). From s1-gpu004
+    and s2-gpu004 the next host is in the other segment: not connected, no route, the ping fails as planned."""
+    from fabric.lab import format_result, run_lab
+
+    res = _rail_only(tmp_path)
+    files = {}
+    for host, named in _standin_netplan(res).items():
+        doc = yaml.safe_load(next(iter(named.values())))
+        for eth in doc["network"]["ethernets"].values():
+            eth["routes"] = [r for r in eth["routes"] if r.get("scope") == "link"]  # own subnet only
+        files[host] = {"netplan.yaml": yaml.safe_dump(doc)}
+    r = run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+    print(format_result(r))
+    leaks = r.checks["host-egress"].bad
+    assert len(leaks) == 4 and len(r.checks["cross-rail"].bad) == 4 and r.mismatches == 8
+    assert "p1-s1-gpu001 nic0 172.16.0.2 (rail 0) -> p1-s1-gpu004 nic1 172.16.1.5 (rail 1): route get: leaves " \
+           "through nic1, plan nic0 or no route (no planned path)" in leaks
+    assert any("p1-s1-gpu001 nic0 172.16.0.2 (rail 0) -> p1-s1-gpu004 nic1" in b and "passed (replied), plan: fail"
+               in b for b in r.checks["cross-rail"].bad)
