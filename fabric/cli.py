@@ -331,6 +331,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     return exit_code(res.findings)
 
 
+def _lab_hosts(text: str) -> int | str:
+    if text == "all":
+        return text
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of hosts per segment, or all")
+    return int(text)
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     from fabric.lab import FAULTS, LabError, format_result, preflight, run_lab, teardown_saved
 
@@ -354,7 +362,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
             sys.stdout.write(format_text(res.findings))
             return exit_code(res.findings) or 1
         result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
-                         say=lambda m: print(m, flush=True), trace=args.verbose)
+                         say=lambda m: print(m, flush=True), trace=args.verbose,
+                         hosts="auto" if args.hosts is None else args.hosts)
     except LabError as exc:
         print(f"fabric lab: {exc}", file=sys.stderr)
         return 2
@@ -491,16 +500,20 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="faults (--fault, repeatable or comma-separated; the lab must then report a mismatch):\n"
                                "  asn      `router bgp` of one rail switch off by one\n"
                                "  summary  `summary-only` dropped from one rail switch's aggregate-address\n"
-                               "  mtu      one end of one fabric link at 9100 instead of the planned MTU\n\n"
+                               "  mtu      one end of one fabric link at 9100 instead of the planned MTU\n"
+                               "  host-policy  one host's `ip rule from <NIC address>` deleted\n\n"
                                "examples:\n  sudo fabric lab\n  sudo fabric lab --pod 1 --fault asn\n"
                                "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     lb.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     lb.add_argument("--pod", type=int, help="only this pod's rail switches and spines (default: the whole fabric)")
     lb.add_argument("--keep", action="store_true", help="leave the lab running for inspection (then --teardown)")
-    lb.add_argument("--fault", action="append", metavar="KIND", help="inject a fault: asn, summary or mtu")
+    lb.add_argument("--fault", action="append", metavar="KIND", help="inject a fault: asn, summary, mtu or host-policy")
     lb.add_argument("--timeout", type=float, default=90.0, help="seconds to wait for a stable state (default 90)")
     lb.add_argument("--teardown", action="store_true", help="remove a lab left by --keep (or by a killed run)")
+    lb.add_argument("--hosts", type=_lab_hosts, metavar="N|all",
+                    help="GPU hosts per segment, configured from their rendered netplan files (default: the first "
+                         "and the last of each segment when the render has host files; 0: none)")
     lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
     lb.set_defaults(func=cmd_lab)
     vf = sub.add_parser("verify", help="read rendered configs back with independent parsers and check the plan",

@@ -95,7 +95,7 @@ def test_faults_rewrite_only_what_they_say(example) -> None:
     assert "summary-only" not in spec.nodes[faults["summary"].where].frr_conf
     bad = [ln for ln in spec.links if ln.a.built_mtu != ln.a.mtu]
     assert len(bad) == 1 and bad[0].a.built_mtu == 9100 and f"{bad[0].a.node}:{bad[0].a.ifname}" == faults["mtu"].where
-    assert set(FAULTS) == {"asn", "summary", "mtu"}
+    assert set(FAULTS) == {"asn", "summary", "mtu", "host-policy"}  # host-policy: tests/test_lab_hosts.py
 
 
 def test_lab_refuses_unknown_pod(example) -> None:

@@ -55,3 +55,46 @@ def build(spec: LabSpec, reg: Registry) -> None:
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(configure, [node.ns for node in nodes]))
+
+
+def build_hosts(spec: LabSpec, reg: Registry) -> None:
+    """The GPU hosts: a namespace each, a veth per NIC port from the host (named as its netplan file names the NIC)
+    to the rail switch (named as the switch port, in the rail SVI's bridge at the switch port's MTU), then what the
+    host's networkd files say (hosts.host_commands), the host sysctls, and the host faults."""
+    from fabric.lab.hosts import host_commands
+
+    hosts = list(spec.hosts.values())
+    if not hosts:
+        return
+    clash = sorted({h.ns for h in hosts} & set(list_namespaces()))
+    if clash:
+        raise LabError(f"network namespace(s) {', '.join(clash[:5])} already exist and were not made by this lab; "
+                       "remove them (ip netns del NAME) first")
+    for h in hosts:
+        reg.add_namespace(h.ns, host=True)
+    _batch([f"netns add {h.ns}" for h in hosts])
+    _batch([f"link add name {nic.ifname} netns {h.ns} type veth peer name {nic.plan.switch_if} "
+            f"netns {spec.nodes[nic.plan.switch].ns}" for h in hosts for nic in h.nics])
+    per_switch: dict[str, list[str]] = defaultdict(list)
+    for h in hosts:
+        for nic in h.nics:
+            per_switch[spec.nodes[nic.plan.switch].ns].append(
+                f"link set {nic.plan.switch_if} mtu {nic.switch_mtu} master Vlan{nic.plan.vlan} up")
+    faults = {f.where: f.action for f in spec.faults if f.action}
+
+    def switch_side(ns: str) -> None:
+        _batch(per_switch[ns], ns)
+
+    def host_side(h) -> None:
+        sysctl = "; ".join(f"echo {v} > /proc/sys/{path}" for path, v in h.sysctls)
+        proc = subprocess.run(["ip", "netns", "exec", h.ns, "sh", "-c", sysctl], capture_output=True, text=True,
+                              timeout=30)
+        if proc.returncode != 0:
+            raise LabError(f"sysctls in {h.ns}: {proc.stderr.strip()}")
+        _batch(host_commands(h), h.ns)
+        if h.name in faults:
+            _batch([faults[h.name]], h.ns)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(switch_side, list(per_switch)))
+        list(pool.map(host_side, hosts))

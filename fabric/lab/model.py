@@ -8,6 +8,7 @@ generated/configs/<host>/frr.conf). Substitutions for what this kernel cannot bu
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fabric.device import DeviceConfig, Interface, build_devices
@@ -20,18 +21,26 @@ NS_PREFIX = "rf-"  # namespace and FRR pathspace: rf-<hostname>
 
 # How the lab stands in for what a SONiC switch has and this kernel cannot build (no vlan, bond, dummy, vrf modules).
 SUBSTITUTIONS: tuple[str, ...] = (
-    "rail SVI VlanN (VLAN + SVI): a port-less Linux bridge named VlanN carrying the gateway address and the VLAN MTU; "
-    "host ports are not built (the lab has no hosts)",
+    "rail SVI VlanN (VLAN + SVI): a Linux bridge named VlanN carrying the gateway address and the VLAN MTU; its "
+    "ports are the switch ends of the built hosts' NIC veths (named as the switch port), none when no host is built",
     "L3 port-channel: no bond; its /31 rides on one member veth (the lower end's first member), the other members "
     "are up without an address",
     "loopback: the /32 on the namespace's lo",
     "IPv4 forwarding: net.ipv4.ip_forward=1 per namespace (SONiC's kernel default; a new namespace starts at 0)",
+    "GPU host: a namespace rf-<host> per built host, each rail NIC port a veth named as its netplan file names the NIC "
+    "(cut to 12 characters + a 3-digit counter when longer than Linux's 15), configured from the networkd files "
+    "`netplan generate` writes for the rendered netplan file; no NIC QoS (the kernel has no DCB)",
+    "host bonds (dual_homing: mlag): not built; their MLAG rail switches stay outside the lab, and so do their hosts",
+    "host sysctls: those the host group's rendered boot script sets per rail NIC (arp_ignore, arp_announce, "
+    "rp_filter); where it sets none, arp_ignore=1, arp_announce=2, rp_filter=2 on `all`, the multi-NIC RDMA host "
+    "values IBM documents",
 )
 
 FAULTS = {
     "asn": "wrong ASN: `router bgp` of one rail switch's frr.conf is off by one",
     "summary": "dropped summary-only: `summary-only` removed from one rail switch's aggregate-address",
     "mtu": "MTU mismatch: one end of one fabric link left at SONiC's default 9100 instead of the planned MTU",
+    "host-policy": "broken host policy routing: one `ip rule from <NIC address>` deleted in one host namespace",
 }
 
 
@@ -88,6 +97,7 @@ class Fault:
     where: str
     detail: str
     marks: tuple[str, ...] = ()  # strings a mismatch caused by this fault names (device, interface, prefixes)
+    action: str = ""  # host faults: the `ip -batch` line run in the namespace of host `where` once it is configured
 
 
 @dataclass
@@ -100,6 +110,8 @@ class LabSpec:
     host_mtu: int
     faults: list[Fault] = field(default_factory=list)
     not_in_lab: tuple[str, ...] = ()  # selected switches the lab cannot run: not SONiC (no frr.conf), MLAG pairs
+    hosts: dict = field(default_factory=dict)  # host → hosts.LabHost: the GPU hosts built (none by default)
+    host_notes: list[str] = field(default_factory=list)  # segments without hosts in the lab, and why
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -112,8 +124,11 @@ def ns_name(host: str) -> str:
     return f"{NS_PREFIX}{host}"
 
 
-def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[str, ...] = ()) -> LabSpec:
-    """The lab for the whole fabric, or for one pod (its rail switches and spines; super-spines are outside)."""
+def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[str, ...] = (), hosts: int | str = 0,
+               host_files: Mapping[str, Mapping[str, str]] | None = None) -> LabSpec:
+    """The lab for the whole fabric, or for one pod (its rail switches and spines; super-spines are outside).
+    `hosts`: GPU hosts per segment (0: none, N, or "all"), configured from `host_files` (host → {name: netplan
+    text}; default: the render's hosts/<host>/*.yaml)."""
     inv, topo, plan = res.inventory, res.topology, res.plan
     if inv is None or topo is None or plan is None:
         raise LabError("the inventory did not validate; run `fabric validate`")
@@ -162,6 +177,10 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
                              End(link.z.device, iz.name, ip_z, iz.mtu, iz.mtu), link.role.value, channel))
     spec = LabSpec(inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu,
                    not_in_lab=tuple(name for name in in_pod if name not in nodes))
+    if hosts not in (0, "0"):
+        from fabric.lab.hosts import add_hosts
+
+        spec.host_notes = add_hosts(spec, res, hosts, host_files)
     for kind in dict.fromkeys(faults):
         _inject(spec, kind)
     return spec
@@ -176,7 +195,11 @@ def _inject(spec: LabSpec, kind: str) -> None:
     if kind not in FAULTS:
         raise LabError(f"unknown fault {kind!r} (one of {', '.join(FAULTS)})")
     rails = [n for n in spec.nodes.values() if n.device.role == "rail" and n.name not in taken]
-    if kind == "asn":
+    if kind == "host-policy":
+        from fabric.lab.hosts import inject_host_policy
+
+        spec.faults.append(inject_host_policy(spec))
+    elif kind == "asn":
         peered = [n for n in rails if _peers_in_lab(spec, n)]
         if not peered:
             raise LabError("fault asn: no rail switch with BGP neighbours in the lab")

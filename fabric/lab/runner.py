@@ -7,7 +7,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +15,7 @@ from pathlib import Path
 from fabric.lab import build as build_mod
 from fabric.lab.daemons import OVERLAYS, Instances, check_frr
 from fabric.lab.expect import Expected, expected
+from fabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
 from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec
 from fabric.lab.teardown import Lock, Registry, teardown
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
@@ -33,6 +34,7 @@ class LabResult:
     converged: bool = False
     kept: bool = False
     removed: dict[str, int] = field(default_factory=dict)
+    hosts: HostExpected | None = None  # what the built GPU hosts must show (None: no hosts)
 
     @property
     def mismatches(self) -> int:
@@ -92,14 +94,16 @@ class _Signals:
 
 def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
             timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
-            trace: bool = False, held_lock: Lock | None = None) -> LabResult:
+            trace: bool = False, held_lock: Lock | None = None, hosts: int | str = 0,
+            host_files: Mapping[str, Mapping[str, str]] | None = None) -> LabResult:
     """Build, start, verify and (unless keep) tear down. Raises LabError when the lab cannot run at all.
+    `hosts`: GPU hosts per segment (0, N or "all"), configured from `host_files` (default: the render's).
     `held_lock`: a lab lock the caller already holds and keeps after the lab (e.g. to use a kept lab, then tear it
     down, with no other lab run in between); it is neither taken nor released here."""
     preflight()
-    spec = build_spec(res, pod, faults)
+    spec = build_spec(res, pod, faults, hosts, host_files)
     exp = expected(spec)
-    result = LabResult(spec, exp)
+    result = LabResult(spec, exp, hosts=host_expected(spec, exp) if spec.hosts else None)
     lock = held_lock or Lock()
     if held_lock is None and not lock.acquire():
         raise LabError("another `fabric lab` is running on this machine")
@@ -112,11 +116,12 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
                 removed = teardown(stale)
                 say(f"removed a previous lab left behind (pid {stale.owner}{', kept' if stale.kept else ''}): "
                     f"{removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
-            _intro(spec, exp, say)
+            _intro(spec, exp, say, result.hosts)
             cfg_root = Path(tempfile.mkdtemp(prefix="railfabric-lab-"))
             reg.add_dir(cfg_root)
             t0 = time.monotonic()
             build_mod.build(spec, reg)
+            build_mod.build_hosts(spec, reg)
             result.timings["namespaces+links"] = time.monotonic() - t0
             t0 = time.monotonic()
             inst = Instances(list(spec.nodes.values()), reg, cfg_root)
@@ -144,6 +149,8 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
                 result.checks.update(checks)
                 result.checks["link-pings"] = run_pings(spec, exp.link_pings, pool)
                 result.checks["rail-pings"] = run_pings(spec, exp.rail_pings, pool)
+                if result.hosts is not None:
+                    _check_hosts(spec, result, pool)
                 result.timings["verification"] = time.monotonic() - t0
             result.timings["bring-up"] = (result.timings["namespaces+links"] + result.timings["daemons"]
                                           + result.timings["config load"])
@@ -166,6 +173,15 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     result.timings["total"] = time.monotonic() - t_start
     return result
+
+
+def _check_hosts(spec: LabSpec, result: LabResult, pool: ThreadPoolExecutor) -> None:
+    assert result.hosts is not None
+    hx = result.hosts
+    result.checks["host-interfaces"], result.checks["host-rules"] = host_interfaces(spec, pool)
+    result.checks["host-egress"] = egress(spec, egress_todo(hx), pool)
+    result.checks["host-pings"] = run_pings(spec, [hp.ping for hp in hx.same_rail], pool)
+    result.checks["cross-rail"] = run_pings(spec, [hp.ping for hp in hx.cross_rail], pool)
 
 
 def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExecutor, timeout: float,
@@ -205,7 +221,7 @@ def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExe
         time.sleep(1.0)
 
 
-def _intro(spec: LabSpec, exp: Expected, say: Say) -> None:
+def _intro(spec: LabSpec, exp: Expected, say: Say, hx: HostExpected | None = None) -> None:
     roles = spec.counts()
     what = f"pod {spec.pod}" if spec.pod is not None else "the whole fabric"
     say(f"railfabric lab: {spec.fabric}, {what}: {len(spec.nodes)} switches ("
@@ -221,6 +237,12 @@ def _intro(spec: LabSpec, exp: Expected, say: Say) -> None:
     if mlag:
         say(f"  not in the lab (MLAG pairs: namespaces emulate neither MCLAG nor a shared gateway): {len(mlag)} "
             "switch(es), " + ", ".join(mlag[:6]) + (" ..." if len(mlag) > 6 else ""))
+    if hx is not None:
+        nics = sum(len(h.nics) for h in spec.hosts.values())
+        say(f"  GPU hosts: {len(spec.hosts)} ({nics} NIC ports), configured from their rendered netplan files "
+            f"(netplan generate); {len(hx.same_rail)} same-rail and {len(hx.cross_rail)} cross-rail pings planned")
+    for note in spec.host_notes:
+        say(f"  {note}")
     say("  substitutions (kernel without vlan/bond/dummy/vrf):")
     for s in SUBSTITUTIONS:
         say(f"    - {s}")
@@ -269,6 +291,7 @@ def format_result(r: LabResult, limit: int = 12) -> str:
                      "`fabric lab --teardown`")
     elif r.removed:
         lines.append(f"torn down: {r.removed.get('daemons', 0)} daemon(s), {r.removed.get('namespaces', 0)} "
-                     "namespace(s)")
+                     "namespace(s)" + (f", {r.removed['host_namespaces']} host namespace(s)"
+                                       if r.removed.get("host_namespaces") else ""))
     return "\n".join(lines)
 

@@ -27,12 +27,15 @@ class Registry:
     def __init__(self) -> None:
         self.owner = os.getpid()
         self.namespaces: list[str] = []
+        self.hosts: list[str] = []  # the namespaces of GPU hosts (also in `namespaces`), counted apart
         self.pids: dict[int, tuple[str, str]] = {}  # pid → (namespace, daemon)
         self.dirs: list[str] = []
         self.kept = False
 
-    def add_namespace(self, ns: str) -> None:
+    def add_namespace(self, ns: str, host: bool = False) -> None:
         self.namespaces.append(ns)
+        if host:
+            self.hosts.append(ns)
         self.save()
 
     def add_pid(self, pid: int, ns: str, daemon: str) -> None:
@@ -50,6 +53,7 @@ class Registry:
         STATE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = STATE.with_suffix(".tmp")
         tmp.write_text(json.dumps({"owner": self.owner, "kept": self.kept, "namespaces": self.namespaces,
+                                   "hosts": self.hosts,
                                    "pids": {str(p): list(v) for p, v in self.pids.items()}, "dirs": self.dirs}))
         tmp.replace(STATE)
 
@@ -63,6 +67,7 @@ class Registry:
         reg.owner = int(data.get("owner", 0))
         reg.kept = bool(data.get("kept"))
         reg.namespaces = list(data.get("namespaces", []))
+        reg.hosts = list(data.get("hosts", []))
         reg.pids = {int(p): (v[0], v[1]) for p, v in data.get("pids", {}).items()}
         reg.dirs = list(data.get("dirs", []))
         return reg
@@ -118,17 +123,20 @@ def teardown(reg: Registry) -> dict[str, int]:
     reg.pids.clear()
     existing = set(list_namespaces())
     gone = [ns for ns in reg.namespaces if ns in existing]
+    hosts = set(reg.hosts)
     if gone:
         subprocess.run(["ip", "-force", "-batch", "-"], input="".join(f"netns del {ns}\n" for ns in gone),
                        capture_output=True, text=True, timeout=120)
     reg.namespaces.clear()
+    reg.hosts.clear()
     for d in reg.dirs:
         shutil.rmtree(d, ignore_errors=True)
     dirs = len(reg.dirs)
     reg.dirs.clear()
     with contextlib.suppress(OSError):
         STATE.unlink()
-    return {"daemons": killed, "namespaces": len(gone), "dirs": dirs}
+    return {"daemons": killed, "namespaces": sum(1 for ns in gone if ns not in hosts),
+            "host_namespaces": sum(1 for ns in gone if ns in hosts), "dirs": dirs}
 
 
 def list_namespaces() -> list[str]:

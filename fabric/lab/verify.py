@@ -25,6 +25,11 @@ CATEGORIES = (
     ("unexpected", "no unplanned BGP routes"),
     ("link-pings", "DF ping across each link at its MTU"),
     ("rail-pings", "DF pings SVI to SVI (pass / fail as planned)"),
+    ("host-interfaces", "host NICs: up, planned MTU/address, on the rail SVI"),
+    ("host-rules", "host policy rule from each NIC address"),
+    ("host-egress", "host traffic leaves through its rail's NIC"),
+    ("host-pings", "DF pings host NIC to NIC, same rail (as planned)"),
+    ("cross-rail", "pings between rails (pass / fail as planned)"),
 )
 
 
@@ -232,7 +237,7 @@ def interfaces(spec: LabSpec, pool: ThreadPoolExecutor) -> Check:
 
 
 def ping(spec: LabSpec, p: Ping) -> tuple[bool, str]:
-    ns = spec.nodes[p.node].ns
+    ns = spec.nodes[p.node].ns if p.node in spec.nodes else spec.hosts[p.node].ns  # a switch or a GPU host
     proc = subprocess.run(["ip", "netns", "exec", ns, "ping", "-n", "-c", "1", "-W", "1", "-M", "do",
                            "-s", str(p.size - 28), "-I", p.src, p.dst], capture_output=True, text=True, timeout=15)
     if proc.returncode == 0:

@@ -1,0 +1,354 @@
+"""GPU hosts in the FRR lab: the networkd parser (hand-written input), netplan's own reading of a netplan file, the
+host selection and wiring, and (root) the lab with hosts on a two-segment mini fabric, clean and with the
+host-policy fault.
+
+The fabric (`mini2`): tests.helpers' mini fabric with a second segment like the first: pod 1, 2 spines, segments 1
+and 2, each single-rail with 2 rails (p1-s<s>-rail0/1) and 4 hosts (p1-s<s>-gpu001..004) of 2 NICs; NIC n goes to
+rail n. Rail subnets (allocated): s1 rail0 172.16.0.0/24, rail1 172.16.1.0/24; s2 rail0 172.16.8.0/24, rail1
+172.16.9.0/24 (segment_rail_block 21 → 8 /24s per segment); gateway .1, host k of a segment gets .k+1.
+
+Host netplan files: until the hosts branch renders hosts/<host>/*.yaml, `_standin_netplan` writes one per host from
+the rail map (a stand-in for that renderer, used only when the render has none): per NIC `nic<n>` with its address,
+MTU 9000, table 100+rail holding the NIC's subnet on-link and the rail pool 172.16.0.0/12 via the rail gateway, and a
+rule `from <address>` → that table, priority 100+rail.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fabric.lab.hostcheck import host_expected
+from fabric.lab.hosts import pick, railmap_rows, rendered_host_files, short_name
+from fabric.lab.networkd import NetworkdError, netplan_generate, parse_link, parse_netdev, parse_network
+from fabric.pipeline import Result
+from tests.helpers import base_inventory, run_data
+
+NOT_ROOT = "the FRR lab needs root (network namespaces, FRR daemons); CI runs it as root"
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason=NOT_ROOT)
+
+
+# --------------------------------------------------------------------------- the networkd parser (hand-written)
+
+NETWORK = """\
+# written by hand, in the shape netplan 0.106 writes
+[Match]
+Name=nic0
+
+[Link]
+MTUBytes=9000
+
+[Network]
+LinkLocalAddressing=ipv6
+Address=172.16.0.2/24
+
+[Address]
+Address=10.9.9.9/32
+
+[Route]
+Destination=172.16.0.0/12
+Gateway=172.16.0.1
+Table=100
+
+[Route]
+Destination=172.16.0.0/24
+Scope=link
+Table=100
+Metric=5
+
+[Route]
+Gateway=192.168.0.1
+
+[RoutingPolicyRule]
+From=172.16.0.2
+Table=100
+Priority=100
+"""
+
+
+def test_parse_network_file() -> None:
+    from fabric.lab.networkd import Route, Rule
+
+    n = parse_network(NETWORK, "10-netplan-nic0.network")
+    assert (n.name, n.mac, n.mtu, n.bond) == ("nic0", None, 9000, None)
+    assert n.addresses == ("172.16.0.2/24", "10.9.9.9/32")  # [Network] Address= and [Address] Address=
+    assert n.routes == (Route("172.16.0.0/12", "172.16.0.1", 100),
+                        Route("172.16.0.0/24", None, 100, 5),
+                        Route("default", "192.168.0.1", None))  # no Destination=: the default route, main table
+    assert n.rules == (Rule("172.16.0.2", None, 100, 100),)
+
+
+def test_parse_netdev_link_and_errors() -> None:
+    dev = parse_netdev("[NetDev]\nName=bond0\nMTUBytes=9000\nKind=bond\n\n[Bond]\nMode=802.3ad\n", "b.netdev")
+    assert (dev.name, dev.kind, dev.mtu) == ("bond0", "bond", 9000)
+    link = parse_link("[Match]\nPermanentMACAddress=02:00:00:00:00:01\n\n[Link]\nName=nic1\nMTUBytes=9000\n")
+    assert (link.mac, link.name, link.mtu) == ("02:00:00:00:00:01", "nic1", 9000)
+    with pytest.raises(NetworkdError, match="line 2"):
+        parse_network("[Match]\nName nic0\n")
+    with pytest.raises(NetworkdError, match="Priority"):
+        parse_network("[RoutingPolicyRule]\nPriority=high\n")
+
+
+def test_netplan_generate_reads_a_netplan_file_back() -> None:
+    """Debian's netplan turns a hand-written netplan file into networkd files; a renamed NIC (match + set-name) is
+    found by its .link file."""
+    text = yaml.safe_dump({"network": {"version": 2, "renderer": "networkd", "ethernets": {
+        "nic0": {"addresses": ["172.16.0.2/24"], "mtu": 9000,
+                 "routes": [{"to": "172.16.0.0/12", "via": "172.16.0.1", "table": 100}],
+                 "routing-policy": [{"from": "172.16.0.2", "table": 100, "priority": 100}]},
+        "rail1": {"match": {"macaddress": "02:00:00:00:00:01"}, "set-name": "nic1",
+                  "addresses": ["172.16.1.2/24"], "mtu": 9000}}}})
+    net = netplan_generate({"h.yaml": text})
+    n0 = net.with_address("172.16.0.2/24")
+    assert n0 is not None and net.interface_name(n0) == "nic0" and n0.mtu == 9000
+    assert [(r.destination, r.gateway, r.table) for r in n0.routes] == [("172.16.0.0/12", "172.16.0.1", 100)]
+    assert [(r.from_, r.table, r.priority) for r in n0.rules] == [("172.16.0.2", 100, 100)]
+    n1 = net.with_address("172.16.1.2/24")
+    assert n1 is not None and net.interface_name(n1) == "nic1"
+    with pytest.raises(NetworkdError, match="netplan generate refused"):
+        netplan_generate({"bad.yaml": "network:\n  version: 2\n  ethernets:\n    nic0: {mtu: lots}\n"})
+
+
+def test_host_sysctls_from_a_rendered_script() -> None:
+    from fabric.lab.hosts import host_sysctls
+
+    script = ("#!/bin/sh\nneed /proc/sys/net/ipv4/conf/nic0\nput /proc/sys/net/ipv4/conf/nic0/arp_ignore 1\n"
+              "put /proc/sys/net/ipv4/conf/nic0/rp_filter 2\nput /sys/class/net/nic0/ecn/roce_np/enable/3 1\n")
+    assert host_sysctls({"roce.sh": script, "netplan.yaml": "put /proc/sys/net/ipv4/conf/x/rp_filter 0"}) == [
+        ("nic0", "arp_ignore", "1"), ("nic0", "rp_filter", "2")]  # only *.sh, only the ARP / rp_filter keys
+
+
+def test_pick_and_short_names() -> None:
+    assert pick(4, 2) == [0, 3] and pick(4, "all") == [0, 1, 2, 3] and pick(7, 3) == [0, 3, 6]
+    assert pick(1, 2) == [0] and pick(5, 0) == []
+    assert short_name("enp170s0f0np0", set()) == "enp170s0f0np0"  # 13 characters: kept
+    # 16 characters: the first 12 ("enp170s0f0np") and a 3-digit counter, the next free one
+    assert short_name("enp170s0f0np0abc", set()) == "enp170s0f0np000"
+    assert short_name("enp170s0f0np0abc", {"enp170s0f0np000"}) == "enp170s0f0np001"
+
+
+# --------------------------------------------------------------------------- selection and expectations
+
+
+def _mini2(tmp_path: Path) -> Result:
+    data = base_inventory()
+    seg = data["pods"][0]["segments"][0]
+    data["pods"][0]["segments"].append(dict(seg, id=2))
+    return run_data(tmp_path, data)
+
+
+def _standin_netplan(res: Result) -> dict[str, dict[str, str]]:
+    """The host files: the render's when it has them, else one netplan file per host from the rail map."""
+    rendered = rendered_host_files(res)
+    if rendered:
+        return rendered
+    assert res.inventory is not None
+    pool = str(res.inventory.pools.rail_subnets)  # 172.16.0.0/12
+    out: dict[str, dict] = {}
+    for r in railmap_rows(res):
+        table = 100 + r.rail
+        subnet = f"{r.address.rsplit('.', 1)[0]}.0/{r.address.split('/')[1]}"
+        eth = out.setdefault(r.host, {"network": {"version": 2, "renderer": "networkd", "ethernets": {}}})
+        eth["network"]["ethernets"][f"nic{r.nic}"] = {
+            "addresses": [r.address], "mtu": r.mtu,
+            "routes": [{"to": subnet, "scope": "link", "table": table},
+                       {"to": pool, "via": r.gateway, "table": table}],
+            "routing-policy": [{"from": r.ip, "table": table, "priority": table}]}
+    return {h: {"netplan.yaml": yaml.safe_dump(doc, sort_keys=False)} for h, doc in out.items()}
+
+
+@pytest.fixture(scope="module")
+def mini2(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict]:
+    res = _mini2(tmp_path_factory.mktemp("mini2"))
+    return res, _standin_netplan(res)
+
+
+def test_hosts_selected_and_wired_from_the_rail_map(mini2) -> None:
+    from fabric.lab.expect import expected
+    from fabric.lab.model import build_spec
+
+    res, files = mini2
+    spec = build_spec(res, hosts=2, host_files=files)
+    # first and last host of each segment
+    assert list(spec.hosts) == ["p1-s1-gpu001", "p1-s1-gpu004", "p1-s2-gpu001", "p1-s2-gpu004"]
+    h = spec.hosts["p1-s2-gpu004"]
+    assert h.ns == "rf-p1-s2-gpu004"
+    # host 4 of segment 2: .5 on s2's rail subnets, cabled to port 4 × 4 lanes = Ethernet12 of each rail switch
+    assert [(n.ifname, n.plan.address, n.plan.switch, n.plan.switch_if, n.plan.vlan, n.network.mtu, n.switch_mtu)
+            for n in h.nics] == [("nic0", "172.16.8.5/24", "p1-s2-rail0", "Ethernet12", 100, 9000, 9216),
+                                 ("nic1", "172.16.9.5/24", "p1-s2-rail1", "Ethernet12", 101, 9000, 9216)]
+    assert len(build_spec(res, hosts="all", host_files=files).hosts) == 8
+    hx = host_expected(spec, expected(spec))
+    # same rail: 8 NICs × the 2 built hosts of the other segment = 16 at 9000 (all routed through the spines),
+    # plus one 9001 per NIC (8, must fail) → 24; cross rail: one per NIC → 8, all routed
+    assert len(hx.same_rail) == 24 and sum(p.ping.expect_ok for p in hx.same_rail) == 16
+    assert {p.ping.size for p in hx.same_rail if not p.ping.expect_ok} == {9001}
+    assert len(hx.cross_rail) == 8 and all(p.ping.expect_ok for p in hx.cross_rail)
+    first = hx.same_rail[0]
+    assert (first.ping.src, first.ping.dst, first.nic, first.gateway) == ("172.16.0.2", "172.16.8.2", "nic0",
+                                                                          "172.16.0.1")
+
+
+def _rail_only(tmp_path: Path) -> Result:
+    """The mini fabric without spines, with a second segment: a rail-only pod of 2 segments."""
+    data = base_inventory()
+    pod = data["pods"][0]
+    del pod["spines"]
+    pod["segments"].append(dict(pod["segments"][0], id=2))
+    res = run_data(tmp_path, data)
+    assert res.plan is not None, [f.code for f in res.findings]
+    return res
+
+
+def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
+    """Without spines (a rail-only pod of 2 segments) nothing routes between rail switches: same-rail pings across
+    segments and cross-rail pings are planned to fail; only the 9001 probe is left out (no passing destination)."""
+    from fabric.lab.expect import expected
+    from fabric.lab.model import build_spec
+
+    res = _rail_only(tmp_path)
+    spec = build_spec(res, hosts=1, host_files=_standin_netplan(res))
+    hx = host_expected(spec, expected(spec))
+    # 2 hosts (one per segment) × 2 NICs → 4 same-rail pings, 4 cross-rail pings, none may pass
+    assert len(hx.same_rail) == 4 and len(hx.cross_rail) == 4
+    assert not any(p.ping.expect_ok for p in hx.same_rail + hx.cross_rail)
+
+
+def test_missing_host_files_are_named(mini2) -> None:
+    from fabric.lab.model import LabError, build_spec
+
+    res, files = mini2
+    with pytest.raises(LabError, match=r"no rendered netplan file .* p1-s1-gpu001"):
+        build_spec(res, hosts=2, host_files={k: v for k, v in files.items() if k != "p1-s1-gpu001"})
+    wrong = dict(files)
+    wrong["p1-s1-gpu004"] = {"x.yaml": files["p1-s1-gpu004"]["netplan.yaml"].replace("172.16.1.5/24",
+                                                                                       "172.16.1.99/24")}
+    with pytest.raises(LabError, match=r"p1-s1-gpu004: no interface .* 172\.16\.1\.5/24"):
+        build_spec(res, hosts=2, host_files=wrong)
+
+
+# --------------------------------------------------------------------------- the lab (root)
+
+
+def _leftovers() -> list[str]:
+    from tests.test_lab import _leftovers as switch_leftovers
+
+    return switch_leftovers()
+
+
+LOCK_WAIT = 900  # seconds to wait for another lab on this machine (labs share namespace names) to finish
+
+
+@pytest.fixture
+def lab_lock():
+    """The lab lock, waited for and held for the test (run_lab(held_lock=...)); afterwards whatever is left is torn
+    down and the machine must be clean (no rf-* namespace, daemon or state file)."""
+    import time
+
+    from fabric.lab import teardown_saved
+    from fabric.lab.teardown import Lock
+
+    lock = Lock()
+    deadline = time.monotonic() + LOCK_WAIT
+    while not lock.acquire():
+        assert time.monotonic() < deadline, f"another lab held the lab lock for {LOCK_WAIT}s"
+        time.sleep(2)
+    try:
+        yield lock
+    finally:
+        lock.release()
+        left = _leftovers()
+        teardown_saved()
+        assert not left, f"the lab left things behind: {left[:5]}"
+
+
+@root_only
+def test_lab_with_hosts(mini2, lab_lock) -> None:
+    import time
+
+    from fabric.lab import format_result, run_lab
+
+    res, files = mini2
+    t0 = time.monotonic()
+    r = run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+    print(f"lab with hosts: {time.monotonic() - t0:.1f}s")
+    print(format_result(r))
+    assert r.ok, "\n".join(b for c in r.checks.values() for b in c.bad[:10])
+    c = r.counts()
+    # 4 hosts × 2 NICs (test_hosts_selected_and_wired_from_the_rail_map); pings: 24 same rail + 8 cross rail = 32;
+    # one route lookup per pair pinged: 16 same rail (the 9001 probes repeat pairs) + 8 cross rail = 24
+    assert (c["host-interfaces"], c["host-rules"], c["host-pings"], c["cross-rail"], c["host-egress"]) == \
+        (8, 8, 24, 8, 24)
+    assert r.removed["namespaces"] == 6 and r.removed["host_namespaces"] == 4
+    assert not _leftovers()
+
+
+@root_only
+def test_host_policy_fault_is_caught_and_named(mini2, lab_lock) -> None:
+    from fabric.lab import format_result, run_lab
+
+    res, files = mini2
+    r = run_lab(res, hosts=2, host_files=files, faults=["host-policy"], say=lambda _m: None, held_lock=lab_lock)
+    text = format_result(r)
+    print(text)
+    (f,) = r.spec.faults
+    # the first built host's first NIC: p1-s1-gpu001 nic0 172.16.0.2 (its table is the host file's: 100 in the
+    # stand-in, the rendered file's own once the render has host files)
+    assert f.where == "p1-s1-gpu001" and "rule del from 172.16.0.2 table " in f.detail
+    assert r.checks["host-rules"].bad == ["p1-s1-gpu001: no ip rule from 172.16.0.2 (nic0, rail 0): its traffic "
+                                          "follows the main table, plan: policy routing per rail NIC"]
+    assert {"host-rules", "host-egress", "host-pings", "cross-rail"} <= set(r.caught_by(f))
+    # every mismatch names the host: from its rail-0 NIC the main table has no route off its subnet, and its replies
+    # to the other segment's rail-0 NICs are lost the same way
+    stray = [b for c in r.checks.values() for b in c.bad if "p1-s1-gpu001" not in b]
+    assert not stray, stray[:5]
+    assert "fault host-policy at p1-s1-gpu001: DETECTED by" in text
+    assert not _leftovers()
+
+
+@root_only
+def test_host_namespaces_removed_after_a_crash(mini2, lab_lock, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fabric.lab import run_lab
+    from fabric.lab.daemons import Instances
+
+    def boom(self) -> None:
+        raise RuntimeError("injected failure after the hosts were built")
+
+    res, files = mini2
+    monkeypatch.setattr(Instances, "start", boom)
+    with pytest.raises(RuntimeError, match="injected"):
+        run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert "rf-" not in out and not _leftovers()
+
+
+@root_only
+def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, lab_lock) -> None:
+    """Host files whose rail tables hold only their own subnet (nothing for the other rails, as a rail-only pod
+    might be rendered): a lookup from NIC 0's address towards rail 1 misses table 100, falls through to the main
+    table, whose connected route sends it out of NIC 1, and is answered. Rail-only 2-segment mini fabric, 2 hosts per
+    segment, built in the order s1-gpu001, s1-gpu004, s2-gpu001, s2-gpu004; each NIC's cross-rail ping goes to the
+    next host's other rail. From s1-gpu001 and s2-gpu001 the next host is in the same segment, whose other-rail
+    subnet is connected on the source host too: 2 hosts × 2 NICs = 4 leaks (route lookup and ping). From s1-gpu004
+    and s2-gpu004 the next host is in the other segment: not connected, no route, the ping fails as planned."""
+    from fabric.lab import format_result, run_lab
+
+    res = _rail_only(tmp_path)
+    files = {}
+    for host, named in _standin_netplan(res).items():
+        doc = yaml.safe_load(next(iter(named.values())))
+        for eth in doc["network"]["ethernets"].values():
+            eth["routes"] = [r for r in eth["routes"] if r.get("scope") == "link"]  # own subnet only
+        files[host] = {"netplan.yaml": yaml.safe_dump(doc)}
+    r = run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+    print(format_result(r))
+    leaks = r.checks["host-egress"].bad
+    assert len(leaks) == 4 and len(r.checks["cross-rail"].bad) == 4 and r.mismatches == 8
+    assert "p1-s1-gpu001 nic0 172.16.0.2 (rail 0) -> p1-s1-gpu004 nic1 172.16.1.5 (rail 1): route get: leaves " \
+           "through nic1, plan nic0 or no route (no planned path)" in leaks
+    assert any("p1-s1-gpu001 nic0 172.16.0.2 (rail 0) -> p1-s1-gpu004 nic1" in b and "passed (replied), plan: fail"
+               in b for b in r.checks["cross-rail"].bad)
