@@ -56,6 +56,7 @@ class Mlag:
     virtual_mac: str
     bonds: tuple[str, ...] = ()  # the host bonds' port-channel names (SONiC MCLAG_INTERFACE)
     trunk_group: str = MLAG_TRUNK_GROUP  # EOS trunk group of the peer VLAN and the peer link
+    peer_management: str = ""  # the peer's management address (a.b.c.d): NVUE's MLAG backup IP (vrf mgmt)
 
 
 @dataclass
@@ -99,7 +100,8 @@ def build_mlag(sw: Switch, plan: Plan, parts: MlagParts) -> Mlag | None:
     group = (sw.group or 0) + 1
     return Mlag(f"p{sw.pod}-s{sw.segment}-g{group}", group, parts.peer, sw.side == 0, PEER_VLAN, ntoa(mine),
                 ntoa(theirs), 31, parts.port_channel_name(MLAG_PEER_CHANNEL), VIRTUAL_ROUTER_MAC,
-                tuple(parts.port_channel_name(n) for n in sorted(parts.bonds)))
+                tuple(parts.port_channel_name(n) for n in sorted(parts.bonds)),
+                peer_management=ntoa(plan.management[parts.peer]))
 
 
 def mlag_port_channels(parts: MlagParts, mtu: int, rail_vlans: list[int]) -> list[PortChannel]:
