@@ -1,9 +1,5 @@
 """Cumulus Linux (NVUE) MLAG: the startup.yaml sections of a named pair (parsed by PyYAML), the NVUE reader and
-`fabric verify` on them (passing, and failing on hand-broken copies), and validation (NVUE MLAG is still refused).
-
-NVUE's PLATFORM refuses dual_homing: mlag (PLAT001: Cumulus MLAG + VRR gives each switch its own SVI address, the
-plan has one shared address per rail SVI; fabric/platforms/nvue.py). The rendering tests enable it on a copy of the
-platform record (`enabled` fixture), as the lead's one-line switch would, so the built sections are tested now.
+`fabric verify` on them (passing, and failing on hand-broken copies), ipplan.csv and expected/ rows, validation.
 
 Hand derivation for tests.helpers.mlag_inventory("eos") moved to `platform: nvue` (2 rails, 4 hosts with 2 NICs × 2
 ports of 400G, sw64: 64 ports of 800G, 2 spines; the EOS test's derivation, tests/test_mlag_eos.py, gives the same
@@ -20,8 +16,12 @@ plan, only the names and the MTU change):
 - priority: side a 2048 (primary), side b 32768; backup = the peer's eth0 address, vrf mgmt.
 - host bonds: bond1001..bond1004 (MLAG id = number = 1000 + (host − 1)·1 + 0 + 1), the same on both switches,
   access VLAN 100 + rail; members: 400G lanes of the 2x breakout, host 1 swp1s0, 2 swp1s1, 3 swp2s0, 4 swp2s1.
-- rail SVI: vlan100 (rail 0) / vlan101 (rail 1), gateway 172.16.0.1/24 / 172.16.1.1/24 as `ip vrr address` only,
+- rail SVI: vlan100 (rail 0) / vlan101 (rail 1), gateway 172.16.0.1/24 / 172.16.1.1/24 as `ip vrr address`,
   `ip vrr mac-address` 02:1c:73:00:00:01 (the model's VIRTUAL_ROUTER_MAC), `router vrr enable on`.
+- own SVI addresses (NVUE sets mlag_own_svi_address): rail subnets are /24 (the default rail_prefix_len): rail 0 =
+  172.16.0.0/24 (group 1 = aggregate 0 of the segment block 172.16.0.0/21), rail 1 = 172.16.1.0/24 (group 2,
+  one /24 further). Side a takes the last usable address (network + 256 − 2 = .254), side b the one before (.253):
+  rail0a 172.16.0.254/24, rail0b 172.16.0.253/24, rail1a 172.16.1.254/24, rail1b 172.16.1.253/24.
 - iBGP: MLAG-PEER peer group with next-hop-self; neighbour = the peer's /31 address, remote-as = the pair's shared
   ASN (side a's: rail_switch_base 4200100000 + tier slot 0 → 4200100000 for group 1, slot 2 → 4200100002 for 2).
 - MTU 9216 (the NVUE maximum, the fabric MTU unchanged).
@@ -29,9 +29,7 @@ plan, only the names and the MTU change):
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +37,8 @@ import pytest
 import yaml
 
 from fabric.cli import main
-from fabric.platforms import PLATFORMS
 from fabric.verify.nvue import read_nvue
 from tests.helpers import dump, mlag_inventory, run_data, write_files
-
-STOCK_NVUE = PLATFORMS["nvue"]  # the shipped record, before any test enables mlag on a copy
 
 
 def nvue_mlag_inventory() -> dict[str, Any]:
@@ -52,15 +47,12 @@ def nvue_mlag_inventory() -> dict[str, Any]:
     return data
 
 
-@pytest.fixture(scope="module")
-def enabled() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(PLATFORMS, "nvue", dataclasses.replace(PLATFORMS["nvue"], dual_homing=frozenset({"mlag"})))
-        yield
+OWN = {"p1-s1-rail0a": "172.16.0.254/24", "p1-s1-rail0b": "172.16.0.253/24",  # see the derivation above
+       "p1-s1-rail1a": "172.16.1.254/24", "p1-s1-rail1b": "172.16.1.253/24"}
 
 
 @pytest.fixture(scope="module")
-def rendered(enabled: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("mlag-nvue")
     write_files(base / "inv", {"fabric.yml": dump(nvue_mlag_inventory())})
     assert main(["render", str(base / "inv"), "--out", str(base / "raw"), "-q"]) == 0
@@ -131,11 +123,12 @@ def test_host_bonds(rendered: Path) -> None:
 
 def test_vrr_gateways(rendered: Path) -> None:
     for host, vid, gateway in (("p1-s1-rail0a", 100, "172.16.0.1/24"), ("p1-s1-rail0b", 100, "172.16.0.1/24"),
-                               ("p1-s1-rail1a", 101, "172.16.1.1/24")):
+                               ("p1-s1-rail1a", 101, "172.16.1.1/24"), ("p1-s1-rail1b", 101, "172.16.1.1/24")):
         t = tree(rendered, host)
         assert t["interface"][f"vlan{vid}"] == {
             "type": "svi", "vlan": vid, "description": f"RAIL{vid - 100}", "link": {"mtu": 9216},
-            "ip": {"vrr": {"enable": "on", "address": {gateway: {}}, "mac-address": "02:1c:73:00:00:01",
+            "ip": {"address": {OWN[host]: {}},
+                   "vrr": {"enable": "on", "address": {gateway: {}}, "mac-address": "02:1c:73:00:00:01",
                            "state": {"up": {}}}}}
         assert t["router"]["vrr"] == {"enable": "on"}
 
@@ -166,8 +159,11 @@ def test_reader_records(rendered: Path) -> None:
     assert (pl.mode, pl.trunk_vlans, pl.mlag) == ("trunk", frozenset({100, 4094}), None)
     assert (bond.mode, bond.vlan, bond.mlag, bond.mtu) == ("access", 100, 1003, 9216)
     assert (member.mode, member.channel) == ("member", "bond1003")
-    assert dev.vlans[100].virtual and dev.vlans[100].svi == ["172.16.0.1/24"]
+    assert dev.vlans[100].virtual and dev.vlans[100].svi == ["172.16.0.254/24", "172.16.0.1/24"]
+    assert dev.vlans[100].own == ["172.16.0.254/24"]
     assert dev.vlans[4094].svi == ["10.32.20.1/31"] and dev.vlans[4094].tagged == ["peerlink"]
+    sub = dev.interfaces["peerlink.4094"]  # the peer VLAN's routed interface, as ipplan.csv names it
+    assert (sub.mode, sub.ipv4, sub.mtu) == ("routed", ["10.32.20.1/31"], 9216)
     m = dev.mlag
     assert m is not None
     assert (m.domain, m.vlan, m.local_ip, m.peer_ip, m.peer_link, m.virtual_mac) == (
@@ -215,22 +211,102 @@ def test_gateway_without_vrr(gen: Path, capsys: pytest.CaptureFixture[str]) -> N
     a0 = rewrite(gen, "p1-s1-rail0a", plain)
     code, lines = verify(gen, capsys)
     assert code == 1
-    # rail0a's one SVI was its only VRR, so the pair's virtual MAC differs too (NVUE writes it per SVI)
+    # rail0a's one SVI was its only VRR, so the pair's virtual MAC differs too (NVUE writes it per SVI); its own
+    # address (.254, the derivation above) went with the `ip` replaced
+    line = ipplan_line(gen, "172.16.0.254/24,p1-s1-rail0a,vlan100,rail-own,rail_subnets,rail 0 vlan 100 own address "
+                            "beside the gateway shared with MLAG peer p1-s1-rail0b")
     assert lines[:-1] == [
         "FAIL mlag: p1-s1-rail0a Vlan100: expected a virtual gateway shared with p1-s1-rail0b (rail 0), found ip "
         f"address 172.16.0.1/24 ({a0})",
+        f"FAIL mlag: p1-s1-rail0a Vlan100: expected own address 172.16.0.254/24 beside the shared gateway "
+        f"(ipplan.csv:{line}), found none ({a0})",
         "FAIL mlag: p1-s1-rail0b MLAG domain (peer p1-s1-rail0a): expected virtual MAC None as on p1-s1-rail0a, "
         f"found 02:1c:73:00:00:01 ({a0}, configs/p1-s1-rail0b/startup.yaml)"]
 
 
+def ipplan_line(root: Path, row: str) -> int:
+    """The 1-based line of `row` in ipplan.csv (the verifier cites it)."""
+    lines = (root / "ipplan.csv").read_text().splitlines()
+    return lines.index(row) + 1
+
+
+def test_own_address_broken_by_hand(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rail0b takes rail0a's own address (.254 instead of its .253): the verifier names both the plan row it
+    breaks and the clash with the peer."""
+    b0 = rewrite(gen, "p1-s1-rail0b", lambda t: t["interface"]["vlan100"]["ip"].update(
+        address={"172.16.0.254/24": {}}))
+    line = ipplan_line(gen, "172.16.0.253/24,p1-s1-rail0b,vlan100,rail-own,rail_subnets,rail 0 vlan 100 own address "
+                            "beside the gateway shared with MLAG peer p1-s1-rail0a")
+    code, lines = verify(gen, capsys)
+    assert code == 1
+    assert lines[:-1] == [
+        "FAIL mlag: p1-s1-rail0a Vlan100: expected an own address distinct from p1-s1-rail0b's, found 172.16.0.254 "
+        f"on both (configs/p1-s1-rail0a/startup.yaml, {b0})",
+        f"FAIL mlag: p1-s1-rail0b Vlan100: expected own address 172.16.0.253/24 beside the shared gateway "
+        f"(ipplan.csv:{line}), found 172.16.0.254/24 ({b0})"]
+
+
+def test_own_address_outside_the_subnet(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a1 = rewrite(gen, "p1-s1-rail1a", lambda t: t["interface"]["vlan101"]["ip"].update(
+        address={"172.16.9.254/24": {}}))
+    line = ipplan_line(gen, "172.16.1.254/24,p1-s1-rail1a,vlan101,rail-own,rail_subnets,rail 1 vlan 101 own address "
+                            "beside the gateway shared with MLAG peer p1-s1-rail1b")
+    code, lines = verify(gen, capsys)
+    assert code == 1
+    assert lines[:-1] == [
+        f"FAIL mlag: p1-s1-rail1a Vlan101: expected own address 172.16.1.254/24 beside the shared gateway "
+        f"(ipplan.csv:{line}), found 172.16.9.254/24 ({a1})",
+        f"FAIL mlag: p1-s1-rail1a Vlan101: expected an own address inside the rail subnet 172.16.1.0/24, found "
+        f"172.16.9.254/24 ({a1})"]
+
+
+def csv_rows(path: Path) -> list[list[str]]:
+    return [row.split(",") for row in path.read_text().splitlines()[2:]]
+
+
+def test_ipplan_rows(rendered: Path) -> None:
+    """One rail-own row per switch and rail SVI (the derivation above), hosts 172.16.r.2-5 (gateway + host number
+    1-4) never reaching them, and the peer /31s on NVUE's peerlink.4094."""
+    rows = csv_rows(rendered / "ipplan.csv")
+    own = [r[:4] for r in rows if r[3] == "rail-own"]
+    assert own == [["172.16.0.253/24", "p1-s1-rail0b", "vlan100", "rail-own"],
+                   ["172.16.0.254/24", "p1-s1-rail0a", "vlan100", "rail-own"],
+                   ["172.16.1.253/24", "p1-s1-rail1b", "vlan101", "rail-own"],
+                   ["172.16.1.254/24", "p1-s1-rail1a", "vlan101", "rail-own"]]
+    hosts = sorted(r[0] for r in rows if r[3] == "host")
+    assert hosts == [f"172.16.{rail}.{n}/24" for rail in (0, 1) for n in (2, 3, 4, 5)]
+    peer = [r for r in rows if r[2].startswith("peerlink")]
+    assert peer == [["10.32.20.0/31", "p1-s1-rail0b", "peerlink.4094", "p2p", "fabric_links",
+                     "peer p1-s1-rail0a peerlink.4094"],
+                    ["10.32.20.1/31", "p1-s1-rail0a", "peerlink.4094", "p2p", "fabric_links",
+                     "peer p1-s1-rail0b peerlink.4094"],
+                    ["10.32.20.4/31", "p1-s1-rail1b", "peerlink.4094", "p2p", "fabric_links",
+                     "peer p1-s1-rail1a peerlink.4094"],
+                    ["10.32.20.5/31", "p1-s1-rail1a", "peerlink.4094", "p2p", "fabric_links",
+                     "peer p1-s1-rail1b peerlink.4094"]]
+    assert not any("Vlan4094" in r[2] for r in rows)
+
+
+def test_expected_peer_sessions(rendered: Path) -> None:
+    """The MLAG-PEER iBGP session runs on peerlink.4094 (the /31s and the pair ASNs of the derivation; BFD on, as
+    every peer group of the base inventory)."""
+    rows = [r for r in csv_rows(rendered / "expected" / "bgp_sessions.csv") if r[8] == "MLAG-PEER"]
+    assert rows == [
+        ["p1-s1-rail0a", "peerlink.4094", "10.32.20.1", "4200100000", "10.32.20.0", "4200100000", "p1-s1-rail0b",
+         "peerlink.4094", "MLAG-PEER", "yes"],
+        ["p1-s1-rail0b", "peerlink.4094", "10.32.20.0", "4200100000", "10.32.20.1", "4200100000", "p1-s1-rail0a",
+         "peerlink.4094", "MLAG-PEER", "yes"],
+        ["p1-s1-rail1a", "peerlink.4094", "10.32.20.5", "4200100002", "10.32.20.4", "4200100002", "p1-s1-rail1b",
+         "peerlink.4094", "MLAG-PEER", "yes"],
+        ["p1-s1-rail1b", "peerlink.4094", "10.32.20.4", "4200100002", "10.32.20.5", "4200100002", "p1-s1-rail1a",
+         "peerlink.4094", "MLAG-PEER", "yes"]]
+
+
 # ------------------------------------------------------------------------------------------------ validation
 
-@pytest.mark.parametrize("platform", ["nvue", "nxos", "junos"])
-def test_mlag_still_refused(tmp_path: Path, platform: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shipped NVUE record refuses the pair (per-switch SVI addresses are missing from the plan), as NX-OS
-    (vPC) and Junos (MC-LAG) do: one PLAT001 per pair."""
-    monkeypatch.setitem(PLATFORMS, "nvue", STOCK_NVUE)  # the module's `enabled` fixture may still be active
-    assert "mlag" not in STOCK_NVUE.dual_homing
+@pytest.mark.parametrize("platform", ["nxos", "junos"])
+def test_mlag_still_refused(tmp_path: Path, platform: str) -> None:
+    """NX-OS (vPC) and Junos (MC-LAG) still refuse the pair: one PLAT001 per pair."""
     data = nvue_mlag_inventory()
     data["pods"][0]["segments"][0]["platform"] = platform
     plat = [f.message for f in run_data(tmp_path, data).findings if f.code == "PLAT001" and "MLAG pair" in f.message]
@@ -239,7 +315,41 @@ def test_mlag_still_refused(tmp_path: Path, platform: str, monkeypatch: pytest.M
     assert f"dual_homing: mlag cannot be expressed on {platform} (p1-s1-rail0a)" in plat[0]
 
 
-def test_enabled_nvue_validates_clean(enabled: None, tmp_path: Path) -> None:
-    """With mlag in NVUE's record the inventory has no error at all (the render fixture depends on it)."""
+def test_nvue_mlag_validates_clean(tmp_path: Path) -> None:
     errors = [f for f in run_data(tmp_path, nvue_mlag_inventory()).findings if f.severity == "error"]
     assert errors == []
+
+
+def test_hosts_stop_below_the_own_addresses(tmp_path: Path) -> None:
+    """A /29 rail subnet has 8 addresses: network, gateway (.1), broadcast (.7) and, on NVUE, the pair's own .6
+    (side a) and .5 (side b) leave host numbers 1-3 (.2-.4); host 4 would be .5, side b's address. Growing to a
+    /28 (16 - 5 = 11 hosts) fits: length_for(4 + 3 + 2 = 9) = /28. On EOS (one shared address, no own ones)
+    8 - 3 = 5 hosts fit, so 4 hosts are fine."""
+    data = nvue_mlag_inventory()
+    data["pods"][0]["segments"][0]["rail_prefix_len"] = 29
+    pool = [f.message for f in run_data(tmp_path / "nvue", data).findings if f.code == "POOL006"]
+    assert pool == ["segment 1/1: host number 4 does not fit a /29 rail subnet (gateway + 2 switch addresses + 3 "
+                    "hosts); the two switches of each MLAG pair need their own address on every rail SVI beside the "
+                    "shared gateway (the last two usable addresses)"]
+    data["pods"][0]["segments"][0]["platform"] = "eos"
+    assert [f for f in run_data(tmp_path / "eos", data).findings if f.code == "POOL006"] == []
+
+
+def test_own_addresses_are_stable(tmp_path: Path) -> None:
+    """Own addresses depend on the rail subnet and the side only: doubling the hosts changes none of them (nor the
+    gateway), and EOS pairs get none."""
+    def own(data: dict[str, Any], where: Path) -> dict[tuple[str, int], int | None]:
+        plan = run_data(where, data).plan
+        assert plan is not None
+        return {k: s.own for k, s in plan.rail_subnets.items()}
+
+    small = own(nvue_mlag_inventory(), tmp_path / "a")
+    grown = nvue_mlag_inventory()
+    grown["pods"][0]["segments"][0]["host_groups"][0]["count"] = 8
+    assert own(grown, tmp_path / "b") == small
+    base = (172 << 24) + (16 << 16)  # 172.16.0.0
+    assert small == {("p1-s1-rail0a", 0): base + 254, ("p1-s1-rail0b", 0): base + 253,
+                     ("p1-s1-rail1a", 1): base + 256 + 254, ("p1-s1-rail1b", 1): base + 256 + 253}
+    eos = nvue_mlag_inventory()
+    eos["pods"][0]["segments"][0]["platform"] = "eos"
+    assert set(own(eos, tmp_path / "c").values()) == {None}

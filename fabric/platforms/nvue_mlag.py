@@ -36,8 +36,11 @@ PRIMARY_PRIORITY = 2048
 SECONDARY_PRIORITY = 32768  # clagd's default
 
 
+PEER_INTERFACE = f"{PEERLINK}.{{vlan}}"  # Platform.mlag_peer_interface: the model names the subinterface with it
+
+
 def peer_subinterface(m: Mlag) -> str:
-    return f"{PEERLINK}.{m.vlan}"
+    return m.interface
 
 
 def bond_name(dev: DeviceConfig, name: str) -> str:
@@ -85,7 +88,10 @@ def peer_vlan(dev: DeviceConfig) -> Tree:
 
 
 def vrr(dev: DeviceConfig, v: Vlan) -> Tree:
-    """The `ip` of a rail SVI whose gateway the pair shares: VRR only (the model has one, shared, address)."""
+    """The `ip` of a rail SVI whose gateway the pair shares: the switch's own address (`ip address`, unique in the
+    pair) beside the shared VRR address and MAC, as in every NVIDIA MLAG + VRR example."""
     m = dev.mlag
     assert m is not None
-    return {"vrr": {"enable": ON, "address": {v.gateway: {}}, "mac-address": m.virtual_mac, "state": {"up": {}}}}
+    out: Tree = {"address": {v.own: {}}} if v.own else {}
+    out["vrr"] = {"enable": ON, "address": {v.gateway: {}}, "mac-address": m.virtual_mac, "state": {"up": {}}}
+    return out

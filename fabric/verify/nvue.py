@@ -11,10 +11,11 @@ role`. MLAG (Cumulus clagd, CL 5.14 MLAG and VRR guides): `interface <bond> bond
 bond of type `peerlink` (a bridge member, so a trunk of every bridge VLAN) and its subinterface `peerlink.<vid>`
 (type sub, base-interface, vlan: the peer VLAN and its address), `mlag {mac-address, peer-ip}` (the system MAC
 stands for the domain: both switches of a pair must share it), `interface vlanN ip vrr {address, mac-address}` (a
-virtual gateway; its MAC is the pair's virtual MAC). QoS is global in NVUE (default-global profiles), so every
-port with `qos pfc-watchdog` or in a RoCE profile gets the global map; a port is a RoCE port when `qos roce` is on.
-Buffers are NVIDIA's RoCE pools (`qos roce mode lossless`), not written per port: Buffers.managed is False. On/off
-values are accepted as YAML booleans or the strings on/off (NVUE prints them unquoted).
+virtual gateway; its MAC is the pair's virtual MAC) beside the switch's own `ip address` (Vlan.own). QoS is global
+in NVUE (default-global profiles), so every port with `qos pfc-watchdog` or in a RoCE profile gets the global map;
+a port is a RoCE port when `qos roce` is on. Buffers are NVIDIA's RoCE pools (`qos roce mode lossless`), not
+written per port: Buffers.managed is False. On/off values are accepted as YAML booleans or the strings on/off
+(NVUE prints them unquoted).
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
         virtual = [str(a) for a in _dict(vrr.get("address"))] if _on(vrr.get("enable", "on")) else []
         vlan.svi += addresses + virtual
         vlan.virtual = bool(virtual)
+        vlan.own += addresses if virtual else []  # the switch's own address beside the shared VRR address
         vlan.mtu = link.get("mtu")
         return
     if kind == "sub" and node.get("vlan") is not None:  # peerlink.4094: the MLAG peer VLAN, routed, off the bridge
@@ -156,6 +158,8 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
         vlan.svi += addresses
         vlan.tagged.append(str(node.get("base-interface", ifname.split(".")[0])))
         vlan.mtu = link.get("mtu")
+        # also the routed interface the plan names (ipplan.csv, expected/bgp_sessions.csv: peerlink.4094)
+        dev.interfaces[ifname] = Interface(ifname, mtu=vlan.mtu, mode="routed", ipv4=list(addresses))
         return
     if "breakout" in link and kind == "swp" and set(link) == {"breakout"}:
         return  # the parent of a broken-out port: its lanes are the interfaces
