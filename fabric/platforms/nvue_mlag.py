@@ -15,7 +15,10 @@ What is NVUE's own and decided here, once:
 - the primary: side a gets `mlag priority` 2048, side b the documented default 32768 (lower wins);
 - `mlag backup` = the peer's management address in the management VRF; `init-delay` left at its default;
 - the shared rail gateway is VRR on the SVI (`ip vrr address`, `ip vrr mac-address` = the model's virtual MAC,
-  `ip vrr state up`), with `router vrr enable on`.
+  `ip vrr state up`), with `router vrr enable on`, beside the switch's own `ip address` on the SVI (the model's
+  Vlan.own, decided in allocate: NVUE sets Platform.mlag_own_svi_address);
+- the peer VLAN's interface name peerlink.<vlan> is Platform.mlag_peer_interface (PEER_INTERFACE), so the model,
+  ipplan.csv and expected/ name it as startup.yaml does.
 """
 
 from __future__ import annotations
