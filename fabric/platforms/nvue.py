@@ -40,8 +40,8 @@ command reference):
 
 NOT verified (rendered from the path mirroring of verified `nv set` forms, or from memory; check on a CL 5.14 VX or
 Air instance before the first push):
-- MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as
-  YAML; `mlag priority` and `mac-address` keys in startup.yaml (documented as `nv set`, not shown in YAML);
+- MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as YAML; `mlag priority` and `mac-address` keys in startup.yaml
+  (documented as `nv set`, not shown in YAML);
   `peerlink.4094` `description` and `link mtu` (the MTU guide sets `peerlink.4094 link mtu`); MLAG bonds without
   `bond mode` (the guide's startup.yaml shows none; its interfaces file shows 802.3ad); `nexthop-setting self`
   under ipv4-unicast (documented under l2vpn-evpn);
