@@ -13,6 +13,10 @@ Layout (offsets into each pool):
 - rail subnets: segment (pod, id) owns block (pod-1)·L.segments_per_pod + (id-1) of size /L.segment_rail_block;
   inside it rail group g (or switch k for two-vlans dual homing) owns an aggregate of 2^ceil(log2 rails-per-switch)
   subnets, rail slot i owns subnet i of it. Gateway = first address; host n = gateway + n.
+- own SVI addresses (MLAG pairs on a platform with `mlag_own_svi_address`: each switch needs its own address on a
+  rail SVI beside the shared gateway): side a = the last usable address of the rail subnet, side b = the one
+  before (a /24: .254 and .253). They depend on the subnet and the side only; hosts never reach them (POOL006
+  counts them).
 - MLAG peer links /31: after all spine slots, at the pair's side-a rail_tier_slot (one /31 per pair).
 - ASNs: super-spines one ASN; spines of pod p: spine_base + p; rail switch: rail_switch_base + rail_tier_slot
   (both switches of an MLAG pair: side a's, so the spines see one speaker's AS path for the shared subnets).
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 
 from fabric.address import LAST, Prefix, bits_for, size
 from fabric.intent import DualHoming, Inventory
+from fabric.platforms import PLATFORMS
 from fabric.topology import LinkRole, Role, Topology
 
 
@@ -56,6 +61,7 @@ class RailSubnet:
     vlan: int
     prefix: Prefix
     gateway: int
+    own: int | None = None  # this switch's own SVI address beside the shared gateway (see own_address)
 
 
 @dataclass
@@ -73,6 +79,8 @@ class Plan:
     pools: dict[str, PoolUse] = field(default_factory=dict)
     segment_blocks: dict[tuple[int, int], Prefix] = field(default_factory=dict)
     segment_needs: dict[tuple[int, int], int] = field(default_factory=dict)  # addresses the segment needs
+    # addresses at the top of each rail subnet of the segment kept for switches' own SVI addresses (0 or 2)
+    segment_reserved: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def past_ipv4(self) -> list[str]:
         """Pools whose plan runs past 255.255.255.255 (a POOL002 shortfall at the top of the address space): their
@@ -86,6 +94,20 @@ class Plan:
         """(upper end, lower end) addresses of a routed link or bundle."""
         net = self.p2p[link_key]
         return net, net + 1
+
+
+OWN_SVI_ADDRESSES = 2  # one per switch of an MLAG pair
+
+
+def own_address(prefix: Prefix, side: int) -> int:
+    """A switch's own address on a rail SVI of an MLAG pair: the last usable address of the subnet for side a (0),
+    the one before for side b (1)."""
+    return prefix.net + prefix.size - 2 - side
+
+
+def _own_svi_groups(topo: Topology, names: tuple[str, ...]) -> set[int | None]:
+    """The rail groups of an MLAG segment whose pair needs own SVI addresses (either switch's platform says so)."""
+    return {topo.switches[n].group for n in names if PLATFORMS[topo.switches[n].platform].mlag_own_svi_address}
 
 
 def _pool(name: str, net) -> PoolUse:  # net: netaddr.IPNetwork
@@ -142,6 +164,8 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
         shared = info.sides == 2 and info.dual_homing in (DualHoming.MLAG, DualHoming.ESI)
         units = len(info.groups) * (1 if shared or info.sides == 1 else info.sides)
         plan.segment_needs[(info.pod, info.id)] = units * agg_size
+        own_groups = _own_svi_groups(topo, info.switches) if (info.pod, info.id) in mlag_segments else set()
+        plan.segment_reserved[(info.pod, info.id)] = OWN_SVI_ADDRESSES if own_groups else 0
         for name in info.switches:
             sw = topo.switches[name]
             unit = sw.group if shared or info.sides == 1 else (sw.index - 1)
@@ -154,8 +178,9 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
                 # shared subnets (MLAG/ESI pairs) are counted once, by side a
                 if not (shared and sw.side == 1):
                     rs.take(off, sub_size, f"{name} rail {rail}")
-                plan.rail_subnets[(name, rail)] = RailSubnet(name, rail, info.vlan_base + rail,
-                                                             Prefix(net, info.prefix_len), net + 1)
+                prefix = Prefix(net, info.prefix_len)
+                own = own_address(prefix, sw.side or 0) if sw.group in own_groups else None
+                plan.rail_subnets[(name, rail)] = RailSubnet(name, rail, info.vlan_base + rail, prefix, net + 1, own)
 
     for link in topo.links:
         if link.role is not LinkRole.HOST:

@@ -31,3 +31,16 @@ def test_mlag_pair() -> None:
     # the bond is untagged in its rail VLAN only; the peer link is tagged in every rail VLAN; gateways shared
     assert (v0.members, v1.members) == ((), ("PortChannel1002",))
     assert v0.tagged == v1.tagged == ("PortChannel1000",) and v0.virtual and v1.virtual
+    assert v0.own == v1.own == ""  # the plan gave no own address (EOS / SONiC pair)
+
+
+def test_own_address_on_a_shared_gateway_only() -> None:
+    """A rail subnet with an own address (allocate: side b of a /25 = 172.16.0.0 + 128 − 3 = .125) puts it on the
+    SVI of an MLAG switch; a single-homed switch never shows it."""
+    own = [RailSubnet("r0", 0, 100, Prefix(BASE, 25), BASE + 1, BASE + 125)]
+    parts = MlagParts(lambda n: f"bond{n}")
+    assert build_vlans(own, 9216, {}, parts)[0].own == ""  # not an MLAG switch: no shared gateway
+    peer = Link("r0a=r0b#1", LinkRole.PEER, End("r0a", 31, 0, 800), End("r0b", 31, 0, 800), bundle="r0a=r0b")
+    parts.peer_member(dict(name="swp31"), peer, True, "r0a")
+    (v0,) = build_vlans(own, 9216, {}, parts)
+    assert (v0.gateway, v0.own, v0.virtual) == ("172.16.0.1/25", "172.16.0.125/25", True)

@@ -343,7 +343,6 @@ NVUE_REFUSED: dict[tuple[str, str], str | None] = {
     ("routing.ecmp.mode", "flowlet"): "PLAT001",
     ("qos.pfc_watchdog.action", "forward"): "PLAT001",  # Cumulus's watchdog has no action knob: drop only
     ("qos.pfc_watchdog.action", "alert"): "PLAT001",
-    ("pods.*.segments.*.dual_homing", "mlag"): "PLAT001",  # Cumulus MLAG is not rendered yet
     ("pods.*.spines.port_channel_members", "2"): "PLAT001",  # NVUE bonds cannot say min-links 2 (the default)
 }
 # options whose NVUE baseline (their CONTEXT) is refused and which make it render: the option changes the outcome
@@ -356,8 +355,6 @@ NVUE_NOT_APPLICABLE = {
     "system.users.{}.privilege": "NVUE accounts have roles (system-admin, nvue-monitor), not privilege levels",
     "system.management": "its keys are the VRF name (Cumulus's is always mgmt) and eAPI; ssh is walked on its own",
     "switch_models.{}.buffers": "SONiC buffer facts: NVUE keeps NVIDIA's RoCE pools (qos roce mode lossless)",
-    "pods.*.segments.*.peer_link_ports": "MLAG only, and MLAG is refused on NVUE (test_render_nvue.py)",
-    "switch_models.{}.port_blocks.peer_link": "MLAG only, and MLAG is refused on NVUE (test_render_nvue.py)",
 }
 
 

@@ -249,13 +249,20 @@ def test_watchdog_action_other_than_drop_is_refused(tmp_path: Path) -> None:
     assert "PLAT001" in codes(run_data(tmp_path, data))
 
 
-def test_mlag_is_refused(tmp_path: Path) -> None:
+def test_mlag_renders(tmp_path: Path) -> None:
+    """dual_homing: mlag validates on NVUE (MLAG + VRR with per-switch SVI addresses; the sections are asserted in
+    tests/test_mlag_nvue.py)."""
     data = _nvue(base_inventory())
     data["host_models"]["h2d"] = {"gpus": 2, "nics": 2, "nic_speed": "400G", "ports_per_nic": 2}
     seg = data["pods"][0]["segments"][0]
     seg["host_groups"] = [{"model": "h2d", "count": 4}]
     seg["dual_homing"] = "mlag"
-    assert "PLAT001" in codes(run_data(tmp_path, data))
+    from fabric.cli import main
+
+    result = run_data(tmp_path, data)
+    assert [f for f in result.findings if f.severity == "error"] == []
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert "peerlink.4094" in (tmp_path / "out" / "configs" / "p1-s1-rail0a" / "startup.yaml").read_text()
 
 
 # --------------------------------------------------------------------------- parse-back

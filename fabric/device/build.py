@@ -56,7 +56,7 @@ def build_device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: 
     pcs.sort(key=lambda p: p.number)
     interfaces = build_interfaces(sw, model, found.used, found.breakout_of, mtu)
     vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag)
-    mlag = build_mlag(sw, plan, found.mlag) if found.mlag.active else None
+    mlag = build_mlag(sw, plan, found.mlag, traits.mlag_peer_interface) if found.mlag.active else None
     if mlag is not None:
         found.neighbors[MLAG_PEER_GROUP].append(Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip))
     loopback = ntoa(plan.loopback[sw.name])

@@ -11,6 +11,8 @@ once, for every platform:
 - peer VLAN 4094: one /31 per pair from the fabric-links pool; the MLAG control session and the iBGP session
   between the pair run over it (iBGP, next-hop-self: a switch that loses its uplinks still routes via its peer);
 - gateway: the rail SVI address is the same on both switches, answered with one virtual MAC (VIRTUAL_ROUTER_MAC).
+  Where the platform needs it (Platform.mlag_own_svi_address: Cumulus VRR, NX-OS HSRP) each switch also has its
+  own address on the SVI (allocate.own_address; Vlan.own).
   SONiC (community iccpd MCLAG) renders no virtual MAC: with the same SVI address on both switches, the standby
   takes the active's system MAC on every SVI of an MCLAG VLAN (MC-LAG HLD 5.4; iccpd
   update_vlan_if_mac_on_standby) except the peer VLAN, which MCLAG_UNIQUE_IP keeps per switch for the iBGP
@@ -56,6 +58,8 @@ class Mlag:
     virtual_mac: str
     bonds: tuple[str, ...] = ()  # the host bonds' port-channel names (SONiC MCLAG_INTERFACE)
     trunk_group: str = MLAG_TRUNK_GROUP  # EOS trunk group of the peer VLAN and the peer link
+    peer_management: str = ""  # the peer's management address (a.b.c.d): NVUE's MLAG backup IP (vrf mgmt)
+    interface: str = f"Vlan{PEER_VLAN}"  # the peer VLAN's routed interface (Platform.mlag_peer_interface)
 
 
 @dataclass
@@ -90,8 +94,9 @@ class MlagParts:
         return (self.port_channel_name(MLAG_PEER_CHANNEL),) if self.peer_members else ()
 
 
-def build_mlag(sw: Switch, plan: Plan, parts: MlagParts) -> Mlag | None:
-    """The switch's MLAG settings; None when its peer link is entirely off (MLAG001 refuses that inventory)."""
+def build_mlag(sw: Switch, plan: Plan, parts: MlagParts, interface: str) -> Mlag | None:
+    """The switch's MLAG settings; None when its peer link is entirely off (MLAG001 refuses that inventory).
+    `interface`: the platform's name of the peer VLAN's routed interface, "{vlan}" standing for its id."""
     if not parts.peer_members:
         return None
     upper_ip, lower_ip = plan.p2p_ends(parts.peer_bundle)
@@ -99,7 +104,8 @@ def build_mlag(sw: Switch, plan: Plan, parts: MlagParts) -> Mlag | None:
     group = (sw.group or 0) + 1
     return Mlag(f"p{sw.pod}-s{sw.segment}-g{group}", group, parts.peer, sw.side == 0, PEER_VLAN, ntoa(mine),
                 ntoa(theirs), 31, parts.port_channel_name(MLAG_PEER_CHANNEL), VIRTUAL_ROUTER_MAC,
-                tuple(parts.port_channel_name(n) for n in sorted(parts.bonds)))
+                tuple(parts.port_channel_name(n) for n in sorted(parts.bonds)),
+                peer_management=ntoa(plan.management[parts.peer]), interface=interface.format(vlan=PEER_VLAN))
 
 
 def mlag_port_channels(parts: MlagParts, mtu: int, rail_vlans: list[int]) -> list[PortChannel]:

@@ -57,8 +57,8 @@ def routed_owners(devices: Mapping[str, DeviceConfig]) -> dict[int, tuple[str, s
         for pc in dev.port_channels:
             if pc.ipv4:
                 owners[address_of(pc.ipv4)] = (name, pc.name)
-        if dev.mlag is not None:  # the peer-VLAN SVI of an MLAG pair
-            owners[address_of(dev.mlag.local_ip)] = (name, f"Vlan{dev.mlag.vlan}")
+        if dev.mlag is not None:  # the peer VLAN's interface of an MLAG pair (an SVI; NVUE: peerlink.4094)
+            owners[address_of(dev.mlag.local_ip)] = (name, dev.mlag.interface)
     return owners
 
 

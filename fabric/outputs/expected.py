@@ -6,7 +6,8 @@ asserts, ANTA, NetQ-style validation) to compare with what the switches report.
   peer_interface, peer_group, bfd. A port-channel session names the port-channels.
 - expected/lldp_neighbors.csv (v1): one row per cabled switch interface: device, interface, neighbor,
   neighbor_interface (the peer's interface name, or the host NIC port such as nic3p1), role (host | fabric | core |
-  peer: an MLAG peer-link member). A session over an MLAG peer VLAN names the SVI (Vlan4094).
+  peer: an MLAG peer-link member). A session over an MLAG peer VLAN names its routed interface as the platform
+  does (Platform.mlag_peer_interface: the SVI Vlan4094; NVUE's peer-link subinterface peerlink.4094).
   Port-channel members are listed one by one: LLDP runs on the members.
 Rows are sorted by device and then by neighbor address / interface, digits compared as numbers.
 """

@@ -8,7 +8,8 @@ Schema v1 columns:
 - interface: where the address is configured (Loopback0, the management port, an Ethernet or port-channel, the rail
   VLAN's SVI, a host NIC port such as nic3p1), empty for summaries and pools;
 - purpose: pool | segment-block | loopback | management | management-gateway | p2p | rail-subnet | rail-gateway |
-  host | aggregate;
+  rail-own | host | aggregate (rail-own: a switch's own address on a rail SVI beside the gateway it shares with its
+  MLAG peer, on platforms that need one, Platform.mlag_own_svi_address);
 - pool: the inventory pool that contains the address (loopbacks, fabric_links, rail_subnets, management), empty
   when it lies outside every pool (a pinned management address, for instance);
 - detail: the peer of a /31, the rail and VLAN of a rail subnet, the segment of a block.
@@ -69,7 +70,7 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         routed = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
         routed += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
         if dev.mlag is not None:
-            routed.append((f"Vlan{dev.mlag.vlan}", f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
+            routed.append((dev.mlag.interface, f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
         for ifname, address in routed:
             peer = p2p.get(address_of(address) ^ 1)
             add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
@@ -79,6 +80,9 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
             add(vlan.prefix, name, svi, "rail-subnet", detail)
             add(vlan.gateway, name, svi, "rail-gateway",
                 f"{detail} shared with MLAG peer {dev.mlag.peer}" if vlan.virtual and dev.mlag else detail)
+            if vlan.own and dev.mlag:
+                add(vlan.own, name, svi, "rail-own", f"{detail} own address beside the gateway shared with MLAG peer "
+                    f"{dev.mlag.peer}")
         for prefix in dev.bgp.aggregates:
             add(prefix, name, "", "aggregate", "BGP summary-only")
 

@@ -53,6 +53,11 @@ class Platform:
     replaces_users: bool = False  # the push replaces the whole config, local users included (MGMT001/002)
     configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
     dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
+    # the switches of an MLAG pair each need their own address on a rail SVI beside the shared gateway (Cumulus
+    # VRR, NX-OS HSRP/VRRP); False: both answer one shared address with a virtual MAC (EOS, SONiC MCLAG)
+    mlag_own_svi_address: bool = False
+    # the routed interface of the MLAG peer VLAN ("{vlan}" = its id): the SVI, or NVUE's peer-link subinterface
+    mlag_peer_interface: str = "Vlan{vlan}"
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
     syslog_tcp: bool = True  # can send syslog over plain TCP (NX-OS `logging server` has UDP or TLS only)
     user_privilege: bool = True  # local users carry a privilege level (NX-OS authorises by role only)

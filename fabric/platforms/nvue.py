@@ -23,10 +23,28 @@ command reference):
 - `router policy prefix-list <n> rule <r> match <prefix> max-prefix-len <n>` + `action permit`
   (Route-Filtering-and-Redistribution.md 5.8);
 - `interface <swp> qos pfc-watchdog`, `qos pfc-watchdog polling-interval` / `robustness` (QoS _index.md 5.12,
-  REFERENCE.md §1.3).
+  REFERENCE.md §1.3);
+- MLAG (Multi-Chassis-Link-Aggregation-MLAG.md and Virtual-Router-Redundancy-VRR.md 5.14, NVUE reference MLAG/VRR):
+  the peer-link bond named `peerlink` (`interface peerlink bond member`, startup.yaml `type: peerlink`, NVUE
+  bridges it itself) and `peerlink.4094` (`type: sub`, `base-interface: peerlink`, `vlan: 4094`; 4094 is never a
+  bridge VLAN); `interface peerlink.4094 ip address <a/l>` (the guide's OSPF-over-peerlink example); `mlag
+  {mac-address, peer-ip <ip>|linklocal, backup <ip> vrf mgmt, priority, init-delay}` (`enable: on` and `backup:
+  {<ip>: {}}` in the guide's startup.yaml); system MAC from NVIDIA's reserved 44:38:39:ff:00:00-ff:ff, one per
+  pair; `interface <bond> bond mlag {enable: on, id: N}` (startup.yaml) + `bridge domain br_default`; `interface
+  vlanN ip vrr {address <a/l>, mac-address <m>, state up}` with `enable: on` and `state: {up: {}}` (startup.yaml),
+  next to the switch's own `ip address` on the same SVI (startup.yaml `vlan10: {ip: {address: {10.1.10.2/24: {}},
+  vrr: {...}}}` on leaf01, 10.1.10.3/24 on leaf02: "the physical IP address on a VLAN interface is unique for each
+  device within an MLAG pair", Virtual-Router-Redundancy-VRR.md 5.14 Configuration Example), `router vrr enable
+  on` (startup.yaml); `peer-group <g> address-family <af> nexthop-setting self` (NVUE reference, shown for
+  l2vpn-evpn).
 
 NOT verified (rendered from the path mirroring of verified `nv set` forms, or from memory; check on a CL 5.14 VX or
 Air instance before the first push):
+- MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as YAML; `mlag priority` and `mac-address` keys in startup.yaml
+  (documented as `nv set`, not shown in YAML);
+  `peerlink.4094` `description` and `link mtu` (the MTU guide sets `peerlink.4094 link mtu`); MLAG bonds without
+  `bond mode` (the guide's startup.yaml shows none; its interfaces file shows 802.3ad); `nexthop-setting self`
+  under ipv4-unicast (documented under l2vpn-evpn);
 - the YAML spelling of on/off as quoted strings ('on'), which `nv config show` prints unquoted;
 - `nv config apply --confirm-yes` as the confirmation of a `--confirm` apply (secondary sources only);
 - `router adaptive-routing enable on` (global, REFERENCE-DEPLOY.md §3.5 [S]);
@@ -57,6 +75,7 @@ Air instance before the first push):
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
+from fabric.platforms.nvue_mlag import PEER_INTERFACE
 
 
 def interface_name(port: int, lane: int, lanes: int, serdes: int) -> str:
@@ -93,6 +112,7 @@ PLATFORM = Platform(
     port_channel_prefix="bond",
     management_interface="eth0",
     loopback_interface="lo",
+    svi_prefix="vlan",  # interface vlan<id> (type svi)
     naming=interface_name,
     speed_form=speed_form,
     # Cumulus Linux is a Debian host: plain SSH, privilege through sudo; the push runs `nv` commands. The
@@ -114,8 +134,19 @@ PLATFORM = Platform(
     replaces_users=True,
     bond_min_links=False,  # NVUE bonds have down-delay, lacp-bypass, mode, ... but no min-links
     packet_ecmp_on_bonds=False,  # "Cumulus Linux does not support adaptive routing on ... bonds or bond members"
+    # MLAG + VRR (fabric/platforms/nvue_mlag.py): NVIDIA's MLAG + VRR configuration gives each switch of the pair its
+    # own SVI address beside the shared VRR address ("the physical IP address on a VLAN interface is unique for
+    # each device within an MLAG pair", VRR guide 5.14); without it a switch resolves hosts from the shared VRR
+    # MAC/IP, so a host's reply can land on the peer and be consumed there. The plan gives each switch its own
+    # address (allocate.own_address: the last two usable addresses of each rail subnet)
+    dual_homing=frozenset({"mlag"}),
+    mlag_own_svi_address=True,
+    mlag_peer_interface=PEER_INTERFACE,  # peerlink.4094, the peer-link subinterface (never a bridge VLAN)
+    configured_virtual_mac=True,  # `ip vrr mac-address` (the model's VIRTUAL_ROUTER_MAC)
     notes=(
-        "MLAG (Cumulus mlag/clag) is not rendered yet: dual_homing: mlag is refused (PLAT001)",
+        "MLAG + VRR: each switch of a pair has its own address on each rail SVI beside the shared VRR gateway (the "
+        "last two usable addresses of the rail subnet, kept from hosts); the MLAG control and iBGP sessions run "
+        "on peerlink.4094",
         "L3 bonds have no NVUE min-links: port-channels with min-links above 1 are refused (PLAT001)",
         "adaptive routing (ecmp packet) runs on routed ports only: with port-channels it is refused (PLAT001)",
         "PFC watchdog: only polling-interval and robustness (detection = poll x robustness); restoration time "

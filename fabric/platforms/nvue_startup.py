@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from fabric.platforms import nvue_mlag
 from fabric.platforms.nvue_system import service, system
 
 ON = "on"
@@ -65,14 +66,19 @@ def interfaces(dev: DeviceConfig) -> Tree:
             out.setdefault(f"swp{i.port}", {"type": "swp", "link": {"breakout": {breakout_word(i.breakout): {}}}})
         out[i.name] = _port(dev, i)
     for pc in dev.port_channels:
+        if pc.mode != "routed":  # MLAG host bonds and the peer link
+            out[nvue_mlag.bond_name(dev, pc.name)] = nvue_mlag.bond(dev, pc)
+            continue
         node: Tree = {"type": "bond", "bond": {"member": {m: {} for m in pc.members}, "mode": "lacp"},
                       "link": {"mtu": pc.mtu}, "description": pc.description}
         if pc.ipv4:
             node["ip"] = {"address": {pc.ipv4: {}}}
         out[pc.name] = node
     for v in dev.vlans:
-        out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu},
-                              "ip": {"address": {v.gateway: {}}}}
+        ip = nvue_mlag.vrr(dev, v) if v.virtual and dev.mlag is not None else {"address": {v.gateway: {}}}
+        out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu}, "ip": ip}
+    if dev.mlag is not None:
+        out[nvue_mlag.peer_subinterface(dev.mlag)] = nvue_mlag.peer_vlan(dev)
     return out
 
 
@@ -122,6 +128,8 @@ def router(dev: DeviceConfig) -> Tree:
                  "policy": policy(dev)}
     if dev.ecmp_mode == "packet":
         out["adaptive-routing"] = _flag(True)
+    if dev.mlag is not None:  # VRR (the shared rail gateways)
+        out["vrr"] = _flag(True)
     return out
 
 
@@ -168,6 +176,8 @@ def document(dev: DeviceConfig) -> list[Tree]:
     }
     if b := bridge(dev):
         tree["bridge"] = b
+    if dev.mlag is not None:
+        tree["mlag"] = nvue_mlag.mlag(dev)
     return [{"set": tree}]
 
 

@@ -109,12 +109,13 @@ PLATFORM = Platform(
     eapi=True,  # NX-API (feature nxapi) over HTTPS in the management VRF
     replaces_users=True,  # configure replace: local users not in the file are removed
     dual_homing=frozenset(),  # vPC not rendered: see notes
+    mlag_own_svi_address=True,  # a vPC pair's SVIs: one address per switch + the HSRP/VRRP virtual address
     user_privilege=False,  # NX-OS authorises by role (network-admin / network-operator): privilege is PLAT001
     syslog_tcp=False,  # `logging server` has UDP (and TLS with a trustpoint) only: TCP syslog is PLAT001
     notes=(
-        "dual_homing: mlag is refused (PLAT001): a non-EVPN vPC pair needs its own address per switch on each "
-        "rail SVI plus an HSRP/VRRP virtual gateway, and railfabric's MLAG plan gives both switches one shared "
-        "gateway address and no per-switch SVI address",
+        "dual_homing: mlag is refused (PLAT001): vPC (peer-keepalive, peer-link, vpc ids, HSRP/VRRP on the rail "
+        "SVIs) is not rendered; the plan already gives each switch its own rail SVI address beside the shared "
+        "gateway",
         "ecmp mode flowlet/packet: not modelled (Nexus DLB is ASIC-specific)",
         "PFC watchdog action: drop only",
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "

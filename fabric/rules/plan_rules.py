@@ -306,12 +306,18 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
                 f"({block_size:,})", src.loc((*info.src, "rail_prefix_len")),
                 f"use a longer rail_prefix_len, or set limits.segment_rail_block to {length} or less"))
         top = max(info.host_numbers) if info.host_numbers else 0
-        cap = size(info.prefix_len) - 3  # less network, gateway and broadcast
+        # less network, gateway and broadcast, and the MLAG switches' own SVI addresses at the top where the
+        # platform needs them (allocate.own_address: hosts count up from the gateway and must stop below them)
+        own = plan.segment_reserved.get((info.pod, info.id), 0)
+        cap = size(info.prefix_len) - 3 - own
         if top > cap:
+            kept = f" + {own} switch addresses" if own else ""
+            why = ("; the two switches of each MLAG pair need their own address on every rail SVI beside the shared "
+                   "gateway (the last two usable addresses)") if own else ""
             out.append(Finding(
                 "POOL006", f"segment {info.pod}/{info.id}: host number {top} does not fit a /{info.prefix_len} rail "
-                f"subnet (gateway + {cap} hosts)", src.loc((*info.src, "rail_prefix_len")),
-                f"use rail_prefix_len {length_for(top + 3)} or shorter"))
+                f"subnet (gateway{kept} + {max(cap, 0)} hosts){why}", src.loc((*info.src, "rail_prefix_len")),
+                f"use rail_prefix_len {length_for(top + 3 + own)} or shorter"))
     return out
 
 

@@ -152,9 +152,9 @@ class ControlChecks:
 
 
 def interface_addresses(dev: ObservedDevice, name: str) -> list[str]:
-    """The addresses (with length) of an interface: an SVI (VlanN, Junos irb.N: rail gateways, the MLAG peer VLAN) or
-    a port."""
-    for prefix in ("Vlan", "irb."):  # EOS / SONiC SVIs, Junos irb units
+    """The addresses (with length) of an interface: an SVI (VlanN, NVUE vlanN, Junos irb.N: rail gateways, the MLAG
+    peer VLAN) or a port (NVUE's peerlink.4094 too)."""
+    for prefix in ("Vlan", "vlan", "irb."):  # EOS / SONiC SVIs, NVUE vlan<id>, Junos irb units
         if name.startswith(prefix) and name[len(prefix):].isdigit():
             vlan = dev.vlans.get(int(name[len(prefix):]))
             return vlan.svi if vlan else []

@@ -64,7 +64,7 @@ class LinkChecks:
         ports = [i.qos for d in devices.values() for i in d.interfaces.values() if i.qos is not None]
         self.ecn_in_use = any(q.ecn_queues for q in ports)
         self.watchdog_in_use = any(q.watchdog for q in ports)
-        self.mlag = MlagChecks(devices, self.rail_vlans, self.fail)
+        self.mlag = MlagChecks(devices, self.rail_vlans, self.fail, plan.addresses)
 
     def fail(self, check: str, device: str, subject: str, expected: str, found: str, file: str) -> None:
         self.failures.append(Failure(check, device, subject, expected, found, file))

@@ -9,15 +9,19 @@
   the other's local address, the same virtual MAC;
 - every rail SVI of an MLAG switch is a virtual (shared) gateway, with the same address on both switches, answered
   with a virtual MAC where the platform configures one (EOS `ip virtual-router mac-address`; on SONiC iccpd gives
-  the MCLAG standby's SVIs the active's MAC, MC-LAG HLD §5.4, so there is nothing to configure or check).
+  the MCLAG standby's SVIs the active's MAC, MC-LAG HLD §5.4, so there is nothing to configure or check);
+- where the platform gives each switch its own address beside the shared one (Platform.mlag_own_svi_address:
+  NVUE VRR), the own addresses are ipplan.csv's `rail-own` rows, inside the rail subnet (its `rail-subnet` row),
+  distinct from the shared gateway and from the peer's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from ipaddress import IPv4Interface, IPv4Network
 
 from fabric.platforms import PLATFORMS
-from fabric.verify.inputs import Cable
+from fabric.verify.inputs import Address, Cable
 from fabric.verify.model import Interface, ObservedDevice
 
 Fail = Callable[[str, str, str, str, str, str], None]  # check, device, subject, expected, found, file
@@ -27,9 +31,27 @@ def ints(values: frozenset[int] | set[int]) -> str:
     return ",".join(str(v) for v in sorted(values)) or "none"
 
 
+def rail_rows(addresses: Iterable[Address], purpose: str) -> dict[tuple[str, int], list[Address]]:
+    """ipplan.csv rows of one purpose on rail SVIs, by (owner, VLAN) from their detail `rail R vlan V ...`."""
+    out: dict[tuple[str, int], list[Address]] = {}
+    for a in addresses:
+        words = a.detail.split()
+        if a.purpose == purpose and len(words) >= 4 and words[2] == "vlan" and words[3].isdigit():
+            out.setdefault((a.owner, int(words[3])), []).append(a)
+    return out
+
+
+def ips(addresses: Iterable[str]) -> set[str]:
+    return {a.split("/")[0] for a in addresses}
+
+
 class MlagChecks:
-    def __init__(self, devices: dict[str, ObservedDevice], rail_vlans: dict[tuple[str, str], int], fail: Fail) -> None:
+    def __init__(self, devices: dict[str, ObservedDevice], rail_vlans: dict[tuple[str, str], int], fail: Fail,
+                 addresses: Iterable[Address] = ()) -> None:
         self.devices, self.rail_vlans, self.fail = devices, rail_vlans, fail
+        addresses = list(addresses)
+        self.own = rail_rows(addresses, "rail-own")  # (switch, VLAN) → its own SVI address rows
+        self.subnets = rail_rows(addresses, "rail-subnet")
         self.bonds: dict[str, list[tuple[Cable, ObservedDevice, Interface]]] = {}  # host bond → its switch ports
         self.pairs: set[tuple[str, str]] = set()
         self.peer_ends: list[tuple[Cable, ObservedDevice, Interface]] = []
@@ -132,8 +154,8 @@ class MlagChecks:
                           m.peer_ip or "none", files)
 
     def gateways(self, dev: ObservedDevice, other: ObservedDevice, compare: bool) -> None:
-        """Every rail SVI of an MLAG switch: virtual, with a virtual MAC, and (`compare`: once per pair) the same
-        address as on the other switch."""
+        """Every rail SVI of an MLAG switch: virtual, with a virtual MAC, its own address where the platform needs
+        one, and (`compare`: once per pair) the same shared address as on the other switch."""
         file = dev.files["config"]
         for (sw, rail), vid in sorted(self.rail_vlans.items()):
             if sw != dev.name:
@@ -142,15 +164,48 @@ class MlagChecks:
             if vlan is None or not vlan.svi:
                 continue  # reported by the address plan check
             subject = f"Vlan{vid}"
+            shared = [a for a in vlan.svi if a not in vlan.own]
             if not vlan.virtual:
                 self.fail("mlag", dev.name, subject, f"a virtual gateway shared with {other.name} (rail {rail})",
                           f"ip address {', '.join(vlan.svi)}", file)
             elif PLATFORMS[dev.platform].configured_virtual_mac and (dev.mlag is None or not dev.mlag.virtual_mac):
                 self.fail("mlag", dev.name, subject, "a virtual MAC for the shared gateway", "none", file)
             twin = other.vlans.get(vid)
-            if compare and twin is not None and sorted(twin.svi) != sorted(vlan.svi):
-                self.fail("mlag", dev.name, subject, f"gateway {', '.join(twin.svi) or 'none'} as on {other.name}",
-                          ", ".join(vlan.svi), f"{file}, {other.files['config']}")
+            twin_shared = [a for a in twin.svi if a not in twin.own] if twin is not None else []
+            if compare and twin is not None and sorted(twin_shared) != sorted(shared):
+                self.fail("mlag", dev.name, subject, f"gateway {', '.join(twin_shared) or 'none'} as on {other.name}",
+                          ", ".join(shared) or "none", f"{file}, {other.files['config']}")
+            self.own_address(dev, vid, vlan.own, shared)
+            if compare and twin is not None and (same := ips(vlan.own) & ips(twin.own)):
+                self.fail("mlag", dev.name, subject, f"an own address distinct from {other.name}'s",
+                          f"{', '.join(sorted(same))} on both", f"{file}, {other.files['config']}")
+
+    def own_address(self, dev: ObservedDevice, vid: int, own: list[str], shared: list[str]) -> None:
+        """The switch's own address on rail SVI `vid`: ipplan.csv's rail-own rows (none where the platform needs
+        none), inside the rail subnet, not the shared gateway."""
+        file, subject = dev.files["config"], f"Vlan{vid}"
+        rows = self.own.get((dev.name, vid), [])
+        if not rows and not own and not PLATFORMS[dev.platform].mlag_own_svi_address:
+            return
+        planned = sorted(r.address for r in rows)
+        if sorted(own) != planned:
+            where = ", ".join(f"ipplan.csv:{r.line}" for r in rows) or "ipplan.csv has none: render again"
+            self.fail("mlag", dev.name, subject, f"own address {', '.join(planned) or 'none'} beside the shared "
+                      f"gateway ({where})", ", ".join(own) or "none", file)
+        subnets = [r.address for r in self.subnets.get((dev.name, vid), [])]
+        for a in own:
+            if subnets and not any(_inside(a, p) for p in subnets):
+                self.fail("mlag", dev.name, subject, f"an own address inside the rail subnet {subnets[0]}", a, file)
+            if a.split("/")[0] in ips(shared):
+                self.fail("mlag", dev.name, subject, "an own address other than the shared gateway", a, file)
+
+
+def _inside(address: str, prefix: str) -> bool:
+    """`address` (a.b.c.d/len) lies in `prefix`; False for text that is not an IPv4 address or prefix."""
+    try:
+        return IPv4Interface(address).ip in IPv4Network(prefix, strict=False)
+    except ValueError:
+        return False
 
 
 def _mac(mac: str | None) -> str | None:

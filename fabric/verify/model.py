@@ -111,6 +111,7 @@ class Vlan:
     members: list[str] = field(default_factory=list)
     svi: list[str] = field(default_factory=list)  # SVI addresses
     virtual: bool = False  # the SVI address is a shared MLAG gateway (EOS `ip address virtual`, SONiC SAG)
+    own: list[str] = field(default_factory=list)  # of `svi`: the switch's own addresses beside a virtual one (NVUE)
     tagged: list[str] = field(default_factory=list)  # tagged members (the MLAG peer link)
     mtu: int | None = None
     declared: bool = True  # False: only named by a member (EOS `switchport access vlan N` without `vlan N`)

@@ -7,10 +7,15 @@ switch-priority <p>}`, `qos egress-queue-mapping default-global switch-priority 
 default-global switch-priority`, `qos congestion-control default-global traffic-class <t> ecn`, `qos
 egress-scheduler default-global traffic-class <t> mode strict`; `router bgp {autonomous-system, router-id}`, `vrf
 default router bgp {neighbor <ip> {remote-as, peer-group}, peer-group <g> bfd enable}`; `system aaa user <u>
-role`. QoS is global in NVUE (default-global profiles), so every port with `qos pfc-watchdog` or in a RoCE profile
-gets the global map; a port is a RoCE port when `qos roce` is on. Buffers are NVIDIA's RoCE pools (`qos roce mode
-lossless`), not written per port: Buffers.managed is False. On/off values are accepted as YAML booleans or the
-strings on/off (NVUE prints them unquoted).
+role`. MLAG (Cumulus clagd, CL 5.14 MLAG and VRR guides): `interface <bond> bond mlag id`, the peer link as the
+bond of type `peerlink` (a bridge member, so a trunk of every bridge VLAN) and its subinterface `peerlink.<vid>`
+(type sub, base-interface, vlan: the peer VLAN and its address), `mlag {mac-address, peer-ip}` (the system MAC
+stands for the domain: both switches of a pair must share it), `interface vlanN ip vrr {address, mac-address}` (a
+virtual gateway; its MAC is the pair's virtual MAC) beside the switch's own `ip address` (Vlan.own). QoS is global
+in NVUE (default-global profiles), so every port with `qos pfc-watchdog` or in a RoCE profile gets the global map;
+a port is a RoCE port when `qos roce` is on. Buffers are NVIDIA's RoCE pools (`qos roce mode lossless`), not
+written per port: Buffers.managed is False. On/off values are accepted as YAML booleans or the strings on/off
+(NVUE prints them unquoted).
 """
 
 from __future__ import annotations
@@ -21,7 +26,17 @@ from typing import Any
 import yaml
 
 from fabric.verify.inputs import read_text
-from fabric.verify.model import Bgp, Buffers, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
+from fabric.verify.model import (
+    Bgp,
+    Buffers,
+    Interface,
+    MlagObserved,
+    Neighbor,
+    ObservedDevice,
+    Qos,
+    VerifyInputError,
+    Vlan,
+)
 
 ROLES = {"system-admin": "network-admin", "nvue-monitor": "network-operator"}
 
@@ -106,6 +121,7 @@ def read_nvue(name: str, root: Path) -> ObservedDevice:
             members[str(m)] = str(ifname)
     for ifname, node in _dict(tree.get("interface")).items():
         _interface(dev, str(ifname), _dict(node), members, qos)
+    _mlag(dev, tree)
     for i in dev.interfaces.values():
         if i.mode == "access" and i.vlan is not None:
             dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
@@ -129,8 +145,21 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
     if kind == "svi":
         vid = int(node.get("vlan") or ifname.removeprefix("vlan"))
         vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
-        vlan.svi += addresses
+        vrr = _dict(ip.get("vrr"))
+        virtual = [str(a) for a in _dict(vrr.get("address"))] if _on(vrr.get("enable", "on")) else []
+        vlan.svi += addresses + virtual
+        vlan.virtual = bool(virtual)
+        vlan.own += addresses if virtual else []  # the switch's own address beside the shared VRR address
         vlan.mtu = link.get("mtu")
+        return
+    if kind == "sub" and node.get("vlan") is not None:  # peerlink.4094: the MLAG peer VLAN, routed, off the bridge
+        vid = int(node["vlan"])
+        vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
+        vlan.svi += addresses
+        vlan.tagged.append(str(node.get("base-interface", ifname.split(".")[0])))
+        vlan.mtu = link.get("mtu")
+        # also the routed interface the plan names (ipplan.csv, expected/bgp_sessions.csv: peerlink.4094)
+        dev.interfaces[ifname] = Interface(ifname, mtu=vlan.mtu, mode="routed", ipv4=list(addresses))
         return
     if "breakout" in link and kind == "swp" and set(link) == {"breakout"}:
         return  # the parent of a broken-out port: its lanes are the interfaces
@@ -139,12 +168,40 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
     access = _dict(_dict(_dict(node.get("bridge")).get("domain")).get("br_default")).get("access")
     if ifname in members:
         i.mode, i.channel = "member", members[ifname]
+    elif kind == "peerlink":  # NVUE bridges the peer link in every bridge VLAN; its subinterfaces add theirs
+        i.mode = "trunk"
     elif access is not None:
         i.mode, i.vlan = "access", int(access)
     elif addresses:
         i.mode = "routed"
+    mlag_id = _dict(_dict(node.get("bond")).get("mlag"))
+    if mlag_id.get("id") is not None and _on(mlag_id.get("enable", "on")):
+        i.mlag = int(mlag_id["id"])
     if qos is not None and kind == "swp" and i.mode != "none":
         i.qos = Qos(qos.dscp_trust, dict(qos.dscp_to_tc), {}, {}, qos.pfc_priorities, qos.ecn_queues,
                     qos.strict_queues, watchdog="pfc-watchdog" in _dict(node.get("qos")))
         i.buffers = Buffers(managed=False)
     dev.interfaces[ifname] = i
+
+
+def _mlag(dev: ObservedDevice, tree: dict) -> None:
+    """The peer link's VLANs (the bridge's plus its subinterfaces'), the `mlag` section and the VRR MAC."""
+    section = _dict(tree.get("mlag"))
+    peerlinks = [n for n, i in dev.interfaces.items() if i.mode == "trunk"]
+    for name in peerlinks:
+        subs = {vid for vid, v in dev.vlans.items() if name in v.tagged}
+        bridged = {vid for vid, v in dev.vlans.items() if v.declared}
+        dev.interfaces[name].trunk_vlans = frozenset(bridged | subs)
+        for vid in bridged:
+            dev.vlans[vid].tagged.append(name)
+    if not section or not _on(section.get("enable", "on")):
+        return
+    m = MlagObserved(domain=str(section.get("mac-address", "")).lower(), peer_ip=section.get("peer-ip"),
+                     peer_link=next(iter(peerlinks), None))
+    for vid, v in sorted(dev.vlans.items()):
+        if m.peer_link is not None and m.peer_link in v.tagged and not v.declared and v.svi:
+            m.vlan, m.local_ip = vid, v.svi[0].split("/")[0]
+    vrrs = [_dict(_dict(_dict(n).get("ip")).get("vrr")) for n in _dict(tree.get("interface")).values()]
+    macs = sorted({str(v["mac-address"]).lower() for v in vrrs if v.get("mac-address") is not None})
+    m.virtual_mac = macs[0] if macs else None
+    dev.mlag = m
