@@ -27,6 +27,7 @@ import yaml
 
 from tests.helpers import base_inventory, with_system
 from tests.nvue_standin.standin import document_tree, init_switch
+from tests.nvue_standin.standin import main as standin_main
 from tests.nvue_standin.support import host_vars
 from tests.rollout_support import ansible_env, calls, lab_inventory, playbook, render
 
@@ -67,10 +68,12 @@ def _rendered(gen: Path, host: str) -> dict[str, Any]:
 
 
 def _original(gen: Path, host: str) -> dict[str, Any]:
-    """What the switch runs before the push: the render with one uplink description of its own."""
+    """What the switch runs before the push: the render with one uplink description of its own and the push
+    account's previous password hash (the vault value was rotated since: the push changes it)."""
     tree = _rendered(gen, host)
     port = "swp1" if "spine" in host else "swp33"
     tree["interface"][port]["description"] = "before the rollout"
+    tree["system"]["aaa"]["user"]["netops"]["hashed-password"] = "$6$rounds=5000$old"
     return tree
 
 
@@ -163,10 +166,12 @@ def test_fault_on_the_second_switch_rolls_back_and_stops(fabric) -> None:
            "undrained. Rollout stopped." in text, text[-3000:]
     log = _by_host(state)
     assert set(log) == {"p1-s1-rail0", "p1-s1-rail1"}  # the spines are untouched
-    # verification: rollout_verify_timeout 2 // rollout_verify_delay 1 = 2 retries, 3 reads in all; then
-    # --confirm-no (back to the drained revision before the push), undrain, the sessions up before are up again
+    # verification: rollout_verify_timeout 2 // rollout_verify_delay 1 = 2 retries, 3 reads in all; then detach
+    # (nothing pending: a no-op), --confirm-no (back to the drained revision before the push), undrain, the
+    # sessions up before are up again
     assert log["p1-s1-rail1"] == [*_push_start(state, "p1-s1-rail1", "bad"), BGP, BGP, BGP,
-                                  ["nv", "config", "apply", "--confirm-no"], *_undrain("p1-s1-rail1"), APPLY, BGP]
+                                  ["nv", "config", "detach"], ["nv", "config", "apply", "--confirm-no"],
+                                  *_undrain("p1-s1-rail1"), APPLY, BGP]
     assert _applied(state, "p1-s1-rail1") == {"tree": _original(gen, "p1-s1-rail1"), "pushed": False}
     assert sorted(p.name for p in (state / "p1-s1-rail1").iterdir()) == ["applied.json", "bgp.json", "lldp.json"]
     assert _applied(state, "p1-s1-rail0")["tree"] == _rendered(gen, "p1-s1-rail0")  # the canary keeps its push
@@ -175,30 +180,67 @@ def test_fault_on_the_second_switch_rolls_back_and_stops(fabric) -> None:
 
 def test_check_mode_loads_shows_and_detaches(fabric) -> None:
     gen, state, env = fabric
-    out = _run(gen, state, env, "--check", "-e", f"netops_password_hash={SECRET}", "-e", "rollout_id=chk")
+    out = _run(gen, state, env, "--check", "-e", f"netops_password_hash={SECRET}", "-e", "rollout_id=chk",
+               "--limit", "rollout_wave_1,rollout_wave_2")
     assert out.returncode == 0, out.stdout[-3000:]
-    for host in ORDER:
+    assert set(_by_host(state)) == {"p1-s1-rail0", "p1-s1-rail1"}
+    for host in ORDER[:2]:
         assert _by_host(state)[host] == [["nv", "config", "replace", str(state / host / "rf-chk.yaml")],
                                          ["nv", "config", "diff", "-o", "commands"], ["nv", "config", "detach"]]
         assert _applied(state, host) == {"tree": _original(gen, host), "pushed": False}
         # nothing pending, and the copied file (it holds the resolved password hash) is removed
         assert sorted(p.name for p in (state / host).iterdir()) == ["applied.json", "bgp.json", "lldp.json"]
-    # the diff shows the one change: the uplink description the switch had before
+    # the diff shows the two changes, the new password hash masked: never a vault value in Ansible's output
     assert '"nv set interface swp33 description \\"p1-spine1 swp1\\""' in out.stdout
+    assert '"nv set system aaa user netops hashed-password ********"' in out.stdout
+    assert SECRET not in out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("fail, after", [
+    # `nv config replace` refused (say NVUE's schema refuses a value): nothing applied with a timer, so nothing to
+    # reject; the pending revision is dropped and the drain undone
+    ("replace", [["nv", "config", "replace", "FILE"]]),
+    # the apply with the timer fails: rejected anyway, in case a timer runs (the stand-in refuses --confirm-no
+    # when none does, and the play goes on)
+    ("confirm", [["nv", "config", "replace", "FILE"], *_drain("p1-s1-rail0"),
+                 ["nv", "config", "diff", "-o", "commands"], [*APPLY, "--confirm", "15m"]]),
+])
+def test_a_failure_before_the_timer_runs_undrains(fabric, fail: str, after: list[list[str]]) -> None:
+    gen, state, env = fabric
+    out = _run(gen, state, env, "-e", f"netops_password_hash={SECRET}", "-e", "rollout_id=f",
+               per_host={"p1-s1-rail0": {"fail": fail}})
+    text = " ".join(out.stdout.split())
+    assert out.returncode != 0
+    assert "ROLLBACK FAILED" not in text, text[-3000:]
+    assert "p1-s1-rail0: the change failed" in text and "the switch undrained. Rollout stopped." in text
+    file = str(state / "p1-s1-rail0" / "rf-f.yaml")
+    reject = [["nv", "config", "apply", "--confirm-no"]] if fail == "confirm" else []
+    assert _by_host(state) == {"p1-s1-rail0": [
+        BGP, *_drain("p1-s1-rail0"), APPLY, *[[file if a == "FILE" else a for a in c] for c in after],
+        ["nv", "config", "detach"], *reject, *_undrain("p1-s1-rail0"), APPLY, BGP]}
+    # the switch runs what it ran before, undrained; nothing pending, no timer, the file removed
+    assert _applied(state, "p1-s1-rail0") == {"tree": _original(gen, "p1-s1-rail0"), "pushed": False}
+    assert sorted(p.name for p in (state / "p1-s1-rail0").iterdir()) == ["applied.json", "bgp.json", "lldp.json"]
+    assert SECRET not in out.stdout + out.stderr
 
 
 @pytest.mark.parametrize("what, args, per_host, message", [
     ("a confirm timer shorter than the verification", ("-e", "nvue_confirm_timer=4m"), {},
      "nvue_confirm_timer 4m (240 s) must exceed twice rollout_verify_timeout"),
-    ("a timer unit NVUE does not take", ("-e", "nvue_confirm_timer=15x"), {},
-     "nvue_confirm_timer 15x (0 s) must exceed"),
     ("the push account is not a system-admin of the file", (), {"ansible_user": "ops"},
      "no `system aaa user ops role system-admin`: the push account would lose its access"),
-    ("eth0 loses the address Ansible connects to", (), {"ansible_host": "192.168.99.9"},
-     "interface eth0 has no address 192.168.99.9, the address Ansible connects to"),
+    ("a peer group with an outbound policy of its own (the drain would replace it)", (), {},
+     "peer group SPINES already has an ipv4-unicast policy: the drain would replace it"),
 ])
 def test_preflight_refusals_send_nothing(fabric, what: str, args: tuple, per_host: dict, message: str) -> None:
+    """(The access check's other refusals: tests/test_render_nvue.py, on the filter itself.)"""
     gen, state, env = fabric
+    if "peer group" in what:
+        path = gen / "configs" / "p1-s1-rail0" / "startup.yaml"
+        doc = yaml.safe_load(path.read_text())
+        group = doc[0]["set"]["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]
+        group["address-family"]["ipv4-unicast"]["policy"] = {"outbound": {"route-map": "RM-OWN"}}
+        path.write_text(yaml.safe_dump(doc))
     out = _run(gen, state, env, "-e", f"netops_password_hash={SECRET}", "-e", "rollout_verify_timeout=60", *args,
                per_host={"p1-s1-rail0": per_host})
     text = " ".join(out.stdout.split())
@@ -206,3 +248,61 @@ def test_preflight_refusals_send_nothing(fabric, what: str, args: tuple, per_hos
     assert message in text, text[-2000:]
     assert calls(state) == [], what
     assert not list(state.glob("*/rf-*")), what
+
+
+# --------------------------------------------------------------------------- the stand-in on its own (no Ansible)
+
+
+def _nv(state: Path, *argv: str) -> int:
+    return standin_main(["--state", str(state), "--host", "sw", *argv])
+
+
+def test_standin_refuses_a_file_that_is_not_an_nvue_document(tmp_path: Path, capsys) -> None:
+    tree = {"system": {"hostname": "sw"}}
+    init_switch(tmp_path, "sw", tree, {}, {})
+    for text in ("set:\n  system: {hostname: x}\n",  # a mapping, not a list
+                 "- set:\n    system: {hostname: x}\n- sett: {}\n",  # an item that is neither set nor unset
+                 "- set: [system]\n"):  # set: is not an object
+        (tmp_path / "f.yaml").write_text(text)
+        assert _nv(tmp_path, "nv", "config", "replace", str(tmp_path / "f.yaml")) == 1, text
+        assert "not an NVUE configuration" in capsys.readouterr().err
+        assert not (tmp_path / "sw" / "pending.json").exists()
+    (tmp_path / "f.yaml").write_text("- set:\n    system: {hostname: x, timezone: UTC}\n- unset:\n    system:\n"
+                                     "      timezone: {}\n")
+    assert _nv(tmp_path, "nv", "config", "replace", str(tmp_path / "f.yaml")) == 0
+    assert _nv(tmp_path, "nv", "config", "diff", "-o", "commands") == 0
+    assert capsys.readouterr().out == "nv set system hostname x\n"
+    assert _applied(tmp_path, "sw") == {"tree": tree, "pushed": False}  # pending only, until applied
+
+
+def test_standin_drain_confirm_and_the_timer(tmp_path: Path, capsys) -> None:
+    tree = {"router": {"bgp": {"autonomous-system": 65001}}}
+    init_switch(tmp_path, "sw", tree, {}, {})
+    drain = ["router", "policy", "route-map", "RF-DRAIN", "rule", "10"]
+    assert _nv(tmp_path, "nv", "set", *drain, "action", "permit") == 0
+    assert _nv(tmp_path, "nv", "set", *drain, "set", "as-path-prepend", "as", "65001 65001") == 0
+    drained = {"router": {"bgp": {"autonomous-system": 65001}, "policy": {"route-map": {"RF-DRAIN": {"rule": {
+        "10": {"action": {"permit": {}}, "set": {"as-path-prepend": {"as": "65001 65001"}}}}}}}}}
+    assert json.loads((tmp_path / "sw" / "pending.json").read_text())["tree"] == drained
+    assert _nv(tmp_path, "nv", "config", "apply", "--assume-yes", "--confirm", "15m") == 0
+    assert _applied(tmp_path, "sw")["tree"] == drained
+    assert _nv(tmp_path, "nv", "config", "apply", "--assume-yes") == 1  # a confirm is pending
+    assert _nv(tmp_path, "nv", "config", "apply", "--confirm-no") == 0
+    assert _applied(tmp_path, "sw") == {"tree": tree, "pushed": False}
+    assert _nv(tmp_path, "nv", "config", "apply", "--confirm-no") == 1  # nothing to reject
+    # unconfirmed past its timer: the next command finds the switch rolled back by itself
+    assert _nv(tmp_path, "nv", "set", *drain, "action", "permit") == 0
+    assert _nv(tmp_path, "nv", "config", "apply", "--confirm", "1s") == 0
+    timer = json.loads((tmp_path / "sw" / "confirm.json").read_text())
+    (tmp_path / "sw" / "confirm.json").write_text(json.dumps(timer | {"started": timer["started"] - 2}))
+    assert _nv(tmp_path, "nv", "config", "apply", "--confirm-yes") == 1
+    assert _applied(tmp_path, "sw") == {"tree": tree, "pushed": False}
+    # unset removes the subtree and the parents it empties: the undrained tree is the one before
+    assert _nv(tmp_path, "nv", "set", *drain, "action", "permit") == 0
+    assert _nv(tmp_path, "nv", "config", "apply", "-y") == 0
+    assert _nv(tmp_path, "nv", "unset", "router", "policy", "route-map", "RF-DRAIN") == 0
+    assert _nv(tmp_path, "nv", "config", "apply", "-y") == 0
+    assert _applied(tmp_path, "sw")["tree"] == tree
+    capsys.readouterr()
+    assert _nv(tmp_path, "--fail", "detach", "nv", "config", "detach") == 1
+    assert "detach failed" in capsys.readouterr().err

@@ -100,7 +100,7 @@ def document_tree(doc: Any) -> dict[str, Any]:
             raise Refused(f"not an NVUE configuration item: {str(item)[:60]!r}")
         if "set" in item:
             if not isinstance(item["set"], dict):
-                raise Refused("`set:` is not an object")
+                raise Refused("not an NVUE configuration: `set:` is not an object")
             _merge(tree, item["set"])
         if "unset" in item:
             _remove(tree, item["unset"])
