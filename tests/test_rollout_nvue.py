@@ -19,6 +19,7 @@ its hash from the vault variable netops_password_hash). Derived by hand from tes
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -105,9 +106,17 @@ def _push_start(state: Path, host: str, rid: str) -> list[list[str]]:
             *_drain(host), ["nv", "config", "diff", "-o", "commands"], [*APPLY, "--confirm", "15m"]]
 
 
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("nvue-render")
+    return render(tmp, with_system(base_inventory() | {"fabric": {"name": "mini", "platform": "nvue"}}))
+
+
 @pytest.fixture
-def fabric(tmp_path: Path):
-    gen = render(tmp_path, with_system(base_inventory() | {"fabric": {"name": "mini", "platform": "nvue"}}))
+def fabric(tmp_path: Path, rendered: Path):
+    """A copy of the render (a test may edit it), a stand-in state per switch, an Ansible environment."""
+    gen = tmp_path / "generated"
+    shutil.copytree(rendered, gen)
     state = tmp_path / "state"
     for host in ORDER:
         init_switch(state, host, _original(gen, host), {"peers": _bgp(host)}, _lldp(host))
