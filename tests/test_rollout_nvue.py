@@ -315,3 +315,14 @@ def test_standin_drain_confirm_and_the_timer(tmp_path: Path, capsys) -> None:
     capsys.readouterr()
     assert _nv(tmp_path, "--fail", "detach", "nv", "config", "detach") == 1
     assert "detach failed" in capsys.readouterr().err
+
+
+def test_mask_hides_each_vault_value_as_written_and_as_nvue_quotes_it() -> None:
+    from fabric.platforms.nvue_ansible import rf_nvue_mask
+
+    lines = ["nv set system aaa user netops hashed-password $6$abc", 'nv set system banner "say \\"hi\\""',
+             "nv set system hostname sw1"]
+    # 'say "hi"' is written JSON-quoted by the diff (backslash before each quote); None and "" mask nothing
+    assert rf_nvue_mask(lines, ["$6$abc", 'say "hi"', None, ""]) == [
+        "nv set system aaa user netops hashed-password ********", 'nv set system banner "********"',
+        "nv set system hostname sw1"]
