@@ -10,11 +10,13 @@ access check), no railfabric import, no import of a sibling plugin. The shared p
 (The same FRR and lldpd JSON as SONiC's: a plugin cannot import its sibling, so the two short readers are here
 twice; tests/test_rollout_filters.py checks they agree.) The drain is NVUE's own: rf_nvue_drain / rf_nvue_undrain,
 `nv set` / `nv unset` commands, so this platform has no drain/undrain hook.
-Filters: rf_nvue_access_problems(doc, address, user), rf_nvue_drain(doc, count), rf_nvue_undrain(doc).
+Filters: rf_nvue_access_problems(doc, address, user), rf_nvue_drain(doc, count), rf_nvue_undrain(doc),
+rf_nvue_mask(lines, secrets) (`nv config diff` shows the vault values it sets: masked before Ansible prints it).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +96,18 @@ def rf_nvue_undrain(doc: Any) -> list[str]:
     return [*[f"nv unset vrf default router bgp peer-group {g} address-family ipv4-unicast policy outbound "
               "route-map" for g in groups],
             f"nv unset router policy route-map {DRAIN_MAP}"]
+
+
+def rf_nvue_mask(lines: list[str], secrets: list[Any]) -> list[str]:
+    """`lines` with every secret value (as written, or JSON-escaped as NVUE quotes a string) replaced by ********."""
+    forms = sorted({f for v in secrets if v not in (None, "") for f in (str(v), json.dumps(str(v))[1:-1])},
+                   key=len, reverse=True)
+    out = []
+    for line in lines:
+        for form in forms:
+            line = line.replace(form, "********")
+        out.append(line)
+    return out
 
 
 def bgp_peers(show: Any) -> dict[str, tuple[str, str]]:
