@@ -521,7 +521,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "as a tree and through vtysh -C where installed, EOS running-config with "
                                     "hier_config) and check, without railfabric's device model: both ends of every "
                                     "link (MTU, speed, QoS), host ports (speed, rail VLAN, DSCP trust, PFC, ECN, "
-                                    "watchdog, lossless buffers), reverse BGP sessions and expected/bgp_sessions.csv, "
+                                    "watchdog, lossless buffers), each host NIC against its rail switch port (host "
+                                    "netplan and roce.sh: rail VLAN and subnet, gateway, MTU, DSCP map, PFC, CNP), "
+                                    "reverse BGP sessions and expected/bgp_sessions.csv, "
                                     "VLANs, management API and push account, config_db references, planned "
                                     "addresses. Exit 0 all kept, 1 a promise broken, 2 unusable input.")
     vf.add_argument("generated", nargs="?", default="generated", help="rendered tree (default: generated)")

@@ -209,4 +209,5 @@ def output_problems(files: dict[str, bytes]) -> list[str]:
 
 def _static_playbook(path: str) -> bool:
     """The playbook files copied verbatim from templates/ansible/ (Jinja by design, never inventory text)."""
-    return path == "ansible/deploy.yml" or path.startswith(("ansible/tasks/", "ansible/filter_plugins/"))
+    return path in ("ansible/deploy.yml", "ansible/hosts.yml") or path.startswith(("ansible/tasks/",
+                                                                                   "ansible/filter_plugins/"))

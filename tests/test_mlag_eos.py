@@ -177,7 +177,8 @@ def test_reader_records(rendered: Path) -> None:
 def test_rendered_pairs_keep_every_promise(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # 4 rail switches × 2 spine uplinks + 2 pairs × 2 peer cables = 12 links; 4 hosts × 2 NICs × 2 ports = 16 host
     # ports; BGP: each rail switch 2 spines + its MLAG peer (12), each spine 4 rail switches (8) = 20
-    assert verify(gen, capsys) == (0, ["verify: 6 devices (4 EOS, 2 SONiC), 12 fabric links, 16 host ports, "
+    assert verify(gen, capsys) == (0, ["verify: 6 devices (4 EOS, 2 SONiC), 12 fabric links, 16 host ports "
+        "(16 against the hosts' files), "
                                        "20 BGP neighbours: all promises kept"])
 
 
@@ -222,7 +223,11 @@ def test_gateway_differs_across_the_pair(gen: Path, capsys: pytest.CaptureFixtur
            f"172.16.1.1/24 ({A1}, {B1})" in lines
     assert any(re.fullmatch(rf"FAIL address: p1-s1-rail1b Vlan101: expected 172\.16\.1\.1/24 \(ipplan\.csv:\d+\), "
                             rf"found 172\.16\.1\.254/24 \({B1}\)", ln) for ln in lines)
-    assert len(lines) == 3
+    # the four hosts' bond1 (NIC 1, rail 1) routes through the planned gateway .1, which side b no longer has
+    hosts = [ln for ln in lines if ln.startswith("FAIL host-gateway: ")]
+    assert [ln.split()[2] for ln in hosts] == [f"p1-s1-gpu00{n}" for n in range(1, 5)]
+    assert all("expected routes only via 172.16.1.254 (p1-s1-rail1b Vlan101), found 172.16.1.1" in ln for ln in hosts)
+    assert len(lines) == 3 + 4
 
 
 def test_missing_peer_link_member(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:

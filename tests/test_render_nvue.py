@@ -312,9 +312,12 @@ def test_verifier_catches_a_missing_pfc_priority(rendered: Path, tmp_path: Path)
     def edit(t: dict) -> None:
         t["qos"]["pfc"]["default-global"]["switch-priority"] = {"4": {}}
     found = _break(rendered, tmp_path, edit)
-    # every host port (16) and every uplink (8) of the switch lost its lossless priority
-    assert {c for c, _d, _l in found} == {"host", "link-qos"} and len(found) >= 16
+    # every host port (16) and every uplink (8) of the switch lost its lossless priority, and each host NIC on
+    # it (16) still runs PFC on priority 3, which the switch port no longer does
+    assert {c for c, _d, _l in found} == {"host", "link-qos", "host-qos"} and len(found) >= 16
     assert all("p1-s1-rail3" in line for _c, _d, line in found)
+    host_qos = [line for c, _d, line in found if c == "host-qos"]
+    assert len(host_qos) == 16 and all("expected PFC on {4}" in line and "found {3}" in line for line in host_qos)
 
 
 def test_verifier_catches_a_wrong_peer_asn(rendered: Path, tmp_path: Path) -> None:

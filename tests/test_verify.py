@@ -91,7 +91,8 @@ def edit_json(path: Path, change: Any) -> None:
 def test_the_rendered_mixed_fabric_keeps_every_promise(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, _ = verify(gen, capsys)
     assert failures(lines) == []
-    assert lines[-1] == ("verify: 6 devices (2 EOS, 4 SONiC), 16 fabric links, 16 host ports, 16 BGP neighbours: "
+    assert lines[-1] == ("verify: 6 devices (2 EOS, 4 SONiC), 16 fabric links, 16 host ports "
+        "(16 against the hosts' files), 16 BGP neighbours: "
                          "all promises kept")
     assert "note: EOS lossless buffers are platform defaults: nothing in running-config.cfg to verify" in lines
     assert code == 0
@@ -118,7 +119,8 @@ def test_json_format(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is True and data["failures"] == []
     assert data["counts"] == {"devices": 6, "sonic": 4, "eos": 2, "links": 16,
-                              "host_ports": 16, "bgp_neighbors": 16, "failures": 0}  # the platforms present
+                              "host_ports": 16, "host_nic_ports": 16, "bgp_neighbors": 16,
+                              "failures": 0}  # the platforms present
 
 
 # ---------------------------------------------------------------------------------------------- broken by hand
@@ -294,9 +296,15 @@ def test_address_missing_from_the_plan(gen: Path, capsys: pytest.CaptureFixture[
     # rail 0 of segment 1: the segment's /21 is 172.16.0.0/21, rail r its r-th /24, gateway .1
     row = (gen / "ipplan.csv").read_text().splitlines().index("172.16.0.1/24,p1-s1-rail0,Vlan100,rail-gateway,"
                                                                "rail_subnets,rail 0 vlan 100") + 1
+    # and every host on rail 0 still routes through .1, which the switch no longer answers: gpu00n nic0 is on
+    # p1-s1-rail0 port 1 + (n-1)//2, lane 1 or 5 (two 400G hosts per 2x400G port)
+    ports = ["Ethernet1/1", "Ethernet1/5", "Ethernet2/1", "Ethernet2/5"]
     assert failures(lines) == [
         f"FAIL address: p1-s1-rail0 Vlan100: expected 172.16.0.1/24 (ipplan.csv:{row}), found 172.16.0.254/24 "
-        "(configs/p1-s1-rail0/running-config.cfg)"]
+        "(configs/p1-s1-rail0/running-config.cfg)"] + [
+        f"FAIL host-gateway: p1-s1-gpu00{n} nic0 (nic0 port 1 (to p1-s1-rail0 {port})): expected routes only via "
+        f"172.16.0.254 (p1-s1-rail0 Vlan100), found 172.16.0.1 (hosts/p1-s1-gpu00{n}/netplan.yaml)"
+        for n, port in enumerate(ports, 1)]
     assert code == 1
 
 
@@ -333,7 +341,8 @@ def test_the_shipped_example_keeps_every_promise(capsys: pytest.CaptureFixture[s
     bundled in 32 port-channels: (384 - 32) sessions × 2 ends = 704 neighbours."""
     code, lines, _ = verify(ROOT / "generated", capsys)
     assert failures(lines) == []
-    assert lines[-1] == ("verify: 34 devices (4 EOS, 30 SONiC), 384 fabric links, 448 host ports, 704 BGP "
+    assert lines[-1] == ("verify: 34 devices (4 EOS, 30 SONiC), 384 fabric links, 448 host ports "
+        "(448 against the hosts' files), 704 BGP "
                          "neighbours: all promises kept")
     assert code == 0
 

@@ -23,7 +23,8 @@ def format_text(result: Result) -> str:
     c = result.counts
     per = ", ".join(f"{c[p]} {PLATFORMS[p].title}" for p in PLATFORMS if c.get(p))
     lines.append(f"verify: {c.get('devices', 0)} devices ({per or 'none'}), "
-                 f"{c.get('links', 0)} fabric links, {c.get('host_ports', 0)} host ports, "
+                 f"{c.get('links', 0)} fabric links, {c.get('host_ports', 0)} host ports "
+                 f"({c.get('host_nic_ports', 0)} against the hosts' files), "
                  f"{c.get('bgp_neighbors', 0)} BGP neighbours: "
                  + ("all promises kept" if result.ok else f"{len(result.failures)} failure(s)"))
     return "\n".join(lines) + "\n"

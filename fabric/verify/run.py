@@ -16,8 +16,10 @@ from pathlib import Path
 
 from fabric.platforms import PLATFORMS
 from fabric.verify.checks_control import ControlChecks
+from fabric.verify.checks_hosts import HostChecks
 from fabric.verify.checks_links import LinkChecks
 from fabric.verify.frr import have_vtysh, vtysh_problems
+from fabric.verify.hosts import read_hosts, read_railmap
 from fabric.verify.inputs import read_plan
 from fabric.verify.model import Failure, ObservedDevice, VerifyInputError
 
@@ -67,6 +69,9 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
     result.failures += links.run()
     control = ControlChecks(plan, devices)
     result.failures += control.run()
+    ports = read_railmap(root)
+    hosts = HostChecks(ports, read_hosts(root, {p.host for p in ports}), devices)
+    result.failures += hosts.run()
     frr = [configs / n / "frr.conf" for n, d in sorted(devices.items())
            if "frr.conf" in PLATFORMS[d.platform].config_files()]
     if frr and frr_parser and have_vtysh():
@@ -83,6 +88,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
     result.counts = {"devices": len(devices),
                      **{p: n for p in PLATFORMS if (n := sum(d.platform == p for d in devices.values()))},
                      "links": links.links, "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
+                     "host_nic_ports": hosts.checked,
                      "failures": len(result.failures)}
     result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line
     result.counts["failures"] = len(result.failures)
