@@ -11,7 +11,8 @@ By hand from the mini fabric: rail switch ASNs 4200100000 + slot (rail0, rail1),
 a rail switch's uplinks being 16 /31s = 32 addresses apart); the spines share 4200001001 with template RAIL-SWITCHES.
 
 Each switch starts with the running-config it would have before this rollout: the blocks railfabric does not own
-(SWITCH_OWN: version, boot image, CoPP profile, the built-in admin account, line vty) and the rendered
+(SWITCH_OWN: version, boot image, the SCP server nxos_file_copy needs, CoPP profile, the built-in admin
+account, line vty) and the rendered
 configuration with one old interface description (Ethernet1/3 "before the rollout" instead of "unused").
 """
 
@@ -24,6 +25,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fabric.platforms import nxos_ansible
 from tests.helpers import base_inventory, with_system
 from tests.nxos_standin import server
 from tests.rollout_support import ansible_env, lab_inventory, playbook, render
@@ -38,6 +40,7 @@ PASSWORD = "standin-Passw0rd"
 HASH = "$5$Qx8r1$0123456789abcdefghijklmnopqrstuvwxyzABCDE"  # the vault value of netops_password_hash
 SWITCH_OWN = """version 10.4(3) Bios:version 01.10
 boot nxos bootflash:/nxos64-cs.10.4.3.F.bin
+feature scp-server
 copp profile strict
 username admin password 5 $5$Zz9y8$adminhashadminhashadminhashadminhashadmin role network-admin
 line vty
@@ -169,6 +172,15 @@ def lab(gen: Path, tmp_path: Path):
     lab = Lab(gen, tmp_path)
     yield lab
     lab.stop()
+
+
+def test_replace_target_keeps_the_scp_server_the_push_needs(gen: Path) -> None:
+    # nxos_file_copy pushes by SCP, which NX-OS serves only with `feature scp-server` (the module's notes);
+    # railfabric does not render that line, so a replace target without the switch's copy would turn it off and
+    # the next push could not copy its file
+    target = nxos_ansible.rf_nxos_replace_target(rendered(gen, "p1-s1-rail0"), before(gen, "p1-s1-rail0"))
+    assert "feature scp-server" in target.splitlines()
+    assert "feature scp-server" not in rendered(gen, "p1-s1-rail0").splitlines()
 
 
 def test_push_in_wave_order_with_checkpoint_replace_and_confirm(lab: Lab) -> None:

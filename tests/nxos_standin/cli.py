@@ -53,6 +53,12 @@ class Switch:
     def running_text(self) -> str:
         return config.text(self.running)
 
+    def scp_server(self) -> bool:
+        """Whether SCP to this switch works: `feature scp-server` (cisco.nxos nxos_file_copy: pushing a file needs
+        it)."""
+        with self.lock:
+            return self.running.child("feature scp-server") is not None
+
     def cancel_timer(self) -> None:
         if self.timer is not None:
             self.timer.cancel()

@@ -112,6 +112,11 @@ class Standin:
                 chan.sendall_stderr(f"{INVALID}\n".encode())
                 chan.send_exit_status(1)
                 return
+            if not self.switch.scp_server():  # NX-OS's SCP server runs only with `feature scp-server`
+                self.switch.log({"exec": command, "refused": "no feature scp-server"})
+                chan.sendall_stderr(b"scp: the SCP server is not enabled (feature scp-server)\n")
+                chan.send_exit_status(1)
+                return
             self._scp_sink(chan, m.group(2) if m.group(2) is not None else m.group(3))
             chan.send_exit_status(0)
         except (OSError, EOFError):
