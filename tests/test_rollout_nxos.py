@@ -27,11 +27,8 @@ import yaml
 
 from fabric.platforms import nxos_ansible
 from tests.helpers import base_inventory, with_system
-from tests.nxos_standin import server
+from tests.nxos_standin import config, server
 from tests.rollout_support import ansible_env, lab_inventory, playbook, render
-
-pytest.importorskip("paramiko")
-pytest.importorskip("scp")
 
 ORDER = ["p1-s1-rail0", "p1-s1-rail1", "p1-spine1", "p1-spine2"]
 BGP = {"p1-s1-rail0": ("4200100000", ["SPINES"]), "p1-s1-rail1": ("4200100001", ["SPINES"]),
@@ -125,8 +122,11 @@ class Lab:
             self.state(host, lldp=lldp[host])
             self.switches[host] = server.start(host, addresses[host], before(gen, host), tmp / f"{host}.json",
                                                self.log, lock, key, "netops", PASSWORD)
+        # the stand-in answers each command in one write ending with the prompt, so network_cli need not wait
+        # its default 0.1 s for more output after the prompt (about 40 commands per switch)
         per_host = {h: {"ansible_port": s.port, "ansible_user": "netops", "ansible_password": PASSWORD,
-                        "ansible_network_cli_ssh_type": "paramiko", "ansible_command_timeout": 30}
+                        "ansible_network_cli_ssh_type": "paramiko", "ansible_command_timeout": 30,
+                        "ansible_buffer_read_timeout": 0}
                     for h, s in self.switches.items()}
         self.inventory = lab_inventory(tmp / "standin.yml", per_host)
         self.env = ansible_env(tmp / "ansible", real_collections=True)
@@ -240,3 +240,31 @@ def test_preflight_refuses_a_commit_timeout_and_sends_nothing(lab: Lab, timeout:
     assert out.returncode != 0
     assert f"nxos_commit_timeout {timeout} s must exceed twice rollout_verify_timeout" in " ".join(out.stdout.split())
     assert lab.calls() == []
+
+
+def test_standin_modes_merge_and_commit_timer(tmp_path: Path) -> None:
+    """The stand-in's own model: NX-OS leaves a sub-mode for the parent a command belongs to; `no X` removes X
+    (here or in the nearest parent that has it); the commit timer of a replace rolls back when it ends."""
+    from tests.nxos_standin.cli import Session, Switch
+
+    start = "hostname s\nfeature scp-server\nrouter bgp 1\n  template peer A\n    address-family ipv4 unicast\n"
+    sw = Switch("s", start, tmp_path / "none.json", tmp_path / "log.jsonl", threading.Lock())
+    cli = Session(sw)
+    for line in ["configure terminal", "router bgp 1", "template peer A", "address-family ipv4 unicast",
+                 "route-map D out", "template peer B", "remote-as 2", "route-map D permit 10", "end"]:
+        assert cli.run(line) is not None
+    assert config_lines(sw.running_text()) == [
+        "hostname s", "feature scp-server", "router bgp 1", "  template peer A", "    address-family ipv4 unicast",
+        "      route-map D out", "  template peer B", "    remote-as 2", "route-map D permit 10"]
+    for line in ["configure terminal", "router bgp 1", "template peer A", "address-family ipv4 unicast",
+                 "no route-map D out", "no route-map D", "end"]:
+        cli.run(line)
+    assert "route-map D" not in sw.running_text()
+    assert cli.run("bogus") == "% Invalid command at '^' marker."
+    sw.bootflash["t.cfg"] = b"hostname t\n"
+    assert cli.run("configure replace bootflash:t.cfg commit-timeout 29").startswith("% Invalid number")
+    assert cli.run("configure replace bootflash:t.cfg commit-timeout 30").startswith("Configure replace completed")
+    assert config.hostname(sw.running) == "t" and cli.prompt() == "t# "
+    sw.timer.cancel()
+    sw._timer_expired()  # what the timer does after 30 s
+    assert config.hostname(sw.running) == "s" and sw.timer is None
