@@ -200,6 +200,16 @@ def test_push_in_wave_order_with_checkpoint_replace_and_confirm(lab: Lab) -> Non
         assert sw.startup == sw.running_text()  # saved
         assert sw.bootflash == {}  # target and checkpoint deleted
         assert sw.before_replace is None  # the commit timer was stopped by `configure replace commit`
+    # the replace target keeps the switch drained until the undrain: p1-s1-rail0's is its rendered file with the
+    # drain route-map before `router bgp` and `route-map RF-DRAIN out` in template SPINES' IPv4 family, then the
+    # switch's own blocks
+    lines = config_lines(rendered(lab.gen, "p1-s1-rail0"))
+    bgp = lines.index("router bgp 4200100000")
+    family = lines.index("    address-family ipv4 unicast", lines.index("  template peer SPINES"))
+    drained = [*lines[:bgp], "route-map RF-DRAIN permit 10", "  set as-path prepend 4200100000 4200100000 4200100000",
+               *lines[bgp:family + 1], "      route-map RF-DRAIN out", *lines[family + 1:]]
+    assert [config_lines(t) for t in lab.switches["p1-s1-rail0"].switch.replace_targets] == [
+        drained + config_lines(SWITCH_OWN)]
 
 
 def test_fault_on_the_second_switch_rolls_back_and_stops(lab: Lab) -> None:

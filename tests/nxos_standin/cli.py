@@ -42,6 +42,7 @@ class Switch:
         self.before_replace: Node | None = None  # set while a replace waits for `configure replace commit`
         self.timer: threading.Timer | None = None
         self.replaced = False  # a replace is in effect (not rolled back): bgp_down_after_replace applies
+        self.replace_targets: list[str] = []  # the files `configure replace` applied, in order
 
     def log(self, entry: dict[str, Any]) -> None:
         with self.log_lock, open(self.log_path, "a", encoding="utf-8") as f:
@@ -99,8 +100,8 @@ class Switch:
         return {"TABLE_vrf": {"ROW_vrf": vrf}}
 
     def lldp_json(self) -> dict[str, Any]:
-        rows = [{"chassis_id": "0c42.a100.0001", "port_id": n["port"], "local_port_id": n["local"],
-                 "l_port_id": n["local"], "sys_name": n["name"], "ttl": 120}
+        rows = [{"chassis_id": "0c42.a100.0001", "port_id": n["port"], "l_port_id": n["local"],
+                 "sys_name": n["name"], "ttl": 120}
                 for n in self.world().get("lldp", [])]
         return {"TABLE_nbor_detail": {"ROW_nbor_detail": rows}}
 
@@ -231,6 +232,7 @@ class Session:
         if sw.before_replace is not None:
             return "% Error: a configure replace is waiting for its commit"
         sw.before_replace, sw.running, sw.replaced = sw.running, config.parse(data.decode()), True
+        sw.replace_targets.append(data.decode())
         sw.timer = threading.Timer(timeout, sw._timer_expired)
         sw.timer.daemon = True
         sw.timer.start()
