@@ -236,8 +236,13 @@ class Session:
         sw.timer = threading.Timer(timeout, sw._timer_expired)
         sw.timer.daemon = True
         sw.timer.start()
-        return (f"Configure replace completed successfully. Run 'configure replace commit' within {timeout} "
-                "seconds or the configuration is rolled back.")
+        # the first and last lines as NX-OS 9.3 prints them (a public transcript); the commit-timer line is the
+        # stand-in's own wording
+        return ("Version match between user file and running configuration.\nPre-check for User config PASSED\n"
+                "Collecting Running-Config\nGenerating Rollback Patch\nExecuting Rollback Patch\n\n"
+                f"Commit timer started: 'configure replace commit' within {timeout} seconds.\n"
+                "Configure replace completed successfully. Please run 'show config-replace log exec' to see if "
+                "there is any configuration that requires reload to take effect.")
 
 
 def _show_version(name: str) -> str:
