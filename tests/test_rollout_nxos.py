@@ -110,6 +110,7 @@ def config_lines(text: str) -> list[str]:
 class Lab:
     def __init__(self, gen: Path, tmp: Path) -> None:
         self.gen, self.tmp = gen, tmp
+        self.env = ansible_env(tmp / "ansible", real_collections=True)  # (skips before any switch starts)
         self.log = tmp / "calls.jsonl"
         self.log.write_text("")
         inventory = yaml.safe_load((gen / "ansible" / "inventory.yml").read_text())["all"]["children"]
@@ -129,7 +130,6 @@ class Lab:
                         "ansible_buffer_read_timeout": 0}
                     for h, s in self.switches.items()}
         self.inventory = lab_inventory(tmp / "standin.yml", per_host)
-        self.env = ansible_env(tmp / "ansible", real_collections=True)
 
     def _lldp(self) -> dict[str, list[dict[str, str]]]:
         """What each switch's LLDP sees: the cabling as planned, NX-OS spelling Ethernet1/33 as Eth1/33."""

@@ -9,6 +9,7 @@ keeps its rendered management address) and a free port; one thread per SSH conne
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import socket
 import threading
@@ -17,6 +18,9 @@ from pathlib import Path
 import paramiko
 
 from tests.nxos_standin.cli import INVALID, Session, Switch, _bootflash_name
+
+# Ansible's paramiko clients drop their connections without a goodbye; paramiko logs each as an ERROR
+logging.getLogger("paramiko.transport").setLevel(logging.CRITICAL)
 
 
 class _Server(paramiko.ServerInterface):
