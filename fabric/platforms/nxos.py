@@ -56,6 +56,7 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
+from fabric.platforms.nxos_vpc import PEER_INTERFACE
 
 MODULE = 1  # fixed-form Nexus 9300/9364: every front-panel port is on module 1
 
@@ -108,14 +109,16 @@ PLATFORM = Platform(
     management_vrf="management",  # NX-OS's management VRF has a fixed name (vrf context management, mgmt0)
     eapi=True,  # NX-API (feature nxapi) over HTTPS in the management VRF
     replaces_users=True,  # configure replace: local users not in the file are removed
-    dual_homing=frozenset(),  # vPC not rendered: see notes
-    mlag_own_svi_address=True,  # a vPC pair's SVIs: one address per switch + the HSRP/VRRP virtual address
+    # vPC + HSRP (fabric/platforms/nxos_vpc.py): each switch of the pair has its own rail SVI address beside the
+    # HSRP virtual address; the peer VLAN is 3967 (4094 is in NX-OS's reserved block)
+    dual_homing=frozenset({"mlag"}),
+    mlag_own_svi_address=True,
+    mlag_peer_interface=PEER_INTERFACE,
     user_privilege=False,  # NX-OS authorises by role (network-admin / network-operator): privilege is PLAT001
     syslog_tcp=False,  # `logging server` has UDP (and TLS with a trustpoint) only: TCP syslog is PLAT001
     notes=(
-        "dual_homing: mlag is refused (PLAT001): vPC (peer-keepalive, peer-link, vpc ids, HSRP/VRRP on the rail "
-        "SVIs) is not rendered; the plan already gives each switch its own rail SVI address beside the shared "
-        "gateway",
+        "dual_homing: mlag is vPC: peer link port-channel1000, peer-keepalive over mgmt0, HSRP v2 gateway "
+        "(group = VLAN) beside each switch's own SVI address; the peer VLAN is 3967, not 4094 (reserved on NX-OS)",
         "ecmp mode flowlet/packet: not modelled (Nexus DLB is ASIC-specific)",
         "PFC watchdog action: drop only",
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
