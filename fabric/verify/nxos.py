@@ -181,7 +181,8 @@ def _vpc_domain(domain: str, lines: list[str]) -> MlagObserved:
 
 def _vpc(dev: ObservedDevice, peer_links: set[str]) -> None:
     """After the interfaces: trunks are the tagged members of the VLANs they carry; the domain's peer link is the
-    port-channel with `vpc peer-link`, its peer VLAN the carried VLAN whose SVI is routed without HSRP."""
+    port-channel with `vpc peer-link`; the peer VLAN is the VLAN with a routed SVI, no HSRP and no access member (the
+    rail VLANs have the host bonds), whether the peer link carries it or not (that is checked)."""
     for name, i in dev.interfaces.items():
         if i.mode == "trunk":
             for vid in sorted(i.trunk_vlans):
@@ -190,10 +191,8 @@ def _vpc(dev: ObservedDevice, peer_links: set[str]) -> None:
         return
     peer_link = next((n for n in dev.interfaces if n in peer_links), None)
     dev.mlag.peer_link = peer_link
-    if peer_link is not None:
-        carried = dev.interfaces[peer_link].trunk_vlans
-        dev.mlag.vlan = next((vid for vid in sorted(carried) if vid in dev.vlans and dev.vlans[vid].svi
-                              and not dev.vlans[vid].virtual), None)
+    dev.mlag.vlan = next((vid for vid, v in sorted(dev.vlans.items()) if v.declared and v.svi and not v.members
+                          and not v.virtual), None)
 
 
 def _addresses(lines: list[str]) -> list[str]:
