@@ -30,7 +30,19 @@ Sources of the forms (checked with the library's search; see the report of issue
   percent`, `priority level 1`, `random-detect minimum-threshold ... kbytes maximum-threshold ... kbytes
   drop-probability P weight 0 ecn`, `system qos` / `service-policy type network-qos|queuing output`.
 
+- vPC (Nexus 9000 Interfaces guide 10.4(x) "Configuring vPCs"; Nexus 3000 vPC quick start; NX-OS HSRP command
+  reference and configuration guide): `feature vpc`, `vpc domain N`, `role priority`, `peer-keepalive destination
+  A source B vrf management` (keepalive over mgmt0 recommended), `peer-gateway`, `vpc peer-link`, `vpc N`, `feature
+  hsrp`, interface `hsrp N` with `priority`, `preempt`, `ip A`; VLANs 3968-4094 reserved for internal use (Layer 2
+  Switching guide, VLAN ranges), hence the peer VLAN 3967.
+
 Forms NOT verified against Cisco documentation (kept here and in the report):
+- vPC: `ip arp synchronize` in the vpc domain (named in Cisco best-practice material, no quoted guide example
+  seen); `hsrp version 2` as an interface line (documented as the HSRP version command, exact placement not seen
+  quoted); `spanning-tree port type network` on the peer link; repeating the channel's `switchport` lines on the
+  member ports of an L2 port-channel (the port-channel compatibility rule, not a quoted example); QoS lines
+  (`service-policy type qos input`, PFC) on L2 port-channel members rather than on the channel;
+  `next-hop-self` under a `template peer`'s address family;
 - the breakout map keyword `200g-4x` (only 400g-2x, 100g-4x, 200g-2x were found) and `speed 800000` on 800G ports;
 - that a PAM4 port (50G/100G per lane) takes no `fec` line because RS-544 is fixed (the documented options name
   no RS-544 mode): railfabric writes `fec rs-fec` only on 25G-per-lane ports;
