@@ -150,7 +150,6 @@ NXOS_REFUSED: dict[tuple[str, str], str] = {
     ("system.aaa.radius", "unset"): "MGMT006",
     ("system.aaa.tacacs", "unset"): "MGMT006",
     ("system.syslog.*.protocol", "tcp"): "PLAT001",  # NX-OS logging server: UDP or TLS only
-    ("pods.*.segments.*.dual_homing", "mlag"): "PLAT001",  # vPC is not rendered (nxos.py notes)
     ("qos.pfc_watchdog.action", "forward"): "PLAT001",  # the NX-OS watchdog drops
     ("qos.pfc_watchdog.action", "alert"): "PLAT001",
     ("system.users.{}.privilege", "1"): "PLAT001",  # NX-OS authorises by role only

@@ -431,18 +431,6 @@ def test_refused_with_plat001(tmp_path: Path, edit, message: str) -> None:
     assert any(message in m for m in found), found
 
 
-def test_mlag_refused_per_pair(tmp_path: Path) -> None:
-    """vPC is not rendered (the MLAG plan's shared gateway needs per-switch SVI addresses plus HSRP/VRRP on NX-OS):
-    one PLAT001 per pair, 2 rails → 2 pairs."""
-    from tests.helpers import mlag_inventory, run_data, with_system
-
-    data = with_system(mlag_inventory())
-    data["pods"][0]["segments"][0]["platform"] = "nxos"
-    found = [f.message for f in run_data(tmp_path, data).findings if f.code == "PLAT001"]
-    assert found == [f"MLAG pair p1-s1-rail{r}a / p1-s1-rail{r}b: dual_homing: mlag cannot be expressed on nxos "
-                     f"(p1-s1-rail{r}a); nxos offers no dual homing" for r in (0, 1)], found
-
-
 # --- a mixed fabric: NX-OS rail switches under SONiC spines, beside the EOS segment -------------------------------
 
 def test_mixed_fabric_renders_and_verifies_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,7 +30,19 @@ Sources of the forms (checked with the library's search; see the report of issue
   percent`, `priority level 1`, `random-detect minimum-threshold ... kbytes maximum-threshold ... kbytes
   drop-probability P weight 0 ecn`, `system qos` / `service-policy type network-qos|queuing output`.
 
+- vPC (Nexus 9000 Interfaces guide 10.4(x) "Configuring vPCs"; Nexus 3000 vPC quick start; NX-OS HSRP command
+  reference and configuration guide): `feature vpc`, `vpc domain N`, `role priority`, `peer-keepalive destination
+  A source B vrf management` (keepalive over mgmt0 recommended), `peer-gateway`, `vpc peer-link`, `vpc N`, `feature
+  hsrp`, interface `hsrp N` with `priority`, `preempt`, `ip A`; VLANs 3968-4094 reserved for internal use (Layer 2
+  Switching guide, VLAN ranges), hence the peer VLAN 3967.
+
 Forms NOT verified against Cisco documentation (kept here and in the report):
+- vPC: `ip arp synchronize` in the vpc domain (named in Cisco best-practice material, no quoted guide example
+  seen); `hsrp version 2` as an interface line (documented as the HSRP version command, exact placement not seen
+  quoted); `spanning-tree port type network` on the peer link; repeating the channel's `switchport` lines on the
+  member ports of an L2 port-channel (the port-channel compatibility rule, not a quoted example); QoS lines
+  (`service-policy type qos input`, PFC) on L2 port-channel members rather than on the channel;
+  `next-hop-self` under a `template peer`'s address family;
 - the breakout map keyword `200g-4x` (only 400g-2x, 100g-4x, 200g-2x were found) and `speed 800000` on 800G ports;
 - that a PAM4 port (50G/100G per lane) takes no `fec` line because RS-544 is fixed (the documented options name
   no RS-544 mode): railfabric writes `fec rs-fec` only on 25G-per-lane ports;
@@ -56,6 +68,7 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
+from fabric.platforms.nxos_vpc import PEER_INTERFACE
 
 MODULE = 1  # fixed-form Nexus 9300/9364: every front-panel port is on module 1
 
@@ -108,14 +121,16 @@ PLATFORM = Platform(
     management_vrf="management",  # NX-OS's management VRF has a fixed name (vrf context management, mgmt0)
     eapi=True,  # NX-API (feature nxapi) over HTTPS in the management VRF
     replaces_users=True,  # configure replace: local users not in the file are removed
-    dual_homing=frozenset(),  # vPC not rendered: see notes
-    mlag_own_svi_address=True,  # a vPC pair's SVIs: one address per switch + the HSRP/VRRP virtual address
+    # vPC + HSRP (fabric/platforms/nxos_vpc.py): each switch of the pair has its own rail SVI address beside the
+    # HSRP virtual address; the peer VLAN is 3967 (4094 is in NX-OS's reserved block)
+    dual_homing=frozenset({"mlag"}),
+    mlag_own_svi_address=True,
+    mlag_peer_interface=PEER_INTERFACE,
     user_privilege=False,  # NX-OS authorises by role (network-admin / network-operator): privilege is PLAT001
     syslog_tcp=False,  # `logging server` has UDP (and TLS with a trustpoint) only: TCP syslog is PLAT001
     notes=(
-        "dual_homing: mlag is refused (PLAT001): vPC (peer-keepalive, peer-link, vpc ids, HSRP/VRRP on the rail "
-        "SVIs) is not rendered; the plan already gives each switch its own rail SVI address beside the shared "
-        "gateway",
+        "dual_homing: mlag is vPC: peer link port-channel1000, peer-keepalive over mgmt0, HSRP v2 gateway "
+        "(group = VLAN) beside each switch's own SVI address; the peer VLAN is 3967, not 4094 (reserved on NX-OS)",
         "ecmp mode flowlet/packet: not modelled (Nexus DLB is ASIC-specific)",
         "PFC watchdog action: drop only",
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "

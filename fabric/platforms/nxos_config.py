@@ -2,7 +2,9 @@
 templates/nxos/ format the DeviceConfig `d` and this view `n`.
 
 Decided here (never in a template):
-- features: which `feature` lines the config needs (bgp, bfd, interface-vlan, lacp, lldp, nxapi, tacacs+);
+- features: which `feature` lines the config needs (bgp, bfd, interface-vlan, hsrp, lacp, lldp, nxapi, tacacs+,
+  vpc);
+- vPC (an MLAG pair): fabric/platforms/nxos_vpc.py;
 - breakouts: `interface breakout module 1 port <p> map <speed>g-<lanes>x` per broken-out port;
 - FEC per interface: `fec rs-fec` (RS-528, CL91) where the model asks for Reed-Solomon on 25G lanes; no line on
   PAM4 lanes (50G/100G per lane), where RS-544 is mandatory (IEEE 802.3cd/ck) and NX-OS's `fec` offers no mode
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fabric.platforms.nxos import breakout_map
+from fabric.platforms.nxos_vpc import VpcView, build_vpc
 
 if TYPE_CHECKING:  # the registry imports this module while fabric.device is importing the registry
     from fabric.device import DeviceConfig
@@ -80,6 +83,7 @@ class NxosView:
     watchdog: Watchdog | None
     login_groups: tuple[str, ...]
     no_redirects: bool  # `no ip redirects` on routed ports: NX-OS BFD needs ICMP redirects off (BFD prerequisites)
+    vpc: VpcView | None = None  # vPC domain, HSRP and the L2 port-channels of an MLAG pair (nxos_vpc.py)
     qos_in: str = QOS_IN
     network_qos_policy: str = NETWORK_QOS
     queuing_out: str = QUEUING_OUT
@@ -115,6 +119,8 @@ def build_view(d: DeviceConfig) -> NxosView:
         features.append("bfd")
     if d.vlans:
         features.append("interface-vlan")
+    if d.mlag is not None:
+        features.append("hsrp")
     if d.port_channels:
         features.append("lacp")
     features.append("lldp")
@@ -122,6 +128,8 @@ def build_view(d: DeviceConfig) -> NxosView:
         features.append("nxapi")
     if d.system.tacacs:
         features.append("tacacs+")
+    if d.mlag is not None:
+        features.append("vpc")
     lanes_of: dict[int, list[int]] = {}
     for i in d.interfaces:
         if i.lane:
@@ -145,7 +153,8 @@ def build_view(d: DeviceConfig) -> NxosView:
         poll = q.watchdog.poll_ms
         wd = Watchdog(poll, q.watchdog.detection_polls, q.watchdog.restoration_polls)
     login_groups = tuple(m for m in d.system.login if m != "local")
-    return NxosView(tuple(features), breakouts, fec, qos_classes, network, tuple(queues), wd, login_groups, d.bfd)
+    return NxosView(tuple(features), breakouts, fec, qos_classes, network, tuple(queues), wd, login_groups, d.bfd,
+                    build_vpc(d))
 
 
 def running_config(d: DeviceConfig) -> str:

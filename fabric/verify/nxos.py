@@ -4,7 +4,11 @@ NX-OS forms read (Cisco Nexus 9000 NX-OS Interfaces, QoS and Unicast Routing gui
 `interface X` with `shutdown` / `no shutdown`, `speed N` (Mb/s), `mtu N`, `no switchport` + `ip address A/L`,
 `switchport access vlan N`, `channel-group N mode active`, `priority-flow-control mode on`,
 `priority-flow-control watch-dog-interval on`, `service-policy type qos input P`; `vlan N`; `interface VlanN`;
-`interface loopbackN`; `interface mgmt0` with `vrf member V`; `class-map type qos match-any C` / `match dscp D,...`;
+`interface loopbackN`; `interface mgmt0` with `vrf member V`; vPC (Cisco Nexus 9000 Interfaces guide, Configuring
+vPCs; Unicast Routing guide, HSRP): `vpc domain N` with `peer-keepalive destination A source B vrf V`, a
+port-channel's `switchport mode trunk`, `switchport trunk allowed vlan L`, `vpc peer-link`, `vpc N`; an SVI's `hsrp N`
+group with `ip A` (the shared gateway: recorded with the SVI's own prefix length beside its own `ip address`);
+`class-map type qos match-any C` / `match dscp D,...`;
 `policy-map type qos P` / `class C` / `set qos-group G`; `policy-map type network-qos P` / `class type network-qos
 c-8q-nqN` / `pause pfc-cos N`; `policy-map type queuing P` / `class type queuing c-out-8q-qN|c-out-8q-q-default` /
 `priority level 1` / `random-detect ... ecn`; `system qos` / `service-policy type network-qos|queuing output P`;
@@ -26,7 +30,7 @@ from pathlib import Path
 
 from fabric.verify.bgp_statements import neighbors
 from fabric.verify.inputs import read_text
-from fabric.verify.model import Bgp, Buffers, Interface, ObservedDevice, Qos, VerifyInputError, Vlan
+from fabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
 
 IP_ADDRESS = re.compile(r"ip address (\S+)")
 QUEUE_CLASS = re.compile(r"class type queuing c-out-8q-q(\d|-default)")
@@ -108,6 +112,7 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
     dev = ObservedDevice(name, "nxos", files={"config": file, "bgp": file})
     policies = _Policies()
     qos_input: dict[str, str] = {}  # interface → its type qos input policy
+    peer_links: set[str] = set()  # port-channels with `vpc peer-link`
     features: set[str] = set()
     ssh_off = False
     nxapi_vrfs: set[str] = set()
@@ -124,9 +129,11 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
             for vid in _numbers(m.group(1)):
                 dev.vlans.setdefault(vid, Vlan(vid)).declared = True
         elif t.startswith("interface "):
-            _interface(dev, t.split(None, 1)[1], top, qos_input)
+            _interface(dev, t.split(None, 1)[1], top, qos_input, peer_links)
         elif m := re.fullmatch(r"router bgp (\d+)", t):
             dev.bgp = _bgp(int(m.group(1)), top)
+        elif m := re.fullmatch(r"vpc domain (\d+)", t):
+            dev.mlag = _vpc_domain(m.group(1), _lines(top))
         elif m := re.fullmatch(r"nxapi use-vrf (\S+)", t):
             nxapi_vrfs.add(m.group(1))
         elif m := re.match(r"username (\S+)(.*)$", t):
@@ -152,6 +159,7 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
             i.mtu = dev.interfaces[i.channel].mtu
         if i.mode == "access" and i.vlan is not None:
             dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
+    _vpc(dev, peer_links)
     dev.mgmt.api_enabled = "nxapi" in features
     dev.mgmt.api_vrfs = frozenset(nxapi_vrfs)
     if ssh_off:
@@ -161,15 +169,54 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
     return dev
 
 
+def _vpc_domain(domain: str, lines: list[str]) -> MlagObserved:
+    """`vpc domain N`: the domain id, and the keepalive's source and destination as the pair's local and peer
+    addresses (vPC's control link: each switch's destination is the other's source)."""
+    m = MlagObserved(domain=domain)
+    for ln in lines:
+        if k := re.fullmatch(r"peer-keepalive destination (\S+) source (\S+)(?: vrf \S+)?", ln):
+            m.peer_ip, m.local_ip = k.group(1), k.group(2)
+    return m
+
+
+def _vpc(dev: ObservedDevice, peer_links: set[str]) -> None:
+    """After the interfaces: trunks are the tagged members of the VLANs they carry; the domain's peer link is the
+    port-channel with `vpc peer-link`; the peer VLAN is the VLAN with a routed SVI, no HSRP and no access member (the
+    rail VLANs have the host bonds), whether the peer link carries it or not (that is checked)."""
+    for name, i in dev.interfaces.items():
+        if i.mode == "trunk":
+            for vid in sorted(i.trunk_vlans):
+                dev.vlans.setdefault(vid, Vlan(vid, declared=False)).tagged.append(name)
+    if dev.mlag is None:
+        return
+    peer_link = next((n for n in dev.interfaces if n in peer_links), None)
+    dev.mlag.peer_link = peer_link
+    dev.mlag.vlan = next((vid for vid, v in sorted(dev.vlans.items()) if v.declared and v.svi and not v.members
+                          and not v.virtual), None)
+
+
 def _addresses(lines: list[str]) -> list[str]:
     return [m.group(1) for ln in lines if (m := IP_ADDRESS.fullmatch(ln))]
 
 
-def _interface(dev: ObservedDevice, ifname: str, node: object, qos_input: dict[str, str]) -> None:
+def _hsrp(node: object) -> list[str]:
+    """The virtual addresses of an SVI's HSRP groups (`hsrp N` / `ip A`)."""
+    return [ln.split()[1] for c in node.children if re.fullmatch(r"hsrp \d+", c.text)  # type: ignore[attr-defined]
+            for ln in _lines(c) if re.fullmatch(r"ip \d+\.\d+\.\d+\.\d+", ln)]
+
+
+def _interface(dev: ObservedDevice, ifname: str, node: object, qos_input: dict[str, str],
+               peer_links: set[str]) -> None:
     lines = _lines(node)
     if m := re.fullmatch(r"Vlan(\d+)", ifname):
         vlan = dev.vlans.setdefault(int(m.group(1)), Vlan(int(m.group(1)), declared=False))
-        vlan.svi += _addresses(lines)
+        own = _addresses(lines)
+        virtual = _hsrp(node)
+        vlan.svi += own
+        if virtual:  # the shared gateway, with the length of the SVI's own subnet
+            length = own[0].split("/")[1] if own else "32"
+            vlan.virtual, vlan.own = True, list(own)
+            vlan.svi += [f"{a}/{length}" for a in virtual]
         vlan.mtu = next((int(ln.split()[1]) for ln in lines if re.fullmatch(r"mtu \d+", ln)), None)
         return
     if ifname.startswith("loopback"):
@@ -196,13 +243,25 @@ def _interface(dev: ObservedDevice, ifname: str, node: object, qos_input: dict[s
         elif m := re.fullmatch(r"switchport access vlan (\d+)", ln):
             i.mode, i.vlan = "access", int(m.group(1))
         elif m := re.fullmatch(r"channel-group (\d+)(?: mode \S+)?", ln):
-            i.mode, i.channel = "member", f"port-channel{m.group(1)}"
+            i.channel = f"port-channel{m.group(1)}"
+        elif ln == "switchport mode trunk":
+            i.mode = "trunk"
+        elif m := re.fullmatch(r"switchport trunk allowed vlan (\S+)", ln):
+            i.trunk_vlans = frozenset(_numbers(m.group(1)))
+        elif ln == "vpc peer-link":
+            peer_links.add(ifname)
+        elif m := re.fullmatch(r"vpc (\d+)", ln):
+            i.mlag = int(m.group(1))
         elif m := re.fullmatch(r"service-policy type qos input (\S+)", ln):
             qos_input[ifname], has_qos = m.group(1), True
         elif ln == "priority-flow-control mode on":
             qos.pfc_priorities, has_qos = frozenset({-1}), True  # filled from the system policy afterwards
         elif ln == "priority-flow-control watch-dog-interval on":
             qos.watchdog = True
+    if i.channel:  # a member whatever switchport lines it repeats from its channel
+        i.mode = "member"
+    if i.mode != "trunk":
+        i.trunk_vlans = frozenset()
     i.qos = qos if has_qos else None
     i.buffers = Buffers(managed=False) if has_qos else None
     dev.interfaces[ifname] = i
