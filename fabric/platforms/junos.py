@@ -51,6 +51,7 @@ probability (see `notes`), and validation warns with PLAT030.
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
+from fabric.platforms.junos_mclag import PEER_INTERFACE
 from fabric.platforms.junos_system import ROOT_PASSWORD_VARIABLE
 
 MEDIA_OVERHEAD = 14  # Ethernet header in the Junos media MTU (the FCS is not counted)
@@ -96,9 +97,12 @@ PLATFORM = Platform(
     replaces_users=True,  # load override replaces system login as a whole
     vault_variables=(ROOT_PASSWORD_VARIABLE,),  # system root-authentication, in every junos.conf
     svi_prefix="irb.",  # vlans NAME l3-interface irb.<id>
+    dual_homing=frozenset({"mlag"}),  # MC-LAG: fabric/platforms/junos_mclag.py
+    mlag_own_svi_address=True,  # each switch's own IRB address beside the VRRP virtual address (the gateway)
+    mlag_peer_interface=PEER_INTERFACE,  # irb.4094: ICCP and the MC-LAG peer's iBGP session
     ecn_bytes=False,  # drop-profile fill levels are percentages of the queue (PLAT030 warns)
     notes=(
-        "no MLAG (MC-LAG / EVPN multihoming not rendered): dual_homing mlag is PLAT001",
+        "dual_homing mlag is MC-LAG: ICCP over irb.4094, ICL ae1000, mc-ae host bonds, gateway by VRRP on the IRB",
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),
