@@ -16,6 +16,7 @@ only the names, the MTU and the Junos statements change):
   02:1c:73:ff:0a:00; 10.32.20.4 → 2562 = 0x0a02 → 02:1c:73:ff:0a:02.
 - host bonds ae1001..ae1004: MLAG id = 1000 + (host − 1)·1 + 0 + 1, mc-ae-id = admin-key = the id; members are the
   400G channels of the 2x breakout of ports 1-2: host 1 et-0/0/0:0, 2 et-0/0/0:1, 3 et-0/0/1:0, 4 et-0/0/1:1.
+  NIC r of a host is its rail-r bond (description `nic<r> bond rail<r>`).
   Side a: chassis-id 0, status-control active; side b: chassis-id 1, standby. The highest ae is 1004, so
   device-count is 1005.
 - rail IRB: own address (side a the last usable .254, side b .253 of the /24: rail 0 = 172.16.0.0/24, rail 1 =
@@ -126,7 +127,7 @@ def test_mc_ae_host_bonds(rendered: Path) -> None:
         for n, member in ((1, "et-0/0/0:0"), (2, "et-0/0/0:1"), (3, "et-0/0/1:0"), (4, "et-0/0/1:1")):
             mlag_id = str(1000 + n)
             assert stmts(t.find("interfaces", f"ae{mlag_id}")) == [
-                ("description", f"p1-s1-gpu00{n} nic0 bond rail{rail}"), ("mtu", "9216"),
+                ("description", f"p1-s1-gpu00{n} nic{rail} bond rail{rail}"), ("mtu", "9216"),
                 ("aggregated-ether-options", "minimum-links", "1"),
                 ("aggregated-ether-options", "lacp", "active"),
                 ("aggregated-ether-options", "lacp", "system-id", system_id),
