@@ -304,9 +304,9 @@ def test_expected_peer_sessions(rendered: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ validation
 
-@pytest.mark.parametrize("platform", ["nxos", "junos"])
+@pytest.mark.parametrize("platform", ["nxos"])  # Junos renders MC-LAG: tests/test_mlag_junos.py
 def test_mlag_still_refused(tmp_path: Path, platform: str) -> None:
-    """NX-OS (vPC) and Junos (MC-LAG) still refuse the pair: one PLAT001 per pair."""
+    """NX-OS (vPC) still refuses the pair: one PLAT001 per pair."""
     data = nvue_mlag_inventory()
     data["pods"][0]["segments"][0]["platform"] = platform
     plat = [f.message for f in run_data(tmp_path, data).findings if f.code == "PLAT001" and "MLAG pair" in f.message]
