@@ -305,15 +305,14 @@ def test_expected_peer_sessions(rendered: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ validation
 
-@pytest.mark.parametrize("platform", ["junos"])
-def test_mlag_still_refused(tmp_path: Path, platform: str) -> None:
-    """Junos (MC-LAG) still refuses the pair: one PLAT001 per pair (NX-OS renders vPC: tests/test_mlag_nxos.py)."""
+@pytest.mark.parametrize("platform", ["sonic", "eos", "nvue", "nxos", "junos"])
+def test_every_platform_takes_the_pair(tmp_path: Path, platform: str) -> None:
+    """Every platform now renders dual homing (SONiC MCLAG, EOS MLAG, NVUE MLAG + VRR, NX-OS vPC + HSRP, Junos
+    MC-LAG + VRRP): no PLAT001 for an MLAG pair on any of them."""
     data = nvue_mlag_inventory()
     data["pods"][0]["segments"][0]["platform"] = platform
     plat = [f.message for f in run_data(tmp_path, data).findings if f.code == "PLAT001" and "MLAG pair" in f.message]
-    assert [m.split(":")[0] for m in plat] == ["MLAG pair p1-s1-rail0a / p1-s1-rail0b",
-                                               "MLAG pair p1-s1-rail1a / p1-s1-rail1b"]
-    assert f"dual_homing: mlag cannot be expressed on {platform} (p1-s1-rail0a)" in plat[0]
+    assert plat == []
 
 
 def test_nvue_mlag_validates_clean(tmp_path: Path) -> None:

@@ -22,7 +22,6 @@ REFUSED: dict[str, str] = {
     "routing.ecmp.mode=packet": "PLAT001",
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
-    "pods.*.segments.*.dual_homing=mlag": "PLAT001",  # no MC-LAG rendered (Platform.dual_homing is empty)
     "pods.*.segments.*.dual_homing=esi": "PLAT002",
     "system=unset": "MGMT001",  # load override would remove the push account
     "system.users=unset": "MGMT001",

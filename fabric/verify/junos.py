@@ -12,7 +12,11 @@ in `system management-instance` (instance mgmt_junos); `protocols bgp group G` (
 schedulers (`priority strict-high`, `explicit-congestion-notification`) through the scheduler map bound to the
 port, the congestion-notification profile bound to the port (PFC priorities from `output ieee-802.1 code-point`,
 `pfc-watchdog`); `system login user U class C` (super-user is the push's admin role); `system services netconf ssh`
-(the push's API). An ae member carries its bundle's CoS (Junos applies an ae's class-of-service to its members).
+(the push's API). MC-LAG (Juniper QFX MC-LAG guide): `protocols iccp local-ip-addr / peer`, `multi-chassis
+multi-chassis-protection P interface aeN` (the ICL), `switch-options service-id` (the domain both switches share),
+`aggregated-ether-options mc-ae mc-ae-id` (the MLAG id), an ae trunk's `vlan members [ ... ]`, and on an irb unit
+`address A/L { vrrp-group N { virtual-address V; } }`: V/L is the shared gateway, A the switch's own.
+An ae member carries its bundle's CoS (Junos applies an ae's class-of-service to its members).
 Buffers on Junos are platform defaults here (no shared-buffer statements are rendered), so Buffers.managed is False.
 """
 
@@ -23,7 +27,18 @@ from pathlib import Path
 
 from fabric.verify.inputs import read_text
 from fabric.verify.junos_tree import JunosSyntaxError, Node, parse
-from fabric.verify.model import Bgp, Buffers, Failure, Interface, Neighbor, ObservedDevice, Qos, VerifyInputError, Vlan
+from fabric.verify.model import (
+    Bgp,
+    Buffers,
+    Failure,
+    Interface,
+    MlagObserved,
+    Neighbor,
+    ObservedDevice,
+    Qos,
+    VerifyInputError,
+    Vlan,
+)
 
 MEDIA_OVERHEAD = 14
 ROLE = {"super-user": "network-admin", "read-only": "network-operator"}
@@ -44,6 +59,7 @@ def read_junos(name: str, root: Path) -> ObservedDevice:
     for node in interfaces.children:
         _interface(dev, node, vlan_ids, speeds)
     _qos(dev, tree)
+    _mclag(dev, tree)
     _bgp(dev, tree)
     _system(dev, tree)
     dev.notes.append("Junos lossless buffers are platform defaults: nothing in junos.conf to verify")
@@ -75,10 +91,25 @@ def _vlans(dev: ObservedDevice, tree: Node) -> dict[str, int]:
         vlan = dev.vlans[irb_of[int(unit.words[1])]]
         inet = unit.find("family inet")
         if inet is not None:
-            vlan.svi += [a.words[1] for a in inet.all("address") if len(a.words) > 1]
+            for a in (a for a in inet.all("address") if len(a.words) > 1):
+                vlan.svi.append(a.words[1])
+                _vrrp(vlan, a)
             mtu = inet.value("mtu")
             vlan.mtu = int(mtu) if mtu and mtu.isdigit() else None
     return names
+
+
+def _vrrp(vlan: Vlan, address: Node) -> None:
+    """`address <own>/<len> { vrrp-group N { virtual-address V; } }`: V/<len> is the pair's shared gateway, the
+    address itself this switch's own (MC-LAG)."""
+    length = address.words[1].partition("/")[2]
+    for group in address.all("vrrp-group"):
+        virtual = group.find("virtual-address")
+        for v in virtual.words[1:] if virtual is not None else ():
+            vlan.svi.append(f"{v}/{length}" if length else v)
+            vlan.virtual = True
+            if address.words[1] not in vlan.own:
+                vlan.own.append(address.words[1])
 
 
 def _interface(dev: ObservedDevice, node: Node, vlan_ids: dict[str, int], speeds: dict[str, int]) -> None:
@@ -108,13 +139,20 @@ def _interface(dev: ObservedDevice, node: Node, vlan_ids: dict[str, int], speeds
     if addresses:
         i.mode = "routed"
     switching = unit.find("family ethernet-switching") if unit else None
+    members_node = switching.find("vlan", "members") if switching is not None else None
+    vids = [vlan_ids.get(w, int(w) if w.isdigit() else None) for w in (members_node.words[1:] if members_node else ())]
     if switching is not None and switching.value("interface-mode") == "access":
-        members = switching.find("vlan")
-        vname = members.value("members") if members else None
-        i.mode = "access"
-        i.vlan = vlan_ids.get(vname or "", int(vname) if vname and vname.isdigit() else None)
+        i.mode, i.vlan = "access", vids[0] if len(vids) == 1 else None
         if i.vlan is not None:
             dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(name)
+    elif switching is not None and switching.value("interface-mode") == "trunk":
+        i.mode, i.trunk_vlans = "trunk", frozenset(v for v in vids if v is not None)
+        for v in i.trunk_vlans:
+            dev.vlans.setdefault(v, Vlan(v, declared=False)).tagged.append(name)
+    mc_ae = node.find("aggregated-ether-options", "mc-ae")
+    mc_ae_id = mc_ae.value("mc-ae-id") if mc_ae is not None else None
+    if mc_ae_id and mc_ae_id.isdigit():
+        i.mlag = int(mc_ae_id)
     lag = node.find("ether-options", "802.3ad")
     if lag is not None and len(lag.words) == 2:
         i.mode, i.channel = "member", lag.words[1]
@@ -192,7 +230,7 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
     for g in (tree.find("protocols", "bgp") or Node(())).all("group"):
         if len(g.words) != 2:
             continue
-        group_as = g.value("peer-as")
+        group_as = g.value("peer-as") or (asn if g.value("type") == "internal" else None)
         bfd = g.find("bfd-liveness-detection") is not None
         for n in g.all("neighbor"):
             if len(n.words) < 2:
@@ -201,6 +239,27 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
             dev.bgp.neighbors[n.words[1]] = Neighbor(
                 n.words[1], int(peer_as) if peer_as and peer_as.isdigit() else None, g.words[1],
                 bfd or n.find("bfd-liveness-detection") is not None)
+
+
+def _mclag(dev: ObservedDevice, tree: Node) -> None:
+    """MC-LAG: ICCP's local and peer addresses, the ICL (`multi-chassis multi-chassis-protection P interface
+    aeN`), the service id both switches share (the domain), the peer VLAN = the one whose IRB holds local-ip-addr;
+    that IRB unit is also the routed interface the plan names (irb.4094 in ipplan.csv and expected/)."""
+    iccp = tree.find("protocols", "iccp")
+    protection = tree.find("multi-chassis", "multi-chassis-protection")
+    if iccp is None and protection is None:
+        return
+    peer = iccp.find("peer") if iccp is not None else None
+    m = MlagObserved(domain=(tree.find("switch-options") or Node(())).value("service-id") or "",
+                     local_ip=iccp.value("local-ip-addr") if iccp is not None else None,
+                     peer_ip=peer.words[1] if peer is not None and len(peer.words) > 1 else None,
+                     peer_link=protection.value("interface") if protection is not None else None)
+    for vid, v in sorted(dev.vlans.items()):
+        if m.local_ip is not None and m.local_ip in (a.split("/")[0] for a in v.svi):
+            m.vlan = vid
+            name = f"irb.{vid}"
+            dev.interfaces[name] = Interface(name, mtu=v.mtu, mode="routed", ipv4=list(v.svi))
+    dev.mlag = m
 
 
 def _system(dev: ObservedDevice, tree: Node) -> None:
