@@ -196,7 +196,8 @@ def test_reader_records(rendered: Path) -> None:
 def test_rendered_pairs_keep_every_promise(gen: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # 4 rail switches × 2 spine uplinks + 2 pairs × 2 peer cables = 12 links; 4 hosts × 2 NICs × 2 ports = 16 host
     # ports; BGP: each rail switch 2 spines + its MC-LAG peer (12), each spine 4 rail switches (8) = 20
-    assert verify(gen, capsys) == (0, ["verify: 6 devices (4 Junos, 2 SONiC), 12 fabric links, 16 host ports, "
+    assert verify(gen, capsys) == (0, ["verify: 6 devices (4 Junos, 2 SONiC), 12 fabric links, 16 host ports "
+        "(16 against the hosts' files), "
                                        "20 BGP neighbours: all promises kept"])
 
 

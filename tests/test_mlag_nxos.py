@@ -188,7 +188,8 @@ def test_rendered_pairs_keep_every_promise(gen: Path, capsys: pytest.CaptureFixt
     # 4 rail switches × 2 spine uplinks + 2 pairs × 2 peer cables = 12 links; 4 hosts × 2 NICs × 2 ports = 16 host
     # ports; BGP: each rail switch 2 spines + its vPC peer (12), each spine 4 rail switches (8) = 20
     assert verify(gen, capsys) == (0, ["verify: 6 devices (4 Cisco NX-OS, 2 SONiC), 12 fabric links, "
-                                       "16 host ports, 20 BGP neighbours: all promises kept"])
+                                       "16 host ports "
+        "(16 against the hosts' files), 20 BGP neighbours: all promises kept"])
 
 
 def edit(root: Path, host: str, old: str, new: str) -> str:

@@ -137,6 +137,12 @@ NXOS_OWNED = (
 )
 
 
+# Lines railfabric's prefixes cover but does not render, kept as the switch has them unless the rendered file has
+# them: `feature scp-server` is how the push itself reaches bootflash (cisco.nxos.nxos_file_copy sends the replace
+# target by SCP, which NX-OS serves only with that feature), so a replace must not turn it off.
+SWITCH_KEPT = ("feature scp-server",)
+
+
 def _nxos_top_blocks(text: str) -> list[list[str]]:
     """Top-level blocks (a line at column 0 and its indented lines); comment lines (!) and blank lines dropped; a
     banner runs to its closing delimiter."""
@@ -162,13 +168,16 @@ def _nxos_top_blocks(text: str) -> list[list[str]]:
 
 def rf_nxos_replace_target(rendered: str, running: str) -> str:
     """The file `configure replace` gets: the rendered configuration, then every top-level block of the switch's
-    running-config that railfabric does not own (NXOS_OWNED), as the switch has it. NX-OS's configure replace wants a
-    whole running-config, not a partial one (System Management guide); this keeps the switch's own lines."""
+    running-config that railfabric does not own (NXOS_OWNED) or does not render (SWITCH_KEPT), as the switch has
+    it. NX-OS's configure replace wants a whole running-config, not a partial one (System Management guide); this
+    keeps the switch's own lines."""
     rendered_users = {line.split()[1] for line in rendered.splitlines() if line.startswith("username ")}
+    rendered_lines = set(rendered.splitlines())
     kept = [b for b in _nxos_top_blocks(running)
             if not b[0].startswith(NXOS_OWNED)
             # NX-OS's built-in admin account cannot be deleted: kept as the switch has it unless rendered
-            or (b[0].startswith("username admin ") and "admin" not in rendered_users)]
+            or (b[0].startswith("username admin ") and "admin" not in rendered_users)
+            or (b[0] in SWITCH_KEPT and b[0] not in rendered_lines)]
     tail = "".join(line + "\n" for block in kept for line in block)
     return rendered.rstrip("\n") + "\n" + tail
 
