@@ -247,15 +247,21 @@ def ping(spec: LabSpec, p: Ping) -> tuple[bool, str]:
     return False, (err[0] if err else stats[0] if stats else f"exit {proc.returncode}")[:120]
 
 
-def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, retries: int = 2) -> Check:
+# pauses between the tries of a ping that did not do what the plan says: a first packet can be lost while the
+# switches resolve ARP, and with hundreds of hosts on 2 cores a burst can find a neighbour queue full (ENOBUFS)
+RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
+
+
+def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tuple[float, ...] = RETRY_PAUSES) -> Check:
     check = Check()
 
     def run(p: Ping) -> tuple[bool, str]:
-        for _ in range(retries + 1):
-            ok, why = ping(spec, p)
+        ok, why = ping(spec, p)
+        for pause in pauses:
             if ok == p.expect_ok:
                 break
-            time.sleep(0.2)
+            time.sleep(pause)
+            ok, why = ping(spec, p)
         return ok, why
 
     for p, (ok, why) in zip(todo, pool.map(run, todo), strict=True):
