@@ -36,8 +36,17 @@ plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-requ
 lint: $(STAMP) ## ruff
 	$(BIN)/ruff check fabric tests bench
 
-test: $(STAMP) lint ## lint, then run the test suite
-	$(BIN)/python -m pytest -q
+# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches: they run in a second
+# pytest process beside the rest (2 cores), their log printed after; both must pass
+LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
+             tests/test_rollout_nxos.py
+
+test: $(STAMP) lint ## lint, then run the test suite (lab and push tests in a second process alongside)
+	@mkdir -p .cache
+	@$(BIN)/python -m pytest -q -p no:cacheprovider $(LAB_TESTS) > .cache/test-labs.log 2>&1 & labs=$$!; \
+	$(BIN)/python -m pytest -q $(addprefix --ignore=,$(LAB_TESTS)); rest=$$?; \
+	wait $$labs; lab=$$?; echo "--- lab and push tests (pytest $(LAB_TESTS)):"; cat .cache/test-labs.log; \
+	test $$rest -eq 0 && test $$lab -eq 0
 
 fuzz: $(STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
 	FUZZ_CASES=$${FUZZ_CASES:-5000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
