@@ -60,7 +60,7 @@ def test_a_host_dscp_map_that_differs_from_its_switch(gen: Path) -> None:
         ("host-qos", "DSCP→priority 26→3 as at p1-s2-rail1 Ethernet4", "26→4"),
         ("host-qos", "DSCP→priority 26→3 as at p1-s2-rail0 Ethernet12", "26→4"),
         ("host-qos", "DSCP→priority 26→3 as at p1-s2-rail1 Ethernet12", "26→4"),
-    } or found
+    }, found
 
 
 def test_pfc_and_cnp_of_a_host(gen: Path) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fabric.lab.model import LabError, LabSpec, ns_name
 from fabric.lab.networkd import HostNetwork, Network, NetworkdError, netplan_generate
 from fabric.pipeline import Result
+from fabric.verify.hosts import group_scripts
 
 IFNAMSIZ = 15  # Linux interface names: at most 15 characters
 # What the lab sets in every host namespace for a host with several NICs (ARP flux, reverse-path filtering): the
@@ -115,23 +116,13 @@ def rendered_host_files(res: Result) -> dict[str, dict[str, str]]:
 
 def _group_scripts(rendered: Mapping[str, bytes]) -> dict[str, str]:
     """host → path (under generated/) of its group's boot script, from the gpu_hosts group of the inventory."""
-    import posixpath
-
     import yaml
 
     try:
-        inv = yaml.safe_load(rendered.get("ansible/inventory.yml", b"{}")) or {}
-        groups = inv["all"]["children"]["gpu_hosts"]["children"]
-    except (KeyError, TypeError, yaml.YAMLError):
+        inv = yaml.safe_load(rendered.get("ansible/inventory.yml", b"{}"))
+    except yaml.YAMLError:
         return {}
-    out = {}
-    for group in groups.values():
-        script = ((group or {}).get("vars") or {}).get("roce_script")
-        if isinstance(script, str):
-            path = posixpath.normpath(posixpath.join("ansible", script))
-            for host in (group.get("hosts") or {}):
-                out[host] = path
-    return out
+    return group_scripts(inv)
 
 
 _SYSCTL = re.compile(r"^\s*put\s+/proc/sys/net/ipv4/conf/(\S+)/(arp_ignore|arp_announce|rp_filter)\s+(\d+)\s*$", re.M)

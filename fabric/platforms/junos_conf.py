@@ -17,6 +17,7 @@ from fabric.platforms.junos_system import JSystem, build_jsystem, quoted
 
 if TYPE_CHECKING:  # fabric.device imports the platform registry, which imports this module
     from fabric.device import DeviceConfig, Interface
+    from fabric.device.routing import PeerGroup
 
 EXPORT_POLICY = "RF-EXPORT"  # what BGP advertises: aggregates, loopback and rail subnets, suppressed specifics
 ECMP_POLICY = "RF-ECMP"  # forwarding-table export: install every equal-cost path
@@ -78,11 +79,13 @@ class JNeighbor:
 class JGroup:
     name: str
     description: str
-    peer_as: int | None  # shared by every neighbour, else per neighbour
+    peer_as: int | None  # the group's `peer-as`: shared by every neighbour of an external group, else None
     bfd: bool
     neighbors: tuple[JNeighbor, ...]
     internal: bool = False  # iBGP (the MC-LAG peer, same AS): `type internal`, no peer-as, no multiple-as
     next_hop_self: bool = False  # the NEXT_HOP_POLICY ahead of the export policy
+    neighbor_peer_as: bool = False  # `peer-as` per neighbour: external, neighbours in several ASes
+    multiple_as: bool = False  # `multipath multiple-as`: external groups when the fabric load-balances across ASes
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,6 @@ class JunosView:
     asn: int
     aggregates: tuple[str, ...]
     groups: tuple[JGroup, ...]
-    multipath: bool
     bfd_interval: int
     bfd_multiplier: int
     export_policy: str
@@ -141,12 +143,16 @@ def _port(dev: DeviceConfig, i: Interface) -> JPort:
 
 
 def _groups(dev: DeviceConfig) -> tuple[JGroup, ...]:
-    return tuple(
-        JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
-               tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
-               internal=bool(g.neighbors) and all(n.remote_as == dev.asn for n in g.neighbors),
-               next_hop_self=g.next_hop_self)
-        for g in dev.bgp.peer_groups)
+    return tuple(_group(dev, g) for g in dev.bgp.peer_groups)
+
+
+def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
+    internal = bool(g.neighbors) and all(n.remote_as == dev.asn for n in g.neighbors)
+    return JGroup(g.name, quoted(g.description), None if internal else g.remote_as, g.bfd,
+                  tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
+                  internal=internal, next_hop_self=g.next_hop_self,
+                  neighbor_peer_as=not internal and g.remote_as is None,
+                  multiple_as=dev.bgp.multipath_relax and not internal)
 
 
 def maximum_ecmp(width: int) -> int:
@@ -203,7 +209,6 @@ def build_view(dev: DeviceConfig) -> JunosView:
         asn=dev.asn,
         aggregates=dev.bgp.aggregates,
         groups=_groups(dev),
-        multipath=dev.bgp.multipath_relax,
         bfd_interval=BFD_INTERVAL_MS,
         bfd_multiplier=BFD_MULTIPLIER,
         export_policy=EXPORT_POLICY,

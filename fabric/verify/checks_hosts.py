@@ -18,12 +18,9 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
+from fabric.verify.checks_links import ints
 from fabric.verify.hosts import HostFiles, HostInterface, NicPort, NicQos
 from fabric.verify.model import Failure, Interface, ObservedDevice
-
-
-def ints(values: object) -> str:
-    return "{" + ", ".join(str(v) for v in sorted(values)) + "}"  # type: ignore[call-overload]
 
 
 @dataclass

@@ -12,6 +12,7 @@ Read from the rendered files only (like every reader under fabric/verify/):
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,21 +87,25 @@ def read_railmap(root: Path) -> list[NicPort]:
     return list(seen.values())
 
 
-def _roce_scripts(root: Path) -> dict[str, str]:
-    """Host → its group's roce.sh (relative to the render root), from ansible/inventory.yml's gpu_hosts."""
-    inv = read_yaml(root / "ansible" / "inventory.yml", root)
-    groups = (inv or {}).get("all", {}).get("children", {}).get("gpu_hosts", {}).get("children", {}) \
-        if isinstance(inv, dict) else {}
+def group_scripts(inventory: Any) -> dict[str, str]:
+    """Host → its group's boot script (roce.sh) as a path under the render root, from the parsed
+    ansible/inventory.yml: the `roce_script` of each child of gpu_hosts (relative to ansible/). Also the lab's way
+    to find a host's script (fabric/lab/hosts.py)."""
+    try:
+        groups = inventory["all"]["children"]["gpu_hosts"]["children"] or {}
+    except (KeyError, TypeError):
+        return {}
     out: dict[str, str] = {}
-    for group in (groups or {}).values():
-        script = ((group or {}).get("vars") or {}).get("roce_script", "")
-        for host, _vars in _inventory_hosts(group):
-            out[str(host)] = str(script).removeprefix("../")
+    for group in groups.values():
+        script = ((group or {}).get("vars") or {}).get("roce_script")
+        if isinstance(script, str):
+            for host, _vars in _inventory_hosts(group):
+                out[str(host)] = posixpath.normpath(posixpath.join("ansible", script))
     return out
 
 
 def read_hosts(root: Path, names: set[str]) -> dict[str, HostFiles]:
-    scripts = _roce_scripts(root)
+    scripts = group_scripts(read_yaml(root / "ansible" / "inventory.yml", root))
     roce_cache: dict[str, dict[str, NicQos]] = {}
     out: dict[str, HostFiles] = {}
     for name in sorted(names):
