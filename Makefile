@@ -51,8 +51,9 @@ test: $(STAMP) lint ## lint, then run the test suite (lab and push tests in a se
 fuzz: $(STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
 	FUZZ_CASES=$${FUZZ_CASES:-5000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
-lab: $(STAMP) ## FRR lab of the fabric, verified against the plan (root; POD=N, FAULT=asn|summary|mtu, KEEP=1)
-	$(FABRIC) lab $(INVENTORY) $(if $(POD),--pod $(POD)) $(if $(FAULT),--fault $(FAULT)) $(if $(KEEP),--keep)
+lab: $(STAMP) ## FRR lab, verified against the plan (root; POD=N, HOSTS=N|all, FAULT=asn|summary|mtu|host-policy, KEEP=1)
+	$(FABRIC) lab $(INVENTORY) $(if $(POD),--pod $(POD)) $(if $(HOSTS),--hosts $(HOSTS)) $(if $(FAULT),--fault $(FAULT)) \
+		$(if $(KEEP),--keep)
 
 bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs) and the whole render pipeline (8K/65K)
 	$(BIN)/python bench/bench_pipeline.py
