@@ -148,8 +148,8 @@ def test_fec_on_25g_lanes(devices: dict[str, DeviceConfig]) -> None:
     i = dev.interface("Ethernet1/33")
     hundred = dataclasses.replace(i, speed=100, lanes=i.lanes[:4], speed_setting="100000", fec="rs")
     view = build_view(dataclasses.replace(dev, interfaces=(hundred,)))
-    assert view.fec == {"Ethernet1/33": "rs-fec"}
-    assert build_view(dev).fec == {}
+    assert [(p.i.name, p.fec) for p in view.ports] == [("Ethernet1/33", "rs-fec")]
+    assert [p.fec for p in build_view(dev).ports if p.fec] == []
 
 
 def test_disabled_and_unused_ports_shut(configs: dict[str, str]) -> None:

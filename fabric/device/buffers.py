@@ -4,12 +4,17 @@ switch of the device model."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from fabric.buffers import Buffers, PortFacts, build_buffers
 from fabric.device.interfaces import Interface
 from fabric.device.qos import Qos
-from fabric.intent import Inventory, SwitchModel
+from fabric.intent import CableLengths, Inventory, SwitchBuffers, SwitchModel
 from fabric.platforms import PLATFORMS
+
+# Switches of one model and role have the same port facts (names, speeds, MTUs, lanes, roles, PFC): their buffer
+# tables are one computation, shared by reference (Buffers is frozen). The key is everything build_buffers reads.
+_SHAPES = 256
 
 
 def device_buffers(inv: Inventory, platform: str, model: SwitchModel, interfaces: Iterable[Interface],
@@ -18,6 +23,14 @@ def device_buffers(inv: Inventory, platform: str, model: SwitchModel, interfaces
     None without the model's buffer facts (BUF001 refuses that inventory before rendering)."""
     if not PLATFORMS[platform].buffer_tables or model.buffers is None:
         return None
-    ports = [PortFacts(i.name, i.speed, i.mtu, len(i.lanes), i.role, i.qos) for i in interfaces]
-    return build_buffers(model.buffers, ports, inv.solver.cable, inv.solver.fiber_ns_per_m, qos.tc_to_pg,
-                         qos.lossless, qos.pfc_to_queue)
+    ports = tuple(PortFacts(i.name, i.speed, i.mtu, len(i.lanes), i.role, i.qos) for i in interfaces)
+    return shared_buffers(model.buffers, ports, inv.solver.cable, inv.solver.fiber_ns_per_m, qos.tc_to_pg,
+                          qos.lossless, qos.pfc_to_queue)
+
+
+@lru_cache(maxsize=_SHAPES)
+def shared_buffers(asic: SwitchBuffers, ports: tuple[PortFacts, ...], cable: CableLengths, ns_per_m: float,
+                   tc_to_pg: tuple[int, ...], lossless: tuple[int, ...],
+                   pfc_to_queue: tuple[tuple[int, int], ...]) -> Buffers:
+    """build_buffers once per distinct switch shape: the same arguments give the same (immutable) Buffers."""
+    return build_buffers(asic, list(ports), cable, ns_per_m, tc_to_pg, lossless, pfc_to_queue)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from fabric.intent import SwitchModel
 from fabric.platforms import PLATFORMS, fec_for
@@ -53,31 +54,48 @@ def end_name(sw: Switch, model: SwitchModel, end: End) -> str:
                           model.serdes_lanes)
 
 
+class Physical(NamedTuple):
+    """The physical facts of one port or lane, as the Interface fields of the same names."""
+
+    breakout: str
+    lanes: tuple[int, ...]
+    speed_setting: str
+    fec: str
+
+
+@lru_cache(maxsize=1 << 14)
+def physical(platform: str, serdes_lanes: int, port: int, lanes_speed: tuple[int, int] | None, lane: int,
+             speed: int) -> Physical:
+    """The physical facts of one port or lane (breakout mode, serdes lanes, the platform's forced-speed value, FEC):
+    the same on every switch of a model, so computed once per (platform, model shape, port, lane, speed)."""
+    mode = f"{lanes_speed[0]}x{format_speed(lanes_speed[1])}" if lanes_speed else ""
+    per_lane = serdes_lanes // (lanes_speed[0] if lanes_speed else 1)
+    first = (port - 1) * serdes_lanes + ((lane - 1) * per_lane if lane else 0)
+    serdes = tuple(range(first, first + max(per_lane, 1)))
+    return Physical(mode, serdes, PLATFORMS[platform].speed_setting(speed, len(serdes)), fec_for(speed, len(serdes)))
+
+
 def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], dict],
                      breakout_of: dict[int, tuple[int, int]], mtu: int) -> tuple[Interface, ...]:
     """Every port of `model` on `sw`, by port then lane: the used lanes (`used`: (port, lane) → Interface fields),
     the spare lanes of broken-out ports (`breakout_of`: port → (lanes, lane speed)), unused and disabled ports at
     the switch MTU. Serdes lanes are numbered sequentially: port p owns (p-1)·serdes_lanes ..."""
-    traits = PLATFORMS[sw.platform]
     interfaces: list[Interface] = []
     for port in range(1, model.ports + 1):
         lanes_speed = breakout_of.get(port)
-        lane_ids = range(1, lanes_speed[0] + 1) if lanes_speed else [0]
-        mode = f"{lanes_speed[0]}x{format_speed(lanes_speed[1])}" if lanes_speed else ""
-        per_lane = model.serdes_lanes // (lanes_speed[0] if lanes_speed else 1)
+        lane_ids = range(1, lanes_speed[0] + 1) if lanes_speed else (0,)
         for lane in lane_ids:
-            first = (port - 1) * model.serdes_lanes + ((lane - 1) * per_lane if lane else 0)
-            serdes = tuple(range(first, first + max(per_lane, 1)))
             spec = used.get((port, lane))
             speed = spec["speed"] if spec else lanes_speed[1] if lanes_speed else model.speed
-            physical = dict(breakout=mode, lanes=serdes, speed_setting=traits.speed_setting(speed, len(serdes)),
-                            fec=fec_for(speed, len(serdes)))
+            f = physical(sw.platform, model.serdes_lanes, port, lanes_speed, lane, speed)
             if spec is not None:
-                interfaces.append(Interface(**spec, **physical))
+                interfaces.append(Interface(**spec, breakout=f.breakout, lanes=f.lanes, speed_setting=f.speed_setting,
+                                            fec=f.fec))
                 continue
             disabled = port in sw.disabled_ports
             name = interface_name(sw.platform, port, lane, model.speed // speed if lane else 1, model.serdes_lanes)
             interfaces.append(Interface(name, port, lane, speed, "unused", False,
-                                        "disabled in inventory" if disabled else "unused", mtu, **physical))
+                                        "disabled in inventory" if disabled else "unused", mtu, breakout=f.breakout,
+                                        lanes=f.lanes, speed_setting=f.speed_setting, fec=f.fec))
     # beyond-model ports never reach here: the validation stops rendering on PORT001
     return tuple(interfaces)

@@ -56,6 +56,12 @@ class JAe:
     mode: str = "routed"  # routed | access (MC-LAG host bond) | trunk (the ICL)
     vlans: tuple[str, ...] = ()  # VLAN names: the access VLAN, or the ICL's trunk VLANs
     mcae: JMcae | None = None
+    vlan_members: str = ""  # `vlan members` value: the one name, or "[ a b ]" for several (vlan_members())
+
+
+def vlan_members(names: tuple[str, ...]) -> str:
+    """A `vlan members` value: a single VLAN as it is, several as a Junos list."""
+    return names[0] if len(names) == 1 else f"[ {' '.join(names)} ]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +123,7 @@ class JunosView:
 
 
 def _ports(dev: DeviceConfig) -> list[JPort]:
+    names = {v.id: v.name for v in dev.vlans}  # one lookup per access port instead of a scan of the VLANs
     out: list[JPort] = []
     parents_done: set[int] = set()
     for i in dev.interfaces:
@@ -125,11 +132,11 @@ def _ports(dev: DeviceConfig) -> list[JPort]:
             lanes = int(i.breakout.split("x", 1)[0])
             out.append(JPort(f"et-0/0/{i.port - 1}", quoted(f"breakout {i.breakout}"), False, i.speed_setting,
                              lanes, None, None, "parent"))
-        out.append(_port(dev, i))
+        out.append(_port(i, names))
     return out
 
 
-def _port(dev: DeviceConfig, i: Interface) -> JPort:
+def _port(i: Interface, vlan_names: dict[int, str]) -> JPort:
     speed = "" if i.lane else i.speed_setting
     desc = quoted(i.description)
     if i.mode == "member":
@@ -137,8 +144,8 @@ def _port(dev: DeviceConfig, i: Interface) -> JPort:
     if i.mode == "routed":
         return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, i.mtu, "routed", ipv4=i.ipv4)
     if i.mode == "access":
-        vlan = next(v.name for v in dev.vlans if v.id == i.vlan)
-        return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, None, "access", vlan=vlan)
+        return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, None, "access",
+                     vlan=vlan_names[i.vlan])  # type: ignore[index]
     return JPort(i.name, desc, True, speed, 0, None, None, "unused")
 
 
@@ -173,8 +180,9 @@ def _aes(dev: DeviceConfig) -> tuple[JAe, ...]:
     out = []
     for pc in dev.port_channels:
         vids = pc.trunk_vlans if pc.mode == "trunk" else (pc.vlan,) if pc.vlan is not None else ()
+        vlans = tuple(names[v] for v in vids)
         out.append(JAe(pc.name, quoted(pc.description), pc.mtu + MEDIA_OVERHEAD, pc.mtu, pc.ipv4 or "",
-                       pc.min_links, pc.mode, tuple(names[v] for v in vids), mcae(dev, pc)))
+                       pc.min_links, pc.mode, vlans, mcae(dev, pc), vlan_members(vlans) if vlans else ""))
     return tuple(out)
 
 

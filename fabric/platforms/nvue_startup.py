@@ -15,6 +15,7 @@ import yaml
 
 from fabric.platforms import nvue_mlag
 from fabric.platforms.nvue_system import service, system
+from fabric.platforms.nvue_yaml import make_dump
 
 ON = "on"
 OFF = "off"
@@ -194,9 +195,9 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _str)
 
 
-def dump(doc: object) -> str:
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=False,
-                     width=1 << 30, indent=2)
+# yaml.dump(doc, Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=False, width=1 << 30,
+# indent=2), byte for byte, with each distinct scalar written by PyYAML once (fabric/platforms/nvue_yaml.py)
+dump = make_dump(_Dumper)
 
 
 def startup_yaml(dev: DeviceConfig) -> str:

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fabric.platforms.nxos import breakout_map
-from fabric.platforms.nxos_vpc import VpcView, build_vpc
+from fabric.platforms.nxos_vpc import Switchport, VpcView, build_vpc
 
 if TYPE_CHECKING:  # the registry imports this module while fabric.device is importing the registry
-    from fabric.device import DeviceConfig
+    from fabric.device import DeviceConfig, Interface
 
 ENTRY = "nxos/running-config.j2"
 QOS_IN = "RF-QOS-IN"
@@ -73,10 +73,19 @@ class Watchdog:
 
 
 @dataclass(frozen=True, slots=True)
+class NxosPort:
+    """One physical interface as NX-OS writes it: the model's Interface `i` with what only NX-OS decides."""
+
+    i: Interface
+    fec: str | None  # the `fec` keyword; None: no fec line
+    switchport: Switchport | None  # a vPC port-channel member's layer-2 side; None on every other port
+
+
+@dataclass(frozen=True, slots=True)
 class NxosView:
     features: tuple[str, ...]
     breakouts: tuple[tuple[int, str], ...]  # (port, map keyword)
-    fec: dict[str, str]  # interface → `fec` keyword; absent: no fec line
+    ports: tuple[NxosPort, ...]  # every interface of the model, in its order
     qos_classes: tuple[QosClass, ...]
     network_qos: tuple[NetworkQosClass, ...]
     queues: tuple[QueueClass, ...]
@@ -112,6 +121,17 @@ def kbytes(n: int) -> int:
     return math.ceil(n / 1000)
 
 
+def fec_keyword(i: Interface) -> str | None:
+    """`rs-fec` where the model asks for Reed-Solomon on 25G (NRZ) lanes; None (no line) elsewhere."""
+    return "rs-fec" if i.fec == "rs" and i.lanes and i.speed / len(i.lanes) < 50 else None
+
+
+def nxos_ports(d: DeviceConfig, vpc: VpcView | None) -> tuple[NxosPort, ...]:
+    switchports = vpc.switchports if vpc is not None else {}
+    return tuple(NxosPort(i, fec_keyword(i), switchports.get(i.name) if i.mode == "member" else None)
+                 for i in d.interfaces)
+
+
 def build_view(d: DeviceConfig) -> NxosView:
     q = d.qos
     features = ["bgp"]
@@ -135,7 +155,6 @@ def build_view(d: DeviceConfig) -> NxosView:
         if i.lane:
             lanes_of.setdefault(i.port, []).append(i.speed)
     breakouts = tuple((port, breakout_map(len(speeds), speeds[0])) for port, speeds in sorted(lanes_of.items()))
-    fec = {i.name: "rs-fec" for i in d.interfaces if i.fec == "rs" and i.lanes and i.speed / len(i.lanes) < 50}
     weights = dict(q.dwrr)
     pct = percentages(weights)
     roce_queue = q.tc_to_queue[q.roce_tc]
@@ -153,8 +172,9 @@ def build_view(d: DeviceConfig) -> NxosView:
         poll = q.watchdog.poll_ms
         wd = Watchdog(poll, q.watchdog.detection_polls, q.watchdog.restoration_polls)
     login_groups = tuple(m for m in d.system.login if m != "local")
-    return NxosView(tuple(features), breakouts, fec, qos_classes, network, tuple(queues), wd, login_groups, d.bfd,
-                    build_vpc(d))
+    vpc = build_vpc(d)
+    return NxosView(tuple(features), breakouts, nxos_ports(d, vpc), qos_classes, network, tuple(queues), wd,
+                    login_groups, d.bfd, vpc)
 
 
 def running_config(d: DeviceConfig) -> str:

@@ -43,7 +43,24 @@ def _profile_lists(rows: Iterable[tuple[str, tuple[str, ...]]]) -> dict[str, dic
     return {port: {"profile_list": ",".join(profiles)} for port, profiles in rows}
 
 
+# Switches of one shape share one Buffers (fabric/device/buffers.py): its tables are built once and shared by
+# reference (the document is serialised, never edited). Keyed by identity, holding the Buffers so the id stays its.
+_SHARED: dict[int, tuple[Buffers, Tables]] = {}
+_SHARED_MAX = 256
+
+
 def buffer_tables(b: Buffers) -> Tables:
+    """The buffer tables of `b`, built once per Buffers object."""
+    hit = _SHARED.get(id(b))
+    if hit is not None and hit[0] is b:
+        return dict(hit[1])
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    tables = _SHARED[id(b)] = (b, _buffer_tables(b))
+    return dict(tables[1])
+
+
+def _buffer_tables(b: Buffers) -> Tables:
     out: Tables = {
         "BUFFER_POOL": {p.name: pool_row(p) for p in b.pools},
         "BUFFER_PROFILE": {p.name: profile_row(p) for p in b.profiles},

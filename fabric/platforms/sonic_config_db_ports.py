@@ -7,6 +7,7 @@ An address row is the interface's own key plus `<name>|<a.b.c.d/len>`, both with
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: the platform registry imports this module before fabric.device exists
@@ -31,13 +32,19 @@ def address_rows(rows: Iterable[tuple[str, str]]) -> dict[str, dict[str, str]]:
     return out
 
 
+@lru_cache(maxsize=1 << 12)
+def lanes_text(lanes: tuple[int, ...]) -> str:
+    """PORT.lanes ("0,1,2,3"): the same serdes lanes recur on every switch of a model, so each is joined once."""
+    return ",".join(str(lane) for lane in lanes)
+
+
 def port_row(i: Interface) -> dict[str, str]:
     return {
         "admin_status": "up" if i.admin_up else "down",
         "speed": i.speed_setting,
         "fec": i.fec,
         "mtu": str(i.mtu),
-        "lanes": ",".join(str(lane) for lane in i.lanes),
+        "lanes": lanes_text(i.lanes),
         "description": i.description,
     }
 

@@ -11,6 +11,7 @@ tables cover the ports the RoCE QoS applies to (Interface.qos).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: the platform registry imports this module before fabric.device exists
@@ -74,33 +75,41 @@ def port_qos_row(q: Qos) -> dict[str, str]:
     return row
 
 
-def queue_rows(q: Qos, port: str) -> dict[str, dict[str, str]]:
+@lru_cache(maxsize=16)
+def _queue_templates(q: Qos) -> tuple[tuple[str, dict[str, str]], ...]:
     """QUEUE|<port>|<queue> for every queue the device model schedules (Qos.tx_queues: strict wins over a weight,
-    ECN on the RoCE queue when ECN is on): the strict scheduler or the queue's DWRR scheduler, plus the ECN profile."""
-    rows: dict[str, dict[str, str]] = {}
+    ECN on the RoCE queue when ECN is on): the strict scheduler or the queue's DWRR scheduler, plus the ECN profile.
+    As (|<queue> key suffix, row), built once per Qos (one per fabric); the rows are shared by every port."""
+    out = []
     for tx in q.tx_queues:
         row = {"scheduler": STRICT_SCHEDULER if tx.strict else dwrr_scheduler(tx.queue)}
         if tx.ecn is not None:
             row["wred_profile"] = LOSSLESS_WRED
-        rows[f"{port}|{tx.queue}"] = row
-    return rows
+        out.append((f"|{tx.queue}", row))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _shared_rows(q: Qos) -> tuple[dict[str, str], dict[str, str] | None]:
+    """The PORT_QOS_MAP row and the PFC_WD port row (None without the watchdog): the same for every RoCE port,
+    built once per Qos and shared by reference (the document is serialised, never edited)."""
+    w = q.watchdog
+    wd = None if w is None else {"action": w.action, "detection_time": str(w.detection_ms),
+                                 "restoration_time": str(w.restoration_ms)}
+    return port_qos_row(q), wd
 
 
 def port_tables(q: Qos, ports: list[str]) -> Tables:
     """PORT_QOS_MAP and QUEUE of the RoCE ports (none: no table), and PFC_WD when the watchdog is on."""
     if not ports:
         return {}
-    row = port_qos_row(q)
-    queues: dict[str, dict[str, str]] = {}
-    for port in ports:
-        queues.update(queue_rows(q, port))
-    out: Tables = {"PORT_QOS_MAP": {port: dict(row) for port in ports}, "QUEUE": queues}
-    if q.watchdog:
-        w = q.watchdog
-        wd: dict[str, dict[str, str]] = {"GLOBAL": {"POLL_INTERVAL": str(w.poll_ms)}}
-        for port in ports:
-            wd[port] = {"action": w.action, "detection_time": str(w.detection_ms),
-                        "restoration_time": str(w.restoration_ms)}
+    row, wd_row = _shared_rows(q)
+    templates = _queue_templates(q)
+    queues = {port + suffix: queue for port in ports for suffix, queue in templates}
+    out: Tables = {"PORT_QOS_MAP": dict.fromkeys(ports, row), "QUEUE": queues}
+    if q.watchdog and wd_row is not None:
+        wd: dict[str, dict[str, str]] = {"GLOBAL": {"POLL_INTERVAL": str(q.watchdog.poll_ms)}}
+        wd.update(dict.fromkeys(ports, wd_row))
         out["PFC_WD"] = wd
     return out
 

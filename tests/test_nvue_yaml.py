@@ -1,0 +1,87 @@
+"""fabric/platforms/nvue_yaml.py writes the bytes PyYAML's emitter writes (the reference is PyYAML itself, run here on
+the same documents), including the cases its layout rules do not cover (it falls back to PyYAML for them)."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from fabric.allocate import allocate
+from fabric.device import build_devices
+from fabric.intent import Platform
+from fabric.pipeline import run
+from fabric.platforms import nvue_startup
+from fabric.platforms.nvue_startup import _Dumper
+from fabric.platforms.nvue_yaml import make_dump
+from fabric.topology import expand
+from tests.helpers import EXAMPLE
+
+
+def reference(doc: object) -> str:
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=False,
+                     width=1 << 30, indent=2)
+
+
+DOCS: list[object] = [
+    # the startup.yaml shape: a list holding {"set": tree}, nested mappings, empty mappings as leaves
+    [{"set": {"interface": {"swp1": {"link": {"state": {"up": {}}, "mtu": 9216}, "type": "swp"},
+                            "swp10": {"description": "unused", "link": {"state": {"down": {}}}}},
+              "bridge": {"domain": {"br_default": {"vlan": {"100": {}, "101": {}}}}}}}],
+    # scalars PyYAML quotes: numeric-looking strings, booleans as text, a leading indicator, an empty string,
+    # a vault reference (the representer forces double quotes), spaces, a colon, non-ASCII (allow_unicode=False)
+    {"a": "100", "b": "true", "c": "- x", "d": "", "e": "%%vault.secret%%", "f": "two words", "g": "k: v",
+     "h": "caf\u00e9", "i": None, "j": True, "k": 0, "l": -5, "m": "null", "n": "~", "o": "'quoted'", "p": "#x"},
+    # keys that need quoting, bool and int keys
+    {"100": 1, "a b": 2, "": 3, "- k": 4, "y": 5},
+    {1: "one", 2: "two"},
+    # sequences: indentless in a mapping, of mappings, of sequences, empty ones, scalars
+    {"list": [1, "two", None, {}, [], {"x": 1, "y": [2, 3]}, [4, [5, {"z": {"w": 6}}]]], "empty": [], "e": {}},
+    [[1, 2], [], {"a": [{"b": [{"c": 1}]}]}],
+    # a multi-line single-quoted value at several depths (the banner), with a blank line and leading spaces
+    {"system": {"message": {"pre-login": "Authorized only.\nAtlas fabric\n\n  indented line"}}},
+    {"top": "line one\nline two"},
+    # not covered by the layout rules: a multi-line sequence item, a multi-line key, a long key, unsortable keys
+    {"l": ["one\ntwo"]},
+    {"multi\nline": 1},
+    {"k" * 200: 1},
+    {1: "int", "a": "str"},
+    # a tuple (PyYAML's SafeDumper writes it as a list; not covered here), a scalar document, empty documents
+    {"t": (1, 2)}, "just text", {}, [],
+]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=range(len(DOCS)))
+def test_same_bytes_as_pyyaml(doc: object) -> None:
+    dump = make_dump(_Dumper)
+    assert dump(doc) == reference(doc)
+    assert dump(doc) == reference(doc)  # the second time from the scalar caches
+
+
+def test_every_switch_of_the_example_as_nvue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example rebuilt with `fabric.platform: nvue` (as tests/test_render_nvue.py): each Cumulus switch's document
+    (MLAG pairs, a banner with line breaks, vault references) through both writers, byte for byte."""
+    r = run(EXAMPLE)
+    assert r.inventory is not None
+    inv = r.inventory.model_copy(
+        update={"fabric": r.inventory.fabric.model_copy(update={"platform": Platform("nvue")})})
+    topo = expand(inv)
+    devices = [d for d in build_devices(inv, topo, allocate(inv, topo)).values() if d.platform == "nvue"]
+    assert len(devices) > 20  # every switch of the example but pod 1 segment 2 (EOS by its own setting)
+    banners = 0
+    whole: list[object] = []  # documents PyYAML was asked to write whole (a fallback): none expected
+    real_dump = yaml.dump
+
+    def spy(doc: object, *args: object, **kwargs: object) -> str:
+        if not (isinstance(doc, dict) and len(doc) == 1):
+            whole.append(doc)
+        return real_dump(doc, *args, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+    for dev in devices:
+        doc = nvue_startup.document(dev)
+        with monkeypatch.context() as m:
+            m.setattr(yaml, "dump", spy)
+            text = nvue_startup.dump(doc)
+        assert whole == []
+        assert text == reference(doc), dev.hostname
+        banners += "pre-login: '" in text
+    assert banners == len(devices)  # the multi-line banner takes the multi-line path on every switch
