@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark `fabric validate` on synthetic 3-tier fabrics of about 1K, 8K and 65K GPUs.
 
-    .venv/bin/python bench/bench_pipeline.py                      # 1,024 / 8,192 / 65,536 GPUs
+    .venv/bin/python bench/bench_pipeline.py                      # 1,024 / 8,192 / 65,536 GPUs (up to 131,072)
     .venv/bin/python bench/bench_pipeline.py --sizes 1024,8192 --repeat 5
     .venv/bin/python bench/bench_pipeline.py --strict              # exit 1 when a target is missed
     .venv/bin/python bench/bench_pipeline.py --profile --sizes 64k # cProfile one run, print the hotspots
@@ -27,6 +27,10 @@ The synthetic fabric (every switch is a 64-port 800G box with 2x400G breakouts, 
   d >= pods/2 super-spines, each spine runs 32/d links to each of them, so a super-spine uses pods x 32/d <= 64
   ports. 65,536 GPUs = 8,192 hosts = 512 segments = 64 pods: 4,096 rail switches + 1,024 spines + 512
   super-spines = 5,632 switches and 163,840 links.
+- beyond 64 pods (d = 64 > 32 uplink ports) the core runs in 400G lanes: a spine's ports 33-64 as 2x400G, one lane
+  to each of the 64 super-spines of its plane, a super-spine's 64 ports as 128 x 400G, one lane per pod.
+  131,072 GPUs = 16,384 hosts = 1,024 segments = 128 pods: 8,192 rail switches + 2,048 spines + 1,024
+  super-spines = 11,264 switches and 393,216 links, the largest size (LIMITS hold it, for every size).
 A 64-port spine cannot serve 32 segments (256 rail switches) per pod, hence 8 segments per pod.
 """
 
@@ -61,25 +65,28 @@ SEGMENTS_PER_POD = 8
 SPINES_PER_POD = 16
 PLANES = 16
 SPINE_UPLINKS = 32  # 800G ports 33-64 of a spine
+SPINE_UPLINK_LANES = 2 * SPINE_UPLINKS  # the same ports as 2x400G lanes (fabrics of more than 64 pods)
 SWITCH_PORTS = 64
-MAX_SUPER_SPINES_PER_PLANE = 32
+MAX_PODS = 128  # 131,072 GPUs
+MAX_SUPER_SPINES_PER_PLANE = MAX_PODS // 2  # a super-spine's 64 ports as 128 x 400G lanes: one per pod
 
-# limits: fixed for every size, so the address plan of a fabric never depends on how big it is today
+# limits: fixed for every size, so the address plan of a fabric never depends on how big it is today; they hold
+# the largest fabric the geometry makes (128 pods, 131,072 GPUs)
 LIMITS = {
-    "pods": 64,
+    "pods": MAX_PODS,
     "segments_per_pod": SEGMENTS_PER_POD,
     "rail_switches_per_segment": 16,
     "spines_per_pod": SPINES_PER_POD,
     "super_spines": PLANES * MAX_SUPER_SPINES_PER_PLANE,
     "uplinks_per_rail_switch": 16,
-    "uplinks_per_spine": SPINE_UPLINKS,
+    "uplinks_per_spine": SPINE_UPLINK_LANES,
     "segment_rail_block": 21,
 }
 # pools sized for the limits (checked by the validate run itself: POOL001/POOL002 would show up as errors)
-#   loopbacks     512 + 64*16 + 64*8*16 = 9,728 slots          -> /18 needed, /16 given
-#   fabric_links (64*8*16*16 + 64*16*32) /31s = 327,680 addr.  -> /13 needed, /12 given
-#   rail_subnets  64*8 segment blocks of /21 = 1,048,576 addr. -> /12 needed, /11 given
-#   management    9,728 + 16                                  -> /18 needed, /16 given
+#   loopbacks     1,024 + 128*16 + 128*8*16 = 19,456 slots         -> /17 needed, /16 given
+#   fabric_links (128*8*16*16 + 128*16*64) /31s = 786,432 addr.  -> /12 needed, /12 given
+#   rail_subnets  128*8 segment blocks of /21 = 2,097,152 addr.  -> /11 needed, /11 given
+#   management    19,456 + 16                                   -> /17 needed, /16 given
 POOLS = {
     "loopbacks": "10.0.0.0/16",
     "fabric_links": "10.64.0.0/12",
@@ -136,20 +143,34 @@ class Geometry:
         return self.segments * HOSTS_PER_SEGMENT
 
     @property
+    def core_lanes(self) -> bool:
+        """More than 32 super-spines a plane (more than 64 pods): a spine's uplink ports run as 2x400G lanes, one
+        lane to each super-spine of its plane, and the super-spines take 128 x 400G (2x400G breakouts)."""
+        return self.super_spines_per_plane > SPINE_UPLINKS
+
+    @property
+    def core_speed(self) -> str:
+        return "400G" if self.core_lanes else "800G"
+
+    @property
+    def spine_uplinks(self) -> int:
+        return SPINE_UPLINK_LANES if self.core_lanes else SPINE_UPLINKS
+
+    @property
     def links_per_super_spine(self) -> int:
-        return SPINE_UPLINKS // self.super_spines_per_plane
+        return self.spine_uplinks // self.super_spines_per_plane
 
     def expected(self) -> dict[str, int]:
         rail = self.segments * RAILS
         spines = self.pods * SPINES_PER_POD
         supers = PLANES * self.super_spines_per_plane
-        links = self.hosts * RAILS + rail * SPINES_PER_POD + spines * SPINE_UPLINKS
+        links = self.hosts * RAILS + rail * SPINES_PER_POD + spines * self.spine_uplinks
         return {"gpus": self.gpus, "hosts": self.hosts, "switches": rail + spines + supers, "links": links,
                 "rail_switches": rail, "spines": spines, "super_spines": supers}
 
-    def describe(self) -> dict[str, int]:
+    def describe(self) -> dict[str, int | str]:
         return {"segments": self.segments, "pods": self.pods, "planes": PLANES,
-                "super_spines_per_plane": self.super_spines_per_plane,
+                "super_spines_per_plane": self.super_spines_per_plane, "core_speed": self.core_speed,
                 "links_per_super_spine": self.links_per_super_spine, "segments_per_pod": SEGMENTS_PER_POD,
                 "spines_per_pod": SPINES_PER_POD, "hosts_per_segment": HOSTS_PER_SEGMENT}
 
@@ -248,7 +269,7 @@ def pods_yml(geo: Geometry) -> str:
             "      model: sn5600",
             "      link_speed: 400G               # rail switch <-> spine, 2x400G breakouts on the spine",
             "      links_per_rail_switch: 1",
-            "      super_spine_link_speed: 800G",
+            f"      super_spine_link_speed: {geo.core_speed}",
             f"      links_per_super_spine: {geo.links_per_super_spine}",
             f"      ports_per_segment: {RAILS:<12}# 8 rail switches x 1 link (400G lanes) per segment id",
             "    segments:",
@@ -615,7 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", type=parse_sizes, default=list(DEFAULT_SIZES),
-                   help="comma-separated GPU counts, multiples of 128 up to 65536; 'k' = x1024 "
+                   help="comma-separated GPU counts, multiples of 128 up to 131072; 'k' = x1024 "
                         "(default: 1024,8192,65536)")
     p.add_argument("--repeat", type=int, default=3, help="runs per size (default: 3)")
     p.add_argument("--no-stages", dest="stages", action="store_false",
