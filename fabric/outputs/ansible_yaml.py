@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 import yaml
 
@@ -31,7 +32,13 @@ def _scalar(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    text = str(value)
+    return _text(str(value))
+
+
+@lru_cache(maxsize=1 << 16)
+def _text(text: str) -> str:
+    """_scalar of a string, once per distinct string: keys, gateways and route prefixes recur on every host, and
+    PyYAML's resolver is the costly part (2 million calls for the host files of a 65K-GPU fabric)."""
     if _PLAIN.match(text) and not _OTHER_PARSERS.match(text) and \
             _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR:
         return text

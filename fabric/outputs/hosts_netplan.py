@@ -24,8 +24,6 @@ yaml.safe_load and run `netplan generate` on it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from fabric.hosts import HostPlan, HostsPlan, RailInterface, Route
 
 from .ansible_yaml import _scalar
@@ -36,21 +34,23 @@ BOND_PARAMETERS = {"mode": "802.3ad", "lacp-rate": "fast", "mii-monitor-interval
                    "transmit-hash-policy": "layer3+4"}
 
 
-def _emit(value: object, indent: int) -> list[str]:
+def _emit(value: dict[str, object] | list[object] | tuple[object, ...], indent: int) -> list[str]:
+    """The block lines of a mapping or sequence. The data is built here from dicts, lists and scalars: exact type
+    checks (not the Mapping/Sequence ABCs, whose isinstance costs a Python call each: 14 million at 65K GPUs)."""
     pad = " " * indent
     lines: list[str] = []
-    if isinstance(value, Mapping):
+    if type(value) is dict:
         for key in sorted(value):
             item = value[key]
-            if isinstance(item, Mapping | list | tuple) and item:
+            if item and (type(item) is dict or type(item) is list or type(item) is tuple):
                 lines.append(f"{pad}{_scalar(key)}:")
                 lines += _emit(item, indent + 2)
             else:
                 lines.append(f"{pad}{_scalar(key)}: {_leaf(item)}")
     else:
-        assert isinstance(value, Sequence)
+        assert type(value) is list or type(value) is tuple, type(value)
         for item in value:
-            if isinstance(item, Mapping) and item:
+            if item and type(item) is dict:
                 sub = _emit(item, indent + 2)
                 lines.append(f"{pad}- {sub[0].lstrip()}")
                 lines += sub[1:]
@@ -60,14 +60,14 @@ def _emit(value: object, indent: int) -> list[str]:
 
 
 def _leaf(value: object) -> str:
-    if isinstance(value, Mapping):
+    if type(value) is dict:
         return "{}"
-    if isinstance(value, list | tuple):
+    if type(value) is list or type(value) is tuple:
         return "[]"
     return _scalar(value)
 
 
-def dump(data: Mapping[str, object]) -> str:
+def dump(data: dict[str, object]) -> str:
     """Block-style YAML, keys sorted at every level."""
     return "\n".join(_emit(data, 0)) + "\n"
 
