@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
@@ -32,6 +33,9 @@ class SwitchLinks:
     neighbors: dict[str, list[Neighbor]] = field(default_factory=lambda: defaultdict(list))  # group → neighbors
     vlan_members: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))  # VLAN → access ports
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
+
+
+_link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair), asked once per link end
 
 
 def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
@@ -93,11 +97,11 @@ def _fabric_end(out: SwitchLinks, inv: Inventory, topo: Topology, plan: Plan, sw
     bundle, on its first member) at the link MTU (both ends' platform ceiling)."""
     psw = topo.switches[peer.device]
     pname = end_name(psw, inv.switch_models[psw.model], peer)
-    lmtu = link_mtu(inv.fabric.mtu, sw.platform, psw.platform)
+    lmtu = _link_mtu(inv.fabric.mtu, sw.platform, psw.platform)
     if lmtu < mtu:
         out.lower_peers[psw.platform] = lmtu
     upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
-    mine, theirs = (upper_ip, lower_ip) if upper else (lower_ip, upper_ip)
+    mine, theirs = (ntoa(upper_ip), ntoa(lower_ip)) if upper else (ntoa(lower_ip), ntoa(upper_ip))
     group = group_of(sw.role, psw.role)
     if link.bundle:
         members = out.channels[link.bundle]
@@ -107,10 +111,10 @@ def _fabric_end(out: SwitchLinks, inv: Inventory, topo: Topology, plan: Plan, sw
             description=f"{psw.name} {pname}", mtu=lmtu, qos=True, peer=psw.name, peer_interface=pname,
             role=link.role.value)
         if len(members) == 1:
-            out.neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], psw.name, ntoa(mine)))
+            out.neighbors[group].append(Neighbor(theirs, plan.asn[psw.name], psw.name, mine))
         return
     out.used[(me.port, me.lane)] = dict(
         name=name, port=me.port, lane=me.lane, speed=me.speed, mode="routed", admin_up=True,
-        description=f"{psw.name} {pname}", mtu=lmtu, ipv4=f"{ntoa(mine)}/31", qos=True, peer=psw.name,
+        description=f"{psw.name} {pname}", mtu=lmtu, ipv4=f"{mine}/31", qos=True, peer=psw.name,
         peer_interface=pname, role=link.role.value)
-    out.neighbors[group].append(Neighbor(ntoa(theirs), plan.asn[psw.name], f"{psw.name} {pname}", ntoa(mine)))
+    out.neighbors[group].append(Neighbor(theirs, plan.asn[psw.name], f"{psw.name} {pname}", mine))
