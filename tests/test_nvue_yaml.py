@@ -33,6 +33,10 @@ DOCS: list[object] = [
      "h": "caf\u00e9", "i": None, "j": True, "k": 0, "l": -5, "m": "null", "n": "~", "o": "'quoted'", "p": "#x"},
     # keys that need quoting, bool and int keys
     {"100": 1, "a b": 2, "": 3, "- k": 4, "y": 5},
+    # words and addresses (the fast path): plain, or single-quoted where PyYAML's resolver reads another type
+    {"10.0.0.1/31": {}, "192.168.0.1": "10.4.1.129", "swp1s0": "on", "off": "Yes", "1_000": "0x1F", "1e5": "1.5",
+     "2020-01-01": "12:30", "0o17": "0b101", ".5": "-1", "-x": "...", "_a/b": "/etc/x", "NULL": "~", "<<": "=",
+     "x" * 100: "y" * 101, "z" * 110: 1, "w" * 124: 2, ".inf": ".NaN", "v1.2.3": "1.2.3", "007": "08"},
     {1: "one", 2: "two"},
     # sequences: indentless in a mapping, of mappings, of sequences, empty ones, scalars
     {"list": [1, "two", None, {}, [], {"x": 1, "y": [2, 3]}, [4, [5, {"z": {"w": 6}}]]], "empty": [], "e": {}},

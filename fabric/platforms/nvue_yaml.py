@@ -9,7 +9,8 @@ keys, so its layout is fixed by a few rules of PyYAML's emitter (yaml/emitter.py
   other lines 2 columns right of the dash;
 - an empty mapping is `{}`, an empty sequence `[]`.
 What is not fixed is how each scalar is written (plain, single or double quoted): that is PyYAML's own analysis,
-so each distinct scalar is dumped once by PyYAML itself, as a key and as a value, and the text reused (a
+so each distinct scalar is dumped once by PyYAML itself, as a key and as a value, and the text reused (the common
+case, a word or an address, is decided by PyYAML's own resolver without the emitter: _SAFE below; a
 single-quoted value with line breaks spans lines: its continuation lines are moved to its key's column + 2).
 Anything outside these rules (a multi-line key or sequence item, a complex key, a type other than dict, list, str,
 int, bool and None) makes dump() fall back to PyYAML for the whole document; tests compare both.
@@ -17,12 +18,20 @@ int, bool and None) makes dump() fall back to PyYAML for the whole document; tes
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
 import yaml
 
 _KEY_PROBE = 0  # value of the one-key mapping whose dump gives a key's text: "<key>: 0\n"
+# Strings PyYAML's scalar analysis (Emitter.analyze_scalar) finds no indicator, space, break or special character
+# in: printable ASCII from this set, not starting with "-" or "." (a "- " indicator, "---" / "..." markers). It
+# writes them plain when its resolver reads the plain text back as a string, else single-quoted ('100', 'on').
+# Short enough for a simple key (Emitter.check_simple_key: tag "!!str" + text < 128 characters).
+_SAFE = re.compile(r"[A-Za-z0-9_/][A-Za-z0-9_./-]{0,99}\Z")
+_STR = "tag:yaml.org,2002:str"
 
 
 class Fallback(Exception):
@@ -37,10 +46,21 @@ def make_dump(dumper: type[yaml.SafeDumper]) -> Callable[[object], str]:
         return yaml.dump(doc, Dumper=dumper, sort_keys=True, default_flow_style=False, allow_unicode=False,
                          width=1 << 30, indent=2)
 
+    resolver = dumper(io.StringIO())  # the dumper's own implicit resolvers (int, float, bool, null, timestamp...)
+
+    def simple(value: str | int | bool | None) -> str | None:
+        """The text of a _SAFE string as PyYAML writes it (value or key), None for anything else."""
+        if type(value) is not str or not _SAFE.match(value):
+            return None
+        return value if resolver.resolve(yaml.ScalarNode, value, (True, False)) == _STR else f"'{value}'"
+
     @lru_cache(maxsize=1 << 16)
     def value_text(value: str | int | bool | None) -> str:
         """The scalar as the value of a mapping at column 0; a single-quoted scalar holding line breaks spans
         several lines, its continuation lines indented 2 (PyYAML's write_indent) and its blank lines empty."""
+        fast = simple(value)
+        if fast is not None:
+            return fast
         text = pyyaml({"k": value})
         if not text.startswith("k: "):
             raise Fallback(value)
@@ -48,6 +68,9 @@ def make_dump(dumper: type[yaml.SafeDumper]) -> Callable[[object], str]:
 
     @lru_cache(maxsize=1 << 16)
     def key_text(key: str | int | bool | None) -> str:
+        fast = simple(key)
+        if fast is not None:
+            return fast
         text = pyyaml({key: _KEY_PROBE})
         if not text.endswith(f": {_KEY_PROBE}\n") or text.count("\n") != 1 or text.startswith("? "):
             raise Fallback(key)
