@@ -18,7 +18,7 @@ from fabric.pipeline import run
 from fabric.platforms.junos_conf import vlan_members
 from fabric.platforms.nxos_config import build_view
 from fabric.platforms.sonic_config_db_buffers import buffer_tables
-from fabric.platforms.sonic_config_db_qos import port_tables
+from fabric.platforms.sonic_config_db_qos import map_tables, port_tables, qos_tables, scheduler_tables
 from fabric.render import environment
 from tests.helpers import EXAMPLE
 
@@ -120,6 +120,11 @@ def test_sonic_port_rows_shared(devices: dict[str, DeviceConfig]) -> None:
     assert t["QUEUE"]["Ethernet8|6"] == {"scheduler": "AI_STRICT"}
     assert t["PFC_WD"]["Ethernet0"] is t["PFC_WD"]["Ethernet8"]
     assert t["PFC_WD"]["GLOBAL"] == {"POLL_INTERVAL": "200"}
+    # the fabric-wide tables: one build per Qos, the same dicts in every switch's document
+    assert qos_tables(q, ())["DSCP_TO_TC_MAP"] is map_tables(q)["DSCP_TO_TC_MAP"]
+    assert qos_tables(q, ())["SCHEDULER"] is scheduler_tables(q)["SCHEDULER"]
+    assert map_tables(q)["DSCP_TO_TC_MAP"]["AI_ROCE"]["26"] == "3"  # RoCE DSCP 26 on TC 3
+    assert map_tables(q)["DSCP_TO_TC_MAP"]["AI_ROCE"]["48"] == "6"  # CNP DSCP 48 on TC 6
 
 
 def test_physical_facts() -> None:

@@ -37,7 +37,9 @@ def _numbered(values: Iterable[int]) -> dict[str, str]:
     return {str(i): str(v) for i, v in enumerate(values)}
 
 
+@lru_cache(maxsize=16)
 def map_tables(q: Qos) -> Tables:
+    """The AI_ROCE maps, built once per Qos and shared by every switch's document (read-only)."""
     return {
         "DSCP_TO_TC_MAP": {MAP: _numbered(q.dscp_to_tc)},
         "TC_TO_QUEUE_MAP": {MAP: _numbered(q.tc_to_queue)},
@@ -46,9 +48,11 @@ def map_tables(q: Qos) -> Tables:
     }
 
 
+@lru_cache(maxsize=16)
 def scheduler_tables(q: Qos) -> Tables:
     """SCHEDULER (present even when empty): one strict scheduler shared by the strict queues, one DWRR scheduler
-    per weighted queue; WRED_PROFILE with ECN marking when ECN is on."""
+    per weighted queue; WRED_PROFILE with ECN marking when ECN is on. Like map_tables, built once per Qos (one
+    per fabric) and shared by every switch's document: read-only."""
     schedulers: dict[str, dict[str, str]] = {}
     if q.strict_queues:
         schedulers[STRICT_SCHEDULER] = {"type": "STRICT"}
