@@ -347,7 +347,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
             preflight()
             removed = teardown_saved()
             print("no lab to tear down" if removed is None else
-                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
+                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)"
+                  + (f", {removed['sysctls']} neighbour-table limit(s) put back" if removed.get("sysctls") else ""))
             return 0
         faults = [f for item in args.fault or [] for f in item.split(",") if f]
         unknown = [f for f in faults if f not in FAULTS]
