@@ -310,7 +310,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"  aggregate  {plan.aggregates[sw.name]}")
     for rail in sw.rails:
         sub = plan.rail_subnets[(sw.name, rail)]
-        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}")
+        own = f"  own {ntoa(sub.own)}" if sub.own is not None else ""  # MLAG pair: the switch's own SVI address
+        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}{own}")
     rows = []
     for link in (*topo.links, *topo.peer_links):
         if sw.name not in (link.a.device, link.z.device):
