@@ -33,6 +33,7 @@ class _Node:
     label: list[str] = field(default_factory=list)  # on the edge from its parent
     parent: str = ""
     hidden: bool = False  # the edge from its parent is not a link: laid out, not drawn
+    member: bool = False  # the edge from its parent only says "belongs to" (a rail-only pod): drawn dashed
 
     def size(self) -> tuple[int, int]:
         w = max(text_width(t) for t in [*self.lines, *self.label]) + 2 * PAD
@@ -113,7 +114,7 @@ def _segment_nodes(key: str, segs: list[SegmentFacts], rank: int, parent: str, p
         bundle = f" (port-channels of {pod.bundle})" if pod.bundle else ""
         label = [f"{seg.uplinks:,} × {gbps(seg.uplink_speed)}{bundle}" + (" per segment" if copies > 1 else ""),
                  f"rail tier {ratio_text(seg.ratio)}"]
-    rails = _Node(key, rank, lines, "rail", many, label=label, parent=parent)
+    rails = _Node(key, rank, lines, "rail", many, label=label, parent=parent, member=not pod.spines)
     nic = f"{seg.nics_per_host} NICs" + (f" × {seg.ports_per_nic} ports" if seg.ports_per_nic > 1 else "")
     host_lines = [f"{seg.hosts:,} hosts" + (" per segment" if copies > 1 else ""), seg.host_models,
                   f"{seg.gpus:,} GPUs, {nic}"]
@@ -154,14 +155,15 @@ def glance_svg(facts: FabricFacts) -> tuple[str, int]:
     return svg.document(full, height + 30 + 24 + len(LEGEND) * LINE_H), len(nodes)
 
 
-LEGEND = ("Edges: the links of one pod or segment (count × speed) and the tier's worst oversubscription (down:up).",
-          "A stacked box stands for identical pods or segments; per-pod and per-segment figures: fabric.md.")
+LEGEND = ("Edges: the links of one pod or segment (count × speed) and the tier's worst oversubscription (down:up);",
+          "dashed: no links (a rail-only pod's segments). A stacked box stands for identical pods or segments;",
+          "per-pod and per-segment figures: fabric.md.")
 
 
 def _edge(svg: Svg, up: Placed, down: Placed, node: _Node, up_stacked: bool) -> None:
     cx = down.x + (down.w - (6 if node.stacked else 0)) // 2
     ux = up.x + (up.w - (6 if up_stacked else 0)) // 2
-    svg.path([(ux, up.bottom), (cx, down.y)], stroke=GREY, width=1.5)
+    svg.path([(ux, up.bottom), (cx, down.y)], stroke=GREY, width=1 if node.member else 1.5, dash=node.member)
     for i, line in enumerate(node.label):
         y = down.y - 10 - (6 if node.stacked else 0) - (len(node.label) - 1 - i) * (LINE_H - 2)
         svg.text(cx, y, line, size=11, anchor="middle", halo=True)

@@ -76,7 +76,7 @@ class RailPictures:
         ports = max((len(s.links) for s in shown), default=0)
         host_w = max([text_width(t) for s in shown for t in s.lines] + [ports * (MARK_W + 2)]) + 2 * PAD
         host_h = len(shown[0].lines) * LINE_H + MARK_H + PAD + 6 if shown else 40
-        blocks = {sw.name: _blocks(sw, links) for sw in switches}
+        blocks = _blocks(switches, links)
         sw_lines = {sw.name: _switch_lines(sw, info) for sw in switches}
         block_w = max((text_width(b[1], 11) for bs in blocks.values() for b in bs), default=40) + 12
         sw_w = max([text_width(t) for lines in sw_lines.values() for t in lines]
@@ -109,13 +109,13 @@ def _shown_hosts(hosts: list[Host], by_host: dict[str, list[Link]]) -> list[_Sho
     return [one(h) for h in hosts[:FIRST]] + [fold] + [one(h) for h in hosts[-LAST:]]
 
 
-def _blocks(sw: Switch, links: list[Link]) -> list[tuple[int, str]]:
-    """The switch's rails with the text of their host ports."""
-    ends: dict[int, list[tuple[int, int]]] = defaultdict(list)
+def _blocks(switches: list[Switch], links: list[Link]) -> dict[str, list[tuple[int, str]]]:
+    """Each switch's rails with the text of their host ports."""
+    ends: dict[tuple[str, int | None], list[tuple[int, int]]] = defaultdict(list)
     for lk in links:
-        if lk.z.device == sw.name and lk.rail is not None:
-            ends[lk.rail].append((lk.z.port, lk.z.lane))
-    return [(r, f"r{r}: {port_ranges(ends[r])}" if ends.get(r) else f"r{r}: no cable") for r in sw.rails]
+        ends[(lk.z.device, lk.rail)].append((lk.z.port, lk.z.lane))
+    return {sw.name: [(r, f"r{r}: {port_ranges(ends[(sw.name, r)])}" if ends.get((sw.name, r)) else f"r{r}: no cable")
+                      for r in sw.rails] for sw in switches}
 
 
 def _switch_lines(sw: Switch, info: SegmentInfo) -> list[str]:

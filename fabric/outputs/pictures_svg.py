@@ -8,6 +8,7 @@ character at FONT px): boxes are sized from their text and nothing overflows on 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from xml.sax.saxutils import escape, quoteattr
 
 FONT = 12  # px, body text
@@ -31,6 +32,7 @@ def rail_colour(rail: int) -> str:
     return RAIL_COLOURS[rail % len(RAIL_COLOURS)]
 
 
+@cache
 def on_colour(colour: str) -> str:
     """Text colour that reads on a `#rrggbb` fill: ink on light colours, white on dark ones (relative luminance)."""
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
@@ -60,11 +62,12 @@ class Svg:
                           f'stroke-width="{width:g}"{alpha}{extra}/>')
 
     def path(self, points: Sequence[tuple[int, int]], stroke: str = INK, width: float = 1,
-             opacity: float = 1.0) -> None:
+             opacity: float = 1.0, dash: bool = False) -> None:
         """A cubic curve from the first to the last point (a vertical S between two layers)."""
         (x1, y1), (x2, y2) = points[0], points[-1]
         my = (y1 + y2) // 2
         alpha = f' stroke-opacity="{opacity:g}"' if opacity != 1.0 else ""
+        alpha += ' stroke-dasharray="4 4"' if dash else ""
         self.parts.append(f'<path d="M{x1} {y1}C{x1} {my} {x2} {my} {x2} {y2}" fill="none" stroke="{stroke}" '
                           f'stroke-width="{width:g}"{alpha}/>')
 
