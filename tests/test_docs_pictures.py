@@ -208,3 +208,24 @@ def test_glance_of_65k_gpus_stays_small(tmp_path: Path) -> None:
     assert "8,192 hosts, 65,536 GPUs in all" in texts and "4,096 rail switches in all" in texts
     image = _png(svg)
     assert image.size[0] < 1200 and image.size[1] < 900
+
+
+def test_glance_box_count_is_bounded_for_a_fabric_of_unlike_pods() -> None:
+    from fabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts
+    from fabric.outputs.pictures_glance import MAX_COLUMNS, MAX_SEGMENT_KINDS
+
+    def segment(pod: int, sid: int, hosts: int) -> SegmentFacts:
+        return SegmentFacts(pod, sid, "single-rail", 8, 1, "", 8, "sw", "SONiC", hosts, 8 * hosts, f"{hosts} × h",
+                            8, 1, 8 * hosts, 400, 64, 800, 3200 * hosts, 51200, 1.0, "x")
+
+    # 20 pods, each unlike the others (pod p has p hosts a segment) and with 10 unlike segments
+    pods = tuple(PodFacts(p, tuple(segment(p, s, p * 100 + s) for s in range(1, 11)), 4, "sw", "SONiC", 0, 32, 800,
+                          1, 1, 1.0, "x") for p in range(1, 21))
+    svg, boxes = glance_svg(FabricFacts("big", 4, "sw", "SONiC", 0, pods))
+    # super-spines, then per drawn pod kind: its box, MAX_SEGMENT_KINDS (4) × (rails, hosts) and one "more
+    # segments" box, 5 columns: 2 pod kinds fit in MAX_COLUMNS (12); one "more pods" box for the other 18
+    assert (MAX_SEGMENT_KINDS, MAX_COLUMNS) == (4, 12)
+    assert boxes == 1 + 2 * (1 + 2 * 4 + 1) + 1 == 22
+    texts = _texts(svg)
+    assert "18 more pods of 18 other kinds" in texts and texts.count("6 more segments") == 2
+    assert _png(svg).size[0] < 2600

@@ -4,8 +4,8 @@ speeds and oversubscription, identical pods and segments folded into one box ("p
 
 Boxes: super-spines (top), per kind of pod its spines, per kind of segment of that pod its rail switches and its
 hosts. Edges carry the links of one pod or segment (count × speed) and the tier's worst oversubscription.
-At most MAX_POD_KINDS kinds of pods and MAX_SEGMENT_KINDS kinds of segments per pod are drawn; the rest are
-counted in one box that points at the tables of fabric.md.
+At most MAX_SEGMENT_KINDS kinds of segments per kind of pod are drawn, and kinds of pods only while their segment
+boxes fit in MAX_COLUMNS; the rest are counted in one box that points at the tables of fabric.md.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from fabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts, gbps,
 from fabric.outputs.pictures_layout import Box, Placed, layered
 from fabric.outputs.pictures_svg import GREY, LINE_H, Svg, text_width
 
-MAX_POD_KINDS = 12
-MAX_SEGMENT_KINDS = 6
+MAX_SEGMENT_KINDS = 4  # kinds of segment drawn per kind of pod (the rest: one "more" box)
+MAX_COLUMNS = 12  # segment boxes side by side at most (about 2,500 px): kinds of pods past that go in one box
 PAD = 10
 FILL = {"ss": "#e3ecf8", "spine": "#e6f2e1", "rail": "#fbefd9", "host": "#efe6f5", "more": "#f4f4f4"}
 
@@ -59,13 +59,21 @@ def glance_nodes(facts: FabricFacts) -> list[_Node]:
         nodes.append(_Node(top, 0, lines, "ss"))
     base = 1 if top else 0
     kinds = _kinds(list(facts.pods))
-    for k, pods in enumerate(kinds[:MAX_POD_KINDS]):
+    columns = 0
+    drawn = 0
+    for k, pods in enumerate(kinds):
+        seg_kinds = len(_kinds(list(pods[0].segments)))
+        width = min(seg_kinds, MAX_SEGMENT_KINDS) + (1 if seg_kinds > MAX_SEGMENT_KINDS else 0)
+        if drawn and columns + width > MAX_COLUMNS:
+            break
         nodes += _pod_nodes(f"p{k}", pods, base, top)
-    rest = kinds[MAX_POD_KINDS:]
+        columns += width
+        drawn += 1
+    rest = kinds[drawn:]
     if rest:
         n = sum(len(p) for p in rest)
         nodes.append(_Node("more-pods", base, [f"{n} more pods of {len(rest)} other kinds", "see the pod table"],
-                           "more", dashed=True, parent=top))
+                           "more", dashed=True, parent=top, member=True))
     return nodes
 
 
@@ -91,7 +99,8 @@ def _pod_nodes(key: str, pods: list[PodFacts], rank: int, parent: str) -> list[_
     if rest:
         n = sum(len(s) for s in rest)
         out.append(_Node(f"{key}-more", rank + 1, [f"{n} more segments", f"of {len(rest)} other kinds",
-                                                   "see the segment table"], "more", dashed=True, parent=key))
+                                                   "see the segment table"], "more", dashed=True, parent=key,
+                        member=True))
     return out
 
 
