@@ -146,7 +146,7 @@ def test_two_tier_fabric_has_no_super_spine_box(tmp_path: Path) -> None:
     docs = _docs(run_data(tmp_path, base_inventory()))
     texts = _texts(docs["docs/fabric-at-a-glance.svg"])
     # helpers._BASE: 1 pod, 2 spines, 1 segment of 4 hosts × 2 GPUs, 2 rails single-rail → 2 rail switches
-    assert texts[0] == "Fabric mini: 8 GPUs, 4 hosts; 0 super-spines, 2 spines, 2 rail switches in 1 pods"
+    assert texts[0] == "Fabric mini: 8 GPUs, 4 hosts; 2 spines, 2 rail switches in 1 pod"
     assert "super-spines" not in texts
     _png(docs["docs/fabric-at-a-glance.svg"])
 

@@ -146,17 +146,18 @@ def glance_svg(facts: FabricFacts) -> tuple[str, int]:
     hosts = sum(p.hosts for p in pods)
     rails = sum(p.rail_switches for p in pods)
     spines = sum(p.spines for p in pods)
-    title = (f"Fabric {facts.name}: {gpus:,} GPUs, {hosts:,} hosts; {facts.super_spines:,} super-spines, "
-             f"{spines:,} spines, {rails:,} rail switches in {len(pods):,} pods")
+    tiers = [_count(facts.super_spines, "super-spine"), _count(spines, "spine"), _count(rails, "rail switch")]
+    title = (f"Fabric {facts.name}: {gpus:,} GPUs, {_count(hosts, 'host')}; "
+             f"{', '.join(t for t in tiers if not t.startswith('0 '))} in {_count(len(pods), 'pod')}")
     svg = Svg(title)
     full = max(width, text_width(title, 14), text_width(LEGEND[0], 11))
     shift = (full - width) // 2  # the drawing centred under the title
     places = {k: Placed(p.x + shift, p.y + 30, p.w, p.h) for k, p in places.items()}
     svg.text(full // 2, 14, title, size=14, bold=True, anchor="middle")
+    stacked = {n.key: n.stacked for n in nodes}
     for n in nodes:
         if n.parent and not n.hidden:
-            parent = next(m for m in nodes if m.key == n.parent)
-            _edge(svg, places[n.parent], places[n.key], n, parent.stacked)
+            _edge(svg, places[n.parent], places[n.key], n, stacked[n.parent])
     for n in nodes:
         _box(svg, places[n.key], n)
     for i, line in enumerate(LEGEND):
@@ -167,6 +168,10 @@ def glance_svg(facts: FabricFacts) -> tuple[str, int]:
 LEGEND = ("Edges: the links of one pod or segment (count × speed) and the tier's worst oversubscription (down:up);",
           "dashed: no links (a rail-only pod's segments). A stacked box stands for identical pods or segments;",
           "per-pod and per-segment figures: fabric.md.")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}" + ("" if n == 1 else "es" if what.endswith("h") else "s")
 
 
 def _edge(svg: Svg, up: Placed, down: Placed, node: _Node, up_stacked: bool) -> None:

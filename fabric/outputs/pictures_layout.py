@@ -90,7 +90,7 @@ def layered(boxes: Sequence[Box], edges: Sequence[tuple[str, str]], keep_order: 
             placed[key] = Placed(x, tops[b.rank] + (heights[b.rank] - b.h) // 2, b.w, b.h)
         left = max(p.x + p.w for p in placed.values()) + gap_x
     width = max(p.x + p.w for p in placed.values())
-    return dict(sorted(placed.items(), key=lambda kv: list(by_key).index(kv[0]))), width, y - gap_y
+    return {b.key: placed[b.key] for b in boxes}, width, y - gap_y
 
 
 def _part_x(part: object, by_key: dict[str, Box], keep_order: bool, gap_x: int) -> dict[str, float]:
