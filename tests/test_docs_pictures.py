@@ -99,6 +99,7 @@ def test_glance_counts_match_the_inventory(example_docs: dict[str, str]) -> None
     assert texts.count("128 × 400G") == 3 and texts.count("64 × 400G") == 1
     assert "rail-only: no spines" in texts and "pod 3" in texts
     assert "4 rail switches × 7060x6-dual" in texts and "2 rail switches × sn5600" in texts
+    assert "16 × hgx-h100 (2 groups)" in texts  # pod 1 segment 2: host groups of 8 (first 1) and 8 (first 9)
 
 
 def test_rail_diagram_ports_and_folding(example_docs: dict[str, str]) -> None:
@@ -160,7 +161,7 @@ def test_fabric_md_embeds_the_pictures_and_tables(example_docs: dict[str, str]) 
     assert "| 2 | 1 | 16 | 128 | 2 | 4 × sn5600 | SONiC | 64 × 800G | 51.2T | 1.00:1 | 2 members |" in md
     assert "| 3 | 1 | 8 | 64 | 8 | none (rail-only) | – | – | – | – | – |" in md
     # segments table: pod 1 segment 2, EOS rail switches, 16 hosts in two groups of 8
-    assert ("| 1 | 2 | dual-rail | 8 | 16 | 16 × hgx-h100 | 128 | 128 × 400G | 4 × 7060x6-dual | EOS | no | "
+    assert ("| 1 | 2 | dual-rail | 8 | 16 | 2 | 16 × hgx-h100 | 128 | 128 × 400G | 4 × 7060x6-dual | EOS | no | "
             "64 × 800G | 1.00:1 | [svg](rails/pod-1-segment-2.svg) |") in md
     # failure table: a spine of pod 1 carries 2 of a rail switch's 8 uplinks: 6 of 8 × 800G left = 75%
     assert "| rail | switch p1-spine1 | p1-s1-rail0 | 75% (4,800 of 6,400 Gbps) | 83.333% |" in md
@@ -216,7 +217,7 @@ def test_glance_box_count_is_bounded_for_a_fabric_of_unlike_pods() -> None:
 
     def segment(pod: int, sid: int, hosts: int) -> SegmentFacts:
         return SegmentFacts(pod, sid, "single-rail", 8, 1, "", 8, "sw", "SONiC", hosts, 8 * hosts, f"{hosts} × h",
-                            8, 1, 8 * hosts, 400, 64, 800, 3200 * hosts, 51200, 1.0, "x")
+                            1, 8, 1, 8 * hosts, 400, 64, 800, 3200 * hosts, 51200, 1.0, "x")
 
     # 20 pods, each unlike the others (pod p has p hosts a segment) and with 10 unlike segments
     pods = tuple(PodFacts(p, tuple(segment(p, s, p * 100 + s) for s in range(1, 11)), 4, "sw", "SONiC", 0, 32, 800,

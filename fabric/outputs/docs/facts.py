@@ -30,6 +30,7 @@ class SegmentFacts:
     hosts: int
     gpus: int
     host_models: str  # "16 × hgx-h100"
+    host_groups: int  # host groups of the segment's inventory entry
     nics_per_host: int
     ports_per_nic: int
     host_links: int
@@ -44,7 +45,8 @@ class SegmentFacts:
     @property
     def shape(self) -> tuple[object, ...]:
         return (self.design, self.rails, self.rails_per_switch, self.dual_homing, self.rail_switches,
-                self.rail_model, self.platforms, self.hosts, self.gpus, self.host_models, self.nics_per_host,
+                self.rail_model, self.platforms, self.hosts, self.gpus, self.host_models, self.host_groups,
+                self.nics_per_host,
                 self.ports_per_nic, self.host_links, self.host_speed, self.uplinks, self.uplink_speed,
                 self.down_gbps, self.up_gbps, self.ratio)
 
@@ -186,9 +188,10 @@ def _segment(info: SegmentInfo, topo: Topology, hosts: list[Host], links: list[L
         str(info.dual_homing) if info.sides == 2 and info.dual_homing else "", len(names),
         _models(topo.switches[n].model for n in names), _platforms(topo.switches[n].platform for n in names),
         len(hosts), sum(h.gpus for h in hosts), ", ".join(f"{n} × {m}" for m, n in sorted(models.items())),
-        nics, info.sides, len(links), max((lk.a.speed for lk in links), default=0), sum(u[0] for u in up),
-        max((u[1] for u in up), default=0), sum(cap.get(n, {}).get("down_gbps", 0) for n in names),
-        sum(cap.get(n, {}).get("up_gbps", 0) for n in names), ratio, worst)
+        len({h.src for h in hosts}), nics, info.sides, len(links), max((lk.a.speed for lk in links), default=0),
+        sum(u[0] for u in up), max((u[1] for u in up), default=0),
+        sum(cap.get(n, {}).get("down_gbps", 0) for n in names), sum(cap.get(n, {}).get("up_gbps", 0) for n in names),
+        ratio, worst)
 
 
 def id_ranges(ids: Iterable[int]) -> str:

@@ -43,13 +43,14 @@ def segment_table(facts: FabricFacts, diagrams: dict[tuple[int, int], str]) -> l
         for s in p.segments:
             link = diagrams.get((s.pod, s.id))
             up = f"{s.uplinks:,} × {gbps(s.uplink_speed)}" if s.uplinks else "none (rail-only)"
-            rows.append([s.pod, s.id, cell(s.design), s.rails, f"{s.hosts:,}", cell(s.host_models), f"{s.gpus:,}",
+            rows.append([s.pod, s.id, cell(s.design), s.rails, f"{s.hosts:,}", s.host_groups, cell(s.host_models),
+                         f"{s.gpus:,}",
                          f"{s.host_links:,} × {gbps(s.host_speed)}", f"{s.rail_switches} × {cell(s.rail_model)}",
                          cell(s.platforms), cell(s.dual_homing) or "no", up, ratio_text(s.ratio),
                          f"[svg]({link})" if link else "–"])
-    return table(["pod", "segment", "design", "rails", "hosts", "host models", "GPUs", "host links",
+    return table(["pod", "segment", "design", "rails", "hosts", "host groups", "host models", "GPUs", "host links",
                   "rail switches", "platform", "dual homing", "uplinks", "rail oversub.", "rail diagram"], rows,
-                 right=(0, 1, 3, 4, 6))
+                 right=(0, 1, 3, 4, 5, 7))
 
 
 def capacity_table(report: dict) -> list[str]:
