@@ -29,7 +29,7 @@ examples:
   fabric render --check                    # CI drift check: exit 3 if generated/ is stale
   fabric plan                              # what would change, for a pull-request comment
   fabric show p1-s1-rail0                  # what the plan gives one device
-  fabric schema > inventory.schema.json    # JSON Schema for editors
+  fabric schema --per-file                 # JSON Schema of one inventory file (for editors)
   fabric explain POOL002                   # what a finding code means
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
 """
@@ -247,9 +247,9 @@ def cmd_size(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from fabric.intent import json_schema
+    from fabric.schema_files import per_file_schema, schema_text, whole_inventory_schema
 
-    sys.stdout.write(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n")
+    sys.stdout.write(schema_text(per_file_schema() if args.per_file else whole_inventory_schema()))
     return 0
 
 
@@ -475,8 +475,12 @@ def build_parser() -> argparse.ArgumentParser:
     sz.set_defaults(func=cmd_size)
 
     s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
-                       description="Print the JSON Schema of the inventory. Point your editor's YAML language "
-                                   "server at it: see the README.")
+                       description="Print the JSON Schema of the whole inventory (all files merged). With "
+                                   "--per-file: the schema each file under inventory/ satisfies on its own (no "
+                                   "top-level key required), the one for editors; its copy is committed at "
+                                   "schema/inventory.schema.json (see the README).")
+    s.add_argument("--per-file", action="store_true",
+                   help="the schema of one inventory file (every top-level key optional) instead of the whole")
     s.set_defaults(func=cmd_schema)
 
     e = sub.add_parser("explain", help="explain a finding code (or list them all)")

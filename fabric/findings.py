@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 from fabric.core.codes import CODES
 from fabric.core.finding import Finding, Severity, counts, exit_code
@@ -54,13 +56,23 @@ def format_json(findings: Sequence[Finding], summary: dict | None = None) -> str
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
+def sarif_uri(file: str) -> str:
+    """A finding's file as SARIF's artifactLocation.uri, which must be a URI reference (RFC 3986): a relative path
+    (the usual case, relative to where `validate` ran: the repository root in CI) is percent-encoded, so a space
+    or '#' in a directory name stays part of the path; an absolute path becomes a file:// URI."""
+    path = PurePosixPath(file)
+    if path.is_absolute():
+        return Path(file).as_uri()
+    return quote(file, safe="/")
+
+
 def _sarif_location(loc: Location) -> dict:
     region: dict = {}
     if loc.line > 0:
         region["startLine"] = loc.line
         if loc.col > 0:
             region["startColumn"] = loc.col
-    phys: dict = {"artifactLocation": {"uri": loc.file}}
+    phys: dict = {"artifactLocation": {"uri": sarif_uri(loc.file)}}
     if region:
         phys["region"] = region
     return {"physicalLocation": phys}
