@@ -23,7 +23,7 @@ venv: $(STAMP) ## create .venv and install railfabric into it (editable)
 render: $(STAMP) ## validate inventory/ and render generated/ (configs, Ansible, cabling, IP plan)
 	$(FABRIC) render $(INVENTORY)
 
-validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github to change the output)
+validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github|codequality to change the output)
 	$(FABRIC) validate $(INVENTORY) $(if $(FORMAT),--format $(FORMAT))
 
 check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale

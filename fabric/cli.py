@@ -12,7 +12,7 @@ from pathlib import Path
 from fabric import __version__
 from fabric.core.codes import CODES
 from fabric.core.finding import exit_code
-from fabric.findings import format_github, format_json, format_sarif, format_text
+from fabric.findings import format_codequality, format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
 
@@ -71,6 +71,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         sys.stdout.write(format_json(findings, summary))
     elif args.format == "sarif":
         sys.stdout.write(format_sarif(findings, __version__))
+    elif args.format == "codequality":
+        sys.stdout.write(format_codequality(findings, args.inventory))
     elif args.format == "github":
         sys.stdout.write(format_github(findings))
         if summary and not args.quiet:
@@ -412,9 +414,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "once with file:line:col, a stable code and a hint.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
-    v.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text",
+    v.add_argument("--format", choices=["text", "json", "sarif", "github", "codequality"], default="text",
                    help="text for people (default), json for scripts, sarif for code scanning, github for "
-                        "workflow annotations")
+                        "workflow annotations, codequality for a GitLab code quality report")
     v.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     v.set_defaults(func=cmd_validate)

@@ -89,7 +89,7 @@ def test_the_whole_example_validates_against_the_whole_schema() -> None:
 
 
 def test_a_typo_key_fails() -> None:
-    top = {"swtich_models": {}}
+    top: dict[str, Any] = {"swtich_models": {}}
     assert _errors(_committed(), top) == [
         ": Additional properties are not allowed ('swtich_models' was unexpected)"]
     nested = {"fabric": {"name": "atlas", "host_mu": 9000}}
