@@ -70,7 +70,7 @@ def _vlans(dev: DeviceConfig) -> list[dict[str, Any]]:
 
 
 def _bgp(dev: DeviceConfig, ix: FabricIndex) -> dict[str, Any]:
-    neighbors = []
+    neighbors: list[dict[str, Any]] = []
     for group in dev.bgp.peer_groups:
         for n in group.neighbors:
             peer, peer_if = ix.owners.get(address_of(n.ip), ("", ""))
