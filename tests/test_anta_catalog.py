@@ -236,3 +236,15 @@ def test_output_is_deterministic(result: Result) -> None:
     devices = build_devices(result.inventory, result.topology, result.plan)
     again = dict(reversed(list(devices.items())))
     assert state_files(devices) == state_files(again)
+
+
+def test_text_forms_read_back_exactly(result: Result) -> None:
+    """The hand-laid JSON and YAML texts parse (json, PyYAML) back to exactly the records they were made from."""
+    from fabric.outputs.anta import catalog_text, device_catalog
+    from fabric.outputs.state import state_text, states
+
+    assert result.inventory and result.topology and result.plan
+    devices = build_devices(result.inventory, result.topology, result.plan)
+    for st in states(devices).values():
+        assert json.loads(state_text(st)) == st
+        assert yaml.safe_load(catalog_text(st)) == device_catalog(st)
