@@ -70,7 +70,8 @@ def _interface_tests(st: State, tag: dict[str, Any]) -> list[dict[str, Any]]:
     if st.get("mlag"):
         status.append({"name": st["mlag"]["interface"], "status": "up"})
     status.append({"name": st["loopback"]["interface"], "status": "up"})
-    cabled = [i for i in st["interfaces"] if "neighbor" in i]
+    wired = {n["interface"] for n in st["lldp_neighbors"]}
+    cabled = [i for i in st["interfaces"] if i["name"] in wired]
     speeds = [{"name": i["name"], "speed": i["speed_gbps"], "lanes": i["lanes"]} for i in cabled]
     routed = [(i["name"], i["mtu"]) for i in st["interfaces"] if i["mode"] == "routed"]
     routed += [(pc["name"], pc["mtu"]) for pc in st["port_channels"] if pc["mode"] == "routed"]
@@ -102,12 +103,13 @@ def _bgp_tests(st: State, tag: dict[str, Any]) -> list[dict[str, Any]]:
     tests: list[dict[str, Any]] = [
         {"VerifyBGPSpecificPeers": {"address_families": [
             {"afi": "ipv4", "safi": "unicast", "vrf": "default", "peers": [n["address"] for n in neighbors]}], **tag}},
-        {"VerifyBGPPeerGroup": {"bgp_peers": [{"peer_address": n["address"], "vrf": n["vrf"],
+        {"VerifyBGPPeerGroup": {"bgp_peers": [{"peer_address": n["address"], "vrf": st["bgp"]["vrf"],
                                                "peer_group": n["peer_group"]} for n in neighbors], **tag}},
     ]
     if st["routes"]:
         tests.append({"VerifyBGPRouteECMP": {"route_entries": [
-            {"prefix": r["prefix"], "vrf": r["vrf"], "ecmp_count": r["next_hops"]} for r in st["routes"]], **tag}})
+            {"prefix": r["prefix"], "vrf": st["bgp"]["vrf"], "ecmp_count": r["next_hops"]} for r in st["routes"]],
+            **tag}})
     return tests
 
 
@@ -124,7 +126,7 @@ def device_catalog(st: State) -> Tests:
     bfd = [n for n in st["bgp"]["neighbors"] if n["bfd"]]
     if bfd:
         tests["anta.tests.bfd"] = [{"VerifyBFDSpecificPeers": {"bfd_peers": [
-            {"peer_address": n["address"], "vrf": n["vrf"]} for n in bfd], **tag}}]
+            {"peer_address": n["address"], "vrf": st["bgp"]["vrf"]} for n in bfd], **tag}}]
     if st.get("mlag"):
         tests["anta.tests.mlag"] = [{"VerifyMlagStatus": dict(tag)}]
     bgp = _bgp_tests(st, tag)

@@ -15,7 +15,6 @@ from typing import Any
 
 import orjson
 
-from fabric.address import address_of
 from fabric.device import DeviceConfig
 from fabric.device.interfaces import Interface
 from fabric.device.mlag import MLAG_PEER_GROUP
@@ -42,8 +41,6 @@ def _interface(i: Interface) -> dict[str, Any]:
         out["vlan"] = i.vlan
     if i.channel:
         out["channel"] = i.channel
-    if i.peer:
-        out["neighbor"] = {"device": i.peer, "interface": i.peer_interface, "role": i.role}
     return out
 
 
@@ -73,17 +70,18 @@ def _bgp(dev: DeviceConfig, ix: FabricIndex) -> dict[str, Any]:
     neighbors: list[dict[str, Any]] = []
     for group in dev.bgp.peer_groups:
         for n in group.neighbors:
-            peer, peer_if = ix.owners.get(address_of(n.ip), ("", ""))
-            _, local_if = ix.owners.get(address_of(n.local_ip), ("", ""))
+            peer, peer_if = ix.owners.get(n.ip, ("", ""))
+            _, local_if = ix.owners.get(n.local_ip, ("", ""))
             neighbors.append({"address": n.ip, "remote_as": n.remote_as, "local_address": n.local_ip,
                               "interface": local_if, "peer_device": peer, "peer_interface": peer_if,
-                              "peer_group": group.name, "bfd": group.bfd, "vrf": VRF, "state": "Established",
+                              "peer_group": group.name, "bfd": group.bfd,
                               "type": "ibgp" if group.name == MLAG_PEER_GROUP or n.remote_as == dev.bgp.asn
-                              else "ebgp",
-                              "address_families": [ADDRESS_FAMILY]})
-    neighbors.sort(key=lambda x: address_of(x["address"]))
+                              else "ebgp"})
+    neighbors.sort(key=lambda x: tuple(map(int, x["address"].split("."))))
+    # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
     return {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
-            "aggregates": list(dev.bgp.aggregates), "neighbors": neighbors}
+            "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
+            "address_families": [ADDRESS_FAMILY], "neighbors": neighbors}
 
 
 def _mlag(dev: DeviceConfig) -> dict[str, Any] | None:
@@ -115,8 +113,8 @@ def device_state(dev: DeviceConfig, ix: FabricIndex) -> State:
                             "role": i.role} for i in interfaces if i.peer],
         "bgp": _bgp(dev, ix),
         "mlag": _mlag(dev),
-        "routes": [{"prefix": r.prefix, "protocol": "bgp", "vrf": VRF, "next_hops": r.next_hops, "kind": r.kind,
-                    "origin": list(r.origin)} for r in expected_routes(dev, ix)],
+        "routes": [{"prefix": r.prefix, "next_hops": r.next_hops, "kind": r.kind, "origin": list(r.origin)}
+                   for r in expected_routes(dev, ix)],  # all BGP, default VRF
     }
 
 

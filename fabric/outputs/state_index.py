@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from fabric.address import Prefix, address_of
+from fabric.address import Prefix, ntoa
 from fabric.device import DeviceConfig
 
 from ._common import routed_owners
@@ -23,7 +23,7 @@ from ._common import routed_owners
 
 @dataclass(frozen=True, slots=True)
 class FabricIndex:
-    owners: dict[int, tuple[str, str]]  # routed address → (device, interface or port-channel)
+    owners: dict[str, tuple[str, str]]  # routed address a.b.c.d → (device, interface or port-channel)
     loopbacks: dict[str, str]  # device → loopback a.b.c.d/32
     advertised: dict[str, tuple[str, ...]]  # device → rail prefixes it sends (aggregates, uncovered subnets)
     sessions: dict[str, dict[str, int]]  # device → eBGP peer device → number of sessions
@@ -45,13 +45,13 @@ def _advertised(dev: DeviceConfig) -> tuple[str, ...]:
 
 
 def build_index(devices: Mapping[str, DeviceConfig]) -> FabricIndex:
-    owners = routed_owners(devices)
+    owners = {ntoa(k): v for k, v in routed_owners(devices).items()}
     sessions: dict[str, dict[str, int]] = {}
     for name, dev in devices.items():
         count: dict[str, int] = defaultdict(int)
         for group in dev.bgp.peer_groups:
             for n in group.neighbors:
-                peer = owners.get(address_of(n.ip), ("", ""))[0]
+                peer = owners.get(n.ip, ("", ""))[0]
                 if peer and n.remote_as != dev.bgp.asn:  # iBGP (the MLAG peer) is not counted: see state_routes
                     count[peer] += 1
         sessions[name] = dict(count)

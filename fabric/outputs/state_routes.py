@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fabric.address import Prefix
 from fabric.device import DeviceConfig
@@ -37,6 +38,7 @@ class Route:
     origin: tuple[str, ...]  # the devices that originate it
 
 
+@lru_cache(maxsize=1 << 16)
 def _net(p: str) -> Prefix:
     return Prefix.parse(p, strict=False)
 
