@@ -21,6 +21,7 @@ from .expected import expected_files
 from .hosts import gpu_inventory, hosts_files
 from .ipplan import ipplan_csv
 from .railmap import railmap_csv
+from .state import state_files
 
 __all__ = ["ansible_files", "artifacts", "cabling_csv", "expected_files", "ipplan_csv", "railmap_csv"]
 
@@ -31,7 +32,8 @@ def artifacts(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, 
     hosts = build_hosts(inv, topo, plan)
     for part in (ansible_files(devices, gpu_inventory(hosts)), hosts_files(hosts), cabling_csv(topo, devices),
                  ipplan_csv(inv, topo, plan, devices),
-                 railmap_csv(inv, topo, plan, devices), expected_files(devices)):
+                 railmap_csv(inv, topo, plan, devices), expected_files(devices),
+                 state_files(devices)):
         clash = out.keys() & part.keys()
         if clash:
             raise ValueError(f"two artifacts claim {sorted(clash)}")
