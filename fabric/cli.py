@@ -8,6 +8,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fabric import __version__
 from fabric.core.codes import CODES
@@ -15,6 +16,9 @@ from fabric.core.finding import exit_code
 from fabric.findings import format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
+
+if TYPE_CHECKING:
+    from fabric.pipeline import Result
 
 EPILOG = """\
 exit codes:
@@ -85,7 +89,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return exit_code(findings)
 
 
-def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
+def _validated(args: argparse.Namespace, say) -> tuple[Result | None, int]:
     """Run the pipeline; print findings when there are errors. Returns (result or None, exit code)."""
     from fabric.core.finding import has_errors
     from fabric.pipeline import run
@@ -255,8 +259,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     if args.code is None:
-        for code, info in CODES.items():
-            print(f"{code:<8} {info.title}")
+        for code, each in CODES.items():
+            print(f"{code:<8} {each.title}")
         return 0
     info = CODES.get(args.code.upper())
     if info is None:

@@ -188,6 +188,7 @@ class Pruned:
     def data(self) -> tuple[dict, _View]:
         keep: dict[tuple, list[int]] = {}
         data = self._copy(self.loaded.data, (), keep) if self.gone else self.loaded.data
+        assert isinstance(data, dict)  # the copy of a dict is a dict
         return data, _View(self.loaded.source, keep)
 
     def _copy(self, node: object, path: tuple, keep: dict[tuple, list[int]]) -> object:

@@ -38,6 +38,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from fabric.address import Prefix, bits_for, length_for
 from fabric.address import size as prefix_size
@@ -293,9 +294,10 @@ def size_fabric(gpus: int, host: HostSpec, switch: SwitchSpec, tiers: int | None
     max2 = (radix // rails) * d_max * host.gpus
     seg_per_pod = half_down // rails
     max3 = radix * seg_per_pod * d_max * host.gpus
-    common = dict(gpus=gpus, host=host, switch=switch, oversubscription=float(oversubscription),
-                  link_speed_gbps=speed, lanes=lanes, radix=radix, hosts=hosts, rails=rails, hosts_per_segment=d_max,
-                  segment_hosts=seg_hosts, leaf_downlinks=per_seg, uplinks_needed=up_needed)
+    common: dict[str, Any] = dict(  # the fields both Sizing(...) below share (of several types)
+        gpus=gpus, host=host, switch=switch, oversubscription=float(oversubscription), link_speed_gbps=speed,
+        lanes=lanes, radix=radix, hosts=hosts, rails=rails, hosts_per_segment=d_max, segment_hosts=seg_hosts,
+        leaf_downlinks=per_seg, uplinks_needed=up_needed)
 
     two = _spread(leaves, per_seg, up_needed, radix, radix) if tiers in (None, 2) else None
     if tiers == 2 and two is None:

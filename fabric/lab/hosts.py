@@ -131,7 +131,8 @@ _SYSCTL = re.compile(r"^\s*put\s+/proc/sys/net/ipv4/conf/(\S+)/(arp_ignore|arp_a
 def host_sysctls(files: Mapping[str, str]) -> list[tuple[str, str, str]]:
     """(interface, key, value) for the ARP / reverse-path sysctls a rendered host script sets (`put
     /proc/sys/net/ipv4/conf/<if>/<key> <value>` lines of its *.sh files); empty when it sets none."""
-    return [m.groups() for name, text in sorted(files.items()) if name.endswith(".sh") for m in _SYSCTL.finditer(text)]
+    return [(m[1], m[2], m[3]) for name, text in sorted(files.items()) if name.endswith(".sh")
+            for m in _SYSCTL.finditer(text)]
 
 
 def pick(count: int, how: int | str) -> list[int]:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from fabric.lab.expect import Expected, Ping
 from fabric.lab.model import LabNode, LabSpec
@@ -55,7 +56,8 @@ class Observed:
 
 def _decode_all(text: str) -> list:
     dec = json.JSONDecoder()
-    out, i = [], 0
+    out: list[object] = []
+    i = 0
     while True:
         while i < len(text) and text[i].isspace():
             i += 1
@@ -225,7 +227,7 @@ def interfaces(spec: LabSpec, pool: ThreadPoolExecutor) -> Check:
         check.ok(not problems, f"{node}: {ifname} " + "; ".join(problems))
 
     for name, node in spec.nodes.items():
-        lo = next((x for x in links[name] if x.get("ifname") == "lo"), {})
+        lo: dict[str, Any] = next((x for x in links[name] if x.get("ifname") == "lo"), {})
         has = {f"{a['local']}/{a['prefixlen']}" for a in lo.get("addr_info", [])}
         check.ok(node.loopback in has, f"{name}: lo without {node.loopback}")
         for svi in node.svis:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+import netaddr
+
 from fabric.address import Prefix
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
@@ -120,7 +122,7 @@ def _servers_in_fabric_pools(inv: Inventory, s: SystemSettings, scope: str, path
                     "use the server's out-of-band management address", Severity.WARNING)
 
 
-def _server_addresses(s: SystemSettings, path) -> Iterator[tuple[object, tuple]]:
+def _server_addresses(s: SystemSettings, path) -> Iterator[tuple[netaddr.IPAddress, tuple]]:
     for i, a in enumerate(s.ntp.servers if s.ntp else []):
         yield a, path("ntp", "servers", i)
     for i, a in enumerate(s.dns.servers if s.dns else []):
