@@ -254,7 +254,9 @@ def ping(spec: LabSpec, p: Ping) -> tuple[bool, str]:
 RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
 
 
-def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tuple[float, ...] = RETRY_PAUSES) -> Check:
+def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tuple[float, ...] = RETRY_PAUSES,
+          done: Callable[[int], object] | None = None) -> Check:
+    """Run the pings of `todo` (`done(1)` after each, from the pool's threads)."""
     check = Check()
 
     def run(p: Ping) -> tuple[bool, str]:
@@ -264,6 +266,8 @@ def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tup
                 break
             time.sleep(pause)
             ok, why = ping(spec, p)
+        if done is not None:
+            done(1)
         return ok, why
 
     for p, (ok, why) in zip(todo, pool.map(run, todo), strict=True):
