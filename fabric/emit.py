@@ -117,8 +117,8 @@ def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> d
 def _build_files(res: Result, workers: int, progress: Progress) -> dict[str, bytes]:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
-    progress.stage(f"building the device models of {len(topo.switches):,} switches")
-    devices = build_devices(inv, topo, plan)
+    progress.stage("building the switches' device models", total=len(topo.switches))
+    devices = build_devices(inv, topo, plan, done=progress.advance)
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)", total=len(devices))
     rendered, extra = render_all(list(devices.values()), workers, lambda: artifacts(inv, topo, plan, devices),
                                  done=progress.advance)

@@ -6,9 +6,16 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, Progress, ProgressColumn, SpinnerColumn, Task, TaskID, TextColumn
 from rich.text import Text
+
+
+class _Spinner(SpinnerColumn):
+    """Spins until the step ends, also once its count is full (the fabric-wide files may still be in the works)."""
+
+    def render(self, task: Task) -> RenderableType:
+        return self.spinner.render(task.get_time())
 
 
 class _Count(ProgressColumn):
@@ -45,7 +52,7 @@ class RichProgress:
 
     def __init__(self, stream: TextIO, redirect_stdout: bool = False) -> None:
         self._start = time.monotonic()
-        self._bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(bar_width=32), _Count(),
+        self._bar = Progress(_Spinner(), TextColumn("{task.description}"), BarColumn(bar_width=32), _Count(),
                              _Times(self._start), console=Console(file=stream), transient=True,
                              redirect_stdout=redirect_stdout, redirect_stderr=False, get_time=time.monotonic)
         self._task: TaskID | None = None

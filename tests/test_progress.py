@@ -34,14 +34,15 @@ class Recorder:
 
     def __init__(self) -> None:
         self.calls: list[tuple[object, ...]] = []
-        self.advanced = 0  # the sum of every advance(n)
+        self.advanced: list[int] = []  # per stage, the sum of its advance(n)
 
     def stage(self, text: str, total: int | None = None) -> None:
         self.calls.append(("stage", text, total))
+        self.advanced.append(0)
 
     def advance(self, n: int = 1) -> None:
         self.calls.append(("advance", n))
-        self.advanced += n
+        self.advanced[-1] += n
 
     def update(self, completed: int) -> None:
         self.calls.append(("update", completed))
@@ -171,9 +172,9 @@ def test_render_tells_each_stage_and_counts_every_switch() -> None:
     texts = [s[0] for s in rec.stages()]
     assert texts[:5] == [f"loading {EXAMPLE}", "checking the schema and the rules", "expanding the topology",
                          "allocating addresses, VLANs and ASNs", "solving: capacity, failures, bisection, paths"]
-    assert texts[5] == f"building the device models of {SWITCHES} switches"
-    assert rec.stages()[6] == ("rendering the switch configs (and the fabric-wide files meanwhile)", SWITCHES)
-    assert rec.advanced == SWITCHES
+    assert rec.stages()[5:7] == [("building the switches' device models", SWITCHES),
+                                 ("rendering the switch configs (and the fabric-wide files meanwhile)", SWITCHES)]
+    assert rec.advanced == [0] * 5 + [SWITCHES, SWITCHES, 0]  # each switch's model built, then its configs rendered
     config_files = sum(1 for p in files if p.startswith("configs/"))
     assert texts[7] == f"assembling {config_files:,} config files and the manifest"
 
@@ -285,7 +286,7 @@ def test_verbose_off_a_terminal_is_plain_stage_lines(tmp_path: Path) -> None:
     n_files = len(_tree(gen))
     assert lines == [f"loading {EXAMPLE}", "checking the schema and the rules", "expanding the topology",
                      "allocating addresses, VLANs and ASNs", "solving: capacity, failures, bisection, paths",
-                     f"building the device models of {SWITCHES} switches",
+                     f"building the switches' device models ({SWITCHES})",
                      f"rendering the switch configs (and the fabric-wide files meanwhile) ({SWITCHES})",
                      f"assembling {len(_tree(gen / 'configs'))} config files and the manifest",
                      f"writing {gen}/ ({n_files} files)"]
