@@ -101,7 +101,7 @@ IPv4Prefix = Annotated[
 ]
 
 
-def _pattern(allowed: frozenset[str]):
+def _pattern(allowed: frozenset[str]) -> BeforeValidator:
     def check(v: Any) -> str:
         if not isinstance(v, str):
             raise ValueError("name pattern must be a string")

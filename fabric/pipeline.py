@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -176,7 +177,7 @@ class _View(SourceMap):
     def key_loc(self, path: tuple) -> Location | None:
         return self._lookup(self._base.key_loc, path)
 
-    def _lookup(self, find, path: tuple) -> Location | None:
+    def _lookup(self, find: Callable[[tuple], Location | None], path: tuple) -> Location | None:
         orig = self.original(tuple(path))
         where = find(orig)
         if where is not None and self.recording:

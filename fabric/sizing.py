@@ -36,9 +36,10 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from fabric.address import Prefix, bits_for, length_for
 from fabric.address import size as prefix_size
@@ -110,8 +111,10 @@ def presets() -> Presets:
     }
     return Presets(hosts, switches)
 
+_T = TypeVar("_T")
 
-def _lookup(kind: str, name: str, table: dict):
+
+def _lookup(kind: str, name: str, table: Mapping[str, _T]) -> _T:
     if name in table:
         return table[name]
     close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.5)

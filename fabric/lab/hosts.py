@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from fabric.lab.model import LabError, LabSpec, ns_name
+from fabric.lab.model import Fault, LabError, LabSpec, ns_name
 from fabric.lab.networkd import HostNetwork, Network, NetworkdError, netplan_generate
 from fabric.pipeline import Result
 from fabric.verify.hosts import group_scripts
@@ -265,10 +265,8 @@ def host_commands(host: LabHost) -> list[str]:
     return cmds
 
 
-def inject_host_policy(spec: LabSpec):
+def inject_host_policy(spec: LabSpec) -> Fault:
     """Fault host-policy: delete the policy rule of the first built host's first NIC that has one."""
-    from fabric.lab.model import Fault
-
     if not spec.hosts:
         raise LabError("fault host-policy: no GPU host in the lab (run with --hosts)")
     for host in spec.hosts.values():

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
 
 from fabric.lab import build as build_mod
 from fabric.lab.daemons import OVERLAYS, Instances, check_frr
@@ -20,6 +22,7 @@ from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, bu
 from fabric.lab.teardown import Lock, Registry, teardown
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
 from fabric.lab.verify import pings as run_pings
+from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
 from fabric.progress import SILENT, Progress
 
@@ -75,7 +78,7 @@ class _Signals:
     def __enter__(self) -> _Signals:
         import threading
 
-        self.old = {}
+        self.old: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None] = {}
         if threading.current_thread() is not threading.main_thread():
             return self  # signal handlers can only be set from the main thread
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -83,17 +86,17 @@ class _Signals:
         return self
 
     @staticmethod
-    def _raise(signum, _frame):
+    def _raise(signum: int, _frame: FrameType | None) -> NoReturn:
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for sig, handler in self.old.items():
             signal.signal(sig, handler)
 
 
-def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
+def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
             timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
             trace: bool = False, held_lock: Lock | None = None, hosts: int | str = 0,
             host_files: Mapping[str, Mapping[str, str]] | None = None, progress: Progress = SILENT) -> LabResult:

@@ -67,7 +67,10 @@ def _decode_all(text: str) -> list:
         out.append(obj)
 
 
-def observe(node: LabNode, vtysh: Callable[..., subprocess.CompletedProcess]) -> Observed:
+Vtysh = Callable[..., subprocess.CompletedProcess]  # Instances.vtysh: (node, *args) → the finished vtysh run
+
+
+def observe(node: LabNode, vtysh: Vtysh) -> Observed:
     proc = vtysh(node, "-c", "show bgp summary json", "-c", "show bfd peers json", "-c", "show ip route json")
     try:
         docs = _decode_all(proc.stdout)
@@ -83,7 +86,7 @@ def observe(node: LabNode, vtysh: Callable[..., subprocess.CompletedProcess]) ->
     return o
 
 
-def observe_all(spec: LabSpec, vtysh, pool: ThreadPoolExecutor) -> dict[str, Observed]:
+def observe_all(spec: LabSpec, vtysh: Vtysh, pool: ThreadPoolExecutor) -> dict[str, Observed]:
     nodes = list(spec.nodes.values())
     return dict(zip((n.name for n in nodes), pool.map(lambda n: observe(n, vtysh), nodes), strict=True))
 
@@ -153,14 +156,14 @@ def _bgp_rib(routes: dict) -> dict[str, int]:
     return out
 
 
-def _describe(entries) -> str:
+def _describe(entries: list[dict[str, Any]] | None) -> str:
     if not entries:
         return "?"
     e = entries[0]
     return f"{e.get('protocol')}, {len(e.get('nexthops', []))} next-hop(s)"
 
 
-def down_reasons(spec: LabSpec, checks: dict[str, Check], exp: Expected, obs: dict[str, Observed], vtysh,
+def down_reasons(spec: LabSpec, checks: dict[str, Check], exp: Expected, obs: dict[str, Observed], vtysh: Vtysh,
                  pool: ThreadPoolExecutor) -> dict[tuple[str, str], str]:
     """Why sessions are not Established (last NOTIFICATION or reset reason), for the report."""
     if not checks["sessions"].bad:

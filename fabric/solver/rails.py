@@ -28,7 +28,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
     miswired = 0
 
-    def where(link_id: str, fallback: tuple):
+    def where(link_id: str, fallback: tuple) -> Location | None:
         if link_id in cable_index:
             return src.loc(("cabling", cable_index[link_id]))
         return src.loc(fallback)
