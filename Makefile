@@ -33,8 +33,9 @@ check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generate
 plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-request comment)
 	$(FABRIC) plan $(INVENTORY)
 
-lint: $(STAMP) ## ruff
+lint: $(STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.toml)
 	$(BIN)/ruff check fabric tests bench
+	$(BIN)/mypy
 
 # the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches: they run in a second
 # pytest process beside the rest (2 cores), their log printed after; both must pass
@@ -64,7 +65,7 @@ schema: $(STAMP) ## write schema/inventory.schema.json (the per-file JSON Schema
 	  mv schema/.inventory.schema.json.tmp schema/inventory.schema.json
 
 clean: ## remove .venv and caches
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
 
 sonic-yang: $(STAMP) ## validate generated/ config_db.json files against SONiC's YANG models (SONIC_BUILDIMAGE=path)
 	@test -n "$(SONIC_BUILDIMAGE)" || { echo "make sonic-yang: set SONIC_BUILDIMAGE=<sonic-buildimage checkout or git dir>"; exit 2; }

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fabric import __version__
 from fabric.core.codes import CODES
@@ -15,6 +15,10 @@ from fabric.core.finding import exit_code
 from fabric.findings import format_codequality, format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
+
+if TYPE_CHECKING:
+    from fabric.pipeline import Result
+    from fabric.progress import Progress
 
 EPILOG = """\
 exit codes:
@@ -32,17 +36,18 @@ examples:
   fabric schema --per-file                 # JSON Schema of one inventory file (for editors)
   fabric explain POOL002                   # what a finding code means
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
+
+progress: validate, render, plan and lab show a bar on stderr when it is a terminal (nothing otherwise);
+  -v prints the steps as plain lines with times instead (for logs), -q shows nothing.
 """
+VERBOSE_HELP = "print the steps as plain lines with times on stderr (for logs) instead of the progress bar"
 
 
-def _progress(enabled: bool):
-    start = time.perf_counter()
+def _progress(args: argparse.Namespace) -> Progress:
+    """A bar on a terminal, plain stage lines with -v, nothing with -q or off a terminal (fabric/progress.py)."""
+    from fabric.progress import for_cli
 
-    def say(stage: str) -> None:
-        if enabled:
-            print(f"[{time.perf_counter() - start:6.2f}s] {stage}", file=sys.stderr, flush=True)
-
-    return say
+    return for_cli(quiet=getattr(args, "quiet", False), verbose=getattr(args, "verbose", False))
 
 
 def _print_summary(summary: dict) -> None:
@@ -61,10 +66,13 @@ def _print_summary(summary: dict) -> None:
 def cmd_validate(args: argparse.Namespace) -> int:
     from fabric.pipeline import run
 
-    say = _progress(args.verbose)
-    say(f"loading {args.inventory}")
-    res = run(Path(args.inventory))
-    say(f"checked up to stage '{res.stage_reached}'")
+    progress = _progress(args)
+    try:
+        res = run(Path(args.inventory), progress)
+        if args.verbose:
+            progress.note(f"checked up to stage '{res.stage_reached}'")
+    finally:
+        progress.close()
     findings = res.findings
     summary = res.summary()
     if args.format == "json":
@@ -87,14 +95,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return exit_code(findings)
 
 
-def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
+def _validated(args: argparse.Namespace, progress: Progress) -> tuple[Result | None, int]:
     """Run the pipeline; print findings when there are errors. Returns (result or None, exit code)."""
     from fabric.core.finding import has_errors
     from fabric.pipeline import run
 
-    say(f"validating {args.inventory}")
-    res = run(Path(args.inventory))
+    res = run(Path(args.inventory), progress)
     if has_errors(res.findings) or res.plan is None:
+        progress.close()
         sys.stdout.write(format_text(res.findings))
         print("nothing rendered: fix the errors above (generated/ is unchanged)", file=sys.stderr)
         return None, exit_code(res.findings) or 1
@@ -103,16 +111,17 @@ def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
     return res, 0
 
 
-def _rendered(args: argparse.Namespace, say) -> tuple[dict[str, bytes] | None, int]:
+def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, bytes] | None, int]:
     """Validate and render in memory: (files, 0), or (None, exit code) after printing why."""
     from fabric.emit import RenderError, build_files
 
-    res, rc = _validated(args, say)
+    res, rc = _validated(args, progress)
     if res is None:
         return None, rc
     try:
-        return build_files(res, workers=args.workers, progress=say), 0
+        return build_files(res, workers=args.workers, progress=progress), 0
     except RenderError as exc:
+        progress.close()
         print(f"fabric: render error: {exc}", file=sys.stderr)
         return None, 2
 
@@ -133,18 +142,28 @@ def _print_diff(lines: list[str], limit: int) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from fabric.emit import compare, unified, write_tree
     from fabric.outdir import check_output_dir
 
-    say = _progress(args.verbose)
     if not args.check:
         check_output_dir(Path(args.out), Path(args.inventory))  # refuse before spending time on rendering
-    files, rc = _rendered(args, say)
+    progress = _progress(args)
+    try:
+        return _render(args, progress)
+    finally:
+        progress.close()
+
+
+def _render(args: argparse.Namespace, progress: Progress) -> int:
+    from fabric.emit import compare, unified, write_tree
+
+    files, rc = _rendered(args, progress)
     if files is None:
         return rc
     out = Path(args.out)
     if args.check:
+        progress.stage(f"comparing with {out}/")
         diff = compare(out, files)
+        progress.close()
         if diff.clean:
             print(f"{out}/ is up to date ({len(files):,} files)")
             return 0
@@ -158,8 +177,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         for path in diff.removed[:20]:
             print(f"  extra    {path}")
         return 3
-    say(f"writing {out}/")
-    diff = write_tree(out, files, inventory=Path(args.inventory), say=say)
+    progress.stage(f"writing {out}/ ({len(files):,} files)")
+    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note)
+    progress.close()
     if diff.clean:
         print(f"{out}/ unchanged ({len(files):,} files)")
     else:
@@ -169,14 +189,23 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    progress = _progress(args)
+    try:
+        return _plan(args, progress)
+    finally:
+        progress.close()
+
+
+def _plan(args: argparse.Namespace, progress: Progress) -> int:
     from fabric.emit import compare, unified
 
-    say = _progress(args.verbose)
-    files, rc = _rendered(args, say)
+    files, rc = _rendered(args, progress)
     if files is None:
         return rc
     out = Path(args.out)
+    progress.stage(f"comparing with {out}/")
     diff = compare(out, files)
+    progress.close()
     if diff.clean:
         print("No changes. generated/ matches the inventory.")
         return 0
@@ -257,8 +286,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     if args.code is None:
-        for code, info in CODES.items():
-            print(f"{code:<8} {info.title}")
+        for code, each in CODES.items():
+            print(f"{code:<8} {each.title}")
         return 0
     info = CODES.get(args.code.upper())
     if info is None:
@@ -361,13 +390,18 @@ def cmd_lab(args: argparse.Namespace) -> int:
         from fabric.core.finding import has_errors
         from fabric.pipeline import run
 
-        res = run(Path(args.inventory))
-        if has_errors(res.findings) or res.plan is None:
-            sys.stdout.write(format_text(res.findings))
-            return exit_code(res.findings) or 1
-        result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
-                         say=lambda m: print(m, flush=True), trace=args.verbose,
-                         hosts="auto" if args.hosts is None else args.hosts)
+        progress = _progress(args)
+        try:
+            res = run(Path(args.inventory), progress)
+            if has_errors(res.findings) or res.plan is None:
+                progress.close()
+                sys.stdout.write(format_text(res.findings))
+                return exit_code(res.findings) or 1
+            result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
+                             say=lambda m: print(m, flush=True), trace=args.verbose,
+                             hosts="auto" if args.hosts is None else args.hosts, progress=progress)
+        finally:
+            progress.close()
     except LabError as exc:
         print(f"fabric lab: {exc}", file=sys.stderr)
         return 2
@@ -419,8 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=["text", "json", "sarif", "github", "codequality"], default="text",
                    help="text for people (default), json for scripts, sarif for code scanning, github for "
                         "workflow annotations, codequality for a GitLab code quality report")
-    v.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
-    v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    v.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, no progress bar")
+    v.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     v.set_defaults(func=cmd_validate)
 
     from fabric.emit import available_cpus
@@ -437,8 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 3 if stale")
     r.add_argument("--workers", type=_workers, default=workers, help=f"render processes (default {workers}; at "
                    "most the CPUs available and the devices to render); the output is identical whatever the number")
-    r.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    r.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress bar, and do not print warnings")
+    r.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     r.set_defaults(func=cmd_render)
 
     pl = sub.add_parser("plan", help="what rendering now would change in generated/ (for a pull-request comment)",
@@ -448,7 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--out", default="generated", help="directory to compare with (default: generated)")
     pl.add_argument("--limit", type=int, default=20, help="changed devices to detail (default 20)")
     pl.add_argument("--workers", type=_workers, default=workers, help="render processes (as for render)")
-    pl.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    pl.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    pl.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     pl.set_defaults(func=cmd_plan)
 
     rp = sub.add_parser("report", help="the solver's figures: capacity and ratio per tier, ...",
@@ -522,7 +557,9 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--hosts", type=_lab_hosts, metavar="N|all",
                     help="GPU hosts per segment, configured from their rendered netplan files (default: the first "
                          "and the last of each segment when the render has host files; 0: none)")
-    lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
+    lb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll, "
+                    "and the steps as plain lines on stderr instead of the bar")
     lb.set_defaults(func=cmd_lab)
     vf = sub.add_parser("verify", help="read rendered configs back with independent parsers and check the plan",
                         description="Parse every rendered file under GENERATED (config_db.json as JSON, frr.conf "

@@ -18,8 +18,9 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from fabric import __version__
@@ -29,9 +30,10 @@ from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, l
 from fabric.outputs import artifacts
 from fabric.outputs.docs import docs_files
 from fabric.pipeline import Result
+from fabric.progress import SILENT, Progress
 from fabric.render import RenderError, render_device
 
-Progress = Callable[[str], None]
+Say = Callable[[str], None]
 
 # --------------------------------------------------------------------------- building (in memory)
 
@@ -42,14 +44,24 @@ def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, dict[str, str]]]:
     return [(d.hostname, render_device(d)) for d in _WORK[bounds[0]:bounds[1]]]
 
 
-def render_all(devices: list[DeviceConfig], workers: int = 1,
-               meanwhile: Callable[[], object] | None = None) -> tuple[dict[str, dict[str, str]], object]:
+def _chunk_done(done: Callable[[int], object], devices: int, _future: Future[object]) -> None:
+    done(devices)
+
+
+def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callable[[], object] | None = None,
+               done: Callable[[int], object] | None = None) -> tuple[dict[str, dict[str, str]], object]:
     """hostname → {file name: text}, and the result of `meanwhile()`, which runs in this process while forked
-    workers render. The output does not depend on the worker count."""
+    workers render. `done(n)`: n more devices rendered (called from a pool thread when workers render). The output
+    does not depend on the worker count."""
     global _WORK
     workers = bounded_workers(workers, len(devices))
     if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
-        return {d.hostname: render_device(d) for d in devices}, meanwhile() if meanwhile else None
+        serial: dict[str, dict[str, str]] = {}
+        for d in devices:
+            serial[d.hostname] = render_device(d)
+            if done is not None:
+                done(1)
+        return serial, meanwhile() if meanwhile else None
     import multiprocessing
 
     _WORK = devices
@@ -58,6 +70,9 @@ def render_all(devices: list[DeviceConfig], workers: int = 1,
         chunks = [(i, min(i + step, len(devices))) for i in range(0, len(devices), step)]
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_render_chunk, c) for c in chunks]
+            if done is not None:
+                for fut, (lo, hi) in zip(futures, chunks, strict=True):
+                    fut.add_done_callback(partial(_chunk_done, done, hi - lo))
             extra = meanwhile() if meanwhile else None
             out: dict[str, dict[str, str]] = {}
             for fut in futures:
@@ -87,25 +102,27 @@ def input_digest(res: Result) -> str:
     return inventory_digest(res.inventory)
 
 
-def build_files(res: Result, workers: int = 1, progress: Progress | None = None) -> dict[str, bytes]:
-    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/.
-    The cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
+def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> dict[str, bytes]:
+    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/; each step told to
+    `progress`. The cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build_files(res, workers, progress or (lambda _m: None))
+        return _build_files(res, workers, progress)
     finally:
         if enabled:
             gc.enable()
 
 
-def _build_files(res: Result, workers: int, say: Progress) -> dict[str, bytes]:
+def _build_files(res: Result, workers: int, progress: Progress) -> dict[str, bytes]:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
-    devices = build_devices(inv, topo, plan)
-    say(f"device model: {len(devices):,} switches")
-    rendered, extra = render_all(list(devices.values()), workers, lambda: artifacts(inv, topo, plan, devices))
-    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files and the artifacts")
+    progress.stage("building the switches' device models", total=len(topo.switches))
+    devices = build_devices(inv, topo, plan, done=progress.advance)
+    progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)", total=len(devices))
+    rendered, extra = render_all(list(devices.values()), workers, lambda: artifacts(inv, topo, plan, devices),
+                                 done=progress.advance)
+    progress.stage(f"assembling {sum(len(v) for v in rendered.values()):,} config files and the manifest")
     files: dict[str, bytes] = {}
     for host in sorted(rendered):
         for name, text in sorted(rendered[host].items()):
@@ -189,7 +206,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def write_tree(out: Path, files: dict[str, bytes], inventory: Path | None = None,
-               say: Progress | None = None) -> Diff:
+               say: Say | None = None) -> Diff:
     """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did.
 
     `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from fabric.intent import SwitchModel
 from fabric.platforms import PLATFORMS, fec_for
@@ -70,8 +71,8 @@ def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int],
             serdes = tuple(range(first, first + max(per_lane, 1)))
             spec = used.get((port, lane))
             speed = spec["speed"] if spec else lanes_speed[1] if lanes_speed else model.speed
-            physical = dict(breakout=mode, lanes=serdes, speed_setting=traits.speed_setting(speed, len(serdes)),
-                            fec=fec_for(speed, len(serdes)))
+            physical: dict[str, Any] = dict(breakout=mode, lanes=serdes, fec=fec_for(speed, len(serdes)),
+                                            speed_setting=traits.speed_setting(speed, len(serdes)))
             if spec is not None:
                 interfaces.append(Interface(**spec, **physical))
                 continue

@@ -69,9 +69,9 @@ def ansible_files(devices: Mapping[str, DeviceConfig],
     out: dict[str, str] = {}
 
     children: dict[str, dict] = {}
-    for role, group in ROLE_GROUPS.items():
+    for role, role_group in ROLE_GROUPS.items():
         members = [n for n in names if devices[n].role == role.value]
-        children[group] = {"hosts": {n: {"ansible_host": devices[n].management.split("/", 1)[0]} for n in members}}
+        children[role_group] = {"hosts": {n: {"ansible_host": devices[n].management.split("/", 1)[0]} for n in members}}
     for pod in sorted({d.pod for d in devices.values() if d.pod is not None}):
         children[f"pod{pod}"] = {"hosts": {n: {} for n in names if devices[n].pod == pod}}
     for platform in sorted(PLATFORMS):
@@ -85,15 +85,15 @@ def ansible_files(devices: Mapping[str, DeviceConfig],
         children[f"rollout_wave_{i}"] = {"hosts": {n: {} for n in wave}}
     # the GPU servers (ansible/hosts.yml): one child group per inventory host group (fabric/outputs/hosts.py)
     children["gpu_hosts"] = dict(gpu_hosts or {"children": {}})
-    for group in children.values():
-        if "hosts" in group and not group["hosts"]:
-            del group["hosts"]
+    for child in children.values():
+        if "hosts" in child and not child["hosts"]:
+            del child["hosts"]
     out["ansible/inventory.yml"] = HEADER + "# ansible_host is the management address; host_vars/ holds the rest.\n" \
         + _yaml({"all": {"children": children}})
 
     for n in names:
         d = devices[n]
-        host_vars = {
+        host_vars: dict[str, object] = {
             "role": d.role,
             "pod": d.pod,
             "segment": d.segment,
@@ -110,7 +110,7 @@ def ansible_files(devices: Mapping[str, DeviceConfig],
         push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
         host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
         # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
-        host_vars["vault_variables"] = sorted({*push["vault_variables"], *PLATFORMS[d.platform].vault_variables})
+        host_vars["vault_variables"] = sorted({*d.system.vault_names, *PLATFORMS[d.platform].vault_variables})
         out[f"ansible/host_vars/{n}.yml"] = HEADER + _yaml(host_vars)
 
     out["ansible/rollout_plan.yml"] = HEADER + (
