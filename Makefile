@@ -36,8 +36,8 @@ plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-requ
 lint: $(STAMP) ## ruff
 	$(BIN)/ruff check fabric tests bench
 
-# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches: they run in a second
-# pytest process beside the rest (2 cores), their log printed after; both must pass
+# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
+# run in a second pytest process beside the rest (2 cores), their log printed after; both must pass
 LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
              tests/test_rollout_nxos.py tests/test_wheel.py
 
