@@ -23,7 +23,7 @@ venv: $(STAMP) ## create .venv and install railfabric into it (editable)
 render: $(STAMP) ## validate inventory/ and render generated/ (configs, Ansible, cabling, IP plan)
 	$(FABRIC) render $(INVENTORY)
 
-validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github to change the output)
+validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github|codequality to change the output)
 	$(FABRIC) validate $(INVENTORY) $(if $(FORMAT),--format $(FORMAT))
 
 check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale
@@ -59,8 +59,9 @@ bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs) and the who
 	$(BIN)/python bench/bench_pipeline.py
 	$(BIN)/python bench/bench_render.py
 
-schema: $(STAMP) ## write the inventory JSON Schema to stdout
-	@$(FABRIC) schema
+schema: $(STAMP) ## write schema/inventory.schema.json (the per-file JSON Schema editors use; a test checks it is fresh)
+	$(FABRIC) schema --per-file > schema/.inventory.schema.json.tmp && \
+	  mv schema/.inventory.schema.json.tmp schema/inventory.schema.json
 
 clean: ## remove .venv and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

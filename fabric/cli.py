@@ -13,7 +13,7 @@ from fabric import __version__
 from fabric.completion import add_parser as add_completion_parser
 from fabric.core.codes import CODES
 from fabric.core.finding import exit_code
-from fabric.findings import format_github, format_json, format_sarif, format_text
+from fabric.findings import format_codequality, format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
 
@@ -30,7 +30,7 @@ examples:
   fabric render --check                    # CI drift check: exit 3 if generated/ is stale
   fabric plan                              # what would change, for a pull-request comment
   fabric show p1-s1-rail0                  # what the plan gives one device
-  fabric schema > inventory.schema.json    # JSON Schema for editors
+  fabric schema --per-file                 # JSON Schema of one inventory file (for editors)
   fabric explain POOL002                   # what a finding code means
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
 """
@@ -72,6 +72,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         sys.stdout.write(format_json(findings, summary))
     elif args.format == "sarif":
         sys.stdout.write(format_sarif(findings, __version__))
+    elif args.format == "codequality":
+        sys.stdout.write(format_codequality(findings, args.inventory))
     elif args.format == "github":
         sys.stdout.write(format_github(findings))
         if summary and not args.quiet:
@@ -248,9 +250,9 @@ def cmd_size(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from fabric.intent import json_schema
+    from fabric.schema_files import per_file_schema, schema_text, whole_inventory_schema
 
-    sys.stdout.write(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n")
+    sys.stdout.write(schema_text(per_file_schema() if args.per_file else whole_inventory_schema()))
     return 0
 
 
@@ -311,7 +313,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"  aggregate  {plan.aggregates[sw.name]}")
     for rail in sw.rails:
         sub = plan.rail_subnets[(sw.name, rail)]
-        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}")
+        own = f"  own {ntoa(sub.own)}" if sub.own is not None else ""  # MLAG pair: the switch's own SVI address
+        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}{own}")
     rows = []
     for link in (*topo.links, *topo.peer_links):
         if sw.name not in (link.a.device, link.z.device):
@@ -348,7 +351,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
             preflight()
             removed = teardown_saved()
             print("no lab to tear down" if removed is None else
-                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
+                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)"
+                  + (f", {removed['sysctls']} neighbour-table limit(s) put back" if removed.get("sysctls") else ""))
             return 0
         faults = [f for item in args.fault or [] for f in item.split(",") if f]
         unknown = [f for f in faults if f not in FAULTS]
@@ -413,9 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "once with file:line:col, a stable code and a hint.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
-    v.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text",
+    v.add_argument("--format", choices=["text", "json", "sarif", "github", "codequality"], default="text",
                    help="text for people (default), json for scripts, sarif for code scanning, github for "
-                        "workflow annotations")
+                        "workflow annotations, codequality for a GitLab code quality report")
     v.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
     v.set_defaults(func=cmd_validate)
@@ -476,8 +480,12 @@ def build_parser() -> argparse.ArgumentParser:
     sz.set_defaults(func=cmd_size)
 
     s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
-                       description="Print the JSON Schema of the inventory. Point your editor's YAML language "
-                                   "server at it: see the README.")
+                       description="Print the JSON Schema of the whole inventory (all files merged). With "
+                                   "--per-file: the schema each file under inventory/ satisfies on its own (no "
+                                   "top-level key required), the one for editors; its copy is committed at "
+                                   "schema/inventory.schema.json (see the README).")
+    s.add_argument("--per-file", action="store_true",
+                   help="the schema of one inventory file (every top-level key optional) instead of the whole")
     s.set_defaults(func=cmd_schema)
 
     e = sub.add_parser("explain", help="explain a finding code (or list them all)")

@@ -27,7 +27,7 @@ from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
 from fabric.outputs import artifacts
-from fabric.outputs.docs import fabric_markdown
+from fabric.outputs.docs import docs_files
 from fabric.pipeline import Result
 from fabric.render import RenderError, render_device
 
@@ -116,7 +116,7 @@ def _build_files(res: Result, workers: int, say: Progress) -> dict[str, bytes]:
         files["report.json"] = (json.dumps(res.report, indent=2, sort_keys=True) + "\n").encode()
         summary = res.summary()
         if summary is not None:
-            files["docs/fabric.md"] = fabric_markdown(summary, res.report).encode()
+            files.update((p, t.encode()) for p, t in docs_files(inv, topo, res.report, summary).items())
     manifest = {
         "tool": "railfabric",
         "version": __version__,

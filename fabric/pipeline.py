@@ -24,6 +24,7 @@ from fabric.rules.intent_rules import BLOCKING, check_intent
 from fabric.rules.mlag_rules import check_mlag
 from fabric.rules.plan_rules import check_plan, check_topology, summary
 from fabric.rules.system_rules import check_system
+from fabric.rules.vlan_rules import check_vlans
 from fabric.schema_check import dotted, error_paths, schema_findings, validate
 from fabric.solver import solve
 from fabric.topology import Topology, expand
@@ -84,6 +85,7 @@ def _run(path: Path) -> Result:
     res.findings += check_topology(inv, res.topology, src)
     res.findings += check_buffers(inv, res.topology, src)
     res.findings += check_mlag(inv, res.topology, src)
+    res.findings += check_vlans(inv, res.topology, src)
     res.findings += check_bundles(inv, res.topology, src)
     res.findings += check_system(inv, res.topology, src)
     res.findings += check_hosts(inv, src)

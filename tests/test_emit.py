@@ -213,6 +213,7 @@ def test_fabric_docs_hold_the_solver_section(example_files: dict[str, bytes]) ->
     assert doc.startswith("# Fabric atlas\n")
     assert "| GPUs | 448 |" in doc and "| rail switches | 22 |" in doc
     assert "## Solver" in doc and "cross-pod  5 switch(es)    4,330 ns" in doc
+    assert {"docs/fabric-at-a-glance.svg", "docs/rails/pod-3-segment-1.svg"} <= example_files.keys()  # its pictures
     report = json.loads(example_files["report.json"])
     assert report["capacity"]["tiers"]["rail"]["ratio"] == 1.0
 

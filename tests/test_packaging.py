@@ -111,8 +111,8 @@ def test_min_constraints_pin_every_runtime_dependency_at_its_lower_bound() -> No
     lower: dict[str, Version] = {}
     for text in PYPROJECT["project"]["dependencies"]:
         req = Requirement(text)
-        bounds = [Version(s.version) for s in req.specifier if s.operator == ">="]
-        assert len(bounds) == 1, f"{text}: a tested range needs one lower bound (>=)"
+        bounds = [Version(s.version) for s in req.specifier if s.operator in (">=", "==")]
+        assert len(bounds) == 1, f"{text}: a tested range needs one lower bound (>= or an exact ==)"
         lower[req.name.lower().replace("_", "-")] = bounds[0]
     assert _pins() == lower
 

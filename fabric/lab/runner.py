@@ -17,6 +17,7 @@ from fabric.lab.daemons import OVERLAYS, Instances, check_frr
 from fabric.lab.expect import Expected, expected
 from fabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
 from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec
+from fabric.lab.neigh import size_table
 from fabric.lab.teardown import Lock, Registry, teardown
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
 from fabric.lab.verify import pings as run_pings
@@ -119,6 +120,7 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
             _intro(spec, exp, say, result.hosts)
             cfg_root = Path(tempfile.mkdtemp(prefix="railfabric-lab-"))
             reg.add_dir(cfg_root)
+            size_table(spec, reg, say)
             t0 = time.monotonic()
             build_mod.build(spec, reg)
             build_mod.build_hosts(spec, reg)
@@ -292,6 +294,8 @@ def format_result(r: LabResult, limit: int = 12) -> str:
     elif r.removed:
         lines.append(f"torn down: {r.removed.get('daemons', 0)} daemon(s), {r.removed.get('namespaces', 0)} "
                      "namespace(s)" + (f", {r.removed['host_namespaces']} host namespace(s)"
-                                       if r.removed.get("host_namespaces") else ""))
+                                       if r.removed.get("host_namespaces") else "")
+                     + (f", {r.removed['sysctls']} neighbour-table limit(s) put back" if r.removed.get("sysctls")
+                        else ""))
     return "\n".join(lines)
 

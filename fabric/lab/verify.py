@@ -248,7 +248,7 @@ def ping(spec: LabSpec, p: Ping) -> tuple[bool, str]:
 
 
 # pauses between the tries of a ping that did not do what the plan says: a first packet can be lost while the
-# switches resolve ARP, and with hundreds of hosts on 2 cores a burst can find a neighbour queue full (ENOBUFS)
+# switches resolve ARP (a full ARP table is not retried away: fabric/lab/neigh.py sizes it before the lab starts)
 RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
 
 
