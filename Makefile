@@ -37,10 +37,10 @@ lint: $(STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.tom
 	$(BIN)/ruff check fabric tests bench
 	$(BIN)/mypy
 
-# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches: they run in a second
-# pytest process beside the rest (2 cores), their log printed after; both must pass
+# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
+# run in a second pytest process beside the rest (2 cores), their log printed after; both must pass
 LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
-             tests/test_rollout_nxos.py
+             tests/test_rollout_nxos.py tests/test_wheel.py
 
 test: $(STAMP) lint ## lint, then run the test suite (lab and push tests in a second process alongside)
 	@mkdir -p .cache

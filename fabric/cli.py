@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fabric import __version__
+from fabric.completion import add_parser as add_completion_parser
 from fabric.core.codes import CODES
 from fabric.core.finding import exit_code
 from fabric.findings import format_codequality, format_github, format_json, format_sarif, format_text
@@ -577,6 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("-v", "--verbose", action="store_true", help="progress and timing on stderr")
     vf.set_defaults(func=cmd_verify)
     add_sonic_yang_parser(sub)
+    add_completion_parser(sub)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show Python tracebacks on internal errors")
