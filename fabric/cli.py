@@ -101,15 +101,16 @@ def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
     return res, 0
 
 
-def _rendered(args: argparse.Namespace, say) -> tuple[dict[str, bytes] | None, int]:
-    """Validate and render in memory: (files, 0), or (None, exit code) after printing why."""
-    from fabric.emit import RenderError, build_files
+def _rendered(args: argparse.Namespace, say) -> tuple[dict | None, int]:
+    """Validate and render in memory: (files, 0), or (None, exit code) after printing why. Devices and artifacts
+    whose digests match --out's manifest (and whose files there are intact) are reused, not rendered again."""
+    from fabric.emit import RenderError, build_tree
 
     res, rc = _validated(args, say)
     if res is None:
         return None, rc
     try:
-        return build_files(res, workers=args.workers, progress=say), 0
+        return build_tree(res, workers=args.workers, progress=say, cache=Path(args.out)).files, 0
     except RenderError as exc:
         print(f"fabric: render error: {exc}", file=sys.stderr)
         return None, 2
