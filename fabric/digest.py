@@ -26,10 +26,11 @@ import jinja2
 import orjson
 
 from fabric import __version__
+from fabric.render import TEMPLATES as RENDER_TEMPLATES
 
 FABRIC = Path(__file__).resolve().parent
 ROOT = FABRIC.parent
-TEMPLATES = ROOT / "templates"
+TEMPLATES = RENDER_TEMPLATES  # where fabric.render reads the templates (a module global: tests point it elsewhere)
 
 _DUMP_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.+\w*(?:\.\w+)*|fabric(?:\.\w+)*)[ \t]+import[ \t]+"
@@ -122,11 +123,11 @@ def code_closure(*roots: Path) -> tuple[Path, ...]:
     return tuple(sorted(seen))
 
 
-def files_digest(paths: Iterable[Path]) -> str:
-    """Digest of files by their path relative to the repository and their bytes."""
+def files_digest(paths: Iterable[Path], base: Path = ROOT) -> str:
+    """Digest of files by their path relative to `base` and their bytes."""
     h = hashlib.sha256()
     for p in sorted(paths):
-        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0")
+        h.update(p.relative_to(base).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(p.read_bytes()).digest())
     return h.hexdigest()
 
@@ -141,12 +142,18 @@ def tree_files(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts] if folder.is_dir() else []
 
 
+def data_digest(paths: Iterable[Path]) -> str:
+    """Digest of data files or folders read verbatim (each by its own name and content)."""
+    return combine(files_digest([p], p.parent) if p.is_file() else files_digest(tree_files(p), p.parent)
+                   for p in paths)
+
+
 @cache
 def platform_digest(platform: str) -> str:
     """Digest of everything that turns one device model of `platform` into its files (see the module doc)."""
     modules = [FABRIC / "render.py", *sorted((FABRIC / "platforms").glob(f"{platform}.py")),
                *sorted((FABRIC / "platforms").glob(f"{platform}_*.py"))]
-    return combine([tool_digest(), files_digest(tree_files(TEMPLATES / platform)),
+    return combine([tool_digest(), files_digest(tree_files(TEMPLATES / platform), TEMPLATES),
                     files_digest(code_closure(*modules))])
 
 

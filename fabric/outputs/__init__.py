@@ -15,13 +15,15 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 from fabric.allocate import Plan
 from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig
-from fabric.digest import ROOT, TEMPLATES, code_digest, combine, files_digest, model_digest, tree_files, value_digest
+from fabric.digest import FABRIC, code_digest, combine, data_digest, model_digest, value_digest
 from fabric.hosts import HostsPlan, build_hosts
 from fabric.intent import Inventory
+from fabric.render import TEMPLATES
 from fabric.topology import Topology
 
 from .ansible import ansible_files
@@ -85,16 +87,15 @@ class Sources:
 class Artifact:
     """One whole-fabric output: `build` returns {path under generated/: text}; `inputs` names what of Sources it
     reads, `code` the railfabric modules that build it (their imports are followed), `data` the files or folders
-    it copies or reads verbatim (relative to the repository)."""
+    it copies or reads verbatim."""
     name: str
     inputs: tuple[str, ...]
     build: Callable[[Sources], Mapping[str, str]]
     code: tuple[str, ...]
-    data: tuple[str, ...] = ()
+    data: tuple[Path, ...] = ()
 
     def digest(self, src: Sources) -> str:
-        data = [f for d in self.data for f in ([ROOT / d] if (ROOT / d).is_file() else tree_files(ROOT / d))]
-        return combine([self.name, code_digest(*self.code), files_digest(data),
+        return combine([self.name, code_digest(*self.code), data_digest(self.data),
                         *(f"{i}={src.digest(i)}" for i in self.inputs)])
 
 
@@ -111,7 +112,7 @@ def _docs(src: Sources) -> dict[str, str]:
 ARTIFACTS: tuple[Artifact, ...] = (
     Artifact("ansible", ("devices", "hosts"), lambda s: ansible_files(s.devices, gpu_inventory(s.hosts)),
              ("fabric.outputs.ansible", "fabric.outputs.hosts"),
-             (str(TEMPLATES.relative_to(ROOT)), "fabric/platforms", "fabric/outputs/ansible_filters.py")),
+             (TEMPLATES, FABRIC / "platforms", FABRIC / "outputs" / "ansible_filters.py")),
     Artifact("hosts", ("hosts",), lambda s: hosts_files(s.hosts), ("fabric.outputs.hosts",)),
     Artifact("cabling", ("inventory", "devices"), lambda s: cabling_csv(s.topo, s.devices),
              ("fabric.outputs.cabling",)),
