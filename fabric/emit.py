@@ -173,7 +173,8 @@ def _build_tree(res: Result, workers: int, say: Progress, cache: Path | None) ->
     rendered, made = render_all(todo, workers, lambda: _artifacts(src, cache, previous))
     assert made is not None
     extra, art_entries, built = made
-    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files and {len(built)} artifact(s)")
+    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files; "
+        f"artifacts built: {', '.join(built) or 'none'}")
     for host in sorted(rendered):
         for name, text in sorted(rendered[host].items()):
             files[f"configs/{host}/{name}"] = text.encode()
@@ -194,8 +195,9 @@ def _artifacts(src: Sources, cache: Path | None, previous: manifest.Previous) \
     built: list[str] = []
     for art in ARTIFACTS:
         digest = art.digest(src)
-        part: dict[str, Content] | None = _reusable(cache, previous, art.name, digest, previous.artifacts)
-        if part is None:
+        kept = _reusable(cache, previous, art.name, digest, previous.artifacts)
+        part: dict[str, Content] = dict(kept) if kept is not None else {}
+        if kept is None:
             part = {p: t.encode() for p, t in art.build(src).items()}
             built.append(art.name)
         clash = out.keys() & part.keys()
