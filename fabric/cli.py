@@ -18,6 +18,7 @@ from fabric.outdir import OutputRefused
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
 
 if TYPE_CHECKING:
+    from fabric.emit import Content
     from fabric.pipeline import Result
     from fabric.progress import Progress
 
@@ -112,15 +113,16 @@ def _validated(args: argparse.Namespace, progress: Progress) -> tuple[Result | N
     return res, 0
 
 
-def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, bytes] | None, int]:
-    """Validate and render in memory: (files, 0), or (None, exit code) after printing why."""
-    from fabric.emit import RenderError, build_files
+def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, Content] | None, int]:
+    """Validate and render in memory: (files, 0), or (None, exit code) after printing why. Devices and artifacts
+    whose digests match --out's manifest (and whose files there are intact) are reused, not rendered again."""
+    from fabric.emit import RenderError, build_tree
 
     res, rc = _validated(args, progress)
     if res is None:
         return None, rc
     try:
-        return build_files(res, workers=args.workers, progress=progress), 0
+        return build_tree(res, workers=args.workers, progress=progress, cache=Path(args.out)).files, 0
     except RenderError as exc:
         progress.close()
         print(f"fabric: render error: {exc}", file=sys.stderr)

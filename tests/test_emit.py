@@ -148,6 +148,7 @@ def test_render_error_leaves_generated_untouched(tmp_path: Path, monkeypatch, ca
         return real(dev)
 
     monkeypatch.setattr(emit, "render_device", failing)
+    monkeypatch.setattr(emit, "platform_digest", lambda p: f"another renderer of {p}")  # every device renders again
     assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert "templates/sonic/frr.conf.j2:12" in err and "(device " in err
