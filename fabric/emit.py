@@ -184,9 +184,9 @@ def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | Non
             files.update(kept)
         device_entries[host] = manifest.Entry(digest, tuple(sorted(f"configs/{host}/{spec.name}" for spec in
                                                                    PLATFORMS[dev.platform].files)), dev.platform)
-    kept = len(devices) - len(todo)
+    unchanged = len(devices) - len(todo)
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
-                   + (f"; {kept:,} unchanged switches kept" if kept else ""), total=len(todo))
+                   + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
     src = Sources(inv, topo, plan, devices, res.report, res.summary() if res.report is not None else None, digests)
     rendered, made = render_all(todo, workers, lambda: _artifacts(src, cache, previous), done=progress.advance)
     assert made is not None
