@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from fabric.pipeline import Result
     from fabric.progress import Progress
 
+FULL_HELP = ("render every device and artifact afresh instead of reusing the files of --out whose digests (in its "
+             "manifest.json) still match; the output is the same either way")
+
 EPILOG = """\
 exit codes:
   0  clean (warnings allowed)      1  errors found
@@ -122,7 +125,8 @@ def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, C
     if res is None:
         return None, rc
     try:
-        return build_tree(res, workers=args.workers, progress=progress, cache=Path(args.out)).files, 0
+        cache = None if getattr(args, "full", False) else Path(args.out)
+        return build_tree(res, workers=args.workers, progress=progress, cache=cache).files, 0
     except RenderError as exc:
         progress.close()
         print(f"fabric: render error: {exc}", file=sys.stderr)
@@ -474,6 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 3 if stale")
     r.add_argument("--workers", type=_workers, default=workers, help=f"render processes (default {workers}; at "
                    "most the CPUs available and the devices to render); the output is identical whatever the number")
+    r.add_argument("--full", action="store_true", help=FULL_HELP)
     r.add_argument("-q", "--quiet", action="store_true", help="no progress bar, and do not print warnings")
     r.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     r.set_defaults(func=cmd_render)
@@ -485,6 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--out", default="generated", help="directory to compare with (default: generated)")
     pl.add_argument("--limit", type=int, default=20, help="changed devices to detail (default 20)")
     pl.add_argument("--workers", type=_workers, default=workers, help="render processes (as for render)")
+    pl.add_argument("--full", action="store_true", help=FULL_HELP)
     pl.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     pl.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     pl.set_defaults(func=cmd_plan)

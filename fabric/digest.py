@@ -5,9 +5,15 @@ A device's files are a pure function of three things, each digested here:
   keys sorted; about 1 s for 5,632 switches);
 - its platform's renderer (`platform_digest`): every file under templates/<platform>/, the Python source of the
   render code (fabric/render.py, the platform's modules fabric/platforms/<platform>.py and <platform>_*.py and
-  every railfabric module those import, followed statically), the railfabric version and the versions of the
-  libraries that format output (Jinja2, orjson, Python's major.minor);
+  every railfabric module those import, followed statically) and the railfabric version;
 - nothing else: templates see only the device (`d`), builders only the DeviceConfig.
+
+The versions of the libraries that format output (Jinja2, orjson) and of Python are deliberately NOT digested:
+generated/manifest.json is committed and must come out byte-identical on every machine whose output is identical
+(a developer's Jinja2 3.1.4 and CI's 3.1.6 render the same bytes), or `render --check` would fail on files that do
+not differ. That the output does not depend on them inside the supported ranges is tested
+(tests/test_wheel.py renders the example with the lowest allowed versions and compares it byte for byte with
+generated/). After upgrading a formatting library across a range boundary, render once with `--full`.
 
 Code is digested by source, not by version alone, so a developer's edit of a builder or a template invalidates
 exactly the platforms whose render reads it, even when the version string did not move.
@@ -17,12 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-import jinja2
 import orjson
 
 from fabric import __version__
@@ -133,9 +137,8 @@ def files_digest(paths: Iterable[Path], base: Path = ROOT) -> str:
 
 
 def tool_digest() -> str:
-    """railfabric's version and the formatting libraries' versions."""
-    return combine(["railfabric", __version__, "jinja2", jinja2.__version__, "orjson", orjson.__version__,
-                    "python", f"{sys.version_info[0]}.{sys.version_info[1]}"])
+    """railfabric's version (not the libraries' or Python's: see the module docstring)."""
+    return combine(["railfabric", __version__])
 
 
 def tree_files(folder: Path) -> list[Path]:

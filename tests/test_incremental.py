@@ -199,3 +199,28 @@ def test_foreign_files_listed_in_manifest_are_not_reused(out: Path) -> None:
     (out / "manifest.json").write_text(json.dumps(doc))
     tree = build_tree(run(EXAMPLE), cache=out)
     assert tree.rendered == ("p3-s1-rail5",)
+
+
+def test_full_renders_everything_afresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--full` ignores the manifest's digests: every switch rendered, every artifact built, same output."""
+    from fabric.cli import main
+
+    out = tmp_path / "gen"
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "-v"]) == 0
+    assert f"{SWITCHES} unchanged switches kept" in capsys.readouterr().err
+    assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "--full", "-v"]) == 0
+    err = capsys.readouterr().err
+    assert "unchanged switches kept" not in err and "fabric-wide files kept" not in err
+    assert f"switch configs (and the fabric-wide files meanwhile) ({SWITCHES})" in err
+
+
+def test_manifest_does_not_depend_on_library_versions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """generated/manifest.json is committed: another Jinja2 / orjson / Python on another machine must not change it
+    (tests/test_wheel.py renders with the lowest allowed versions and compares byte for byte)."""
+    import jinja2
+
+    before = digest.tool_digest()
+    monkeypatch.setattr(jinja2, "__version__", "9.9.9")
+    assert digest.tool_digest() == before
