@@ -142,7 +142,11 @@ def tool_digest() -> str:
 
 
 def tree_files(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts] if folder.is_dir() else []
+    """The files of `folder` that ship: no dot files (templates/.gitkeep is not in the wheel), no bytecode."""
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+            and not any(part.startswith(".") for part in p.relative_to(folder).parts)]
 
 
 def data_digest(paths: Iterable[Path]) -> str:

@@ -23,6 +23,7 @@ from fabric.device import DeviceConfig
 from fabric.digest import FABRIC, code_digest, combine, data_digest, model_digest, value_digest
 from fabric.hosts import HostsPlan, build_hosts
 from fabric.intent import Inventory
+from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 from fabric.topology import Topology
 
@@ -113,7 +114,9 @@ def _docs(src: Sources) -> dict[str, str]:
 ARTIFACTS: tuple[Artifact, ...] = (
     Artifact("ansible", ("devices", "hosts"), lambda s: ansible_files(s.devices, gpu_inventory(s.hosts)),
              ("fabric.outputs.ansible", "fabric.outputs.hosts"),
-             (TEMPLATES, FABRIC / "platforms", FABRIC / "outputs" / "ansible_filters.py")),
+             (TEMPLATES / "ansible", *(TEMPLATES / name / "ansible" for name in sorted(PLATFORMS)),
+              FABRIC / "outputs" / "ansible_filters.py",
+              *(FABRIC / "platforms" / p.ansible_plugin for _n, p in sorted(PLATFORMS.items()) if p.ansible_plugin))),
     Artifact("hosts", ("hosts",), lambda s: hosts_files(s.hosts), ("fabric.outputs.hosts",)),
     Artifact("cabling", ("inventory", "devices"), lambda s: cabling_csv(s.topo, s.devices),
              ("fabric.outputs.cabling",)),
