@@ -23,7 +23,7 @@ venv: $(STAMP) ## create .venv and install railfabric into it (editable)
 render: $(STAMP) ## validate inventory/ and render generated/ (configs, Ansible, cabling, IP plan)
 	$(FABRIC) render $(INVENTORY)
 
-validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github to change the output)
+validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github|codequality to change the output)
 	$(FABRIC) validate $(INVENTORY) $(if $(FORMAT),--format $(FORMAT))
 
 check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale
@@ -33,13 +33,14 @@ check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generate
 plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-request comment)
 	$(FABRIC) plan $(INVENTORY)
 
-lint: $(STAMP) ## ruff
+lint: $(STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.toml)
 	$(BIN)/ruff check fabric tests bench
+	$(BIN)/mypy
 
-# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches: they run in a second
-# pytest process beside the rest (2 cores), their log printed after; both must pass
+# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
+# run in a second pytest process beside the rest (2 cores), their log printed after; both must pass
 LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
-             tests/test_rollout_nxos.py
+             tests/test_rollout_nxos.py tests/test_wheel.py
 
 test: $(STAMP) lint ## lint, then run the test suite (lab and push tests in a second process alongside)
 	@mkdir -p .cache
@@ -59,11 +60,12 @@ bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs) and the who
 	$(BIN)/python bench/bench_pipeline.py
 	$(BIN)/python bench/bench_render.py
 
-schema: $(STAMP) ## write the inventory JSON Schema to stdout
-	@$(FABRIC) schema
+schema: $(STAMP) ## write schema/inventory.schema.json (the per-file JSON Schema editors use; a test checks it is fresh)
+	$(FABRIC) schema --per-file > schema/.inventory.schema.json.tmp && \
+	  mv schema/.inventory.schema.json.tmp schema/inventory.schema.json
 
 clean: ## remove .venv and caches
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
 
 sonic-yang: $(STAMP) ## validate generated/ config_db.json files against SONiC's YANG models (SONIC_BUILDIMAGE=path)
 	@test -n "$(SONIC_BUILDIMAGE)" || { echo "make sonic-yang: set SONIC_BUILDIMAGE=<sonic-buildimage checkout or git dir>"; exit 2; }

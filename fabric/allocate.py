@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import netaddr
+
 from fabric.address import LAST, Prefix, bits_for, size
 from fabric.intent import DualHoming, Inventory
 from fabric.platforms import PLATFORMS
@@ -110,7 +112,7 @@ def _own_svi_groups(topo: Topology, names: tuple[str, ...]) -> set[int | None]:
     return {topo.switches[n].group for n in names if PLATFORMS[topo.switches[n].platform].mlag_own_svi_address}
 
 
-def _pool(name: str, net) -> PoolUse:  # net: netaddr.IPNetwork
+def _pool(name: str, net: netaddr.IPNetwork) -> PoolUse:
     return PoolUse(name, Prefix.of(net))
 
 

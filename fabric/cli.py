@@ -5,16 +5,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fabric import __version__
+from fabric.completion import add_parser as add_completion_parser
 from fabric.core.codes import CODES
 from fabric.core.finding import exit_code
-from fabric.findings import format_github, format_json, format_sarif, format_text
+from fabric.findings import format_codequality, format_github, format_json, format_sarif, format_text
 from fabric.outdir import OutputRefused
 from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
+
+if TYPE_CHECKING:
+    from fabric.emit import Content
+    from fabric.pipeline import Result
+    from fabric.progress import Progress
+
+FULL_HELP = ("render every device and artifact afresh instead of reusing the files of --out whose digests (in its "
+             "manifest.json) still match; the output is the same either way")
 
 EPILOG = """\
 exit codes:
@@ -29,20 +38,21 @@ examples:
   fabric render --check                    # CI drift check: exit 3 if generated/ is stale
   fabric plan                              # what would change, for a pull-request comment
   fabric show p1-s1-rail0                  # what the plan gives one device
-  fabric schema > inventory.schema.json    # JSON Schema for editors
+  fabric schema --per-file                 # JSON Schema of one inventory file (for editors)
   fabric explain POOL002                   # what a finding code means
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
+
+progress: validate, render, plan and lab show a bar on stderr when it is a terminal (nothing otherwise);
+  -v prints the steps as plain lines with times instead (for logs), -q shows nothing.
 """
+VERBOSE_HELP = "print the steps as plain lines with times on stderr (for logs) instead of the progress bar"
 
 
-def _progress(enabled: bool):
-    start = time.perf_counter()
+def _progress(args: argparse.Namespace) -> Progress:
+    """A bar on a terminal, plain stage lines with -v, nothing with -q or off a terminal (fabric/progress.py)."""
+    from fabric.progress import for_cli
 
-    def say(stage: str) -> None:
-        if enabled:
-            print(f"[{time.perf_counter() - start:6.2f}s] {stage}", file=sys.stderr, flush=True)
-
-    return say
+    return for_cli(quiet=getattr(args, "quiet", False), verbose=getattr(args, "verbose", False))
 
 
 def _print_summary(summary: dict) -> None:
@@ -61,16 +71,21 @@ def _print_summary(summary: dict) -> None:
 def cmd_validate(args: argparse.Namespace) -> int:
     from fabric.pipeline import run
 
-    say = _progress(args.verbose)
-    say(f"loading {args.inventory}")
-    res = run(Path(args.inventory))
-    say(f"checked up to stage '{res.stage_reached}'")
+    progress = _progress(args)
+    try:
+        res = run(Path(args.inventory), progress)
+        if args.verbose:
+            progress.note(f"checked up to stage '{res.stage_reached}'")
+    finally:
+        progress.close()
     findings = res.findings
     summary = res.summary()
     if args.format == "json":
         sys.stdout.write(format_json(findings, summary))
     elif args.format == "sarif":
         sys.stdout.write(format_sarif(findings, __version__))
+    elif args.format == "codequality":
+        sys.stdout.write(format_codequality(findings, args.inventory))
     elif args.format == "github":
         sys.stdout.write(format_github(findings))
         if summary and not args.quiet:
@@ -85,14 +100,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return exit_code(findings)
 
 
-def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
+def _validated(args: argparse.Namespace, progress: Progress) -> tuple[Result | None, int]:
     """Run the pipeline; print findings when there are errors. Returns (result or None, exit code)."""
     from fabric.core.finding import has_errors
     from fabric.pipeline import run
 
-    say(f"validating {args.inventory}")
-    res = run(Path(args.inventory))
+    res = run(Path(args.inventory), progress)
     if has_errors(res.findings) or res.plan is None:
+        progress.close()
         sys.stdout.write(format_text(res.findings))
         print("nothing rendered: fix the errors above (generated/ is unchanged)", file=sys.stderr)
         return None, exit_code(res.findings) or 1
@@ -101,16 +116,19 @@ def _validated(args: argparse.Namespace, say) -> tuple[object | None, int]:
     return res, 0
 
 
-def _rendered(args: argparse.Namespace, say) -> tuple[dict[str, bytes] | None, int]:
-    """Validate and render in memory: (files, 0), or (None, exit code) after printing why."""
-    from fabric.emit import RenderError, build_files
+def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, Content] | None, int]:
+    """Validate and render in memory: (files, 0), or (None, exit code) after printing why. Devices and artifacts
+    whose digests match --out's manifest (and whose files there are intact) are reused, not rendered again."""
+    from fabric.emit import RenderError, build_tree
 
-    res, rc = _validated(args, say)
+    res, rc = _validated(args, progress)
     if res is None:
         return None, rc
     try:
-        return build_files(res, workers=args.workers, progress=say), 0
+        cache = None if getattr(args, "full", False) else Path(args.out)
+        return build_tree(res, workers=args.workers, progress=progress, cache=cache).files, 0
     except RenderError as exc:
+        progress.close()
         print(f"fabric: render error: {exc}", file=sys.stderr)
         return None, 2
 
@@ -131,18 +149,28 @@ def _print_diff(lines: list[str], limit: int) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from fabric.emit import compare, unified, write_tree
     from fabric.outdir import check_output_dir
 
-    say = _progress(args.verbose)
     if not args.check:
         check_output_dir(Path(args.out), Path(args.inventory))  # refuse before spending time on rendering
-    files, rc = _rendered(args, say)
+    progress = _progress(args)
+    try:
+        return _render(args, progress)
+    finally:
+        progress.close()
+
+
+def _render(args: argparse.Namespace, progress: Progress) -> int:
+    from fabric.emit import compare, unified, write_tree
+
+    files, rc = _rendered(args, progress)
     if files is None:
         return rc
     out = Path(args.out)
     if args.check:
+        progress.stage(f"comparing with {out}/")
         diff = compare(out, files)
+        progress.close()
         if diff.clean:
             print(f"{out}/ is up to date ({len(files):,} files)")
             return 0
@@ -156,8 +184,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         for path in diff.removed[:20]:
             print(f"  extra    {path}")
         return 3
-    say(f"writing {out}/")
-    diff = write_tree(out, files, inventory=Path(args.inventory), say=say)
+    progress.stage(f"writing {out}/ ({len(files):,} files)")
+    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note)
+    progress.close()
     if diff.clean:
         print(f"{out}/ unchanged ({len(files):,} files)")
     else:
@@ -167,14 +196,23 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    progress = _progress(args)
+    try:
+        return _plan(args, progress)
+    finally:
+        progress.close()
+
+
+def _plan(args: argparse.Namespace, progress: Progress) -> int:
     from fabric.emit import compare, unified
 
-    say = _progress(args.verbose)
-    files, rc = _rendered(args, say)
+    files, rc = _rendered(args, progress)
     if files is None:
         return rc
     out = Path(args.out)
+    progress.stage(f"comparing with {out}/")
     diff = compare(out, files)
+    progress.close()
     if diff.clean:
         print("No changes. generated/ matches the inventory.")
         return 0
@@ -247,16 +285,16 @@ def cmd_size(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from fabric.intent import json_schema
+    from fabric.schema_files import per_file_schema, schema_text, whole_inventory_schema
 
-    sys.stdout.write(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n")
+    sys.stdout.write(schema_text(per_file_schema() if args.per_file else whole_inventory_schema()))
     return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     if args.code is None:
-        for code, info in CODES.items():
-            print(f"{code:<8} {info.title}")
+        for code, each in CODES.items():
+            print(f"{code:<8} {each.title}")
         return 0
     info = CODES.get(args.code.upper())
     if info is None:
@@ -310,7 +348,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"  aggregate  {plan.aggregates[sw.name]}")
     for rail in sw.rails:
         sub = plan.rail_subnets[(sw.name, rail)]
-        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}")
+        own = f"  own {ntoa(sub.own)}" if sub.own is not None else ""  # MLAG pair: the switch's own SVI address
+        print(f"  rail {rail}     vlan {sub.vlan}  subnet {sub.prefix}  gateway {ntoa(sub.gateway)}{own}")
     rows = []
     for link in (*topo.links, *topo.peer_links):
         if sw.name not in (link.a.device, link.z.device):
@@ -347,7 +386,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
             preflight()
             removed = teardown_saved()
             print("no lab to tear down" if removed is None else
-                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
+                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)"
+                  + (f", {removed['sysctls']} neighbour-table limit(s) put back" if removed.get("sysctls") else ""))
             return 0
         faults = [f for item in args.fault or [] for f in item.split(",") if f]
         unknown = [f for f in faults if f not in FAULTS]
@@ -357,13 +397,18 @@ def cmd_lab(args: argparse.Namespace) -> int:
         from fabric.core.finding import has_errors
         from fabric.pipeline import run
 
-        res = run(Path(args.inventory))
-        if has_errors(res.findings) or res.plan is None:
-            sys.stdout.write(format_text(res.findings))
-            return exit_code(res.findings) or 1
-        result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
-                         say=lambda m: print(m, flush=True), trace=args.verbose,
-                         hosts="auto" if args.hosts is None else args.hosts)
+        progress = _progress(args)
+        try:
+            res = run(Path(args.inventory), progress)
+            if has_errors(res.findings) or res.plan is None:
+                progress.close()
+                sys.stdout.write(format_text(res.findings))
+                return exit_code(res.findings) or 1
+            result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
+                             say=lambda m: print(m, flush=True), trace=args.verbose,
+                             hosts="auto" if args.hosts is None else args.hosts, progress=progress)
+        finally:
+            progress.close()
     except LabError as exc:
         print(f"fabric lab: {exc}", file=sys.stderr)
         return 2
@@ -412,11 +457,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "once with file:line:col, a stable code and a hint.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
-    v.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text",
+    v.add_argument("--format", choices=["text", "json", "sarif", "github", "codequality"], default="text",
                    help="text for people (default), json for scripts, sarif for code scanning, github for "
-                        "workflow annotations")
-    v.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
-    v.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+                        "workflow annotations, codequality for a GitLab code quality report")
+    v.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, no progress bar")
+    v.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     v.set_defaults(func=cmd_validate)
 
     from fabric.emit import available_cpus
@@ -433,8 +478,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 3 if stale")
     r.add_argument("--workers", type=_workers, default=workers, help=f"render processes (default {workers}; at "
                    "most the CPUs available and the devices to render); the output is identical whatever the number")
-    r.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    r.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    r.add_argument("--full", action="store_true", help=FULL_HELP)
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress bar, and do not print warnings")
+    r.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     r.set_defaults(func=cmd_render)
 
     pl = sub.add_parser("plan", help="what rendering now would change in generated/ (for a pull-request comment)",
@@ -444,7 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--out", default="generated", help="directory to compare with (default: generated)")
     pl.add_argument("--limit", type=int, default=20, help="changed devices to detail (default 20)")
     pl.add_argument("--workers", type=_workers, default=workers, help="render processes (as for render)")
-    pl.add_argument("-v", "--verbose", action="store_true", help="print stage progress on stderr")
+    pl.add_argument("--full", action="store_true", help=FULL_HELP)
+    pl.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    pl.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     pl.set_defaults(func=cmd_plan)
 
     rp = sub.add_parser("report", help="the solver's figures: capacity and ratio per tier, ...",
@@ -475,8 +523,12 @@ def build_parser() -> argparse.ArgumentParser:
     sz.set_defaults(func=cmd_size)
 
     s = sub.add_parser("schema", help="print the inventory JSON Schema (for editors and CI)",
-                       description="Print the JSON Schema of the inventory. Point your editor's YAML language "
-                                   "server at it: see the README.")
+                       description="Print the JSON Schema of the whole inventory (all files merged). With "
+                                   "--per-file: the schema each file under inventory/ satisfies on its own (no "
+                                   "top-level key required), the one for editors; its copy is committed at "
+                                   "schema/inventory.schema.json (see the README).")
+    s.add_argument("--per-file", action="store_true",
+                   help="the schema of one inventory file (every top-level key optional) instead of the whole")
     s.set_defaults(func=cmd_schema)
 
     e = sub.add_parser("explain", help="explain a finding code (or list them all)")
@@ -514,7 +566,9 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--hosts", type=_lab_hosts, metavar="N|all",
                     help="GPU hosts per segment, configured from their rendered netplan files (default: the first "
                          "and the last of each segment when the render has host files; 0: none)")
-    lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll")
+    lb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll, "
+                    "and the steps as plain lines on stderr instead of the bar")
     lb.set_defaults(func=cmd_lab)
     vf = sub.add_parser("verify", help="read rendered configs back with independent parsers and check the plan",
                         description="Parse every rendered file under GENERATED (config_db.json as JSON, frr.conf "
@@ -532,6 +586,7 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("-v", "--verbose", action="store_true", help="progress and timing on stderr")
     vf.set_defaults(func=cmd_verify)
     add_sonic_yang_parser(sub)
+    add_completion_parser(sub)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show Python tracebacks on internal errors")

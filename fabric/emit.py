@@ -12,26 +12,30 @@ from __future__ import annotations
 import difflib
 import gc
 import hashlib
-import json
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
-from fabric import __version__
+from fabric import __version__, manifest
 from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
+from fabric.digest import combine, model_digest, platform_digest
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
-from fabric.outputs import artifacts
-from fabric.outputs.docs import fabric_markdown
+from fabric.outputs import ARTIFACTS, Sources
 from fabric.pipeline import Result
+from fabric.platforms import PLATFORMS
+from fabric.progress import SILENT, Progress
 from fabric.render import RenderError, render_device
 
-Progress = Callable[[str], None]
+Say = Callable[[str], None]
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------- building (in memory)
 
@@ -42,14 +46,24 @@ def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, dict[str, str]]]:
     return [(d.hostname, render_device(d)) for d in _WORK[bounds[0]:bounds[1]]]
 
 
-def render_all(devices: list[DeviceConfig], workers: int = 1,
-               meanwhile: Callable[[], object] | None = None) -> tuple[dict[str, dict[str, str]], object]:
+def _chunk_done(done: Callable[[int], object], devices: int, _future: Future[object]) -> None:
+    done(devices)
+
+
+def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callable[[], T] | None = None,
+               done: Callable[[int], object] | None = None) -> tuple[dict[str, dict[str, str]], T | None]:
     """hostname → {file name: text}, and the result of `meanwhile()`, which runs in this process while forked
-    workers render. The output does not depend on the worker count."""
+    workers render. `done(n)`: n more devices rendered (called from a pool thread when workers render). The output
+    does not depend on the worker count."""
     global _WORK
     workers = bounded_workers(workers, len(devices))
     if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
-        return {d.hostname: render_device(d) for d in devices}, meanwhile() if meanwhile else None
+        serial: dict[str, dict[str, str]] = {}
+        for d in devices:
+            serial[d.hostname] = render_device(d)
+            if done is not None:
+                done(1)
+        return serial, meanwhile() if meanwhile else None
     import multiprocessing
 
     _WORK = devices
@@ -58,6 +72,9 @@ def render_all(devices: list[DeviceConfig], workers: int = 1,
         chunks = [(i, min(i + step, len(devices))) for i in range(0, len(devices), step)]
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_render_chunk, c) for c in chunks]
+            if done is not None:
+                for fut, (lo, hi) in zip(futures, chunks, strict=True):
+                    fut.add_done_callback(partial(_chunk_done, done, hi - lo))
             extra = meanwhile() if meanwhile else None
             out: dict[str, dict[str, str]] = {}
             for fut in futures:
@@ -87,44 +104,127 @@ def input_digest(res: Result) -> str:
     return inventory_digest(res.inventory)
 
 
-def build_files(res: Result, workers: int = 1, progress: Progress | None = None) -> dict[str, bytes]:
-    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/.
-    The cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A file the last render wrote and this one would write byte for byte (its producer's digest matched the
+    manifest and the file on disk still has the recorded sha256): `source` holds the bytes."""
+    sha256: str
+    size: int
+    source: Path
+
+    def read(self) -> bytes:
+        return self.source.read_bytes()
+
+
+Content = bytes | Kept
+
+
+@dataclass
+class Tree:
+    """What generated/ should hold: path → bytes (rendered now) or Kept (reused from the output directory), and
+    which devices and artifacts were produced afresh."""
+    files: dict[str, Content]
+    rendered: tuple[str, ...] = ()
+    built: tuple[str, ...] = ()
+
+
+def payload(content: Content) -> bytes:
+    return content if isinstance(content, bytes) else content.read()
+
+
+def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> dict[str, bytes]:
+    """Everything generated/ should hold, as bytes, keyed by POSIX path relative to generated/ (a cold render)."""
+    tree = build_tree(res, workers, progress)
+    return {p: payload(c) for p, c in tree.files.items()}
+
+
+def build_tree(res: Result, workers: int = 1, progress: Progress = SILENT, cache: Path | None = None) -> Tree:
+    """Everything generated/ should hold. With `cache` (an earlier render's output directory), devices and artifacts
+    whose digests match its manifest and whose files there are intact are not rendered again (see fabric.manifest).
+    Each step is told to `progress`. The cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it
+    only costs time)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build_files(res, workers, progress or (lambda _m: None))
+        return _build_tree(res, workers, progress, cache)
     finally:
         if enabled:
             gc.enable()
 
 
-def _build_files(res: Result, workers: int, say: Progress) -> dict[str, bytes]:
+def _reusable(cache: Path | None, previous: manifest.Previous, name: str, digest: str,
+              entries: dict[str, manifest.Entry], platform: str = "") -> dict[str, Kept] | None:
+    """The files of `name` kept from `cache` when its digest matches the manifest and they are intact, else None."""
+    old = entries.get(name)
+    if cache is None or old is None or old.digest != digest or old.platform != platform:
+        return None
+    found = manifest.intact(cache, old.files, previous)
+    if found is None:
+        return None
+    return {p: Kept(sha, size, cache / p) for p, (sha, size) in found.items()}
+
+
+def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | None) -> Tree:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
-    devices = build_devices(inv, topo, plan)
-    say(f"device model: {len(devices):,} switches")
-    rendered, extra = render_all(list(devices.values()), workers, lambda: artifacts(inv, topo, plan, devices))
-    say(f"rendered {sum(len(v) for v in rendered.values()):,} config files and the artifacts")
-    files: dict[str, bytes] = {}
+    previous = manifest.load(cache)
+    progress.stage("building the switches' device models", total=len(topo.switches))
+    devices = build_devices(inv, topo, plan, done=progress.advance)
+    digests = {h: model_digest(d) for h, d in devices.items()}
+    platforms = {p: platform_digest(p) for p in sorted({d.platform for d in devices.values()})}
+    files: dict[str, Content] = {}
+    device_entries: dict[str, manifest.Entry] = {}
+    todo: list[DeviceConfig] = []
+    for host, dev in devices.items():
+        digest = combine([digests[host], platforms[dev.platform]])
+        kept = _reusable(cache, previous, host, digest, previous.devices, dev.platform)
+        if kept is None:
+            todo.append(dev)
+        else:
+            files.update(kept)
+        device_entries[host] = manifest.Entry(digest, tuple(sorted(f"configs/{host}/{spec.name}" for spec in
+                                                                   PLATFORMS[dev.platform].files)), dev.platform)
+    unchanged = len(devices) - len(todo)
+    progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
+                   + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
+    src = Sources(inv, topo, plan, devices, res.report, res.summary() if res.report is not None else None, digests)
+    rendered, made = render_all(todo, workers, lambda: _artifacts(src, cache, previous), done=progress.advance)
+    assert made is not None
+    extra, art_entries, built = made
+    reused = [a.name for a in ARTIFACTS if a.name not in built]
+    progress.stage(f"assembling {sum(len(v) for v in rendered.values()):,} config files and the manifest"
+                   + (f" (fabric-wide files kept: {', '.join(reused)})" if reused else ""))
     for host in sorted(rendered):
         for name, text in sorted(rendered[host].items()):
             files[f"configs/{host}/{name}"] = text.encode()
-    for path, text in extra.items():  # type: ignore[attr-defined]
-        files[path] = text.encode()
-    if res.report is not None:
-        files["report.json"] = (json.dumps(res.report, indent=2, sort_keys=True) + "\n").encode()
-        summary = res.summary()
-        if summary is not None:
-            files["docs/fabric.md"] = fabric_markdown(summary, res.report).encode()
-    manifest = {
-        "tool": "railfabric",
-        "version": __version__,
-        "input_sha256": input_digest(res),
-        "files": {p: hashlib.sha256(b).hexdigest() for p, b in sorted(files.items())},
-    }
-    files[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
-    return dict(sorted(files.items()))
+    files.update(extra)
+    shas = {p: c.sha256 if isinstance(c, Kept) else hashlib.sha256(c).hexdigest() for p, c in files.items()}
+    files[MANIFEST] = manifest.document(
+        {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res)},
+        shas, platforms, device_entries, art_entries)
+    return Tree(dict(sorted(files.items())), tuple(sorted(rendered)), built)
+
+
+def _artifacts(src: Sources, cache: Path | None, previous: manifest.Previous) \
+        -> tuple[dict[str, Content], dict[str, manifest.Entry], tuple[str, ...]]:
+    """Every registered artifact, rebuilt only when its digest differs from the manifest's or its files are not
+    intact: (files, manifest entries, names rebuilt)."""
+    out: dict[str, Content] = {}
+    entries: dict[str, manifest.Entry] = {}
+    built: list[str] = []
+    for art in ARTIFACTS:
+        digest = art.digest(src)
+        kept = _reusable(cache, previous, art.name, digest, previous.artifacts)
+        part: dict[str, Content] = dict(kept) if kept is not None else {}
+        if kept is None:
+            part = {p: t.encode() for p, t in art.build(src).items()}
+            built.append(art.name)
+        clash = out.keys() & part.keys()
+        if clash:
+            raise ValueError(f"two artifacts claim {sorted(clash)}")
+        out.update(part)
+        entries[art.name] = manifest.Entry(digest, tuple(sorted(part)))
+    return out, entries, tuple(built)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -151,22 +251,30 @@ def existing_files(out: Path) -> dict[str, Path]:
     return found
 
 
-def compare(out: Path, files: dict[str, bytes]) -> Diff:
+def _differs(have: Path, content: Content) -> bool:
+    if isinstance(content, Kept):
+        if have.stat().st_size != content.size:
+            return True
+        return have != content.source and hashlib.sha256(have.read_bytes()).hexdigest() != content.sha256
+    return have.stat().st_size != len(content) or have.read_bytes() != content
+
+
+def compare(out: Path, files: Mapping[str, Content]) -> Diff:
     have = existing_files(out)
     diff = Diff()
     for path, data in files.items():
         if path not in have:
             diff.added.append(path)
-        elif have[path].stat().st_size != len(data) or have[path].read_bytes() != data:
+        elif _differs(have[path], data):
             diff.changed.append(path)
     diff.removed = sorted(set(have) - set(files))
     return diff
 
 
-def unified(out: Path, path: str, new: bytes | None, context: int = 2) -> list[str]:
+def unified(out: Path, path: str, new: Content | None, context: int = 2) -> list[str]:
     old_path = out / path
     old = old_path.read_bytes().decode(errors="replace").splitlines() if old_path.is_file() else []
-    cur = new.decode(errors="replace").splitlines() if new is not None else []
+    cur = payload(new).decode(errors="replace").splitlines() if new is not None else []
     return list(difflib.unified_diff(old, cur, f"a/{path}", f"b/{path}", n=context, lineterm=""))
 
 
@@ -188,8 +296,8 @@ def _exchange(a: Path, b: Path) -> bool:
     return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
-def write_tree(out: Path, files: dict[str, bytes], inventory: Path | None = None,
-               say: Progress | None = None) -> Diff:
+def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None = None,
+               say: Say | None = None) -> Diff:
     """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did.
 
     `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the
@@ -209,7 +317,7 @@ def write_tree(out: Path, files: dict[str, bytes], inventory: Path | None = None
     return diff
 
 
-def _fill(tmp: Path, target: Path, files: dict[str, bytes], changed: set[str]) -> None:
+def _fill(tmp: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
     """Write the new tree into `tmp`: changed files written, unchanged ones hard-linked from `target`."""
     for folder in sorted({(tmp / p).parent for p in files}):
         folder.mkdir(parents=True, exist_ok=True)
@@ -222,7 +330,7 @@ def _fill(tmp: Path, target: Path, files: dict[str, bytes], changed: set[str]) -
             except OSError:
                 pass
         with open(dest, "wb") as fh:
-            fh.write(data)
+            fh.write(payload(data))
     # keep dot-files of the old tree (e.g. .gitkeep, .gitattributes): they are not ours to drop
     if target.is_dir():
         for p in target.rglob(".*"):
@@ -232,7 +340,7 @@ def _fill(tmp: Path, target: Path, files: dict[str, bytes], changed: set[str]) -
                 os.link(p, dest)
 
 
-def _swap_in(target: Path, files: dict[str, bytes], diff: Diff) -> None:
+def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff) -> None:
     parent = target.parent
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
@@ -263,4 +371,5 @@ def _swap_in(target: Path, files: dict[str, bytes], diff: Diff) -> None:
         raise
 
 
-__all__ = ["Diff", "OutputRefused", "RenderError", "build_files", "compare", "unified", "write_tree"]
+__all__ = ["Content", "Diff", "Kept", "OutputRefused", "RenderError", "Tree", "build_files", "build_tree", "compare",
+           "payload", "unified", "write_tree"]

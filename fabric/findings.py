@@ -1,11 +1,15 @@
-"""Report formats: a list of findings as text (humans), JSON (scripts), SARIF 2.1.0 (code scanning) or GitHub
-workflow annotations. The finding record itself, its budget and exit codes live in fabric.core.finding.
+"""Report formats: a list of findings as text (humans), JSON (scripts), SARIF 2.1.0 (code scanning), GitHub
+workflow annotations or a GitLab code quality report. The finding record itself, its budget and exit codes live
+in fabric.core.finding.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 from fabric.core.codes import CODES
 from fabric.core.finding import Finding, Severity, counts, exit_code
@@ -54,13 +58,23 @@ def format_json(findings: Sequence[Finding], summary: dict | None = None) -> str
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
+def sarif_uri(file: str) -> str:
+    """A finding's file as SARIF's artifactLocation.uri, which must be a URI reference (RFC 3986): a relative path
+    (the usual case, relative to where `validate` ran: the repository root in CI) is percent-encoded, so a space
+    or '#' in a directory name stays part of the path; an absolute path becomes a file:// URI."""
+    path = PurePosixPath(file)
+    if path.is_absolute():
+        return Path(file).as_uri()
+    return quote(file, safe="/")
+
+
 def _sarif_location(loc: Location) -> dict:
     region: dict = {}
     if loc.line > 0:
         region["startLine"] = loc.line
         if loc.col > 0:
             region["startColumn"] = loc.col
-    phys: dict = {"artifactLocation": {"uri": loc.file}}
+    phys: dict = {"artifactLocation": {"uri": sarif_uri(loc.file)}}
     if region:
         phys["region"] = region
     return {"physicalLocation": phys}
@@ -139,3 +153,32 @@ def format_github(findings: Sequence[Finding]) -> str:
         msg = f.message + (f"\nhint: {f.hint}" if f.hint else "")
         lines.append(f"::{_GH_LEVEL[f.severity]} {','.join(props)}::{_gh_escape(msg)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+# GitLab code quality report (artifacts:reports:codequality): a JSON array of issues in the subset of the Code Climate
+# issue format that GitLab reads: description, check_name, fingerprint, severity, location.path and
+# location.lines.begin. Severities are Code Climate's: info, minor, major, critical, blocker.
+_CQ_SEVERITY = {Severity.ERROR: "critical", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def format_codequality(findings: Sequence[Finding], inventory: str) -> str:
+    """`inventory` stands in as the path of a finding that has no location (GitLab needs a path for each issue).
+    The fingerprint identifies a finding across pipelines (GitLab compares the merge request's report with the
+    target branch's): a digest of code, file and message, not the line, so a finding does not turn "new" when a
+    line is inserted above it; findings equal in all three are told apart by their order."""
+    issues: list[dict] = []
+    seen: dict[str, int] = {}
+    for f in findings:
+        path = f.location.file if f.location else inventory
+        key = "\0".join((f.code, path, f.message))
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            key += f"\0{seen[key]}"
+        issues.append({
+            "description": f"{f.code}: {f.message}" + (f" (hint: {f.hint})" if f.hint else ""),
+            "check_name": f.code,
+            "fingerprint": hashlib.sha256(key.encode("utf-8")).hexdigest()[:32],
+            "severity": _CQ_SEVERITY[f.severity],
+            "location": {"path": path, "lines": {"begin": max(f.location.line, 1) if f.location else 1}},
+        })
+    return json.dumps(issues, indent=2, sort_keys=True) + "\n"

@@ -19,14 +19,16 @@ from pydantic import (
 )
 
 from fabric.intent_system import SystemSettings
-from fabric.intent_types import FreeText, IPv4Addr, StrictModel
+from fabric.intent_types import FreeText, IPv4Addr
+from fabric.intent_types import StrictModel as _Model
 from fabric.platforms import PLATFORM_NAMES
 from fabric.textsafe import quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
 SCHEMA_VERSION = 1
+# (`_Model` above is imported under its name, not assigned: through an assigned alias mypy's pydantic plugin does
+# not see the fields of the subclasses, and every `TrafficClass(dscp=...)` is an "unexpected keyword")
 
-_Model = StrictModel
 
 
 # --------------------------------------------------------------------------- scalar types
@@ -99,7 +101,7 @@ IPv4Prefix = Annotated[
 ]
 
 
-def _pattern(allowed: frozenset[str]):
+def _pattern(allowed: frozenset[str]) -> BeforeValidator:
     def check(v: Any) -> str:
         if not isinstance(v, str):
             raise ValueError("name pattern must be a string")
@@ -284,13 +286,18 @@ class SwitchBuffers(_Model):
                                                                    "buffers config_db names (set by the SKU)")
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    """json_schema_extra: the schema shows no default (the real one depends on the speed)."""
+    schema.pop("default", None)
+
+
 class SwitchModel(_Model):
     ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
     speed: Speed = Field(description="native port speed")
     breakouts: list[Breakout] = Field(default_factory=list, description="e.g. ['2x400G', '4x200G']")
     port_blocks: RailPortBlocks | None = None
     latency_ns: int = Field(600, ge=0, le=100_000, description="port-to-port latency (for the solver)")
-    serdes_lanes: int = Field(8, ge=1, le=16, json_schema_extra=lambda s: s.pop("default", None),
+    serdes_lanes: int = Field(8, ge=1, le=16, json_schema_extra=_no_default,
                               description="electrical lanes per port (interface naming, SONiC lanes); default: "
                                           "from the speed (800G/400G: 8, 200G/100G/40G: 4, 25G: 1), a multiple "
                                           "of every breakout's lanes")

@@ -18,7 +18,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 MANIFEST = "manifest.json"
@@ -126,7 +126,7 @@ def leftovers(target: Path) -> list[Path]:
 
 
 @contextlib.contextmanager
-def render_lock(target: Path, say=None) -> Iterator[list[Path]]:
+def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Iterator[list[Path]]:
     """Hold the lock of the directory that holds `target` (one writer at a time; a lock on the directory itself, so
     no lock file is left behind) and remove the leftovers of killed renders under it. Yields the leftovers removed.
     Waits up to LOCK_WAIT_S for another render to finish."""

@@ -19,9 +19,10 @@ import orjson
 
 from fabric.device import DeviceConfig
 from fabric.platforms import PLATFORMS, OutputFile
+from fabric.resources import PACKAGE, templates_dir
 
-FABRIC = Path(__file__).resolve().parent
-TEMPLATES = FABRIC.parent / "templates"
+FABRIC = PACKAGE
+TEMPLATES = templates_dir()  # templates/ of the checkout, or fabric/_templates/ of an installed wheel
 
 
 class RenderError(Exception):

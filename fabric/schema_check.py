@@ -8,6 +8,7 @@ import typing
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from fabric.core.codes import CODES
 from fabric.core.finding import MAX_FINDINGS, Finding, overflow_note
@@ -92,7 +93,7 @@ def _clean_msg(msg: str) -> str:
     return msg
 
 
-def validate(data: dict[str, Any]) -> tuple[Inventory | None, list[dict[str, Any]]]:
+def validate(data: dict[str, Any]) -> tuple[Inventory | None, list[ErrorDetails]]:
     """The Inventory, or None and pydantic's errors (validated once: findings and error paths both read them)."""
     try:
         return Inventory.model_validate(data), []
@@ -105,7 +106,7 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
     return inv, schema_findings(data, errors, source)
 
 
-def schema_findings(data: dict[str, Any], errors: list[dict[str, Any]], source: SourceMap) -> list[Finding]:
+def schema_findings(data: dict[str, Any], errors: list[ErrorDetails], source: SourceMap) -> list[Finding]:
     """A finding per schema error, at the file:line:col of the data it is about."""
     findings: list[Finding] = []
     if len(errors) > MAX_FINDINGS:  # the finding budget: the rest are counted, not described
@@ -156,6 +157,6 @@ def schema_findings(data: dict[str, Any], errors: list[dict[str, Any]], source: 
     return findings
 
 
-def error_paths(data: dict[str, Any], errors: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+def error_paths(data: dict[str, Any], errors: list[ErrorDetails]) -> list[tuple[Any, ...]]:
     """The data path of every schema error (what the pipeline prunes to check the rest)."""
     return [_data_path(data, tuple(err["loc"])) for err in errors]

@@ -36,8 +36,10 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any, TypeVar
 
 from fabric.address import Prefix, bits_for, length_for
 from fabric.address import size as prefix_size
@@ -109,8 +111,10 @@ def presets() -> Presets:
     }
     return Presets(hosts, switches)
 
+_T = TypeVar("_T")
 
-def _lookup(kind: str, name: str, table: dict):
+
+def _lookup(kind: str, name: str, table: Mapping[str, _T]) -> _T:
     if name in table:
         return table[name]
     close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.5)
@@ -293,9 +297,10 @@ def size_fabric(gpus: int, host: HostSpec, switch: SwitchSpec, tiers: int | None
     max2 = (radix // rails) * d_max * host.gpus
     seg_per_pod = half_down // rails
     max3 = radix * seg_per_pod * d_max * host.gpus
-    common = dict(gpus=gpus, host=host, switch=switch, oversubscription=float(oversubscription),
-                  link_speed_gbps=speed, lanes=lanes, radix=radix, hosts=hosts, rails=rails, hosts_per_segment=d_max,
-                  segment_hosts=seg_hosts, leaf_downlinks=per_seg, uplinks_needed=up_needed)
+    common: dict[str, Any] = dict(  # the fields both Sizing(...) below share (of several types)
+        gpus=gpus, host=host, switch=switch, oversubscription=float(oversubscription), link_speed_gbps=speed,
+        lanes=lanes, radix=radix, hosts=hosts, rails=rails, hosts_per_segment=d_max, segment_hosts=seg_hosts,
+        leaf_downlinks=per_seg, uplinks_needed=up_needed)
 
     two = _spread(leaves, per_seg, up_needed, radix, radix) if tiers in (None, 2) else None
     if tiers == 2 and two is None:

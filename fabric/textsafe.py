@@ -93,7 +93,7 @@ def csv_row(row: Sequence[object]) -> Sequence[object]:
     """`row` with every cell through `csv_cell` (the row itself when no cell needs it: the common case, kept cheap
     for the half-million-row cabling plan of a large fabric)."""
     for cell in row:
-        if cell.__class__ is str and cell.startswith(FORMULA_PREFIXES):  # type: ignore[attr-defined]
+        if cell.__class__ is str and cell.startswith(FORMULA_PREFIXES):
             return [csv_cell(c) for c in row]
     return row
 

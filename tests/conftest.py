@@ -15,6 +15,7 @@ import pytest
 
 import fabric.pipeline as pipeline
 from fabric.core.finding import has_errors
+from fabric.progress import SILENT, Progress
 
 REAL_RUN = pipeline.run
 CLEAN: dict[str, dict[str, bytes]] = {}  # content digest → {path relative to the inventory root: bytes}
@@ -37,8 +38,8 @@ def _relative(file: Path, root: Path) -> str:
         return file.name
 
 
-def _recording_run(path: Path) -> pipeline.Result:
-    res = REAL_RUN(path)
+def _recording_run(path: Path, progress: Progress = SILENT) -> pipeline.Result:
+    res = REAL_RUN(path, progress)
     record(Path(path), res)
     return res
 

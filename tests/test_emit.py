@@ -148,6 +148,7 @@ def test_render_error_leaves_generated_untouched(tmp_path: Path, monkeypatch, ca
         return real(dev)
 
     monkeypatch.setattr(emit, "render_device", failing)
+    monkeypatch.setattr(emit, "platform_digest", lambda p: f"another renderer of {p}")  # every device renders again
     assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert "templates/sonic/frr.conf.j2:12" in err and "(device " in err
@@ -213,6 +214,7 @@ def test_fabric_docs_hold_the_solver_section(example_files: dict[str, bytes]) ->
     assert doc.startswith("# Fabric atlas\n")
     assert "| GPUs | 448 |" in doc and "| rail switches | 22 |" in doc
     assert "## Solver" in doc and "cross-pod  5 switch(es)    4,330 ns" in doc
+    assert {"docs/fabric-at-a-glance.svg", "docs/rails/pod-3-segment-1.svg"} <= example_files.keys()  # its pictures
     report = json.loads(example_files["report.json"])
     assert report["capacity"]["tiers"]["rail"]["ratio"] == 1.0
 

@@ -267,17 +267,30 @@ def lab_lock():
 
 
 @root_only
-def test_lab_with_hosts(mini2, lab_lock) -> None:
+def test_lab_with_hosts(mini2, lab_lock, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from fabric.lab import format_result, run_lab
+    from fabric.lab import format_result, neigh, run_lab
 
     res, files = mini2
+    # this small lab fits the kernel's default ARP table; a headroom past the machine's hard limit makes the lab
+    # raise it (as `--hosts all` of a big fabric does), which must hold during the run and be undone after it
+    before = {n: neigh.read_limit(n) for n in neigh.LIMITS}
+    assert None not in before.values()
+    monkeypatch.setattr(neigh, "HEADROOM", max(v or 0 for v in before.values()) + 1)
+    seen: dict[str, int | None] = {}
+    apply = neigh.apply
+    monkeypatch.setattr(neigh, "apply", lambda changed: (apply(changed), seen.update(
+        {n: neigh.read_limit(n) for n in neigh.LIMITS})))
+    said: list[str] = []
     t0 = time.monotonic()
-    r = run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+    r = run_lab(res, hosts=2, host_files=files, say=said.append, held_lock=lab_lock)
     print(f"lab with hosts: {time.monotonic() - t0:.1f}s")
     print(format_result(r))
     assert r.ok, "\n".join(b for c in r.checks.values() for b in c.bad[:10])
+    assert all(seen[n] > before[n] for n in neigh.LIMITS), (before, seen)  # type: ignore[operator]
+    assert any("neighbour table: " in m and "put back at teardown" in m for m in said)
+    assert {n: neigh.read_limit(n) for n in neigh.LIMITS} == before and r.removed["sysctls"] == 2
     c = r.counts()
     # 4 hosts × 2 NICs (test_hosts_selected_and_wired_from_the_rail_map); pings: 24 same rail + 8 cross rail = 32;
     # one route lookup per pair pinged: 16 same rail (the 9001 probes repeat pairs) + 8 cross rail = 24
@@ -352,3 +365,28 @@ def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, lab_lock) -
            "through nic1, plan nic0 or no route (no planned path)" in leaks
     assert any("p1-s1-gpu001 nic0 172.16.0.2 (rail 0) -> p1-s1-gpu004 nic1" in b and "passed (replied), plan: fail"
                in b for b in r.checks["cross-rail"].bad)
+
+
+@root_only
+def test_every_host_of_a_segment_fits_the_neighbour_table(lab_lock) -> None:
+    """The example's pod 2 with all its hosts (`fabric lab --pod 2 --hosts all`): one segment of 16 hosts × 8 NICs,
+    8 rails. On each rail SVI 16 host NICs + the switch may learn each other: 8 × 17 × 16 = 2,176 ARP entries, plus
+    2 per routed link (64 links) = 2,304, over the kernel's default hard limit of 1,024 for the whole machine: before
+    the lab sized the table, pings failed with "sendmsg: No buffer space available". Same-rail pings: each of the 128
+    NICs to the 15 other hosts' NIC on its rail at the host MTU (1,920) and one MTU + 1 probe (128) = 2,048;
+    cross-rail: one per NIC = 128."""
+    import time
+
+    from fabric.lab import format_result, neigh, run_lab
+    from tests.helpers import EXAMPLE, run
+
+    before = {n: neigh.read_limit(n) for n in neigh.LIMITS}
+    t0 = time.monotonic()
+    r = run_lab(run(EXAMPLE), pod=2, hosts="all", say=lambda _m: None, held_lock=lab_lock)
+    print(f"pod 2, all hosts: {time.monotonic() - t0:.1f}s")
+    print(format_result(r))
+    assert neigh.needed_entries(r.spec) == 2304
+    c = r.counts()
+    assert (len(r.spec.hosts), c["host-interfaces"], c["host-pings"], c["cross-rail"]) == (16, 128, 2048, 128)
+    assert r.ok, "\n".join(b for ch in r.checks.values() for b in ch.bad[:10])
+    assert {n: neigh.read_limit(n) for n in neigh.LIMITS} == before

@@ -188,3 +188,31 @@ def test_platform_without_mlag_is_refused(tmp_path: Path, monkeypatch) -> None:
     # the stock EOS record renders MLAG: no PLAT001
     monkeypatch.undo()
     assert "PLAT001" not in [f.code for f in run_data(tmp_path / "stock", mlag_inventory("eos")).findings]
+
+
+def test_nxos_peer_vlan_clash_is_3967(tmp_path: Path) -> None:
+    """NX-OS carries the vPC peer SVI on VLAN 3967 (4094 is in its reserved block): rails 0, 1 at vlan_base 3966
+    are VLANs 3966 and 3967, so rail 1 clashes there, and only there (on SONiC the same VLANs are fine)."""
+    data = mlag_inventory(vlan_base=3966)
+    data["pods"][0]["segments"][0]["platform"] = "nxos"
+    r = _run(tmp_path, data)
+    (f,) = [f for f in r.findings if f.code == "MLAG003"]
+    assert f.severity.value == "error" and "a rail VLAN is 3967, the MLAG peer VLAN on nxos" in f.message
+    assert "MLAG003" not in _codes(_run(tmp_path / "sonic", mlag_inventory(vlan_base=3966)))
+
+
+def test_rail_vlans_in_the_nxos_reserved_block(tmp_path: Path) -> None:
+    """NX-OS reserves VLANs 3968-4094: single-homed rails 0, 1 at vlan_base 3967 are VLANs 3967 (fine) and 3968
+    (reserved). The finding points at vlan_base and names the VLAN; SONiC has no such block."""
+    from tests.helpers import base_inventory, run_data
+
+    data = base_inventory()
+    data["pods"][0]["segments"][0]["vlan_base"] = 3967
+    data["fabric"]["platform"] = "nxos"
+    r = run_data(tmp_path / "nxos", data)
+    (f,) = [f for f in r.findings if f.code == "VLAN002"]
+    assert f.severity.value == "error" and f.message == ("segment 1/1: rail VLAN(s) 3968 on nxos are in its reserved "
+                                                         "block 3968-4094")
+    assert f.location is not None and f.location.line > 0
+    data["fabric"]["platform"] = "sonic"
+    assert "VLAN002" not in [f.code for f in run_data(tmp_path / "sonic", data).findings]

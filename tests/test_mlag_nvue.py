@@ -353,3 +353,11 @@ def test_own_addresses_are_stable(tmp_path: Path) -> None:
     eos = nvue_mlag_inventory()
     eos["pods"][0]["segments"][0]["platform"] = "eos"
     assert set(own(eos, tmp_path / "c").values()) == {None}
+
+
+def test_fabric_show_prints_the_own_svi_address(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`fabric show` of an MLAG switch names its own SVI address beside the shared gateway (OWN above)."""
+    inv = rendered.parent / "inv"
+    assert main(["show", "p1-s1-rail0b", str(inv)]) == 0
+    out = capsys.readouterr().out
+    assert "  rail 0     vlan 100  subnet 172.16.0.0/24  gateway 172.16.0.1  own 172.16.0.253" in out

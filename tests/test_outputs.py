@@ -93,6 +93,10 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
     expected |= {f"hosts/_groups/{g}/{f}" for g in ("p1-s1-h1", "p1-s2-h1", "p1-s2-h9", "p2-s1-h1", "p3-s1-h1")
                  for f in ("roce.sh", "railfabric-roce.service", "nccl.conf")}
     expected.add("ansible/hosts.yml")
+    # expected state per switch; ANTA catalogs for the four EOS switches (pod 1 segment 2) and their inventory
+    expected |= {f"expected/state/{s}.json" for s in switches}
+    expected |= {f"expected/anta/catalogs/p1-s2-rail{a}-{a + 4}.yml" for a in range(4)}
+    expected.add("expected/anta/inventory.yml")
     assert set(arts) == expected
     assert list(arts) == sorted(arts)
     for path, text in arts.items():

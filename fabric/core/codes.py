@@ -199,8 +199,8 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "An MLAG pair is one logical switch: both run the same platform (MLAG does not interoperate across vendors) "
      "and, for the same port layout and peer link, the same model."),
     ("MLAG003", "peer-vlan-clash", "A rail VLAN of an MLAG segment is the peer VLAN",
-     "VLAN 4094 carries the MLAG control session and the pair's iBGP session over the peer link; a rail VLAN "
-     "cannot use it."),
+     "The peer VLAN (4094; 3967 on NX-OS, whose 4094 is reserved) carries the MLAG control session and the pair's "
+     "iBGP session over the peer link; a rail VLAN cannot use it."),
     ("MLAG004", "thin-peer-link", "The MLAG peer link is a single point of failure or thinner than a host port",
      "After one host link fails, up to half of that NIC's traffic (what the spines hash to the switch that lost the "
      "link) crosses the peer link. A one-port peer link blackholes it on one more failure; a peer link slower than "
@@ -222,6 +222,11 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "Under dual_homing: mlag both ports of NIC n form the LACP bond bond<n> (the rail map's name); a NIC port "
      "already called so would make netplan define the interface twice."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
+    ("VLAN002", "vlan-reserved", "A rail VLAN is in the platform's reserved VLAN block",
+     "Some switches keep a block of VLANs for internal use and refuse to configure them: NX-OS reserves 3968-4094 "
+     "by default (Cisco Nexus 9000 Layer 2 Switching Configuration Guide, VLAN ranges; moving the block with "
+     "`system vlan <n> reserve` needs a reload, and railfabric renders the default). Rail VLANs of switches on such a "
+     "platform must stay below the block."),
     ("FAIL001", "single-homed-nics", "A rail switch failure disconnects single-homed NICs",
      "A NIC whose ports all land on one rail switch loses the fabric while that switch is down: that rail of "
      "every host on the switch stops. This is how single-homed rails work (information, not an error); dual-port "

@@ -8,6 +8,8 @@ port-channel and loopback names) come from the platform registry (fabric/platfor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.buffers import device_buffers
@@ -26,13 +28,18 @@ from fabric.platforms import PLATFORMS
 from fabric.topology import Link, Switch, Topology
 
 
-def build_devices(inv: Inventory, topo: Topology, plan: Plan) -> dict[str, DeviceConfig]:
-    """Every switch's DeviceConfig, by hostname, in topology order."""
+def build_devices(inv: Inventory, topo: Topology, plan: Plan,
+                  done: Callable[[int], object] | None = None) -> dict[str, DeviceConfig]:
+    """Every switch's DeviceConfig, by hostname, in topology order (`done(1)` after each, for progress)."""
     qos = build_qos(inv)
     by_device = links_by_device(topo)
     gateway = ntoa(plan.management_gateway)  # decided once, in allocate
-    return {name: build_device(inv, topo, plan, sw, by_device.get(name, []), qos, gateway)
-            for name, sw in topo.switches.items()}
+    out: dict[str, DeviceConfig] = {}
+    for name, sw in topo.switches.items():
+        out[name] = build_device(inv, topo, plan, sw, by_device.get(name, []), qos, gateway)
+        if done is not None:
+            done(1)
+    return out
 
 
 def mtu_note(fabric_mtu: int, mtu: int, platform: str, lower_peers: dict[str, int]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fabric.intent import Inventory
-from fabric.intent_system import PLACEHOLDER_RE, Role, SystemSettings, VaultRef, merged
+from fabric.intent_system import PLACEHOLDER_RE, RadiusGroup, Role, SystemSettings, TacacsGroup, VaultRef, merged
 from fabric.platforms import PLATFORMS
 
 TACACS_PORT = 49
@@ -142,7 +142,7 @@ def _ph(ref: VaultRef | None) -> str | None:
     return ref.placeholder if ref is not None else None
 
 
-def _group(kind: str, protocol: str, g, default_port: int) -> AaaGroup:  # g: TacacsGroup | RadiusGroup
+def _group(kind: str, protocol: str, g: TacacsGroup | RadiusGroup, default_port: int) -> AaaGroup:
     n = len(g.servers)
     servers = tuple(Server(str(s.address), s.port or default_port, (s.key or g.key).placeholder, n - i,
                            (s.port or default_port) != default_port)

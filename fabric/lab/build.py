@@ -5,9 +5,13 @@ from __future__ import annotations
 import subprocess
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from fabric.lab.model import LabError, LabSpec
 from fabric.lab.teardown import Registry, list_namespaces
+
+if TYPE_CHECKING:
+    from fabric.lab.hosts import LabHost
 
 
 def _batch(lines: list[str], netns: str | None = None) -> None:
@@ -85,7 +89,7 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
     def switch_side(ns: str) -> None:
         _batch(per_switch[ns], ns)
 
-    def host_side(h) -> None:
+    def host_side(h: LabHost) -> None:
         sysctl = "; ".join(f"echo {v} > /proc/sys/{path}" for path, v in h.sysctls)
         proc = subprocess.run(["ip", "netns", "exec", h.ns, "sh", "-c", sysctl], capture_output=True, text=True,
                               timeout=30)

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -108,7 +109,7 @@ class Instances:
         self.procs[(node.name, daemon)] = proc
         self.reg.add_pid(proc.pid, node.ns, daemon)
 
-    def _wait(self, what: str, ok, timeout: float) -> None:
+    def _wait(self, what: str, ok: Callable[[LabNode], bool], timeout: float) -> None:
         deadline = time.monotonic() + timeout
         pending = list(self.nodes)
         while pending:

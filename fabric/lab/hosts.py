@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from fabric.lab.model import LabError, LabSpec, ns_name
+from fabric.lab.model import Fault, LabError, LabSpec, ns_name
 from fabric.lab.networkd import HostNetwork, Network, NetworkdError, netplan_generate
 from fabric.pipeline import Result
 from fabric.verify.hosts import group_scripts
@@ -131,7 +131,8 @@ _SYSCTL = re.compile(r"^\s*put\s+/proc/sys/net/ipv4/conf/(\S+)/(arp_ignore|arp_a
 def host_sysctls(files: Mapping[str, str]) -> list[tuple[str, str, str]]:
     """(interface, key, value) for the ARP / reverse-path sysctls a rendered host script sets (`put
     /proc/sys/net/ipv4/conf/<if>/<key> <value>` lines of its *.sh files); empty when it sets none."""
-    return [m.groups() for name, text in sorted(files.items()) if name.endswith(".sh") for m in _SYSCTL.finditer(text)]
+    return [(m[1], m[2], m[3]) for name, text in sorted(files.items()) if name.endswith(".sh")
+            for m in _SYSCTL.finditer(text)]
 
 
 def pick(count: int, how: int | str) -> list[int]:
@@ -264,10 +265,8 @@ def host_commands(host: LabHost) -> list[str]:
     return cmds
 
 
-def inject_host_policy(spec: LabSpec):
+def inject_host_policy(spec: LabSpec) -> Fault:
     """Fault host-policy: delete the policy rule of the first built host's first NIC that has one."""
-    from fabric.lab.model import Fault
-
     if not spec.hosts:
         raise LabError("fault host-policy: no GPU host in the lab (run with --hosts)")
     for host in spec.hosts.values():

@@ -11,16 +11,21 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
 
 from fabric.lab import build as build_mod
 from fabric.lab.daemons import OVERLAYS, Instances, check_frr
 from fabric.lab.expect import Expected, expected
 from fabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
 from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec
+from fabric.lab.neigh import size_table
 from fabric.lab.teardown import Lock, Registry, teardown
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
 from fabric.lab.verify import pings as run_pings
+from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
+from fabric.progress import SILENT, Progress
 
 Say = Callable[[str], None]
 
@@ -74,7 +79,7 @@ class _Signals:
     def __enter__(self) -> _Signals:
         import threading
 
-        self.old = {}
+        self.old: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None] = {}
         if threading.current_thread() is not threading.main_thread():
             return self  # signal handlers can only be set from the main thread
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -82,21 +87,22 @@ class _Signals:
         return self
 
     @staticmethod
-    def _raise(signum, _frame):
+    def _raise(signum: int, _frame: FrameType | None) -> NoReturn:
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for sig, handler in self.old.items():
             signal.signal(sig, handler)
 
 
-def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
+def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
             timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
             trace: bool = False, held_lock: Lock | None = None, hosts: int | str = 0,
-            host_files: Mapping[str, Mapping[str, str]] | None = None) -> LabResult:
-    """Build, start, verify and (unless keep) tear down. Raises LabError when the lab cannot run at all.
+            host_files: Mapping[str, Mapping[str, str]] | None = None, progress: Progress = SILENT) -> LabResult:
+    """Build, start, verify and (unless keep) tear down, each step told to `progress` (`say`: the lab's report
+    lines). Raises LabError when the lab cannot run at all.
     `hosts`: GPU hosts per segment (0, N or "all"), configured from `host_files` (default: the render's).
     `held_lock`: a lab lock the caller already holds and keeps after the lab (e.g. to use a kept lab, then tear it
     down, with no other lab run in between); it is neither taken nor released here."""
@@ -113,30 +119,38 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
         with _Signals():
             stale = Registry.load()
             if stale is not None and not stale.empty():
+                progress.stage("removing a lab left behind")
                 removed = teardown(stale)
                 say(f"removed a previous lab left behind (pid {stale.owner}{', kept' if stale.kept else ''}): "
                     f"{removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
             _intro(spec, exp, say, result.hosts)
             cfg_root = Path(tempfile.mkdtemp(prefix="railfabric-lab-"))
             reg.add_dir(cfg_root)
+            size_table(spec, reg, say)
             t0 = time.monotonic()
+            progress.stage(f"creating {len(spec.nodes)} namespaces and {len(spec.links)} links")
             build_mod.build(spec, reg)
+            if spec.hosts:
+                progress.stage(f"creating {len(spec.hosts)} GPU hosts")
             build_mod.build_hosts(spec, reg)
             result.timings["namespaces+links"] = time.monotonic() - t0
             t0 = time.monotonic()
+            progress.stage(f"starting {3 * len(spec.nodes)} FRR daemons")
             inst = Instances(list(spec.nodes.values()), reg, cfg_root)
             inst.prepare()
             inst.start()
             result.timings["daemons"] = time.monotonic() - t0
             t0 = time.monotonic()
+            progress.stage(f"loading {len(spec.nodes)} frr.conf files")
             inst.load()
             result.timings["config load"] = time.monotonic() - t0
             say(f"  up: {len(spec.nodes)} namespaces, {len(spec.links)} links, {3 * len(spec.nodes)} FRR daemons "
                 f"({time.monotonic() - t_start:.1f}s); waiting for a stable state")
             with ThreadPoolExecutor(min(16, max(4, len(spec.nodes)))) as pool:
                 t0 = time.monotonic()
+                progress.stage("waiting for BGP: sessions established", total=len(exp.sessions))
                 obs, checks, converged = _converge(spec, exp, inst, pool, timeout, settle, min_wait, say,
-                                                   trace)
+                                                   trace, progress)
                 reasons = down_reasons(spec, checks, exp, obs, inst.vtysh, pool)
                 if reasons:
                     checks = control_plane(spec, exp, obs, reasons)
@@ -145,12 +159,15 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
                 t0 = time.monotonic()
                 result.checks["config"] = Check(len(spec.nodes), [f"{n}: {e}" for n, e in
                                                                   sorted(inst.load_errors.items())])
+                progress.stage("checking interfaces: MTU and addresses")
                 result.checks["interfaces"] = interfaces(spec, pool)
                 result.checks.update(checks)
-                result.checks["link-pings"] = run_pings(spec, exp.link_pings, pool)
-                result.checks["rail-pings"] = run_pings(spec, exp.rail_pings, pool)
+                progress.stage("pinging across each fabric link", total=len(exp.link_pings))
+                result.checks["link-pings"] = run_pings(spec, exp.link_pings, pool, done=progress.advance)
+                progress.stage("pinging the rail gateways", total=len(exp.rail_pings))
+                result.checks["rail-pings"] = run_pings(spec, exp.rail_pings, pool, done=progress.advance)
                 if result.hosts is not None:
-                    _check_hosts(spec, result, pool)
+                    _check_hosts(spec, result, pool, progress)
                 result.timings["verification"] = time.monotonic() - t0
             result.timings["bring-up"] = (result.timings["namespaces+links"] + result.timings["daemons"]
                                           + result.timings["config load"])
@@ -165,6 +182,7 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
         try:
             if not result.kept:
                 t0 = time.monotonic()
+                progress.stage("tearing down")
                 result.removed = teardown(reg)
                 result.timings["teardown"] = time.monotonic() - t0
         finally:
@@ -175,17 +193,21 @@ def run_lab(res, pod: int | None = None, faults: tuple[str, ...] | list[str] = (
     return result
 
 
-def _check_hosts(spec: LabSpec, result: LabResult, pool: ThreadPoolExecutor) -> None:
+def _check_hosts(spec: LabSpec, result: LabResult, pool: ThreadPoolExecutor, progress: Progress) -> None:
     assert result.hosts is not None
     hx = result.hosts
+    progress.stage("checking the GPU hosts: interfaces, policy rules, egress")
     result.checks["host-interfaces"], result.checks["host-rules"] = host_interfaces(spec, pool)
     result.checks["host-egress"] = egress(spec, egress_todo(hx), pool)
-    result.checks["host-pings"] = run_pings(spec, [hp.ping for hp in hx.same_rail], pool)
-    result.checks["cross-rail"] = run_pings(spec, [hp.ping for hp in hx.cross_rail], pool)
+    progress.stage("pinging between GPU hosts on the same rail", total=len(hx.same_rail))
+    result.checks["host-pings"] = run_pings(spec, [hp.ping for hp in hx.same_rail], pool, done=progress.advance)
+    progress.stage("pinging between GPU hosts across rails", total=len(hx.cross_rail))
+    result.checks["cross-rail"] = run_pings(spec, [hp.ping for hp in hx.cross_rail], pool, done=progress.advance)
 
 
 def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExecutor, timeout: float,
-              settle: float, min_wait: float, say: Say, trace: bool = False) -> tuple[dict, dict[str, Check], bool]:
+              settle: float, min_wait: float, say: Say, trace: bool = False,
+              progress: Progress = SILENT) -> tuple[dict, dict[str, Check], bool]:
     """Poll until every control-plane check passes on two polls in a row (stable), or judge the state as it is
     once nothing has changed for `settle` seconds, at least `min_wait` seconds in and after some planned session has
     come up (at start every session sits in Idle for a few seconds, then flaps once when BFD moves to the session's
@@ -199,6 +221,7 @@ def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExe
         obs = observe_all(spec, inst.vtysh, pool)
         inst.check_alive()
         checks = control_plane(spec, exp, obs)
+        progress.update(checks["sessions"].total - len(checks["sessions"].bad))
         fp = fingerprint(obs)
         now = time.monotonic()
         if fp != last_fp:
@@ -292,6 +315,8 @@ def format_result(r: LabResult, limit: int = 12) -> str:
     elif r.removed:
         lines.append(f"torn down: {r.removed.get('daemons', 0)} daemon(s), {r.removed.get('namespaces', 0)} "
                      "namespace(s)" + (f", {r.removed['host_namespaces']} host namespace(s)"
-                                       if r.removed.get("host_namespaces") else ""))
+                                       if r.removed.get("host_namespaces") else "")
+                     + (f", {r.removed['sysctls']} neighbour-table limit(s) put back" if r.removed.get("sysctls")
+                        else ""))
     return "\n".join(lines)
 

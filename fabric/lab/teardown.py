@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from fabric.lab.model import LabError
+from fabric.lab.neigh import restore_limits
 
 STATE_DIR = Path("/run/railfabric-lab")
 STATE = STATE_DIR / "state.json"
@@ -30,6 +31,7 @@ class Registry:
         self.hosts: list[str] = []  # the namespaces of GPU hosts (also in `namespaces`), counted apart
         self.pids: dict[int, tuple[str, str]] = {}  # pid → (namespace, daemon)
         self.dirs: list[str] = []
+        self.sysctls: dict[str, tuple[int, int]] = {}  # host-wide limits the lab raised: path → (found, set)
         self.kept = False
 
     def add_namespace(self, ns: str, host: bool = False) -> None:
@@ -46,15 +48,21 @@ class Registry:
         self.dirs.append(str(path))
         self.save()
 
+    def add_sysctls(self, changed: dict[str, tuple[int, int]]) -> None:
+        """Record before applying: a lab killed right after still has them put back."""
+        self.sysctls.update(changed)
+        self.save()
+
     def empty(self) -> bool:
-        return not (self.namespaces or self.pids or self.dirs)
+        return not (self.namespaces or self.pids or self.dirs or self.sysctls)
 
     def save(self) -> None:
         STATE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = STATE.with_suffix(".tmp")
         tmp.write_text(json.dumps({"owner": self.owner, "kept": self.kept, "namespaces": self.namespaces,
                                    "hosts": self.hosts,
-                                   "pids": {str(p): list(v) for p, v in self.pids.items()}, "dirs": self.dirs}))
+                                   "pids": {str(p): list(v) for p, v in self.pids.items()}, "dirs": self.dirs,
+                                   "sysctls": {p: list(v) for p, v in self.sysctls.items()}}))
         tmp.replace(STATE)
 
     @classmethod
@@ -70,6 +78,7 @@ class Registry:
         reg.hosts = list(data.get("hosts", []))
         reg.pids = {int(p): (v[0], v[1]) for p, v in data.get("pids", {}).items()}
         reg.dirs = list(data.get("dirs", []))
+        reg.sysctls = {str(p): (int(v[0]), int(v[1])) for p, v in data.get("sysctls", {}).items()}
         return reg
 
 
@@ -133,10 +142,12 @@ def teardown(reg: Registry) -> dict[str, int]:
         shutil.rmtree(d, ignore_errors=True)
     dirs = len(reg.dirs)
     reg.dirs.clear()
+    sysctls = restore_limits(reg.sysctls)
+    reg.sysctls.clear()
     with contextlib.suppress(OSError):
         STATE.unlink()
     return {"daemons": killed, "namespaces": sum(1 for ns in gone if ns not in hosts),
-            "host_namespaces": sum(1 for ns in gone if ns in hosts), "dirs": dirs}
+            "host_namespaces": sum(1 for ns in gone if ns in hosts), "dirs": dirs, "sysctls": sysctls}
 
 
 def list_namespaces() -> list[str]:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from fabric.lab.expect import Expected, Ping
 from fabric.lab.model import LabNode, LabSpec
@@ -55,7 +56,8 @@ class Observed:
 
 def _decode_all(text: str) -> list:
     dec = json.JSONDecoder()
-    out, i = [], 0
+    out: list[object] = []
+    i = 0
     while True:
         while i < len(text) and text[i].isspace():
             i += 1
@@ -65,7 +67,10 @@ def _decode_all(text: str) -> list:
         out.append(obj)
 
 
-def observe(node: LabNode, vtysh: Callable[..., subprocess.CompletedProcess]) -> Observed:
+Vtysh = Callable[..., subprocess.CompletedProcess]  # Instances.vtysh: (node, *args) → the finished vtysh run
+
+
+def observe(node: LabNode, vtysh: Vtysh) -> Observed:
     proc = vtysh(node, "-c", "show bgp summary json", "-c", "show bfd peers json", "-c", "show ip route json")
     try:
         docs = _decode_all(proc.stdout)
@@ -81,7 +86,7 @@ def observe(node: LabNode, vtysh: Callable[..., subprocess.CompletedProcess]) ->
     return o
 
 
-def observe_all(spec: LabSpec, vtysh, pool: ThreadPoolExecutor) -> dict[str, Observed]:
+def observe_all(spec: LabSpec, vtysh: Vtysh, pool: ThreadPoolExecutor) -> dict[str, Observed]:
     nodes = list(spec.nodes.values())
     return dict(zip((n.name for n in nodes), pool.map(lambda n: observe(n, vtysh), nodes), strict=True))
 
@@ -151,14 +156,14 @@ def _bgp_rib(routes: dict) -> dict[str, int]:
     return out
 
 
-def _describe(entries) -> str:
+def _describe(entries: list[dict[str, Any]] | None) -> str:
     if not entries:
         return "?"
     e = entries[0]
     return f"{e.get('protocol')}, {len(e.get('nexthops', []))} next-hop(s)"
 
 
-def down_reasons(spec: LabSpec, checks: dict[str, Check], exp: Expected, obs: dict[str, Observed], vtysh,
+def down_reasons(spec: LabSpec, checks: dict[str, Check], exp: Expected, obs: dict[str, Observed], vtysh: Vtysh,
                  pool: ThreadPoolExecutor) -> dict[tuple[str, str], str]:
     """Why sessions are not Established (last NOTIFICATION or reset reason), for the report."""
     if not checks["sessions"].bad:
@@ -225,7 +230,7 @@ def interfaces(spec: LabSpec, pool: ThreadPoolExecutor) -> Check:
         check.ok(not problems, f"{node}: {ifname} " + "; ".join(problems))
 
     for name, node in spec.nodes.items():
-        lo = next((x for x in links[name] if x.get("ifname") == "lo"), {})
+        lo: dict[str, Any] = next((x for x in links[name] if x.get("ifname") == "lo"), {})
         has = {f"{a['local']}/{a['prefixlen']}" for a in lo.get("addr_info", [])}
         check.ok(node.loopback in has, f"{name}: lo without {node.loopback}")
         for svi in node.svis:
@@ -248,11 +253,13 @@ def ping(spec: LabSpec, p: Ping) -> tuple[bool, str]:
 
 
 # pauses between the tries of a ping that did not do what the plan says: a first packet can be lost while the
-# switches resolve ARP, and with hundreds of hosts on 2 cores a burst can find a neighbour queue full (ENOBUFS)
+# switches resolve ARP (a full ARP table is not retried away: fabric/lab/neigh.py sizes it before the lab starts)
 RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
 
 
-def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tuple[float, ...] = RETRY_PAUSES) -> Check:
+def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tuple[float, ...] = RETRY_PAUSES,
+          done: Callable[[int], object] | None = None) -> Check:
+    """Run the pings of `todo` (`done(1)` after each, from the pool's threads)."""
     check = Check()
 
     def run(p: Ping) -> tuple[bool, str]:
@@ -262,6 +269,8 @@ def pings(spec: LabSpec, todo: list[Ping], pool: ThreadPoolExecutor, pauses: tup
                 break
             time.sleep(pause)
             ok, why = ping(spec, p)
+        if done is not None:
+            done(1)
         return ok, why
 
     for p, (ok, why) in zip(todo, pool.map(run, todo), strict=True):

@@ -31,8 +31,8 @@ LLDP_HEADER = ("device", "interface", "neighbor", "neighbor_interface", "role")
 def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     where = routed_owners(devices)
 
-    bgp = []
-    lldp = []
+    bgp: list[tuple[object, ...]] = []
+    lldp: list[tuple[object, ...]] = []
     for name in sorted(devices, key=natural_key):
         dev = devices[name]
         sessions = []

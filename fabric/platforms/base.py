@@ -58,6 +58,8 @@ class Platform:
     mlag_own_svi_address: bool = False
     # the routed interface of the MLAG peer VLAN ("{vlan}" = its id): the SVI, or NVUE's peer-link subinterface
     mlag_peer_interface: str = "Vlan{vlan}"
+    mlag_peer_vlan: int | None = None  # the peer VLAN as the switch configures it; None: the model's 4094
+    reserved_vlans: tuple[int, int] | None = None  # VLANs the switch keeps for itself (VLAN002 refuses rail VLANs)
     frr_lab: bool = False  # its routing config is an frr.conf the FRR lab can run
     syslog_tcp: bool = True  # can send syslog over plain TCP (NX-OS `logging server` has UDP or TLS only)
     user_privilege: bool = True  # local users carry a privilege level (NX-OS authorises by role only)

@@ -68,7 +68,7 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
-from fabric.platforms.nxos_vpc import PEER_INTERFACE
+from fabric.platforms.nxos_vpc import PEER_INTERFACE, PEER_VLAN, RESERVED_VLANS
 
 MODULE = 1  # fixed-form Nexus 9300/9364: every front-panel port is on module 1
 
@@ -126,6 +126,8 @@ PLATFORM = Platform(
     dual_homing=frozenset({"mlag"}),
     mlag_own_svi_address=True,
     mlag_peer_interface=PEER_INTERFACE,
+    mlag_peer_vlan=PEER_VLAN,
+    reserved_vlans=RESERVED_VLANS,
     user_privilege=False,  # NX-OS authorises by role (network-admin / network-operator): privilege is PLAT001
     syslog_tcp=False,  # `logging server` has UDP (and TLS with a trustpoint) only: TCP syslog is PLAT001
     notes=(

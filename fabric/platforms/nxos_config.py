@@ -25,7 +25,6 @@ Decided here (never in a template):
 from __future__ import annotations
 
 import math
-import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -181,15 +180,14 @@ def running_config(d: DeviceConfig) -> str:
     """The device's running-config.cfg (templates/nxos/running-config.j2 with `d` and its NX-OS view `n`)."""
     import jinja2  # imported here: the verifier loads the platform registry and must not pull in Jinja
 
-    from fabric.render import TEMPLATES, RenderError, environment  # render imports the platforms: import late
+    from fabric.render import TEMPLATES, RenderError, _where, environment  # render imports the platforms: late
 
-    env = environment(str(TEMPLATES))
+    root = str(TEMPLATES)
+    env = environment(root)
     try:
         return env.get_template(ENTRY).render(d=d, n=build_view(d))
     except jinja2.TemplateSyntaxError as exc:
         raise RenderError(d.hostname, exc.name or ENTRY, exc.lineno, exc.message or str(exc)) from None
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
-        frame = next((f for f in reversed(traceback.extract_tb(exc.__traceback__)) if f.filename.endswith(".j2")),
-                     None)
-        template = frame.filename.split("/templates/", 1)[-1] if frame else ENTRY
-        raise RenderError(d.hostname, template, frame.lineno if frame else None, str(exc)) from None
+        template, line = _where(exc, root, ENTRY)  # the innermost template frame, relative to the templates
+        raise RenderError(d.hostname, template, line, str(exc)) from None

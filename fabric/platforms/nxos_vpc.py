@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the registry imports this module while fabric.device is importing the registry
     from fabric.device import DeviceConfig, PortChannel
 
+RESERVED_VLANS = (3968, 4094)  # NX-OS's internal VLAN block (default; `system vlan <n> reserve` moves it)
 PEER_VLAN = 3967  # the model's 4094 is in NX-OS's reserved block 3968-4094
 PEER_INTERFACE = f"Vlan{PEER_VLAN}"  # Platform.mlag_peer_interface (no "{vlan}": NX-OS's own VLAN number)
 PEER_VLAN_NAME = "VPC-PEER"

@@ -56,7 +56,8 @@ def interface_tables(interfaces: tuple[Interface, ...]) -> Tables:
     breakouts = {i.name: {"brkout_mode": i.breakout} for i in interfaces if i.breakout and i.lane == 1}
     if breakouts:
         out["BREAKOUT_CFG"] = breakouts
-    routed = address_rows((i.name, i.ipv4) for i in interfaces if i.mode == "routed")
+    # a routed port always has its /31 (fabric/device/links.py): the test only narrows the type
+    routed = address_rows((i.name, i.ipv4) for i in interfaces if i.mode == "routed" and i.ipv4)
     if routed:
         out["INTERFACE"] = routed
     return out

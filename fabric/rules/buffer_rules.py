@@ -47,9 +47,9 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
             if not PLATFORMS[sw.platform].buffer_tables or sw.model not in models:
                 continue
             mtu = min(inv.fabric.mtu, PLATFORMS[sw.platform].max_mtu)
-            model = inv.switch_models[sw.model]
-            asic: SwitchBuffers = model.buffers  # type: ignore[assignment]
-            lanes = model.serdes_lanes // max(1, model.speed // end.speed) if end.lane else model.serdes_lanes
+            sm = inv.switch_models[sw.model]
+            asic: SwitchBuffers = sm.buffers  # type: ignore[assignment]  # `models` hold only models with buffers
+            lanes = sm.serdes_lanes // max(1, sm.speed // end.speed) if end.lane else sm.serdes_lanes
             room = pg_headroom(asic, end.speed, role_cable(inv.solver.cable, link.role.value), mtu, lanes, ns)
             if room is None:
                 no_quanta.setdefault((sw.model, end.speed), sw.name)
@@ -66,7 +66,7 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
         if need > worst.get(model, (-1, ""))[0]:
             worst[model] = (need, name)
     for model, (need, name) in sorted(worst.items()):
-        asic = inv.switch_models[model].buffers  # type: ignore[assignment]
+        asic = inv.switch_models[model].buffers  # type: ignore[assignment]  # as above: models with buffers
         total = need + asic.shared_headroom_pool
         budget = headroom_budget(asic)
         if total > budget:

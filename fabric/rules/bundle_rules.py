@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
-from fabric.intent import Inventory
+from fabric.intent import Inventory, Pod
 from fabric.platforms import PLATFORMS
 from fabric.topology import Topology
 
@@ -19,7 +19,7 @@ def check_bundles(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findin
         if link.bundle:
             members[link.bundle] = members.get(link.bundle, 0) + 1
             ends[link.bundle] = (link.a.device, link.z.device)
-    pods = {pod.id: (pi, pod) for pi, pod in enumerate(inv.pods)}
+    pods: dict[int | None, tuple[int | None, Pod | None]] = {pod.id: (pi, pod) for pi, pod in enumerate(inv.pods)}
     packet = inv.routing.ecmp.mode.value == "packet"
     seen: set[tuple[str, str, int | None]] = set()
     out: list[Finding] = []

@@ -254,7 +254,7 @@ def _dual_homing(inv: Inventory, src: SourceMap, add: Add) -> None:
 
 def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
     for name, m in inv.switch_models.items():
-        path = ("switch_models", name)
+        path: tuple[str | int, ...] = ("switch_models", name)
         for bi, (lanes, speed) in enumerate(m.breakouts):
             if lanes * speed != m.speed:
                 add("HW002", f"breakout {lanes}x{format_speed(speed)} is {format_speed(lanes * speed)}, "
@@ -267,7 +267,8 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
         if not blocks:
             continue
         owner: dict[int, tuple] = {}
-        lists = [(("port_blocks", "rails", i), b) for i, b in enumerate(blocks.rails)]
+        lists: list[tuple[tuple[str | int, ...], tuple[int, ...]]] = [
+            (("port_blocks", "rails", i), b) for i, b in enumerate(blocks.rails)]
         if blocks.uplinks:
             lists.append((("port_blocks", "uplinks"), blocks.uplinks))
         if blocks.peer_link:
@@ -298,9 +299,9 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
             hm = inv.host_models.get(seg.host_groups[0].model)
             if hm:
                 mode(seg.rail_switch_model, hm.nic_speed, "host links", (*path, "rail_switch_model"))
-            m = inv.switch_models.get(seg.rail_switch_model)
-            if m and m.port_blocks and m.port_blocks.rails and len(m.port_blocks.rails) < per_switch(seg):
-                add("RAIL004", f"switch model {seg.rail_switch_model!r} has {len(m.port_blocks.rails)} rail port "
+            rm = inv.switch_models.get(seg.rail_switch_model)
+            if rm and rm.port_blocks and rm.port_blocks.rails and len(rm.port_blocks.rails) < per_switch(seg):
+                add("RAIL004", f"switch model {seg.rail_switch_model!r} has {len(rm.port_blocks.rails)} rail port "
                     f"block(s); a {seg.rail_design.value} switch here serves {per_switch(seg)} rails",
                     (*path, "rail_switch_model"), "add a port block per rail slot to the model")
             if sp:

@@ -1,6 +1,7 @@
-"""MLAG rules (MLAG001-MLAG004) on the expanded topology: every pair of a `dual_homing: mlag` segment has a peer
-link that keeps the shared gateway and subnet summary from blackholing after one host link fails, and the pair can
-be one logical switch (same platform and model, peer VLAN free)."""
+"""MLAG rules (MLAG001, MLAG002, MLAG004; the peer VLAN clash MLAG003 is in vlan_rules) on the expanded
+topology: every pair of a `dual_homing: mlag` segment has a peer link that keeps the shared gateway and subnet
+summary from blackholing after one host link fails, and the pair can be one logical switch (same platform and
+model)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from collections import defaultdict
 
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
-from fabric.device.mlag import PEER_VLAN
 from fabric.intent import DualHoming, Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import Switch, Topology
@@ -27,11 +27,6 @@ def check_mlag(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
             continue
         pi, si, seg = seg_by_id[(info.pod, info.id)]
         path = ("pods", pi, "segments", si)
-        for vlan in sorted({info.vlan_base + r for r in range(info.rails)}):
-            if vlan == PEER_VLAN:
-                out.append(Finding("MLAG003", f"segment {info.pod}/{info.id}: a rail VLAN is {PEER_VLAN}, the MLAG "
-                                   "peer VLAN", src.loc((*path, "vlan_base")),
-                                   f"lower vlan_base so that vlan_base + rails stays below {PEER_VLAN}"))
         nic_speed = inv.host_models[seg.host_groups[0].model].nic_speed
         for a, b in _pairs(topo, info.switches):
             out += _pair(a, b, peer_speed.get(f"{a.name}={b.name}", []), nic_speed, src, path)

@@ -37,7 +37,8 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
                                f"did you mean {quote(close)}?" if close else "keys are the names the patterns make"))
     for name, first, second in topo.name_clashes:
         out.append(Finding("ID003", f"name {quote(name)} is generated twice", src.loc(second),
-                           "make the name patterns or hostname overrides unique", related=(src.loc(first),)))
+                           "make the name patterns or hostname overrides unique",
+                           related=tuple(x for x in (src.loc(first),) if x)))
     out += case_collisions(inv, topo, src)
     for sw in topo.switches.values():
         problem = hostname_problem(sw.name.split("~")[0])

@@ -9,7 +9,9 @@ how many switches it affects; a problem of a device's override at that override.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+import netaddr
 
 from fabric.address import Prefix
 from fabric.core.finding import Finding, Severity
@@ -110,7 +112,8 @@ def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettin
     return out
 
 
-def _servers_in_fabric_pools(inv: Inventory, s: SystemSettings, scope: str, path, add) -> None:
+def _servers_in_fabric_pools(inv: Inventory, s: SystemSettings, scope: str, path: Callable[..., tuple],
+                             add: Callable[..., None]) -> None:
     pools = {name: getattr(inv.pools, name) for name in ("loopbacks", "fabric_links", "rail_subnets")}
     for addr, at in _server_addresses(s, path):
         for name, prefix in pools.items():
@@ -120,7 +123,7 @@ def _servers_in_fabric_pools(inv: Inventory, s: SystemSettings, scope: str, path
                     "use the server's out-of-band management address", Severity.WARNING)
 
 
-def _server_addresses(s: SystemSettings, path) -> Iterator[tuple[object, tuple]]:
+def _server_addresses(s: SystemSettings, path: Callable[..., tuple]) -> Iterator[tuple[netaddr.IPAddress, tuple]]:
     for i, a in enumerate(s.ntp.servers if s.ntp else []):
         yield a, path("ntp", "servers", i)
     for i, a in enumerate(s.dns.servers if s.dns else []):

@@ -168,7 +168,7 @@ def max_flow(nbr: dict[str, dict[str, int]], s_cap: dict[str, int], t_cap: dict[
                                                                                                     nx.DiGraph]:
     """Max-flow value, the source side of a min cut, and the networkx graph."""
     import networkx as nx  # here, not at module level: importing networkx costs 0.2 s that only the solver needs
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str | tuple[str]] = nx.DiGraph()
     for u, adj in nbr.items():
         for v, c in adj.items():
             graph.add_edge(u, v, capacity=c)

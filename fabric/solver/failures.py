@@ -209,13 +209,13 @@ def _single_homed(topo: Topology) -> tuple[dict, list[tuple]]:
     for link in topo.links:
         if link.role is host_role:
             key = (link.a.device, link.nic or 0)
-            sw = link.z.device
-            if only.setdefault(key, sw) != sw:
+            far = link.z.device
+            if only.setdefault(key, far) != far:
                 only[key] = None
     lost: dict[str, list[tuple[str, int]]] = defaultdict(list)  # switch → NICs it is the only attachment of
-    for key, sw in only.items():
-        if sw is not None:
-            lost[sw].append(key)
+    for key, only_sw in only.items():
+        if only_sw is not None:
+            lost[only_sw].append(key)
     by_segment: dict[tuple, list[str]] = defaultdict(list)
     for name in lost:
         sw = topo.switches[name]

@@ -67,7 +67,8 @@ def next_hops(inv: Inventory, topo: Topology) -> dict[str, list[NextHop]]:
         hop = bundles.get(bundle)
         if hop is None:
             upper = link.z.device
-            hop = bundles[bundle] = NextHop(upper, bundle, [], 0, min_links.get(topo.switches[upper].pod, 1))
+            pod = topo.switches[upper].pod
+            hop = bundles[bundle] = NextHop(upper, bundle, [], 0, 1 if pod is None else min_links.get(pod, 1))
             out[a.device].append(hop)
         hop.links.append(link.id)
         hop.gbps += a.speed

@@ -28,7 +28,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
     miswired = 0
 
-    def where(link_id: str, fallback: tuple):
+    def where(link_id: str, fallback: tuple) -> Location | None:
         if link_id in cable_index:
             return src.loc(("cabling", cable_index[link_id]))
         return src.loc(fallback)
@@ -67,10 +67,10 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
                                     f"block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
                                     f"{' …' if len(blocks[slot]) > 6 else ''})", where(link.id, host.src),
                                     f"use a port of model {sw.model!r} port_blocks.rails[{slot}]"))
-    for (host, nic), switches in nic_switches.items():
+    for (host_name, nic), switches in nic_switches.items():
         if len(switches) > 1 and len(set(switches)) < len(switches):
-            h = topo.hosts[host]
-            findings.append(Finding("RAIL013", f"both ports of NIC {nic} of host {host} land on {switches[0]}; a "
+            h = topo.hosts[host_name]
+            findings.append(Finding("RAIL013", f"both ports of NIC {nic} of host {host_name} land on {switches[0]}; a "
                                     "dual-homed NIC needs two distinct switches", src.loc(h.src),
                                     "cable port 2 to the other switch of the rail pair"))
     findings += check_port_use(inv, topo, where)

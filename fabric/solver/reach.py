@@ -57,8 +57,8 @@ def check_reach(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
                           for segs in found]}
     per_pod: dict[int, list[list[int]]] = defaultdict(list)
     for segs in found:
-        for pod in sorted({p for p, _s in segs}):
-            per_pod[pod].append([s for p, s in segs if p == pod])
+        for pod_id in sorted({p for p, _s in segs}):
+            per_pod[pod_id].append([s for p, s in segs if p == pod_id])
     findings = []
     for pi, pod in enumerate(inv.pods):
         parts = per_pod.get(pod.id, [])

@@ -32,7 +32,7 @@ def per_switch(seg: Segment) -> int:
 
 def host_numbers(seg: Segment) -> list[tuple[int, int, int]]:
     """(host number, group index, index in group) for every host of a segment, by host number."""
-    out = []
+    out: list[tuple[int, int, int]] = []
     for gi, g in enumerate(seg.host_groups):
         first = g.first if g.first is not None else 1
         out.extend((first + i, gi, i) for i in range(g.count))

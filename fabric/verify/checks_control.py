@@ -107,10 +107,10 @@ class ControlChecks:
         for intf in sorted(dev.interfaces.values(), key=lambda i: i.name):
             if intf.mode != "access" or intf.vlan is None:
                 continue
-            vlan = dev.vlans.get(intf.vlan)
-            if vlan is None or not vlan.declared:
+            access = dev.vlans.get(intf.vlan)
+            if access is None or not access.declared:
                 self.fail("vlan", dev, intf.name, f"VLAN {intf.vlan} defined", "no such VLAN")
-            elif not vlan.svi:
+            elif not access.svi:
                 self.fail("vlan", dev, intf.name, f"VLAN {intf.vlan} with an SVI address", "no SVI")
 
     def management(self, dev: ObservedDevice) -> None:

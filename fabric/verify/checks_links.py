@@ -26,7 +26,7 @@ def dscp_text(m: dict[int, int]) -> str:
     return " ".join(f"{d}→{tc}" for d, tc in sorted(m.items())) or "no DSCP map"
 
 
-def ints(values: frozenset[int]) -> str:
+def ints(values: frozenset[int] | set[int]) -> str:
     return "{" + ",".join(str(v) for v in sorted(values)) + "}"
 
 

@@ -196,20 +196,21 @@ def _qos(dev: ObservedDevice, tree: Node) -> None:
                     ecn.add(queue_of[w[1]])
         maps[sm.key] = (frozenset(strict), frozenset(ecn))
     profiles: dict[str, tuple[frozenset[int], bool]] = {}
-    for p in cos.all("congestion-notification-profile"):
-        out = p.find("output", "ieee-802.1")
+    for prof in cos.all("congestion-notification-profile"):
+        out = prof.find("output", "ieee-802.1")
         prios = {int(c.words[1], 2) for c in (out.all("code-point") if out else [])
                  if len(c.words) == 2 and re.fullmatch(r"[01]{3}", c.words[1]) and c.find("flow-control-queue")}
-        profiles[p.words[1] if len(p.words) > 1 else ""] = (frozenset(prios), p.find("pfc-watchdog") is not None)
+        profiles[prof.words[1] if len(prof.words) > 1 else ""] = (frozenset(prios),
+                                                                 prof.find("pfc-watchdog") is not None)
     bound = cos.find("interfaces") or Node(())
     for b in bound.children:
         intf = dev.interfaces.get(b.key)
         if intf is None:
             continue
         q = Qos()
-        cl = b.find("unit 0", "classifiers", "dscp")
-        if cl is not None and len(cl.words) == 2 and cl.words[1] in classifiers:
-            q.dscp_trust, q.dscp_to_tc = True, dict(classifiers[cl.words[1]])
+        bound_cl = b.find("unit 0", "classifiers", "dscp")
+        if bound_cl is not None and len(bound_cl.words) == 2 and bound_cl.words[1] in classifiers:
+            q.dscp_trust, q.dscp_to_tc = True, dict(classifiers[bound_cl.words[1]])
         q.tc_to_queue = {tc: tc for tc in set(q.dscp_to_tc.values())}
         q.strict_queues, q.ecn_queues = maps.get(b.value("scheduler-map") or "", (frozenset(), frozenset()))
         q.pfc_priorities, q.watchdog = profiles.get(b.value("congestion-notification-profile") or "",

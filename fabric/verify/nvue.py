@@ -102,7 +102,7 @@ def _bgp(router: dict, vrf: dict) -> Bgp:
         g = _dict(groups.get(group)) if group else {}
         remote = n.get("remote-as", g.get("remote-as"))
         bfd = _on(_dict(n.get("bfd")).get("enable")) or _on(_dict(g.get("bfd")).get("enable"))
-        bgp.neighbors[str(ip)] = Neighbor(str(ip), int(remote) if str(remote).isdigit() else None, group, bfd)
+        bgp.neighbors[str(ip)] = Neighbor(str(ip), int(str(remote)) if str(remote).isdigit() else None, group, bfd)
     return bgp
 
 

@@ -1,0 +1,94 @@
+"""The kernel's IPv4 neighbour (ARP) table is one table for the whole machine: its size limits
+(net.ipv4.neigh.default.gc_thresh1..3, writable only in the initial namespace) count the entries of every network
+namespace together. A lab with every GPU host of a segment on one rail SVI needs an entry per pair of NICs that
+talk (k NICs on an SVI: up to k·(k-1) entries), far beyond the default hard limit of 1,024: past it the kernel
+refuses new entries ("neighbour: arp_cache: neighbor table overflow!") and `ping` fails with "sendmsg: No buffer
+space available". So the lab raises the limits to what it needs before it starts, records the values it found in
+its state file, and puts them back at teardown (also `fabric lab --teardown` after --keep or a killed run).
+
+Limits are only ever raised, never lowered; a limit someone else changed while the lab ran is left as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from fabric.lab.model import LabSpec
+
+SYSCTL_DIR = Path("/proc/sys/net/ipv4/neigh/default")
+ARP_STAT = Path("/proc/net/stat/arp_cache")
+# gc_thresh2 is the soft limit (entries above it for 5 s are collected), gc_thresh3 the hard one
+LIMITS = ("gc_thresh2", "gc_thresh3")
+HEADROOM = 1024  # for what else the machine keeps in the table, and the switches' own ARP on p2p links
+
+
+def needed_entries(spec: LabSpec) -> int:
+    """An upper bound of the ARP entries the lab creates: on a rail SVI with k host NICs and the switch, each of the
+    k + 1 may learn each other one; each end of a routed link learns the other end."""
+    per_svi = Counter((nic.plan.switch, nic.plan.vlan) for h in spec.hosts.values() for nic in h.nics)
+    svis = sum((k + 1) * k for k in per_svi.values())
+    return svis + 2 * len(spec.links)
+
+
+def current_entries() -> int:
+    """Entries in the table now (first field of the first CPU's row of /proc/net/stat/arp_cache, hexadecimal)."""
+    try:
+        rows = ARP_STAT.read_text().splitlines()
+        return int(rows[1].split()[0], 16)
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def read_limit(name: str, base: Path = SYSCTL_DIR) -> int | None:
+    try:
+        return int((base / name).read_text().split()[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def raise_limits(need: int, base: Path = SYSCTL_DIR) -> dict[str, tuple[int, int]]:
+    """Raise gc_thresh2 and gc_thresh3 to at least `need`. Returns {sysctl path: (value found, value set)} for the
+    limits changed (record it before anything else can fail, then restore with `restore_limits`)."""
+    changed: dict[str, tuple[int, int]] = {}
+    for name in LIMITS:
+        found = read_limit(name, base)
+        if found is None or found >= need:
+            continue
+        changed[str(base / name)] = (found, need)
+    return changed
+
+
+def apply(changed: dict[str, tuple[int, int]]) -> None:
+    for path, (_found, value) in changed.items():
+        Path(path).write_text(f"{value}\n")
+
+
+def restore_limits(changed: dict[str, tuple[int, int]]) -> int:
+    """Put back the values found, where the value is still the one the lab set. Returns how many were restored."""
+    restored = 0
+    for path, (found, value) in changed.items():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(Path(path).read_text().split()[0]) == value:
+                Path(path).write_text(f"{found}\n")
+                restored += 1
+    return restored
+
+
+class _Records(Protocol):
+    def add_sysctls(self, changed: dict[str, tuple[int, int]]) -> None: ...
+
+
+def size_table(spec: LabSpec, reg: _Records, say: Callable[[str], object]) -> int:
+    """Raise the machine's ARP table limits to what the lab needs (recorded in `reg` first). Returns the need."""
+    need = needed_entries(spec) + current_entries() + HEADROOM
+    changed = raise_limits(need)
+    if changed:
+        reg.add_sysctls(changed)
+        apply(changed)
+        found = ", ".join(f"{Path(p).name} {old:,}" for p, (old, _new) in changed.items())
+        say(f"  neighbour table: {found} raised to {need:,} for the lab (machine-wide; put back at teardown)")
+    return need

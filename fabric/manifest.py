@@ -1,0 +1,122 @@
+"""generated/manifest.json: what railfabric wrote and, for the next render, what it may reuse.
+
+    {"tool": "railfabric", "version": ..., "input_sha256": ...,
+     "files": {path: sha256},                                   # every file but the manifest itself
+     "platforms": {platform: renderer digest},                  # fabric.digest.platform_digest
+     "devices": {hostname: {"model": digest, "platform": name, "files": [path, ...]}},
+     "artifacts": {name: {"inputs": digest, "files": [path, ...]}}}
+
+Reading is forgiving by design: a manifest that is missing, corrupt, foreign or of an older layout gives an empty
+Previous (nothing reusable: a full render), never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fabric import __version__
+from fabric.outdir import MANIFEST
+
+_MAX = 1 << 28  # a manifest larger than this is not ours
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What produced a group of files (a device or an artifact): its digest and the files it wrote."""
+    digest: str
+    files: tuple[str, ...]
+    platform: str = ""
+
+
+@dataclass(slots=True)
+class Previous:
+    """The last render's manifest, as far as it can be trusted."""
+    files: dict[str, str] = field(default_factory=dict)
+    platforms: dict[str, str] = field(default_factory=dict)
+    devices: dict[str, Entry] = field(default_factory=dict)
+    artifacts: dict[str, Entry] = field(default_factory=dict)
+
+
+def _strs(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def _entries(raw: object, key: str) -> dict[str, Entry]:
+    out: dict[str, Entry] = {}
+    if not isinstance(raw, dict):
+        return out
+    for name, e in raw.items():
+        if not isinstance(e, dict):
+            continue
+        digest, files, platform = e.get(key), _strs(e.get("files")), e.get("platform", "")
+        if isinstance(digest, str) and files is not None and isinstance(platform, str):
+            out[str(name)] = Entry(digest, files, platform)
+    return out
+
+
+def parse(data: Any) -> Previous:
+    """A Previous from a decoded manifest; anything unexpected is dropped, not trusted."""
+    if not isinstance(data, dict) or data.get("tool") != "railfabric" or data.get("version") != __version__:
+        return Previous()
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        return Previous()
+    platforms = data.get("platforms")
+    return Previous(files=dict(files),
+                    platforms={k: v for k, v in platforms.items() if isinstance(v, str)}
+                    if isinstance(platforms, dict) else {},
+                    devices=_entries(data.get("devices"), "model"),
+                    artifacts=_entries(data.get("artifacts"), "inputs"))
+
+
+def load(out: Path | None) -> Previous:
+    """The manifest under `out`, or an empty Previous when there is none worth trusting."""
+    if out is None:
+        return Previous()
+    try:
+        with open(out / MANIFEST, "rb") as fh:
+            data = json.loads(fh.read(_MAX))
+    except (OSError, ValueError, RecursionError):
+        return Previous()
+    return parse(data)
+
+
+def intact(out: Path, paths: tuple[str, ...], previous: Previous) -> dict[str, tuple[str, int]] | None:
+    """{path: (sha256, size)} when every path is on disk under `out` with the sha256 the manifest recorded
+    (so a hand-edited or deleted file is never reused), else None."""
+    found: dict[str, tuple[str, int]] = {}
+    for path in paths:
+        want = previous.files.get(path)
+        if want is None:
+            return None
+        try:
+            with open(out / path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None
+        if hashlib.sha256(data).hexdigest() != want:
+            return None
+        found[path] = (want, len(data))
+    return found
+
+
+def document(version_fields: dict[str, str], files: dict[str, str], platforms: dict[str, str],
+             devices: dict[str, Entry], artifacts: dict[str, Entry]) -> bytes:
+    """The manifest's bytes (sorted keys, one trailing newline: byte-identical for the same render)."""
+    doc: dict[str, Any] = {
+        **version_fields,
+        "files": dict(sorted(files.items())),
+        "platforms": dict(sorted(platforms.items())),
+        "devices": {h: {"model": e.digest, "platform": e.platform, "files": list(e.files)}
+                    for h, e in sorted(devices.items())},
+        "artifacts": {n: {"inputs": e.digest, "files": list(e.files)} for n, e in sorted(artifacts.items())},
+    }
+    return (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
+
+

@@ -1,0 +1,50 @@
+"""generated/docs/: fabric.md (the fabric for reviewers: pictures, per pod and segment tables, the solver's figures)
+and its pictures, SVG linked relatively from fabric.md so that they show where the Markdown is shown (a pull request
+on GitHub or GitLab): docs/fabric-at-a-glance.svg and docs/rails/pod-<p>-segment-<s>.svg per segment."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from fabric.intent import Inventory
+from fabric.outputs.docs.facts import fabric_facts, host_links_by_segment
+from fabric.outputs.docs.markdown import fabric_markdown
+from fabric.outputs.pictures_glance import glance_svg
+from fabric.outputs.pictures_rails import RailPictures
+from fabric.topology import Topology
+from fabric.topology.model import Host, Link
+
+__all__ = ["GLANCE", "docs_files", "fabric_markdown", "rail_diagram_path"]
+
+GLANCE = "fabric-at-a-glance.svg"
+
+
+def rail_diagram_path(pod: int, segment: int) -> str:
+    """The rail diagram of a segment, relative to docs/ (pod and segment ids are integers: always a safe name)."""
+    return f"rails/pod-{int(pod)}-segment-{int(segment)}.svg"
+
+
+def docs_files(inv: Inventory, topo: Topology, report: dict, summary: dict) -> dict[str, str]:
+    """docs/fabric.md and its pictures: relative path under generated/ → text."""
+    by_segment = host_links_by_segment(topo)
+    planes = (inv.super_spines.planes or 0) if inv.super_spines is not None else 0
+    facts = fabric_facts(inv.fabric.name, topo, report, planes, by_segment)
+    out = {f"docs/{GLANCE}": glance_svg(facts)[0]}
+    hosts: dict[tuple[int, int], list[Host]] = defaultdict(list)
+    for h in topo.hosts.values():
+        hosts[(h.pod, h.segment)].append(h)
+    peers: dict[str, list[Link]] = defaultdict(list)
+    for lk in topo.peer_links:
+        peers[lk.a.device].append(lk)
+    seg_facts = {(s.pod, s.id): s for p in facts.pods for s in p.segments}
+    drawer = RailPictures()
+    diagrams: dict[tuple[int, int], str] = {}
+    for info in sorted(topo.segments, key=lambda s: (s.pod, s.id)):
+        key = (info.pod, info.id)
+        switches = [topo.switches[n] for n in info.switches]
+        path = rail_diagram_path(*key)
+        out[f"docs/{path}"] = drawer.svg(info, seg_facts[key], switches, hosts[key], by_segment.get(key, []),
+                                         [lk for n in info.switches for lk in peers.get(n, [])])
+        diagrams[key] = path
+    out["docs/fabric.md"] = fabric_markdown(summary, report, facts, GLANCE, diagrams)
+    return dict(sorted(out.items()))

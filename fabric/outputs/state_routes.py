@@ -1,0 +1,89 @@
+"""The BGP routes a device must show after deployment, each with the number of ECMP next-hops the plan gives.
+
+Derived without simulating the fabric (a path-vector run over 5,000+ switches costs minutes), from the RFC 7938
+shape of the underlay: every switch has its own eBGP sessions, a pod's spines share an ASN, so do the super-spines,
+and a route's best paths are its shortest AS paths, one next-hop per session, capped at maximum-paths
+(multipath-relax on). Three kinds, each exact under that model (tests/test_state.py compares them with the lab's
+path-vector model, fabric/lab/expect.py, on the example):
+
+- peer loopback: the loopback /32 of each eBGP peer device; the shortest path is the direct one (AS path length 1),
+  so next-hops = sessions to that peer;
+- peer rail prefix (spines): each rail prefix a rail switch below sends (its summary, or its rail subnets), next-hops
+  = sessions to every rail switch sending it (both switches of an MLAG pair send the same subnets);
+- remote segment (rail switches under spines): for each other segment of the pod, the prefixes of its rail
+  switches that serve one of this switch's rails (same-rail traffic between segments is what crosses the spines);
+  path spine → rail switch (length 2), next-hops = sessions to the spines that peer one of its senders. Where a
+  spine of the pod has an aggregate covering the prefix (routing.spine_pod_aggregate), the prefix is suppressed
+  and the spines' aggregate is the route instead.
+iBGP sessions (the MLAG peer) are left out: their routes lose to nothing and win nothing the checks rely on.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fabric.address import Prefix
+from fabric.device import DeviceConfig
+
+from .state_index import FabricIndex
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    prefix: str
+    next_hops: int
+    kind: str  # peer-loopback | peer-rail-prefix | remote-segment | pod-aggregate
+    origin: tuple[str, ...]  # the devices that originate it
+
+
+@lru_cache(maxsize=1 << 16)
+def _net(p: str) -> Prefix:
+    return Prefix.parse(p, strict=False)
+
+
+def expected_routes(dev: DeviceConfig, ix: FabricIndex) -> tuple[Route, ...]:
+    """The routes `dev` must have, sorted by prefix (address, then length)."""
+    cap = dev.bgp.maximum_paths
+    mine = ix.sessions.get(dev.hostname, {})
+    out: dict[str, Route] = {}
+    for peer, n in mine.items():
+        out[ix.loopbacks[peer]] = Route(ix.loopbacks[peer], min(n, cap), "peer-loopback", (peer,))
+    if dev.role == "spine":
+        senders: dict[str, list[str]] = defaultdict(list)
+        for peer in mine:
+            if ix.role[peer] == "rail":
+                for p in ix.advertised[peer]:
+                    senders[p].append(peer)
+        for p, who in senders.items():
+            out[p] = Route(p, min(sum(mine[w] for w in who), cap), "peer-rail-prefix", tuple(sorted(who)))
+    elif dev.role == "rail" and dev.pod is not None:
+        out.update((r.prefix, r) for r in _remote_segments(dev, ix, mine, cap))
+    return tuple(sorted(out.values(), key=lambda r: (_net(r.prefix).net, _net(r.prefix).length)))
+
+
+def _remote_segments(dev: DeviceConfig, ix: FabricIndex, mine: dict[str, int], cap: int) -> list[Route]:
+    spines = [s for s in mine if ix.role[s] == "spine"]
+    if not spines:
+        return []
+    senders: dict[str, list[str]] = defaultdict(list)
+    for other in ix.pod_rail_switches.get(dev.pod or 0, ()):
+        if ix.segment[other] != dev.segment and ix.rails[other] & set(dev.rails):
+            for p in ix.advertised[other]:
+                senders[p].append(other)
+    spine_aggs = [(a, _net(a), s) for a, s in ix.pod_spine_aggregates.get(dev.pod or 0, ())]
+    out: dict[str, Route] = {}
+    for p, who in senders.items():
+        covering = [(a, s) for a, an, s in spine_aggs if an.covers(_net(p)) and an != _net(p)]
+        if covering:  # suppressed at the spines: the pod aggregate is what arrives
+            for a, _s in covering:
+                origins = sorted({s for a2, _an, s in spine_aggs if a2 == a})
+                hops = sum(mine.get(s, 0) for s in origins)
+                out[a] = Route(a, min(hops, cap), "pod-aggregate", tuple(origins))
+            continue
+        via = [s for s in spines if any(w in ix.sessions.get(s, {}) for w in who)]
+        hops = sum(mine[s] for s in via)
+        if hops:
+            out[p] = Route(p, min(hops, cap), "remote-segment", tuple(sorted(who)))
+    return list(out.values())

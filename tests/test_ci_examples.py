@@ -1,0 +1,276 @@
+"""The example CI files (examples/ci/): the GitHub Actions workflow passes actionlint (with shellcheck on its run:
+scripts) and the GitHub workflow JSON Schema, the GitLab file passes GitLab's CI JSON Schema (both schemas as vendored
+by check-jsonschema), both have the jobs, permissions and pins the README promises, and the plan steps of both run
+here, as bash would run them on the CI runner, against a real git origin. Also the GitLab code quality report
+(`fabric validate --format codequality`) that the GitLab example uploads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from fabric.cli import main
+from fabric.core.finding import Finding, Severity
+from fabric.core.source_map import Location
+from fabric.findings import format_codequality
+from tests.helpers import EXAMPLE, ROOT
+
+BIN = Path(sys.executable).parent
+GITHUB = ROOT / "examples" / "ci" / "github" / "railfabric.yml"
+GITLAB = ROOT / "examples" / "ci" / "gitlab-ci.yml"
+
+
+def _tool(name: str) -> str:
+    path = BIN / name
+    assert path.exists(), f"{name} is missing: pip install -e '.[test]'"
+    return str(path)
+
+
+def _load(path: Path) -> dict[Any, Any]:
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(doc, dict)
+    return doc
+
+
+# --------------------------------------------------------------------------- GitHub Actions
+
+
+def test_the_workflow_passes_actionlint_with_shellcheck() -> None:
+    res = subprocess.run([_tool("actionlint"), "-no-color", "-oneline", "-shellcheck", _tool("shellcheck"),
+                          "-pyflakes", "", str(GITHUB)], capture_output=True, text=True)
+    assert (res.returncode, res.stdout, res.stderr) == (0, "", "")
+
+
+def test_actionlint_bites() -> None:
+    # the same linter on a damaged copy: an undefined context property in an expression and an unquoted variable
+    # in a script. (actionlint checks action inputs only for actions pinned to a tag it knows, not to a SHA: the
+    # inputs used here were read from each action's action.yml at the pinned commit.)
+    bad = GITHUB.read_text(encoding="utf-8").replace("${{ env.PYTHON_VERSION }}", "${{ envs.PYTHON_VERSION }}", 1)
+    bad = bad.replace('run: fabric render "$INVENTORY" --check', "run: fabric render $INVENTORY --check", 1)
+    res = subprocess.run([_tool("actionlint"), "-no-color", "-oneline", "-shellcheck", _tool("shellcheck"),
+                          "-pyflakes", "", "-"], input=bad, capture_output=True, text=True)
+    assert res.returncode == 1
+    assert 'undefined variable "envs"' in res.stdout
+    assert "SC2086" in res.stdout
+
+
+def test_the_workflow_passes_the_github_workflow_schema() -> None:
+    res = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(GITHUB)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_the_workflow_jobs_permissions_and_pins() -> None:
+    wf = _load(GITHUB)
+    assert set(wf["jobs"]) == {"validate", "render-check", "plan"}
+    assert wf["permissions"] == {}  # nothing by default; each job asks for what it needs
+    assert {name: job["permissions"] for name, job in wf["jobs"].items()} == {
+        "validate": {"contents": "read", "security-events": "write", "actions": "read"},
+        "render-check": {"contents": "read"},
+        "plan": {"contents": "read", "pull-requests": "write"},
+    }
+    uses = re.findall(r"uses: (\S+)@(\S+)  # (v\d+\.\d+\.\d+)$", GITHUB.read_text(encoding="utf-8"), re.MULTILINE)
+    all_uses = re.findall(r"uses: \S+", GITHUB.read_text(encoding="utf-8"))
+    assert len(uses) == len(all_uses) == 8  # 3 checkouts, 3 setup-python, upload-sarif, the sticky comment
+    assert all(re.fullmatch(r"[0-9a-f]{40}", sha) for _, sha, _ in uses)
+    assert {action for action, _, _ in uses} == {"actions/checkout", "actions/setup-python",
+                                                 "github/codeql-action/upload-sarif",
+                                                 "marocchino/sticky-pull-request-comment"}
+    steps = {s.get("name", s.get("uses")): s for s in wf["jobs"]["validate"]["steps"]}
+    assert "--format sarif > railfabric.sarif" in steps["Validate (SARIF)"]["run"]
+    upload = steps["Upload to code scanning"]
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"] == {"sarif_file": "railfabric.sarif", "category": "railfabric"}
+    assert "!cancelled()" in upload["if"]  # uploaded also when validation failed: that is when it matters
+    render = [s["run"] for s in wf["jobs"]["render-check"]["steps"] if "run" in s]
+    assert render[-1] == 'fabric render "$INVENTORY" --check'
+    comment = wf["jobs"]["plan"]["steps"][-1]
+    assert comment["uses"].startswith("marocchino/sticky-pull-request-comment@")
+    assert comment["with"] == {"header": "railfabric-plan", "path": "plan.md"}  # one comment, updated in place
+
+
+# --------------------------------------------------------------------------- GitLab CI
+
+
+def test_the_gitlab_file_passes_gitlabs_ci_schema() -> None:
+    res = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(GITLAB)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_the_gitlab_schema_bites(tmp_path: Path) -> None:
+    doc = _load(GITLAB)
+    doc["validate"]["artifacts"]["reports"]["codequality"] = {"path": "x.json"}  # must be a path or a list
+    doc["render-check"]["stage"] = ["validate"]
+    bad = tmp_path / "bad.yml"
+    bad.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    res = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(bad)],
+                         capture_output=True, text=True)
+    assert res.returncode == 1
+
+
+def test_the_gitlab_jobs_stages_and_reports() -> None:
+    doc = _load(GITLAB)
+    assert doc["stages"] == ["validate", "review"]
+    jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and "script" in v}
+    assert {name: job["stage"] for name, job in jobs.items()} == {
+        "validate": "validate", "render-check": "validate", "plan": "review"}
+    assert doc["validate"]["artifacts"]["reports"] == {"codequality": "gl-code-quality-report.json"}
+    assert doc["validate"]["artifacts"]["when"] == "always"
+    assert 'fabric validate "$INVENTORY" --format codequality > gl-code-quality-report.json || true' in \
+        doc["validate"]["script"]
+    assert doc["validate"]["script"][-1] == 'fabric validate "$INVENTORY"'  # the step that fails the job
+    assert doc["render-check"]["script"] == ['fabric render "$INVENTORY" --check']
+    assert doc["plan"]["rules"] == [{"if": '$CI_PIPELINE_SOURCE == "merge_request_event"'}]
+    assert doc["plan"]["artifacts"]["expose_as"] == "railfabric plan"
+
+
+def test_the_gitlab_note_script_is_valid_python() -> None:
+    script = _load(GITLAB)["plan"]["script"][-1]
+    body = re.search(r"<<'PY'\n(.*?)\nPY\n", script, re.DOTALL)
+    assert body is not None
+    compile(body.group(1), "gitlab-ci.yml plan note", "exec")
+    assert "<!-- railfabric-plan -->" in body.group(1)  # the marker of the note it updates instead of adding one
+
+
+# --------------------------------------------------------------------------- the plan steps, run for real
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args], cwd=cwd,
+                          check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def change(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A clone whose branch `change` moves p1-s1-rail3's management address (devices.yml) and re-renders, on top
+    of `main` (the example as shipped), both pushed to a bare origin: what a CI runner checks out for a pull
+    request. The plan against main must name p1-s1-rail3 as the one device changed."""
+    root = tmp_path_factory.mktemp("ci")
+    _git(root, "init", "-q", "--bare", "-b", "main", "origin.git")
+    work = root / "work"
+    _git(root, "clone", "-q", str(root / "origin.git"), str(work))
+    shutil.copytree(EXAMPLE, work / "inventory")
+    shutil.copytree(ROOT / "generated", work / "generated")
+    _git(work, "checkout", "-q", "-b", "main")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "base")
+    _git(work, "push", "-q", "origin", "main")
+    _git(work, "checkout", "-q", "-b", "change")
+    devices = work / "inventory" / "devices.yml"
+    text = devices.read_text(encoding="utf-8")
+    assert text.count("management: 192.168.15.3 ") == 1
+    devices.write_text(text.replace("management: 192.168.15.3 ", "management: 192.168.15.4 "), encoding="utf-8")
+    assert main(["render", str(work / "inventory"), "--out", str(work / "generated")]) == 0
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "change")
+    _git(work, "push", "-q", "origin", "change")
+    return work
+
+
+def _bash(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    # GitHub runs `bash --noprofile --norc -eo pipefail`; GitLab's runner also stops at the first failing line
+    full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "INVENTORY": "inventory", **env}
+    return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=cwd, env=full,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _assert_plan(plan: str) -> None:
+    assert "Plan: 0 device(s) to add, 1 to change, 0 to remove;" in plan
+    assert re.search(r"^  ~ p1-s1-rail3\b", plan, re.MULTILINE), plan
+
+
+def test_the_github_plan_steps_run(change: Path, tmp_path: Path) -> None:
+    wf = _load(GITHUB)
+    steps = {s.get("name"): s for s in wf["jobs"]["plan"]["steps"]}
+    base = _git(change, "rev-parse", "main").strip()
+    env = {"BASE_SHA": base, "RUNNER_TEMP": str(tmp_path), "GITHUB_BASE_REF": "main",
+           "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+    assert steps["Check out the target branch's generated/ beside it"]["env"] == {
+        "BASE_SHA": "${{ github.event.pull_request.base.sha }}"}
+    for name in ("Check out the target branch's generated/ beside it", "Plan against the target branch"):
+        res = _bash(steps[name]["run"], change, env)
+        assert res.returncode == 0, res.stdout + res.stderr
+    plan = (change / "plan.md").read_text(encoding="utf-8")
+    assert plan.startswith("### railfabric plan\n\nWhat this pull request changes in `generated/` compared with "
+                           "`main`:\n\n~~~text\nPlan: ")
+    assert plan.endswith("~~~\n")
+    _assert_plan(plan)
+    assert (tmp_path / "summary.md").read_text(encoding="utf-8") == plan
+    _git(change, "worktree", "remove", "--force", str(tmp_path / "base"))
+
+
+def test_the_gitlab_plan_script_runs(change: Path, tmp_path: Path) -> None:
+    script = "\n".join(_load(GITLAB)["plan"]["script"])
+    env = {"CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main", "CI_BUILDS_DIR": str(tmp_path)}  # no note token
+    res = _bash(script, change, env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    plan = (change / "plan.md").read_text(encoding="utf-8")
+    assert plan.startswith("<!-- railfabric-plan -->\n### railfabric plan\n")
+    _assert_plan(plan)
+    _assert_plan(res.stdout)  # the plan is also in the job log
+    _git(change, "worktree", "remove", "--force", str(tmp_path / "railfabric-base"))
+
+
+# --------------------------------------------------------------------------- GitLab code quality report
+
+
+def test_codequality_fields() -> None:
+    # GitLab's code quality format: description, check_name, fingerprint, severity (info|minor|major|critical|
+    # blocker), location.path, location.lines.begin
+    findings = [
+        Finding("SCH001", "unknown key 'host_mu' in fabric", Location("inventory/fabric.yml", 12, 3),
+                hint="did you mean 'host_mtu'?"),
+        Finding("MTU002", "host MTU 4000 is too small for RoCE", Location("inventory/fabric.yml", 11, 0),
+                severity=Severity.WARNING),
+        Finding("POOL002", "pool loopbacks is 90% used", None, severity=Severity.INFO),
+    ]
+    issues = json.loads(format_codequality(findings, "inventory"))
+    assert [{k: v for k, v in i.items() if k != "fingerprint"} for i in issues] == [
+        {"description": "SCH001: unknown key 'host_mu' in fabric (hint: did you mean 'host_mtu'?)",
+         "check_name": "SCH001", "severity": "critical",
+         "location": {"path": "inventory/fabric.yml", "lines": {"begin": 12}}},
+        {"description": "MTU002: host MTU 4000 is too small for RoCE", "check_name": "MTU002", "severity": "minor",
+         "location": {"path": "inventory/fabric.yml", "lines": {"begin": 11}}},
+        {"description": "POOL002: pool loopbacks is 90% used", "check_name": "POOL002", "severity": "info",
+         "location": {"path": "inventory", "lines": {"begin": 1}}},  # no location: the inventory, line 1
+    ]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", i["fingerprint"]) for i in issues)
+    assert len({i["fingerprint"] for i in issues}) == 3
+
+
+def test_codequality_fingerprints_survive_a_line_shift_and_tell_twins_apart() -> None:
+    one = Finding("REF001", "switch model 'x' is not defined", Location("inventory/pods.yml", 10, 5))
+    moved = Finding("REF001", "switch model 'x' is not defined", Location("inventory/pods.yml", 11, 5))
+    [a] = json.loads(format_codequality([one], "inventory"))
+    [b] = json.loads(format_codequality([moved], "inventory"))
+    assert a["fingerprint"] == b["fingerprint"]
+    twins = json.loads(format_codequality([one, moved], "inventory"))
+    assert twins[0]["fingerprint"] == a["fingerprint"] != twins[1]["fingerprint"]
+
+
+def test_codequality_of_a_broken_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(EXAMPLE, tmp_path / "inventory")
+    pods = tmp_path / "inventory" / "pods.yml"
+    text = pods.read_text(encoding="utf-8")
+    # pods.yml line 35 (counting the yaml-language-server first line): segment 2's model, value at column 28
+    assert text.splitlines()[34] == "        rail_switch_model: 7060x6-dual"
+    pods.write_text(text.replace("rail_switch_model: 7060x6-dual", "rail_switch_model: 7060x6-duo", 1),
+                    encoding="utf-8")
+    assert main(["validate", "inventory", "--format", "codequality"]) == 1
+    issues = json.loads(capsys.readouterr().out)
+    ref = [i for i in issues if i["check_name"] == "REF001"]
+    assert [(i["location"], i["severity"]) for i in ref] == [
+        ({"path": "inventory/pods.yml", "lines": {"begin": 35}}, "critical")]

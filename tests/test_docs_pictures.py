@@ -1,0 +1,232 @@
+"""generated/docs/: the pictures (the fabric at a glance, a rail diagram per segment) and fabric.md.
+
+Each SVG is parsed as XML and rendered to PNG by resvg (resvg-py, a wheel of the test extra: a missing renderer is
+an import error, never a skip), the PNG checked for its size and its colours. The counts in the pictures are derived
+by hand from inventory/ (pods.yml, hardware.yml, devices.yml) in the comments.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+import resvg_py
+from PIL import Image
+
+from fabric.outputs.docs import docs_files
+from fabric.outputs.docs.tables import cell
+from fabric.outputs.pictures_glance import glance_svg
+from fabric.outputs.pictures_rails import port_ranges
+from fabric.outputs.pictures_svg import RAIL_COLOURS
+from fabric.pipeline import Result, run
+from tests.helpers import EXAMPLE, ROOT, base_inventory, mlag_inventory, run_data
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _docs(res: Result) -> dict[str, str]:
+    assert res.inventory is not None and res.topology is not None and res.report is not None
+    summary = res.summary()
+    assert summary is not None
+    return docs_files(res.inventory, res.topology, res.report, summary)
+
+
+@pytest.fixture(scope="module")
+def example_docs() -> dict[str, str]:
+    return _docs(run(EXAMPLE))
+
+
+def _png(svg: str) -> Image.Image:
+    """The SVG rendered by resvg, checked: well-formed, an <svg> root whose viewBox has the size of the picture."""
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    x, y, w, h = (int(v) for v in root.attrib["viewBox"].split())
+    assert (x, y) == (-16, -16)  # the drawing starts at 0, 0 inside a 16 px margin
+    assert (w, h) == (int(root.attrib["width"]), int(root.attrib["height"]))
+    image = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg))))
+    assert image.size == (w, h)
+    return image.convert("RGB")
+
+
+def _colours(image: Image.Image) -> set[str]:
+    found = image.getcolors(1 << 24)
+    assert found is not None
+    return {"#{:02X}{:02X}{:02X}".format(*rgb) for _n, rgb in found}  # type: ignore[misc]
+
+
+def _texts(svg: str) -> list[str]:
+    return [t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+def test_example_has_one_picture_per_segment_and_the_glance(example_docs: dict[str, str]) -> None:
+    # pods.yml: pod 1 segments 1 and 2, pod 2 segment 1, pod 3 segment 1
+    assert sorted(example_docs) == ["docs/fabric-at-a-glance.svg", "docs/fabric.md",
+                                    "docs/rails/pod-1-segment-1.svg", "docs/rails/pod-1-segment-2.svg",
+                                    "docs/rails/pod-2-segment-1.svg", "docs/rails/pod-3-segment-1.svg"]
+
+
+def test_every_example_picture_renders_and_is_not_blank(example_docs: dict[str, str]) -> None:
+    for path, svg in example_docs.items():
+        if not path.endswith(".svg"):
+            continue
+        image = _png(svg)
+        assert image.size[0] > 600 and image.size[1] > 300, path
+        colours = _colours(image)
+        assert "#FFFFFF" in colours and len(colours) > 50, path  # white page, text and boxes antialiased on it
+        if "/rails/" in path:  # 8 rails (pods.yml: rails: 8 everywhere): every rail's colour is drawn
+            assert set(RAIL_COLOURS[:8]) <= colours, path
+
+
+def test_glance_counts_match_the_inventory(example_docs: dict[str, str]) -> None:
+    texts = _texts(example_docs["docs/fabric-at-a-glance.svg"])
+    # hosts: pod 1 16 + (8 + 8), pod 2 16, pod 3 8 = 56; hgx-h100 has 8 GPUs: 448. Spines: pods 1 and 2, 4 each;
+    # rail switches: single-rail 8 rails → 8, dual-rail → 4, multi-rail 4 per switch → 2, pod 3 single-rail → 8
+    assert texts[0] == ("Fabric atlas: 448 GPUs, 56 hosts; 4 super-spines, 8 spines, 22 rail switches in 3 pods")
+    # spine → super-spine links per pod: 4 spines × links_per_super_spine × 4 super-spines: pod 1 8 → 128, pod 2 4 → 64
+    # rail switch → spine links per segment: pod 1 seg 1: 8 switches × 4 spines × 2; seg 2: 4 × 4 × 4 (links_per_spine);
+    # pod 2: 2 × 4 × 8 in port-channels of 2 members. Pod 3 has no spines: no such edge
+    assert texts.count("128 × 800G") == 1  # pod 1's spines
+    assert texts.count("64 × 800G") == 3  # pod 2's spines, pod 1's segments 1 and 2
+    assert texts.count("64 × 800G (port-channels of 2)") == 1
+    assert texts.count("rail tier 1.00:1") == 3 and texts.count("spine tier 1.00:1") == 2
+    # host links: 16 hosts × 8 NICs = 128 in three segments, pod 3 8 × 8 = 64
+    assert texts.count("128 × 400G") == 3 and texts.count("64 × 400G") == 1
+    assert "rail-only: no spines" in texts and "pod 3" in texts
+    assert "4 rail switches × 7060x6-dual" in texts and "2 rail switches × sn5600" in texts
+    assert "16 × hgx-h100 (2 groups)" in texts  # pod 1 segment 2: host groups of 8 (first 1) and 8 (first 9)
+
+
+def test_rail_diagram_ports_and_folding(example_docs: dict[str, str]) -> None:
+    seg12 = _texts(example_docs["docs/rails/pod-1-segment-2.svg"])
+    # hardware.yml 7060x6-dual: rail slot 0 on ports 1, 4, ..., 22, slot 1 on 2, 5, ..., 23; 2x400G: 2 hosts a port
+    assert "r0: 1, 4, … 22 /1–2" in seg12 and "r4: 2, 5, … 23 /1–2" in seg12
+    assert "r3: 1, 4, … 22 /1–2" in seg12 and "r7: 2, 5, … 23 /1–2" in seg12
+    seg21 = _texts(example_docs["docs/rails/pod-2-segment-1.svg"])
+    # sn5600 without blocks, 4 rails a switch: host h slot i at position (h-1)·4+i, 2 lanes a port:
+    # slot 0 → ports 1, 3, ..., 31 lane 1; slot 1 → the same ports lane 2; slot 2 → 2, 4, ..., 32 lane 1
+    assert {"r0: 1, 3, … 31 /1", "r1: 1, 3, … 31 /2", "r2: 2, 4, … 32 /1", "r3: 2, 4, … 32 /2"} <= set(seg21)
+    assert {"r4: 1, 3, … 31 /1", "r7: 2, 4, … 32 /2"} <= set(seg21)
+    seg11 = example_docs["docs/rails/pod-1-segment-1.svg"]
+    # devices.yml: p1-s1-rail3 port 8 disabled, hosts 15 and 16 re-cabled to port 9 lanes 1-2
+    assert "r3: 1–7, 9 /1–2" in _texts(seg11) and "r2: 1–8 /1–2" in _texts(seg11)
+    # 16 hosts > 8: hosts 1-6 and 16 drawn, 7-15 folded; one line per NIC of each of the 8 boxes
+    names = [t for t in _texts(seg11) if t.startswith("p1-s1-gpu")]
+    assert names == [f"p1-s1-gpu{n:03d}" for n in (1, 2, 3, 4, 5, 6, 16)]
+    assert "hosts 7–15 (×9)" in _texts(seg11)
+    assert seg11.count("<line ") == 8 * 8
+    seg31 = _texts(example_docs["docs/rails/pod-3-segment-1.svg"])
+    assert "r0: 1–4 /1–2" in seg31  # pod 3: 8 hosts, 2 a port: ports 1-4; 8 hosts are all drawn
+    assert [t for t in seg31 if t.startswith("p3-s1-gpu")] == [f"p3-s1-gpu{n:03d}" for n in range(1, 9)]
+
+
+def test_mlag_segment_shows_both_ports_and_the_peer_links(tmp_path: Path) -> None:
+    docs = _docs(run_data(tmp_path, mlag_inventory(rails=2, hosts=4)))
+    svg = docs["docs/rails/pod-1-segment-1.svg"]
+    texts = _texts(svg)
+    # 2 rails, a pair each: rail0a/b, rail1a/b; peer link: 2 ports (default) of the 800G model, one arc per pair
+    assert texts.count("peer link 2 × 800G") == 2
+    assert [t for t in texts if t.startswith("p1-s1-rail")] == ["p1-s1-rail0a", "p1-s1-rail0b", "p1-s1-rail1a",
+                                                                "p1-s1-rail1b"]
+    assert "rail 0, side a" in texts and "rail 1, side b" in texts
+    # each host: NIC 0 and 1, ports a and b: 4 markers; 4 hosts × 4 = 16 cables
+    assert texts.count("0a") == 4 and texts.count("1b") == 4
+    assert svg.count("<line ") == 16
+    assert any("LACP bond" in t for t in texts)
+    assert set(RAIL_COLOURS[:2]) <= _colours(_png(svg))
+    glance = _texts(docs["docs/fabric-at-a-glance.svg"])
+    assert "dual-homed: mlag" in glance and "2 NICs × 2 ports" in " ".join(glance)
+
+
+def test_two_tier_fabric_has_no_super_spine_box(tmp_path: Path) -> None:
+    docs = _docs(run_data(tmp_path, base_inventory()))
+    texts = _texts(docs["docs/fabric-at-a-glance.svg"])
+    # helpers._BASE: 1 pod, 2 spines, 1 segment of 4 hosts × 2 GPUs, 2 rails single-rail → 2 rail switches
+    assert texts[0] == "Fabric mini: 8 GPUs, 4 hosts; 2 spines, 2 rail switches in 1 pod"
+    assert "super-spines" not in texts
+    _png(docs["docs/fabric-at-a-glance.svg"])
+
+
+def test_fabric_md_embeds_the_pictures_and_tables(example_docs: dict[str, str]) -> None:
+    md = example_docs["docs/fabric.md"]
+    links = re.findall(r"\]\(([^)]+\.svg)\)", md)
+    assert {f"docs/{p}" for p in links} == {p for p in example_docs if p.endswith(".svg")}  # relative, all there
+    assert "![The fabric at a glance](fabric-at-a-glance.svg)" in md
+    # pods table: pod 2 has 1 segment of 16 hosts, 2 rail switches, 4 spines, 64 uplinks to super-spines, bundles of 2
+    assert "| 2 | 1 | 16 | 128 | 2 | 4 × sn5600 | SONiC | 64 × 800G | 51.2T | 1.00:1 | 2 members |" in md
+    assert "| 3 | 1 | 8 | 64 | 8 | none (rail-only) | – | – | – | – | – |" in md
+    # segments table: pod 1 segment 2, EOS rail switches, 16 hosts in two groups of 8
+    assert ("| 1 | 2 | dual-rail | 8 | 16 | 2 | 16 × hgx-h100 | 128 | 128 × 400G | 4 × 7060x6-dual | EOS | no | "
+            "64 × 800G | 1.00:1 | [svg](rails/pod-1-segment-2.svg) |") in md
+    # failure table: a spine of pod 1 carries 2 of a rail switch's 8 uplinks: 6 of 8 × 800G left = 75%
+    assert "| rail | switch p1-spine1 | p1-s1-rail0 | 75% (4,800 of 6,400 Gbps) | 83.333% |" in md
+    assert "## Solver" in md
+
+
+def test_cells_are_escaped() -> None:
+    assert cell("a|b_c*`d`") == "a\\|b\\_c\\*\\`d\\`"
+
+
+def test_port_ranges() -> None:
+    assert port_ranges([(p, 0) for p in (1, 2, 3, 4)]) == "1–4"
+    assert port_ranges([(p, 1) for p in (1, 4, 7, 10)]) == "1, 4, … 10 /1"
+    assert port_ranges([(1, 1), (1, 2), (2, 1), (5, 1)]) == "1–2, 5 /1–2"
+    assert port_ranges([(3, 0), (9, 0)]) == "3, 9"
+
+
+def test_pictures_are_deterministic(example_docs: dict[str, str]) -> None:
+    assert _docs(run(EXAMPLE)) == example_docs
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_pipeline", ROOT / "bench" / "bench_pipeline.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_glance_of_65k_gpus_stays_small(tmp_path: Path) -> None:
+    bench = _bench()
+    inv = bench.write_inventory(tmp_path / "inv", bench.Geometry.for_gpus(65536))
+    res = run(inv)
+    assert res.topology is not None and res.report is not None
+    from fabric.outputs.docs.facts import fabric_facts, host_links_by_segment
+
+    facts = fabric_facts("bench", res.topology, res.report, 16, host_links_by_segment(res.topology))
+    svg, boxes = glance_svg(facts)
+    # 64 identical pods of 8 identical segments (bench_pipeline.py): super-spines, one pod box, one segment box,
+    # one host box
+    assert boxes == 4
+    texts = _texts(svg)
+    assert "pods 1–64 (×64)" in texts and "segments 1–8 (×8 per pod)" in texts
+    assert "8,192 hosts, 65,536 GPUs in all" in texts and "4,096 rail switches in all" in texts
+    image = _png(svg)
+    assert image.size[0] < 1200 and image.size[1] < 900
+
+
+def test_glance_box_count_is_bounded_for_a_fabric_of_unlike_pods() -> None:
+    from fabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts
+    from fabric.outputs.pictures_glance import MAX_COLUMNS, MAX_SEGMENT_KINDS
+
+    def segment(pod: int, sid: int, hosts: int) -> SegmentFacts:
+        return SegmentFacts(pod, sid, "single-rail", 8, 1, "", 8, "sw", "SONiC", hosts, 8 * hosts, f"{hosts} × h",
+                            1, 8, 1, 8 * hosts, 400, 64, 800, 3200 * hosts, 51200, 1.0, "x")
+
+    # 20 pods, each unlike the others (pod p has p hosts a segment) and with 10 unlike segments
+    pods = tuple(PodFacts(p, tuple(segment(p, s, p * 100 + s) for s in range(1, 11)), 4, "sw", "SONiC", 0, 32, 800,
+                          1, 1, 1.0, "x") for p in range(1, 21))
+    svg, boxes = glance_svg(FabricFacts("big", 4, "sw", "SONiC", 0, pods))
+    # super-spines, then per drawn pod kind: its box, MAX_SEGMENT_KINDS (4) × (rails, hosts) and one "more
+    # segments" box, 5 columns: 2 pod kinds fit in MAX_COLUMNS (12); one "more pods" box for the other 18
+    assert (MAX_SEGMENT_KINDS, MAX_COLUMNS) == (4, 12)
+    assert boxes == 1 + 2 * (1 + 2 * 4 + 1) + 1 == 22
+    texts = _texts(svg)
+    assert "18 more pods of 18 other kinds" in texts and texts.count("6 more segments") == 2
+    assert _png(svg).size[0] < 2600
