@@ -27,7 +27,7 @@ import pytest
 
 from tests.helpers import ROOT
 
-RENDER_LONG = {"--out", "--check", "--workers", "--quiet", "--verbose", "--help", "--debug"}
+RENDER_LONG = {"--out", "--check", "--full", "--workers", "--quiet", "--verbose", "--help", "--debug"}
 
 
 def _script(shell: str) -> str:
