@@ -51,8 +51,8 @@ def read_limit(name: str, base: Path = SYSCTL_DIR) -> int | None:
 
 
 def raise_limits(need: int, base: Path = SYSCTL_DIR) -> dict[str, tuple[int, int]]:
-    """Raise gc_thresh2 and gc_thresh3 to at least `need`. Returns {sysctl path: (value found, value set)} for the
-    limits changed (record it before anything else can fail, then restore with `restore_limits`)."""
+    """Which of gc_thresh2 and gc_thresh3 are below `need`: {sysctl path: (value found, value to set)}. Nothing is
+    written here: record the result, then `apply` it, and later `restore_limits` it."""
     changed: dict[str, tuple[int, int]] = {}
     for name in LIMITS:
         found = read_limit(name, base)

@@ -126,27 +126,20 @@ def _json(value: object) -> str:
 
 
 def state_text(state: State) -> str:
-    """Sorted keys, one top-level key per line and one list item per line: a tenth of the indented size at 5,000+
-    switches, and a diff still names the interface, neighbour or route that changed."""
-    lines = []
-    for key in sorted(state):
-        value = state[key]
-        if isinstance(value, list) and value:
-            items = ",\n".join("    " + _json(v) for v in value)
-            lines.append(f"  {_json(key)}: [\n{items}\n  ]")
-        elif isinstance(value, dict) and value:
-            inner = []
-            for k in sorted(value):
-                v = value[k]
-                if isinstance(v, list) and v:
-                    items = ",\n".join("      " + _json(x) for x in v)
-                    inner.append(f"    {_json(k)}: [\n{items}\n    ]")
-                else:
-                    inner.append(f"    {_json(k)}: {_json(v)}")
-            lines.append(f"  {_json(key)}: {{\n" + ",\n".join(inner) + "\n  }")
-        else:
-            lines.append(f"  {_json(key)}: {_json(value)}")
-    return "{\n" + ",\n".join(lines) + "\n}\n"
+    """Sorted keys, one key per line down to the second level and one list item per line: about a third smaller
+    than indented JSON at 5,000+ switches, and a diff still names the interface, neighbour or route that changed."""
+    return _laid_out(state, 0, 0) + "\n"
+
+
+def _laid_out(value: object, indent: int, depth: int) -> str:
+    """A non-empty list: an item a line; a non-empty mapping above the third level: a key a line; else flat JSON."""
+    pad = " " * indent
+    if isinstance(value, list) and value:
+        return "[\n" + ",\n".join(f"{pad}  {_json(v)}" for v in value) + f"\n{pad}]"
+    if isinstance(value, dict) and value and depth < 2:
+        return "{\n" + ",\n".join(f"{pad}  {_json(k)}: {_laid_out(value[k], indent + 2, depth + 1)}"
+                                   for k in sorted(value)) + f"\n{pad}}}"
+    return _json(value)
 
 
 def state_path(device: str) -> str:
