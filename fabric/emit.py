@@ -28,7 +28,7 @@ from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digest, platform_digest
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
-from fabric.outputs import ARTIFACTS, Sources
+from fabric.outputs import ARTIFACTS, Sources, artifact_parts
 from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
 from fabric.progress import SILENT, Progress
@@ -207,23 +207,25 @@ def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | Non
 
 def _artifacts(src: Sources, cache: Path | None, previous: manifest.Previous) \
         -> tuple[dict[str, Content], dict[str, manifest.Entry], tuple[str, ...]]:
-    """Every registered artifact, rebuilt only when its digest differs from the manifest's or its files are not
-    intact: (files, manifest entries, names rebuilt)."""
+    """Every part of every registered artifact (fabric.outputs.artifact_parts), rebuilt only when its digest differs
+    from the manifest's or its files are not intact: (files, manifest entries by part key, names of the artifacts
+    with a part rebuilt)."""
     out: dict[str, Content] = {}
     entries: dict[str, manifest.Entry] = {}
-    built: list[str] = []
-    for art in ARTIFACTS:
-        digest = art.digest(src)
-        kept = _reusable(cache, previous, art.name, digest, previous.artifacts)
-        part: dict[str, Content] = dict(kept) if kept is not None else {}
+    built: dict[str, None] = {}
+    for part in artifact_parts(src):
+        kept = _reusable(cache, previous, part.key, part.digest, previous.artifacts)
+        files: dict[str, Content] = dict(kept) if kept is not None else {}
         if kept is None:
-            part = {p: t.encode() for p, t in art.build(src).items()}
-            built.append(art.name)
-        clash = out.keys() & part.keys()
+            files = {p: t.encode() for p, t in part.build().items()}
+            built[part.artifact] = None
+        clash = out.keys() & files.keys()
         if clash:
             raise ValueError(f"two artifacts claim {sorted(clash)}")
-        out.update(part)
-        entries[art.name] = manifest.Entry(digest, tuple(sorted(part)))
+        out.update(files)
+        if part.key in entries:
+            raise ValueError(f"two artifact parts are keyed {part.key!r}")
+        entries[part.key] = manifest.Entry(part.digest, tuple(sorted(files)))
     return out, entries, tuple(built)
 
 

@@ -12,7 +12,7 @@ changed (the digest is recorded in generated/manifest.json). A new output plugs 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -36,8 +36,8 @@ from .ipplan import ipplan_csv
 from .railmap import railmap_csv
 from .state import state_files
 
-__all__ = ["ARTIFACTS", "Artifact", "Sources", "ansible_files", "artifacts", "cabling_csv", "expected_files",
-           "ipplan_csv", "railmap_csv"]
+__all__ = ["ARTIFACTS", "Artifact", "Part", "Sources", "ansible_files", "artifact_parts", "artifacts", "cabling_csv",
+           "expected_files", "ipplan_csv", "railmap_csv"]
 
 
 class Sources:
@@ -99,6 +99,23 @@ class Artifact:
     def digest(self, src: Sources) -> str:
         return combine([self.name, code_digest(*self.code), data_digest(self.data),
                         *(f"{i}={src.digest(i)}" for i in self.inputs)])
+
+
+@dataclass(frozen=True)
+class Part:
+    """One independently cached piece of an artifact: `build()` returns {path under generated/: text} and must read
+    nothing that `digest` does not cover. `key` is unique across all artifacts (the manifest's entry name; a whole
+    artifact is one part keyed by its name), `artifact` names the artifact it belongs to."""
+    key: str
+    artifact: str
+    digest: str
+    build: Callable[[], Mapping[str, str]]
+
+
+def artifact_parts(src: Sources) -> Iterator[Part]:
+    """Every part of every registered artifact, in a fixed order."""
+    for art in ARTIFACTS:
+        yield Part(art.name, art.name, art.digest(src), lambda art=art: art.build(src))  # type: ignore[misc]
 
 
 def _report(src: Sources) -> dict[str, str]:
