@@ -118,19 +118,29 @@ def _validated(args: argparse.Namespace, progress: Progress) -> tuple[Result | N
 
 def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, Content] | None, int]:
     """Validate and render in memory: (files, 0), or (None, exit code) after printing why. Devices and artifacts
-    whose digests match --out's manifest (and whose files there are intact) are reused, not rendered again."""
+    whose digests match --out's manifest (and whose files there are intact) are reused, not rendered again; when
+    nothing railfabric reads changed since that render, nothing is validated or rendered (fabric.reuse)."""
     from fabric.emit import RenderError, build_tree
+    from fabric.reuse import Reuse
 
-    res, rc = _validated(args, progress)
-    if res is None:
-        return None, rc
+    reuse = Reuse(None if getattr(args, "full", False) else Path(args.out))
     try:
-        cache = None if getattr(args, "full", False) else Path(args.out)
-        return build_tree(res, workers=args.workers, progress=progress, cache=cache).files, 0
-    except RenderError as exc:
-        progress.close()
-        print(f"fabric: render error: {exc}", file=sys.stderr)
-        return None, 2
+        same = reuse.unchanged(Path(args.inventory))
+        if same is not None:
+            progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
+                           " nothing to validate or render (--full does it all)")
+            return dict(same), 0
+        res, rc = _validated(args, progress)
+        if res is None:
+            return None, rc
+        try:
+            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse).files, 0
+        except RenderError as exc:
+            progress.close()
+            print(f"fabric: render error: {exc}", file=sys.stderr)
+            return None, 2
+    finally:
+        reuse.close()
 
 
 def _plus_minus(lines: list[str]) -> str:

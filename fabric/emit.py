@@ -27,12 +27,14 @@ from fabric import __version__, manifest
 from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digest, platform_digest
+from fabric.intact import listing
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
 from fabric.outputs import ARTIFACTS, Sources, artifact_parts
 from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
 from fabric.progress import SILENT, Progress
 from fabric.render import RenderError, render_device
+from fabric.reuse import Kept, Reuse, code_sha256
 
 Say = Callable[[str], None]
 T = TypeVar("T")
@@ -104,18 +106,6 @@ def input_digest(res: Result) -> str:
     return inventory_digest(res.inventory)
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """A file the last render wrote and this one would write byte for byte (its producer's digest matched the
-    manifest and the file on disk still has the recorded sha256): `source` holds the bytes."""
-    sha256: str
-    size: int
-    source: Path
-
-    def read(self) -> bytes:
-        return self.source.read_bytes()
-
-
 Content = bytes | Kept
 
 
@@ -138,36 +128,39 @@ def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> d
     return {p: payload(c) for p, c in tree.files.items()}
 
 
-def build_tree(res: Result, workers: int = 1, progress: Progress = SILENT, cache: Path | None = None) -> Tree:
-    """Everything generated/ should hold. With `cache` (an earlier render's output directory), devices and artifacts
-    whose digests match its manifest and whose files there are intact are not rendered again (see fabric.manifest).
-    Each step is told to `progress`. The cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it
-    only costs time)."""
+def build_tree(res: Result, workers: int = 1, progress: Progress = SILENT, cache: Path | None = None,
+               reuse: Reuse | None = None) -> Tree:
+    """Everything generated/ should hold. With `cache` (an earlier render's output directory) or `reuse` (one
+    already opened, see fabric.reuse), devices and artifact parts whose digests match its manifest and whose files
+    there are intact are not rendered again. Each step is told to `progress`. The cyclic GC is paused meanwhile
+    (millions of short-lived acyclic objects; it only costs time)."""
     enabled = gc.isenabled()
     gc.disable()
+    own = reuse is None
+    opened = Reuse(cache) if reuse is None else reuse
     try:
-        return _build_tree(res, workers, progress, cache)
+        return _build_tree(res, workers, progress, opened)
     finally:
+        if own:
+            opened.close()
         if enabled:
             gc.enable()
 
 
-def _reusable(cache: Path | None, previous: manifest.Previous, name: str, digest: str,
-              entries: dict[str, manifest.Entry], platform: str = "") -> dict[str, Kept] | None:
-    """The files of `name` kept from `cache` when its digest matches the manifest and they are intact, else None."""
+def _reusable(reuse: Reuse, name: str, digest: str, entries: dict[str, manifest.Entry],
+              platform: str = "") -> dict[str, Kept] | None:
+    """The files of `name` kept from the earlier render when its digest matches the manifest and they are intact,
+    else None."""
     old = entries.get(name)
-    if cache is None or old is None or old.digest != digest or old.platform != platform:
+    if old is None or old.digest != digest or old.platform != platform:
         return None
-    found = manifest.intact(cache, old.files, previous)
-    if found is None:
-        return None
-    return {p: Kept(sha, size, cache / p) for p, (sha, size) in found.items()}
+    return reuse.kept(old.files)
 
 
-def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | None) -> Tree:
+def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse) -> Tree:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
-    previous = manifest.load(cache)
+    previous = reuse.previous
     progress.stage("building the switches' device models", total=len(topo.switches))
     devices = build_devices(inv, topo, plan, done=progress.advance)
     digests = {h: model_digest(d) for h, d in devices.items()}
@@ -177,7 +170,7 @@ def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | Non
     todo: list[DeviceConfig] = []
     for host, dev in devices.items():
         digest = combine([digests[host], platforms[dev.platform]])
-        kept = _reusable(cache, previous, host, digest, previous.devices, dev.platform)
+        kept = _reusable(reuse, host, digest, previous.devices, dev.platform)
         if kept is None:
             todo.append(dev)
         else:
@@ -188,7 +181,7 @@ def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | Non
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
                    + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
     src = Sources(inv, topo, plan, devices, res.report, res.summary() if res.report is not None else None, digests)
-    rendered, made = render_all(todo, workers, lambda: _artifacts(src, cache, previous), done=progress.advance)
+    rendered, made = render_all(todo, workers, lambda: _artifacts(src, reuse), done=progress.advance)
     assert made is not None
     extra, art_entries, built = made
     reused = [a.name for a in ARTIFACTS if a.name not in built]
@@ -200,12 +193,13 @@ def _build_tree(res: Result, workers: int, progress: Progress, cache: Path | Non
     files.update(extra)
     shas = {p: c.sha256 if isinstance(c, Kept) else hashlib.sha256(c).hexdigest() for p, c in files.items()}
     files[MANIFEST] = manifest.document(
-        {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res)},
+        {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res), "code_sha256": code_sha256(),
+         "findings": len(res.findings)},
         shas, platforms, device_entries, art_entries)
     return Tree(dict(sorted(files.items())), tuple(sorted(rendered)), built)
 
 
-def _artifacts(src: Sources, cache: Path | None, previous: manifest.Previous) \
+def _artifacts(src: Sources, reuse: Reuse) \
         -> tuple[dict[str, Content], dict[str, manifest.Entry], tuple[str, ...]]:
     """Every part of every registered artifact (fabric.outputs.artifact_parts), rebuilt only when its digest differs
     from the manifest's or its files are not intact: (files, manifest entries by part key, names of the artifacts
@@ -214,7 +208,7 @@ def _artifacts(src: Sources, cache: Path | None, previous: manifest.Previous) \
     entries: dict[str, manifest.Entry] = {}
     built: dict[str, None] = {}
     for part in artifact_parts(src):
-        kept = _reusable(cache, previous, part.key, part.digest, previous.artifacts)
+        kept = _reusable(reuse, part.key, part.digest, reuse.previous.artifacts)
         files: dict[str, Content] = dict(kept) if kept is not None else {}
         if kept is None:
             files = {p: t.encode() for p, t in part.build().items()}
@@ -243,41 +237,64 @@ class Diff:
         return not (self.added or self.removed or self.changed)
 
 
-def existing_files(out: Path) -> dict[str, Path]:
-    if not out.is_dir():
-        return {}
-    found = {}
-    for p in out.rglob("*"):
-        if p.is_file() and not p.name.startswith("."):
-            found[p.relative_to(out).as_posix()] = p
-    return found
-
-
-def _differs(have: Path, content: Content) -> bool:
+def _differs(have: str, content: Content) -> bool:
     if isinstance(content, Kept):
-        if have.stat().st_size != content.size:
+        if os.stat(have).st_size != content.size:
             return True
-        return have != content.source and hashlib.sha256(have.read_bytes()).hexdigest() != content.sha256
-    return have.stat().st_size != len(content) or have.read_bytes() != content
+        if have == content.source:  # verified against the manifest's sha256 when it was kept
+            return False
+        with open(have, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest() != content.sha256
+    if os.stat(have).st_size != len(content):
+        return True
+    with open(have, "rb") as fh:
+        return fh.read() != content
 
 
 def compare(out: Path, files: Mapping[str, Content]) -> Diff:
-    have = existing_files(out)
+    have = listing(out)
     diff = Diff()
     for path, data in files.items():
-        if path not in have:
+        where = have.get(path)
+        if where is None:
             diff.added.append(path)
-        elif _differs(have[path], data):
+        elif _differs(where, data):
             diff.changed.append(path)
     diff.removed = sorted(set(have) - set(files))
     return diff
 
 
 def unified(out: Path, path: str, new: Content | None, context: int = 2) -> list[str]:
+    """A unified diff of generated/`path` against `new`. The lines both share at the start and the end are set
+    aside first (difflib is quadratic in what it compares: a one-line change in a 100,000-line CSV takes seconds
+    otherwise); hunk line numbers are those of the whole files."""
     old_path = out / path
     old = old_path.read_bytes().decode(errors="replace").splitlines() if old_path.is_file() else []
     cur = payload(new).decode(errors="replace").splitlines() if new is not None else []
-    return list(difflib.unified_diff(old, cur, f"a/{path}", f"b/{path}", n=context, lineterm=""))
+    head = 0
+    while head < len(old) and head < len(cur) and old[head] == cur[head]:
+        head += 1
+    tail = 0
+    while tail < len(old) - head and tail < len(cur) - head and old[-1 - tail] == cur[-1 - tail]:
+        tail += 1
+    lo = max(0, head - context)
+    lines = list(difflib.unified_diff(old[lo:len(old) - tail + min(tail, context)],
+                                      cur[lo:len(cur) - tail + min(tail, context)],
+                                      f"a/{path}", f"b/{path}", n=context, lineterm=""))
+    return [_shift(line, lo) for line in lines]
+
+
+def _shift(line: str, offset: int) -> str:
+    """A hunk header of a diff of slices starting at line `offset`, renumbered for the whole files."""
+    if not offset or not line.startswith("@@ "):
+        return line
+    old, new = line[3:line.index(" @@")].split(" ")
+
+    def moved(rng: str) -> str:
+        start, _, count = rng[1:].partition(",")  # an empty range's start is the line before it: shifts alike
+        return f"{rng[0]}{int(start) + offset}" + (f",{count}" if count else "")
+
+    return f"@@ {moved(old)} {moved(new)} @@{line[line.index(' @@') + 3:]}"
 
 
 # --------------------------------------------------------------------------- writing (atomic)
@@ -333,13 +350,27 @@ def _fill(tmp: Path, target: Path, files: Mapping[str, Content], changed: set[st
                 pass
         with open(dest, "wb") as fh:
             fh.write(payload(data))
-    # keep dot-files of the old tree (e.g. .gitkeep, .gitattributes): they are not ours to drop
+    # keep dot files and whatever lies in dot directories of the old tree (.gitkeep, .gitattributes, a tool's
+    # .cache/): they are not ours to drop
     if target.is_dir():
-        for p in target.rglob(".*"):
-            if p.is_file() and not p.is_symlink():
-                dest = tmp / p.relative_to(target)
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                os.link(p, dest)
+        for p in _dotted(target):
+            dest = tmp / p.relative_to(target)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.link(p, dest)
+
+
+def _dotted(target: Path) -> list[Path]:
+    """Regular files under `target` whose own name or some parent directory's name starts with a dot."""
+    found: list[Path] = []
+    for folder, dirs, names in os.walk(target):
+        here = Path(folder)
+        dotted_dir = any(part.startswith(".") for part in here.relative_to(target).parts)
+        for name in names:
+            p = here / name
+            if (dotted_dir or name.startswith(".")) and p.is_file() and not p.is_symlink():
+                found.append(p)
+        dirs.sort()
+    return found
 
 
 def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff) -> None:

@@ -1,6 +1,8 @@
 """generated/manifest.json: what railfabric wrote and, for the next render, what it may reuse.
 
     {"tool": "railfabric", "version": ..., "input_sha256": ...,
+     "code_sha256": ...,                                        # railfabric's whole source and templates
+     "findings": n,                                             # validation findings of that render (warnings, notes)
      "files": {path: sha256},                                   # every file but the manifest itself
      "platforms": {platform: renderer digest},                  # fabric.digest.platform_digest
      "devices": {hostname: {"model": digest, "platform": name, "files": [path, ...]}},
@@ -12,11 +14,12 @@ Previous (nothing reusable: a full render), never an error.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from fabric import __version__
 from fabric.outdir import MANIFEST
@@ -39,6 +42,9 @@ class Previous:
     platforms: dict[str, str] = field(default_factory=dict)
     devices: dict[str, Entry] = field(default_factory=dict)
     artifacts: dict[str, Entry] = field(default_factory=dict)
+    inputs: str = ""  # the inventory's canonical digest
+    code: str = ""  # fabric.reuse.code_sha256 of the railfabric that rendered it
+    findings: int | None = None  # how many findings validation reported then (None: not recorded)
 
 
 def _strs(value: object) -> tuple[str, ...] | None:
@@ -68,7 +74,10 @@ def parse(data: Any) -> Previous:
     if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
         return Previous()
     platforms = data.get("platforms")
-    return Previous(files=dict(files),
+    inputs, code, findings = data.get("input_sha256"), data.get("code_sha256"), data.get("findings")
+    return Previous(inputs=inputs if isinstance(inputs, str) else "", code=code if isinstance(code, str) else "",
+                    findings=findings if isinstance(findings, int) and not isinstance(findings, bool) else None,
+                    files=dict(files),
                     platforms={k: v for k, v in platforms.items() if isinstance(v, str)}
                     if isinstance(platforms, dict) else {},
                     devices=_entries(data.get("devices"), "model"),
@@ -81,32 +90,13 @@ def load(out: Path | None) -> Previous:
         return Previous()
     try:
         with open(out / MANIFEST, "rb") as fh:
-            data = json.loads(fh.read(_MAX))
+            data = orjson.loads(fh.read(_MAX))
     except (OSError, ValueError, RecursionError):
         return Previous()
     return parse(data)
 
 
-def intact(out: Path, paths: tuple[str, ...], previous: Previous) -> dict[str, tuple[str, int]] | None:
-    """{path: (sha256, size)} when every path is on disk under `out` with the sha256 the manifest recorded
-    (so a hand-edited or deleted file is never reused), else None."""
-    found: dict[str, tuple[str, int]] = {}
-    for path in paths:
-        want = previous.files.get(path)
-        if want is None:
-            return None
-        try:
-            with open(out / path, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            return None
-        if hashlib.sha256(data).hexdigest() != want:
-            return None
-        found[path] = (want, len(data))
-    return found
-
-
-def document(version_fields: dict[str, str], files: dict[str, str], platforms: dict[str, str],
+def document(version_fields: dict[str, object], files: dict[str, str], platforms: dict[str, str],
              devices: dict[str, Entry], artifacts: dict[str, Entry]) -> bytes:
     """The manifest's bytes (sorted keys, one trailing newline: byte-identical for the same render)."""
     doc: dict[str, Any] = {

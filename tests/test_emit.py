@@ -149,7 +149,7 @@ def test_render_error_leaves_generated_untouched(tmp_path: Path, monkeypatch, ca
 
     monkeypatch.setattr(emit, "render_device", failing)
     monkeypatch.setattr(emit, "platform_digest", lambda p: f"another renderer of {p}")  # every device renders again
-    assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1"]) == 2
+    assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1", "--full"]) == 2
     err = capsys.readouterr().err
     assert "templates/sonic/frr.conf.j2:12" in err and "(device " in err
     assert _snapshot(out) == before

@@ -209,7 +209,12 @@ def test_full_renders_everything_afresh(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
     capsys.readouterr()
     assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "-v"]) == 0
+    assert "nothing to validate or render" in capsys.readouterr().err  # fabric.reuse: the whole run is unchanged
+    cabling = (out / "cabling.csv").read_bytes()
+    (out / "cabling.csv").write_text("edited\n")  # now the per-device path decides
+    assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "-v"]) == 3
     assert f"{SWITCHES} unchanged switches kept" in capsys.readouterr().err
+    (out / "cabling.csv").write_bytes(cabling)
     assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "--full", "-v"]) == 0
     err = capsys.readouterr().err
     assert "unchanged switches kept" not in err and "fabric-wide files kept" not in err

@@ -1,0 +1,118 @@
+"""What an incremental render may take from an earlier one (the output directory and its manifest.json).
+
+Two levels, both keyed on digests so that nothing stale is ever served:
+- per device and per artifact part (fabric/emit.py): a device's files are reused when its model digest and its
+  platform's renderer digest match the manifest (fabric.digest), an artifact part's when its input digest does;
+- the whole run (`Reuse.unchanged`): when the inventory's canonical digest, railfabric's whole source and templates
+  (`code_sha256`) and the version all match the manifest, the earlier render had no findings at all, and every file
+  it wrote is intact with nothing added, the output is already what this render would write. Validation and the
+  device models are then skipped too: they are pure functions of the same inputs, so they would find nothing and
+  build the same models. Any difference (one byte of inventory meaning, one edited source file) takes the
+  incremental path instead, which is always correct on its own.
+In both cases a file is reused only when it still hashes to the sha256 the manifest recorded (fabric.intact).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from fabric import digest, manifest
+from fabric.digest import FABRIC, code_closure, combine, data_digest, files_digest, tool_digest, tree_files
+from fabric.intact import Verification, listing
+from fabric.outdir import MANIFEST
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A file the last render wrote and this one would write byte for byte (its producer's digest matched the
+    manifest and the file on disk still has the recorded sha256): the file at `source` holds the bytes (a path as
+    a string: tens of thousands of them are made per run, and pathlib objects cost)."""
+    sha256: str
+    size: int
+    source: str
+
+    def read(self) -> bytes:
+        with open(self.source, "rb") as fh:
+            return fh.read()
+
+
+@cache
+def code_sha256() -> str:
+    """Digest of everything a render runs: railfabric's version, every template, and the source of the pipeline and
+    the emit stage with every railfabric module they import (followed statically, fabric.digest.code_closure), plus
+    every platform module (the registry imports those by name), and the files artifacts copy verbatim (Ansible
+    filter plugins). Computed once per process. The lab, the CLI and the other commands are not part of it: editing
+    them does not invalidate an output."""
+    from fabric.outputs import ARTIFACTS
+
+    roots = [FABRIC / "pipeline.py", FABRIC / "emit.py", *sorted((FABRIC / "platforms").glob("*.py"))]
+    return combine([tool_digest(), files_digest(code_closure(*roots)),
+                    files_digest(tree_files(digest.TEMPLATES), digest.TEMPLATES),
+                    *(data_digest(art.data) for art in ARTIFACTS)])
+
+
+class Reuse:
+    """An earlier render in `out` (None: a full render, nothing reused): its manifest, and the hashing of its files,
+    started at once in the background (fabric.intact)."""
+
+    def __init__(self, out: Path | None, background: bool = True) -> None:
+        self.out = out
+        self.previous = manifest.load(out)
+        self.verification = Verification.start(out, self.previous.files, background)
+
+    def kept(self, paths: Iterable[str]) -> dict[str, Kept] | None:
+        """Every one of `paths` as Kept when all are intact, else None."""
+        if self.out is None:
+            return None
+        intact = self.verification.result()
+        base = os.fspath(self.out)
+        found: dict[str, Kept] = {}
+        for path in paths:
+            size = intact.get(path)
+            if size is None:
+                return None
+            found[path] = Kept(self.previous.files[path], size, os.path.join(base, path))
+        return found
+
+    def unchanged(self, inventory: Path) -> dict[str, Kept] | None:
+        """Every file of the earlier render (the manifest included) when this run would write exactly them (see the
+        module docstring), else None."""
+        prev = self.previous
+        if self.out is None or prev.findings != 0 or not prev.inputs or prev.code != code_sha256():
+            return None
+        if _inventory_digest(inventory) != prev.inputs:
+            return None
+        on_disk = listing(self.out)
+        if set(on_disk) != {*prev.files, MANIFEST}:
+            return None
+        files = self.kept(prev.files)
+        if files is None:
+            return None
+        own = self.out / MANIFEST
+        try:
+            size = own.stat().st_size
+        except OSError:
+            return None
+        files[MANIFEST] = Kept("", size, os.fspath(own))
+        return dict(sorted(files.items()))
+
+    def close(self) -> None:
+        self.verification.cancel()
+
+
+def _inventory_digest(inventory: Path) -> str | None:
+    """The canonical digest of an inventory that loads and passes the schema without a single finding, else None
+    (the full pipeline then says what is wrong)."""
+    from fabric.canonical import inventory_digest
+    from fabric.load import load_inventory
+    from fabric.schema_check import validate
+
+    loaded = load_inventory(inventory)
+    if loaded.findings:
+        return None
+    inv, _errors = validate(loaded.data)
+    return inventory_digest(inv) if inv is not None else None

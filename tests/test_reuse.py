@@ -1,0 +1,314 @@
+"""The whole-run reuse (fabric.reuse), the background hashing of an earlier render (fabric.intact) and the fast
+unified diff of `render --check` (issue 13).
+
+The example inventory validates without a single finding, so after a render into a temporary directory a second
+`render --check` with the same inventory and the same railfabric has nothing to validate or render: every file is
+taken from the manifest's record once it hashes right. Every case below changes one input of that decision and
+checks that the shortcut is NOT taken (the full path then decides), or that it is, and that the result is what a
+cold render gives.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fabric.digest as digest
+import fabric.intact as intact
+import fabric.pipeline as pipeline
+from fabric import reuse
+from fabric.cli import main
+from fabric.emit import build_files, unified, write_tree
+from fabric.pipeline import run
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "inventory"
+SHORTCUT = "nothing to validate or render"
+FILES = 241  # generated/ of the example: the count `make render` reports (configs, artifacts, manifest)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_digests() -> Iterator[None]:
+    digest.platform_digest.cache_clear()
+    reuse.code_sha256.cache_clear()
+    yield
+    digest.platform_digest.cache_clear()
+    reuse.code_sha256.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("base") / "generated"
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+    return out
+
+
+@pytest.fixture
+def out(rendered: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "generated"
+    shutil.copytree(rendered, copy)
+    return copy
+
+
+def _inventory(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    inv = tmp_path / "inventory"
+    shutil.copytree(EXAMPLE, inv)
+    text = (inv / name).read_text()
+    assert text.count(old) == 1
+    (inv / name).write_text(text.replace(old, new))
+    return inv
+
+
+def _check(inv: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    rc = main(["render", str(inv), "--out", str(out), "--check", "-v", *extra])
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def _no_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_a: object, **_k: object) -> None:
+        raise AssertionError("validation ran although nothing changed")
+    monkeypatch.setattr(pipeline, "run", refuse)
+
+
+def test_noop_check_skips_validation(out: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_pipeline(monkeypatch)
+    rc, text, err = _check(EXAMPLE, out, capsys)
+    assert rc == 0 and SHORTCUT in err
+    assert text == f"{out}/ is up to date ({FILES} files)\n"
+
+
+def test_noop_plan_and_render_skip_validation(out: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    before = {p: os.stat(out / p).st_ino for p in intact.listing(out)}
+    _no_pipeline(monkeypatch)
+    assert main(["plan", str(EXAMPLE), "--out", str(out)]) == 0
+    assert "No changes." in capsys.readouterr().out
+    assert main(["render", str(EXAMPLE), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out}/ unchanged ({FILES} files)\n"
+    assert {p: os.stat(out / p).st_ino for p in intact.listing(out)} == before  # nothing rewritten
+
+
+def test_cosmetic_inventory_edit_still_skips(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a comment changes the file's bytes, not the inventory's meaning (its canonical digest)
+    inv = _inventory(tmp_path, "fabric.yml", "  bfd: true\n", "  bfd: true   # reviewed\n")
+    rc, _text, err = _check(inv, out, capsys)
+    assert rc == 0 and SHORTCUT in err
+
+
+def test_meaning_change_takes_the_full_path(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    inv = _inventory(tmp_path, "devices.yml", "management: 192.168.15.3 ", "management: 192.168.15.99 ")
+    rc, text, err = _check(inv, out, capsys)
+    assert rc == 3 and SHORTCUT not in err
+    # p1-s1-rail3's management address: its config_db.json, its Ansible host_vars and inventory, the IP plan and
+    # the manifest (the other outputs do not show management addresses)
+    assert "changed  configs/p1-s1-rail3/config_db.json" in text
+    assert "changed  ipplan.csv" in text
+
+
+def test_hand_edited_file_takes_the_full_path(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = out / "configs" / "p1-spine2" / "frr.conf"
+    path.write_text(path.read_text().replace("router bgp", "router  bgp", 1))
+    rc, text, err = _check(EXAMPLE, out, capsys)
+    assert rc == 3 and SHORTCUT not in err
+    assert "1 changed, 0 missing, 0 extra" in text and "changed  configs/p1-spine2/frr.conf" in text
+
+
+def test_same_size_edit_is_caught(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The size of a file is no proof: a one-character swap keeps it, and only its hash tells."""
+    path = out / "ipplan.csv"
+    text = path.read_text()
+    assert "loopback" in text
+    path.write_text(text.replace("loopback", "loopbacK", 1))
+    rc, out_text, err = _check(EXAMPLE, out, capsys)
+    assert rc == 3 and SHORTCUT not in err and "changed  ipplan.csv" in out_text
+
+
+@pytest.mark.parametrize("where", ["extra.txt", "configs/p1-spine2/extra.cfg"])
+def test_extra_file_takes_the_full_path(out: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    (out / where).write_text("x\n")
+    rc, text, err = _check(EXAMPLE, out, capsys)
+    assert rc == 3 and SHORTCUT not in err and f"extra    {where}" in text
+
+
+def test_dot_files_are_not_ours(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Dot files and dot directories are neither compared nor dropped: a render keeps them."""
+    (out / ".gitattributes").write_text("* -diff\n")
+    (out / ".cache").mkdir()
+    (out / ".cache" / "notes").write_text("mine\n")
+    rc, _text, err = _check(EXAMPLE, out, capsys)
+    assert rc == 0 and SHORTCUT in err
+    (out / "cabling.csv").unlink()  # a render must now run, and rebuild the tree
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+    assert (out / ".cache" / "notes").read_text() == "mine\n" and (out / ".gitattributes").is_file()
+    assert (out / "cabling.csv").is_file()
+
+
+def test_deleted_file_takes_the_full_path(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (out / "hosts" / "railmap.csv").unlink()
+    rc, text, err = _check(EXAMPLE, out, capsys)
+    assert rc == 3 and SHORTCUT not in err and "missing  hosts/railmap.csv" in text
+
+
+def test_source_change_takes_the_full_path(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    before = reuse.code_sha256()
+    templates = tmp_path / "templates"
+    shutil.copytree(digest.TEMPLATES, templates)
+    (templates / "README.txt").write_text("a file under templates/ changes code_sha256\n")
+    monkeypatch.setattr(digest, "TEMPLATES", templates)
+    reuse.code_sha256.cache_clear()
+    assert reuse.code_sha256() != before
+    rc, text, err = _check(EXAMPLE, out, capsys)
+    # the renderers read the copied templates (same bytes), so only the manifest's code_sha256 moved
+    assert SHORTCUT not in err and rc == 3
+    assert "1 changed, 0 missing, 0 extra" in text and "changed  manifest.json" in text
+
+
+def test_earlier_findings_take_the_full_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # super_spine ASN 100 is public: ASN001 warns (RFC 6996), the render goes on and records 1 finding; the next
+    # check must validate again, to show the warning again
+    inv = _inventory(tmp_path, "fabric.yml", "super_spine: 4200000000", "super_spine: 100")
+    gen = tmp_path / "gen"
+    assert main(["render", str(inv), "--out", str(gen), "-q"]) == 0
+    capsys.readouterr()
+    rc, text, err = _check(inv, gen, capsys)
+    assert rc == 0 and SHORTCUT not in err and "warning ASN001" in text
+
+
+def test_full_skips_the_shortcut(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _text, err = _check(EXAMPLE, out, capsys, "--full")
+    assert rc == 0 and SHORTCUT not in err
+
+
+def test_shortcut_result_equals_cold_render(out: Path) -> None:
+    files = reuse.Reuse(out).unchanged(EXAMPLE)
+    assert files is not None
+    cold = build_files(run(EXAMPLE))
+    assert {p: k.read() for p, k in files.items()} == cold
+
+
+# --------------------------------------------------------------------------- background hashing
+
+
+def test_background_hashing_names_only_intact_files(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(intact, "BACKGROUND_MIN", 1)
+    job = reuse.Reuse(out)
+    assert job.verification._future is not None  # hashing in a forked process
+    want = job.previous.files
+    (out / "cabling.csv").write_text("edited\n")
+    (out / "report.json").unlink()
+    found = job.verification.result()
+    assert set(want) - set(found) == {"cabling.csv", "report.json"}
+    assert found["ipplan.csv"] == (out / "ipplan.csv").stat().st_size
+
+
+def test_dead_hashing_process_is_done_here(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hashing process that dies (killed, out of memory) costs time, never a wrong answer."""
+    parent = os.getpid()
+    real = intact.hash_files
+
+    def dies_in_child(base: Path, want: dict[str, str]) -> dict[str, int]:
+        if os.getpid() != parent:
+            os._exit(9)
+        return real(base, want)
+
+    monkeypatch.setattr(intact, "hash_files", dies_in_child)
+    monkeypatch.setattr(intact, "BACKGROUND_MIN", 1)
+    files = reuse.Reuse(out).previous.files
+    job = intact.Verification.start(out, files)
+    assert job._future is not None  # it did start in the background
+    assert job.result() == real(out, files) and len(job.result()) == FILES - 1  # every file but the manifest
+
+
+def test_in_process_hashing_agrees(out: Path) -> None:
+    files = reuse.Reuse(out).previous.files
+    assert intact.Verification.start(out, files, background=False).result() == intact.hash_files(out, files)
+
+
+def test_listing_skips_dot_entries_and_descends(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "c.txt").write_text("1")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "d.txt").write_text("2")
+    (tmp_path / "a" / ".keep").write_text("")
+    (tmp_path / "e").write_text("3")
+    assert intact.listing(tmp_path) == {"a/b/c.txt": str(tmp_path / "a" / "b" / "c.txt"), "e": str(tmp_path / "e")}
+
+
+# --------------------------------------------------------------------------- the diff render --check prints
+
+
+def _apply(old: list[str], diff: list[str]) -> list[str]:
+    """Apply a unified diff (as `patch` would, hunk by hunk at the line numbers it names) to `old`."""
+    out: list[str] = []
+    pos = 0
+    for line in diff[2:]:
+        if line.startswith("@@"):
+            start, _, count = line.split()[1][1:].partition(",")
+            first = int(start) - 1 if count != "0" else int(start)  # an empty range names the line before it
+            out += old[pos:first]
+            pos = first
+        elif line.startswith(" "):
+            assert old[pos] == line[1:]
+            out.append(line[1:])
+            pos += 1
+        elif line.startswith("-"):
+            assert old[pos] == line[1:]
+            pos += 1
+        else:
+            out.append(line[1:])
+    return out + old[pos:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=st.lists(st.sampled_from("abcde"), max_size=40), edits=st.lists(
+    st.tuples(st.sampled_from("idc"), st.integers(0, 40), st.sampled_from("xyz")), max_size=4),
+    context=st.integers(0, 3))
+def test_unified_diff_applies_back(tmp_path_factory: pytest.TempPathFactory, old: list[str],
+                                   edits: list[tuple[str, int, str]], context: int) -> None:
+    new = list(old)
+    for op, at, text in edits:
+        k = min(at, len(new))
+        if op == "i":
+            new.insert(k, text)
+        elif k < len(new):
+            if op == "d":
+                del new[k]
+            else:
+                new[k] = text
+    base = tmp_path_factory.mktemp("diff")
+    (base / "f").write_text("".join(f"{x}\n" for x in old))
+    got = unified(base, "f", "".join(f"{x}\n" for x in new).encode(), context)
+    assert _apply(old, got) == new
+    if old == new:
+        assert got == []
+
+
+def test_unified_diff_numbers_a_change_deep_in_a_long_file(tmp_path: Path) -> None:
+    old = [f"row {i}" for i in range(100_000)]
+    new = list(old)
+    new[70_000] = "row 70000 changed"
+    (tmp_path / "f.csv").write_text("".join(f"{x}\n" for x in old))
+    got = unified(tmp_path, "f.csv", "".join(f"{x}\n" for x in new).encode(), 2)
+    # line 70,001 (1-based) changed; 2 lines of context on each side: lines 69,999-70,003 in both files
+    assert got[2:] == ["@@ -69999,5 +69999,5 @@", " row 69998", " row 69999", "-row 70000", "+row 70000 changed",
+                       " row 70001", " row 70002"]
+    assert got == list(difflib.unified_diff(old, new, "a/f.csv", "b/f.csv", n=2, lineterm=""))
+
+
+def test_write_tree_keeps_files_in_dot_directories(tmp_path: Path) -> None:
+    out = tmp_path / "gen"
+    write_tree(out, {"manifest.json": b'{"tool": "railfabric", "files": {}}\n', "a.txt": b"1\n"})
+    (out / ".tool").mkdir()
+    (out / ".tool" / "state").write_text("keep me\n")
+    write_tree(out, {"manifest.json": b'{"tool": "railfabric", "files": {}}\n', "a.txt": b"2\n"})
+    assert (out / ".tool" / "state").read_text() == "keep me\n" and (out / "a.txt").read_text() == "2\n"
