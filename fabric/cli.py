@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from fabric.emit import Content
     from fabric.pipeline import Result
     from fabric.progress import Progress
+    from fabric.staging import Stage
 
 FULL_HELP = ("render every device and artifact afresh instead of reusing the files of --out whose digests (in its "
              "manifest.json) still match; the output is the same either way")
@@ -116,10 +117,12 @@ def _validated(args: argparse.Namespace, progress: Progress) -> tuple[Result | N
     return res, 0
 
 
-def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, Content] | None, int]:
-    """Validate and render in memory: (files, 0), or (None, exit code) after printing why. Devices and artifacts
-    whose digests match --out's manifest (and whose files there are intact) are reused, not rendered again; when
-    nothing railfabric reads changed since that render, nothing is validated or rendered (fabric.reuse)."""
+def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
+        -> tuple[dict[str, Content] | None, int]:
+    """Validate and render: (files, 0), or (None, exit code) after printing why. Files made afresh are written to
+    `stage` as they are made (fabric.staging). Devices and artifacts whose digests match --out's manifest (and whose
+    files there are intact) are reused, not rendered again; when nothing railfabric reads changed since that render,
+    nothing is validated or rendered (fabric.reuse)."""
     from fabric.emit import RenderError, build_tree
     from fabric.reuse import Reuse
 
@@ -134,7 +137,7 @@ def _rendered(args: argparse.Namespace, progress: Progress) -> tuple[dict[str, C
         if res is None:
             return None, rc
         try:
-            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse).files, 0
+            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage).files, 0
         except RenderError as exc:
             progress.close()
             print(f"fabric: render error: {exc}", file=sys.stderr)
@@ -171,9 +174,16 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace, progress: Progress) -> int:
+    from fabric.staging import Stage
+
+    with Stage(Path(args.out)) as stage:
+        return _render_staged(args, progress, stage)
+
+
+def _render_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified, write_tree
 
-    files, rc = _rendered(args, progress)
+    files, rc = _rendered(args, progress, stage)
     if files is None:
         return rc
     out = Path(args.out)
@@ -214,9 +224,16 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace, progress: Progress) -> int:
+    from fabric.staging import Stage
+
+    with Stage(Path(args.out)) as stage:
+        return _plan_staged(args, progress, stage)
+
+
+def _plan_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified
 
-    files, rc = _rendered(args, progress)
+    files, rc = _rendered(args, progress, stage)
     if files is None:
         return rc
     out = Path(args.out)

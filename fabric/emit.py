@@ -35,6 +35,7 @@ from fabric.platforms import PLATFORMS
 from fabric.progress import SILENT, Progress
 from fabric.render import RenderError, render_device
 from fabric.reuse import Kept, Reuse, code_sha256
+from fabric.staging import Stage, Staged
 
 Say = Callable[[str], None]
 T = TypeVar("T")
@@ -42,10 +43,21 @@ T = TypeVar("T")
 # --------------------------------------------------------------------------- building (in memory)
 
 _WORK: list[DeviceConfig] = []  # devices for forked workers (inherited, never pickled)
+_STAGE: list[Stage] = []  # where forked workers write what they render (empty: they return the text)
+
+Rendered = dict[str, "str | Staged"]  # file name → its text, or where it was written (with a stage)
 
 
-def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, dict[str, str]]]:
-    return [(d.hostname, render_device(d)) for d in _WORK[bounds[0]:bounds[1]]]
+def _render_one(device: DeviceConfig) -> Rendered:
+    texts = render_device(device)
+    if not _STAGE:
+        return dict(texts)
+    stage = _STAGE[0]
+    return {name: stage.put(f"configs/{device.hostname}/{name}", text.encode()) for name, text in texts.items()}
+
+
+def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, Rendered]]:
+    return [(d.hostname, _render_one(d)) for d in _WORK[bounds[0]:bounds[1]]]
 
 
 def _chunk_done(done: Callable[[int], object], devices: int, _future: Future[object]) -> None:
@@ -53,23 +65,27 @@ def _chunk_done(done: Callable[[int], object], devices: int, _future: Future[obj
 
 
 def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callable[[], T] | None = None,
-               done: Callable[[int], object] | None = None) -> tuple[dict[str, dict[str, str]], T | None]:
+               done: Callable[[int], object] | None = None, stage: Stage | None = None) \
+        -> tuple[dict[str, Rendered], T | None]:
     """hostname → {file name: text}, and the result of `meanwhile()`, which runs in this process while forked
-    workers render. `done(n)`: n more devices rendered (called from a pool thread when workers render). The output
-    does not depend on the worker count."""
+    workers render. With `stage` each file is written there as soon as it is rendered (by the worker that renders
+    it) and stands as Staged instead of its text: the texts of a whole fabric never gather in one process.
+    `done(n)`: n more devices rendered (called from a pool thread when workers render). The output does not depend
+    on the worker count."""
     global _WORK
     workers = bounded_workers(workers, len(devices))
-    if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
-        serial: dict[str, dict[str, str]] = {}
-        for d in devices:
-            serial[d.hostname] = render_device(d)
-            if done is not None:
-                done(1)
-        return serial, meanwhile() if meanwhile else None
-    import multiprocessing
-
-    _WORK = devices
+    _STAGE[:] = [stage] if stage is not None else []
     try:
+        if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
+            serial: dict[str, Rendered] = {}
+            for d in devices:
+                serial[d.hostname] = _render_one(d)
+                if done is not None:
+                    done(1)
+            return serial, meanwhile() if meanwhile else None
+        import multiprocessing
+
+        _WORK = devices
         step = max(16, len(devices) // (workers * 8))
         chunks = [(i, min(i + step, len(devices))) for i in range(0, len(devices), step)]
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -78,12 +94,13 @@ def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callabl
                 for fut, (lo, hi) in zip(futures, chunks, strict=True):
                     fut.add_done_callback(partial(_chunk_done, done, hi - lo))
             extra = meanwhile() if meanwhile else None
-            out: dict[str, dict[str, str]] = {}
+            out: dict[str, Rendered] = {}
             for fut in futures:
                 out.update(fut.result())
         return out, extra
     finally:
         _WORK = []
+        _STAGE[:] = []
 
 
 def available_cpus() -> int:
@@ -106,7 +123,7 @@ def input_digest(res: Result) -> str:
     return inventory_digest(res.inventory)
 
 
-Content = bytes | Kept
+Content = bytes | Kept | Staged
 
 
 @dataclass
@@ -129,17 +146,18 @@ def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> d
 
 
 def build_tree(res: Result, workers: int = 1, progress: Progress = SILENT, cache: Path | None = None,
-               reuse: Reuse | None = None) -> Tree:
+               reuse: Reuse | None = None, stage: Stage | None = None) -> Tree:
     """Everything generated/ should hold. With `cache` (an earlier render's output directory) or `reuse` (one
     already opened, see fabric.reuse), devices and artifact parts whose digests match its manifest and whose files
-    there are intact are not rendered again. Each step is told to `progress`. The cyclic GC is paused meanwhile
-    (millions of short-lived acyclic objects; it only costs time)."""
+    there are intact are not rendered again. With `stage` (fabric.staging) every file produced afresh is written
+    there as it is made and stands in the tree as Staged, not as bytes. Each step is told to `progress`. The
+    cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
     enabled = gc.isenabled()
     gc.disable()
     own = reuse is None
     opened = Reuse(cache) if reuse is None else reuse
     try:
-        return _build_tree(res, workers, progress, opened)
+        return _build_tree(res, workers, progress, opened, stage)
     finally:
         if own:
             opened.close()
@@ -157,7 +175,7 @@ def _reusable(reuse: Reuse, name: str, digest: str, entries: dict[str, manifest.
     return reuse.kept(old.files)
 
 
-def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse) -> Tree:
+def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, stage: Stage | None) -> Tree:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
     previous = reuse.previous
@@ -181,17 +199,18 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse) -> 
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
                    + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
     src = Sources(inv, topo, plan, devices, res.report, res.summary() if res.report is not None else None, digests)
-    rendered, made = render_all(todo, workers, lambda: _artifacts(src, reuse), done=progress.advance)
+    rendered, made = render_all(todo, workers, lambda: _artifacts(src, reuse, stage), done=progress.advance,
+                                stage=stage)
     assert made is not None
     extra, art_entries, built = made
     reused = [a.name for a in ARTIFACTS if a.name not in built]
     progress.stage(f"assembling {sum(len(v) for v in rendered.values()):,} config files and the manifest"
                    + (f" (fabric-wide files kept: {', '.join(reused)})" if reused else ""))
     for host in sorted(rendered):
-        for name, text in sorted(rendered[host].items()):
-            files[f"configs/{host}/{name}"] = text.encode()
+        for name, made_file in sorted(rendered[host].items()):
+            files[f"configs/{host}/{name}"] = made_file if isinstance(made_file, Staged) else made_file.encode()
     files.update(extra)
-    shas = {p: c.sha256 if isinstance(c, Kept) else hashlib.sha256(c).hexdigest() for p, c in files.items()}
+    shas = {p: hashlib.sha256(c).hexdigest() if isinstance(c, bytes) else c.sha256 for p, c in files.items()}
     files[MANIFEST] = manifest.document(
         {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res), "code_sha256": code_sha256(),
          "findings": len(res.findings)},
@@ -199,7 +218,7 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse) -> 
     return Tree(dict(sorted(files.items())), tuple(sorted(rendered)), built)
 
 
-def _artifacts(src: Sources, reuse: Reuse) \
+def _artifacts(src: Sources, reuse: Reuse, stage: Stage | None) \
         -> tuple[dict[str, Content], dict[str, manifest.Entry], tuple[str, ...]]:
     """Every part of every registered artifact (fabric.outputs.artifact_parts), rebuilt only when its digest differs
     from the manifest's or its files are not intact: (files, manifest entries by part key, names of the artifacts
@@ -211,7 +230,7 @@ def _artifacts(src: Sources, reuse: Reuse) \
         kept = _reusable(reuse, part.key, part.digest, reuse.previous.artifacts)
         files: dict[str, Content] = dict(kept) if kept is not None else {}
         if kept is None:
-            files = {p: t.encode() for p, t in part.build().items()}
+            files = {p: t.encode() if stage is None else stage.put(p, t.encode()) for p, t in part.build().items()}
             built[part.artifact] = None
         clash = out.keys() & files.keys()
         if clash:
@@ -238,6 +257,11 @@ class Diff:
 
 
 def _differs(have: str, content: Content) -> bool:
+    if isinstance(content, Staged):
+        if os.stat(have).st_size != content.size:
+            return True
+        with open(have, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest() != content.sha256
     if isinstance(content, Kept):
         if os.stat(have).st_size != content.size:
             return True
@@ -337,14 +361,17 @@ def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None =
 
 
 def _fill(tmp: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
-    """Write the new tree into `tmp`: changed files written, unchanged ones hard-linked from `target`."""
-    for folder in sorted({(tmp / p).parent for p in files}):
-        folder.mkdir(parents=True, exist_ok=True)
+    """Fill the new tree `tmp`: unchanged files hard-linked from `target`, staged ones (fabric.staging) hard-linked
+    from the staging directory, the rest written."""
+    base, old = os.fspath(tmp), os.fspath(target)
+    for folder in sorted({p.rpartition("/")[0] for p in files} - {""}):
+        os.makedirs(os.path.join(base, folder), exist_ok=True)
     for path, data in files.items():
-        dest = tmp / path
-        if path not in changed:
+        dest = os.path.join(base, path)
+        source = os.path.join(old, path) if path not in changed else data.source if isinstance(data, Staged) else None
+        if source is not None:
             try:
-                os.link(target / path, dest)  # unchanged: same inode, same mtime
+                os.link(source, dest)  # unchanged: same inode, same mtime; staged: written once, linked here
                 continue
             except OSError:
                 pass
@@ -353,10 +380,10 @@ def _fill(tmp: Path, target: Path, files: Mapping[str, Content], changed: set[st
     # keep dot files and whatever lies in dot directories of the old tree (.gitkeep, .gitattributes, a tool's
     # .cache/): they are not ours to drop
     if target.is_dir():
-        for p in _dotted(target):
-            dest = tmp / p.relative_to(target)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            os.link(p, dest)
+        for dotted in _dotted(target):
+            keep = tmp / dotted.relative_to(target)
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            os.link(dotted, keep)
 
 
 def _dotted(target: Path) -> list[Path]:

@@ -115,14 +115,18 @@ def _refuse_special(given: str, target: Path, inventory: Path | None) -> None:
 
 
 def leftovers(target: Path) -> list[Path]:
-    """Temporary trees a killed render left beside `target` (`.<name>.new-*` / `.<name>.old-*`)."""
+    """Temporary trees a killed render left beside `target` (`.<name>.new-*` / `.<name>.old-*`, and staging
+    directories `.<name>.stage-*` that no running render holds: fabric.staging)."""
+    from fabric.staging import STAGE_INFIX, in_use
+
     try:
         entries = list(os.scandir(target.parent))
     except FileNotFoundError:
         return []
-    prefixes = (f".{target.name}.new-", f".{target.name}.old-")
+    prefixes = (f".{target.name}.new-", f".{target.name}.old-", f".{target.name}{STAGE_INFIX}")
     return sorted(Path(e.path) for e in entries
-                  if e.name.startswith(prefixes) and e.is_dir(follow_symlinks=False))
+                  if e.name.startswith(prefixes) and e.is_dir(follow_symlinks=False)
+                  and not (STAGE_INFIX in e.name and in_use(Path(e.path))))
 
 
 @contextlib.contextmanager

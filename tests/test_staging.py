@@ -1,0 +1,102 @@
+"""The staging directory (fabric.staging): files made afresh are written as they are made, never gathered in memory,
+and the directory is private to its render (issue 13: cold memory at 131,072 GPUs)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from fabric.cli import main
+from fabric.emit import build_files, build_tree, render_all
+from fabric.outdir import leftovers, render_lock
+from fabric.pipeline import run
+from fabric.reuse import Kept
+from fabric.staging import Stage, Staged, in_use
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "inventory"
+
+
+def test_staged_tree_equals_in_memory_tree(tmp_path: Path) -> None:
+    res = run(EXAMPLE)
+    cold = build_files(res)
+    with Stage(tmp_path / "gen") as stage:
+        tree = build_tree(res, workers=2, stage=stage)
+        assert stage.path.parent == tmp_path and stage.path.name.startswith(".gen.stage-")
+        staged = {p: c for p, c in tree.files.items() if isinstance(c, Staged)}
+        # everything but the manifest is made afresh (no earlier render): 240 of the 241 files
+        assert len(staged) == len(cold) - 1 and "manifest.json" not in staged
+        for path, c in staged.items():
+            data = Path(c.source).read_bytes()
+            assert data == cold[path] and c.size == len(data) and c.sha256 == hashlib.sha256(data).hexdigest()
+    assert not stage.path.exists()
+
+
+def test_workers_write_to_the_stage(tmp_path: Path) -> None:
+    """Forked workers write what they render themselves and send back only where it is."""
+    res = run(EXAMPLE)
+    from fabric.device import build_devices
+
+    devices = list(build_devices(res.inventory, res.topology, res.plan).values())  # type: ignore[arg-type]
+    with Stage(tmp_path / "gen") as stage:
+        rendered, _ = render_all(devices, workers=2, stage=stage)
+        files = [f for per in rendered.values() for f in per.values()]
+        assert len(rendered) == 34 and all(isinstance(f, Staged) for f in files)
+        frr = rendered["p1-spine2"]["frr.conf"]
+        assert isinstance(frr, Staged) and "router bgp" in Path(frr.source).read_text()
+
+
+def test_render_leaves_no_stage_behind(tmp_path: Path) -> None:
+    out = tmp_path / "gen"
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q", "--workers", "2"]) == 0
+    (out / "cabling.csv").write_text("edited\n")
+    assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "-q"]) == 3
+    assert main(["plan", str(EXAMPLE), "--out", str(out)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]
+
+
+def test_a_running_renders_stage_is_not_a_leftover(tmp_path: Path) -> None:
+    target = tmp_path / "gen"
+    target.mkdir()
+    dead = tmp_path / ".gen.stage-dead"  # a killed render's: nobody holds it
+    dead.mkdir()
+    (dead / "x").write_text("1")
+    with Stage(target) as alive:
+        assert in_use(alive.path) and not in_use(dead)
+        assert leftovers(target) == [dead]
+        with render_lock(target):
+            pass
+        assert not dead.exists() and alive.path.is_dir()  # the cleanup took the dead one only
+        alive.put("configs/a/b.txt", b"still here\n")
+    assert not alive.path.exists()
+
+
+def test_stage_falls_back_to_the_temporary_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An output directory whose parent does not exist yet (or is read-only): stage in the system's temp dir; the
+    render still writes the tree (copying instead of linking across file systems)."""
+    out = tmp_path / "new" / "deeper" / "gen"
+    with Stage(out) as stage:
+        assert stage.path.parent != out.parent
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+    assert build_files(run(EXAMPLE)) == {p.relative_to(out).as_posix(): p.read_bytes()
+                                         for p in out.rglob("*") if p.is_file()}
+
+
+def test_staged_file_is_linked_not_copied(tmp_path: Path) -> None:
+    """A file made afresh is written once, into the stage, and linked into the new tree: the tree's file has two
+    names while the stage lives."""
+    out = tmp_path / "gen"
+    res = run(EXAMPLE)
+    from fabric.emit import write_tree
+
+    with Stage(out) as stage:
+        tree = build_tree(res, stage=stage)
+        write_tree(out, tree.files)
+        cab = tree.files["cabling.csv"]
+        assert isinstance(cab, Staged) and os.stat(out / "cabling.csv").st_ino == os.stat(cab.source).st_ino
+    assert os.stat(out / "cabling.csv").st_nlink == 1
+    again = build_tree(res, cache=out)
+    assert isinstance(again.files["cabling.csv"], Kept)
