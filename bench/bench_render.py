@@ -8,7 +8,10 @@
 Every command is a fresh `python -m fabric.cli ...` child (wall time around it, peak RSS from os.wait4). Per size:
 1. cold: `render` into an empty directory, and a bare Python script that writes the same files with the same
    byte counts (the floor any renderer pays for the file system), in the same run;
-2. no-op: `render --check` against the cold output;
+2. `fabric validate` alone (the floor a check cannot go below unless nothing changed), then the no-op
+   `render --check` against the cold output (the whole-run reuse: nothing to validate or render), and the same
+   no-op through the per-device path (the manifest's code digest made stale, so every device's digest is compared;
+   it exits 3 because the manifest's own record differs, as after a railfabric upgrade);
 3. one device changed (ss1's management address pinned in devices.yml): `render --check`, `plan`, then `render`
    into a copy of the cold output, and a cold render of the changed inventory into an empty directory: the
    incremental result must be byte-identical to it.
@@ -129,8 +132,21 @@ def bench_size(gpus: int, base: Path, workers: int, results: dict[str, Any]) -> 
            ratio_to_bare=round(wall / bare, 2) if bare else None)
     if rc != 0:
         return
+    record(results, gpus, "validate (the floor)", *fabric("validate", str(inv), "-q"))
     record(results, gpus, "no-op render --check", *fabric("render", str(inv), "--out", str(cold), "--check",
                                                            "--workers", w))
+    # the same no-op through the per-device path: a comment in the inventory does not change its meaning (so the
+    # whole-run reuse still applies); a railfabric source edit would, so the manifest's record of the render code
+    # is made stale instead, which takes the per-device path with every digest matching
+    stale = base / f"stale-code-{gpus}"
+    shutil.copytree(cold, stale, copy_function=os.link)
+    doc = json.loads((stale / "manifest.json").read_text())
+    doc["code_sha256"] = "0" * 64
+    (stale / "manifest.json").unlink()  # a hard link into the cold tree: replace, never edit
+    (stale / "manifest.json").write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    record(results, gpus, "no-op, per-device path", *fabric("render", str(inv), "--out", str(stale), "--check",
+                                                             "--workers", w))
+    shutil.rmtree(stale, ignore_errors=True)
     changed = changed_inventory(inv, base / f"inv-{gpus}-changed")
     record(results, gpus, "1 changed: render --check",
            *fabric("render", str(changed), "--out", str(cold), "--check", "--workers", w))
