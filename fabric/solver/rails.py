@@ -18,7 +18,7 @@ from typing import NamedTuple
 from fabric.core.finding import Finding
 from fabric.core.source_map import Location, SourceMap
 from fabric.intent import Inventory, SwitchModel
-from fabric.topology import LinkRole, Topology
+from fabric.topology import End, Link, LinkRole, Switch, Topology
 from fabric.units import format_speed, lanes_at
 
 
@@ -33,18 +33,18 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
             return src.loc(("cabling", cable_index[link_id]))
         return src.loc(fallback)
 
+    host_role = LinkRole.HOST
     for link in topo.links:
-        if link.role is not LinkRole.HOST:
+        if link.role is not host_role:
             continue
         sw = topo.switches[link.z.device]
         host = topo.hosts[link.a.device]
         rail = link.rail
-        port = f"{link.z.port}/{link.z.lane}" if link.z.lane else str(link.z.port)
         nic_switches[(host.name, link.nic or 0)].append(sw.name)
-        subject = f"host {host.name} NIC {link.nic} port {link.a.port} (rail {rail})"
         if (sw.pod, sw.segment) != (host.pod, host.segment):
             miswired += 1
-            findings.append(Finding("RAIL011", f"{subject} is cabled to {sw.name} port {port}, a switch of "
+            subject = _subject(link, host.name)
+            findings.append(Finding("RAIL011", f"{subject} is cabled to {sw.name} port {link.z.label()}, a switch of "
                                     f"{'pod ' + str(sw.pod) + ' segment ' + str(sw.segment) if sw.segment else sw.role}"
                                     f", not of its own segment {host.pod}/{host.segment}", where(link.id, host.src),
                                     "cable the NIC to its own segment's rail switch"))
@@ -54,8 +54,9 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
             right = [s for s in topo.switches.values() if (s.pod, s.segment) == (host.pod, host.segment)
                      and rail in s.rails]
             target = " or ".join(s.name for s in right) or f"a rail {rail} switch"
-            findings.append(Finding("RAIL010", f"{subject} is cabled to {sw.name} port {port}, which serves rail(s) "
-                                    f"{', '.join(map(str, sw.rails))}", where(link.id, host.src),
+            subject = _subject(link, host.name)
+            findings.append(Finding("RAIL010", f"{subject} is cabled to {sw.name} port {link.z.label()}, which serves "
+                                    f"rail(s) {', '.join(map(str, sw.rails))}", where(link.id, host.src),
                                     f"NIC {link.nic} belongs on {target}"))
             continue
         model = inv.switch_models[sw.model]
@@ -63,8 +64,9 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
         slot = sw.rails.index(rail)
         if blocks and slot < len(blocks) and link.z.port not in blocks[slot]:
             miswired += 1
-            findings.append(Finding("RAIL012", f"{subject} lands on {sw.name} port {port}, outside the rail's port "
-                                    f"block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
+            subject = _subject(link, host.name)
+            findings.append(Finding("RAIL012", f"{subject} lands on {sw.name} port {link.z.label()}, outside "
+                                    f"the rail's port block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
                                     f"{' …' if len(blocks[slot]) > 6 else ''})", where(link.id, host.src),
                                     f"use a port of model {sw.model!r} port_blocks.rails[{slot}]"))
     for (host_name, nic), switches in nic_switches.items():
@@ -88,6 +90,11 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     return report, findings
 
 
+def _subject(link: Link, host: str) -> str:
+    """How a rail finding names the host end of host link `link` (made only when there is a finding)."""
+    return f"host {host} NIC {link.nic} port {link.a.port} (rail {link.rail})"
+
+
 class _Use(NamedTuple):
     link: str
     lane: int
@@ -103,32 +110,57 @@ def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple],
     that the port's mode does not have (PORT006), and two cables on one physical port (PORT002): a native port
     clashes with every lane of it, two lanes clash when equal, two cables at different breakout modes clash."""
     out: list[Finding] = []
-    ports: dict[tuple[str, int], list[_Use]] = defaultdict(list)
+    # (switch, physical port) → its cables as _Use fields (plain tuples: there are hundreds of thousands)
+    ports: dict[tuple[str, int], list[tuple[str, int, int, int]]] = defaultdict(list)
+    lanes_of: dict[tuple[str, int], int] = {}  # (model, speed) → lanes_at of the model at that speed
+    switches, models, host_role = topo.switches, inv.switch_models, LinkRole.HOST
     for link in (*topo.links, *topo.peer_links):
-        for end in (link.z,) if link.role is LinkRole.HOST else (link.a, link.z):
-            sw = topo.switches[end.device]
-            model = inv.switch_models[sw.model]
-            use = _Use(link.id, end.lane, lanes_at(model.speed, model.breakouts, end.speed), end.speed)
-            ports[(end.device, end.port)].append(use)
-            at = where(link.id, sw.src)
-            if end.port in sw.disabled_ports:
-                out.append(Finding("PORT007", f"{link.id} is cabled to {sw.name} port {end.label()}, a disabled port",
-                                   at, f"pick an enabled port, or take {end.port} out of devices.{sw.key}."
-                                   "disabled_ports once it is repaired"))
-            if use.lanes == 0 or (use.lanes == 1) != (use.lane == 0) or use.lane > use.lanes:
-                out.append(Finding("PORT006", f"{link.id} is cabled to {sw.name} port {end.label()} at "
-                                   f"{format_speed(end.speed)}, {_lane_problem(model, use)}", at,
-                                   f"model {sw.model!r} runs {format_speed(end.speed)} "
-                                   + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode")))
+        for end in (link.z,) if link.role is host_role else (link.a, link.z):
+            sw = switches[end.device]
+            lanes = lanes_of.get((sw.model, end.speed))
+            if lanes is None:
+                model = models[sw.model]
+                lanes = lanes_of[(sw.model, end.speed)] = lanes_at(model.speed, model.breakouts, end.speed)
+            lane = end.lane
+            ports[(end.device, end.port)].append((link.id, lane, lanes, end.speed))
+            disabled = end.port in sw.disabled_ports
+            if disabled or lanes == 0 or (lanes == 1) != (lane == 0) or lane > lanes:
+                out += _end_findings(link.id, end, sw, models[sw.model], lanes, disabled, where(link.id, sw.src))
     for (dev, port), uses in ports.items():
-        if len(uses) > 1:
-            problem = _clash(port, uses)
+        if len(uses) > 1 and not _distinct_lanes(uses):
+            problem = _clash(port, [_Use(*u) for u in uses])
             if problem:
-                pinned = [u.link for u in uses if u.link in topo.pinned] or [uses[0].link]
+                pinned = [u[0] for u in uses if u[0] in topo.pinned] or [uses[0][0]]
                 out.append(Finding("PORT002", f"switch {dev} port {problem}", where(pinned[0], topo.switches[dev].src),
                                    "give each cable its own physical port (a native port takes one cable, a broken-out "
                                    "port one cable per lane, all at one breakout mode)"))
     return out
+
+
+def _end_findings(link_id: str, end: End, sw: Switch, model: SwitchModel, lanes: int, disabled: bool,
+                  at: Location | None) -> list[Finding]:
+    """PORT007 and PORT006 of one cable end (only called for an end that has one of them)."""
+    out: list[Finding] = []
+    use = _Use(link_id, end.lane, lanes, end.speed)
+    if disabled:
+        out.append(Finding("PORT007", f"{link_id} is cabled to {sw.name} port {end.label()}, a disabled port",
+                           at, f"pick an enabled port, or take {end.port} out of devices.{sw.key}."
+                           "disabled_ports once it is repaired"))
+    if use.lanes == 0 or (use.lanes == 1) != (use.lane == 0) or use.lane > use.lanes:
+        out.append(Finding("PORT006", f"{link_id} is cabled to {sw.name} port {end.label()} at "
+                           f"{format_speed(end.speed)}, {_lane_problem(model, use)}", at,
+                           f"model {sw.model!r} runs {format_speed(end.speed)} "
+                           + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode")))
+    return out
+
+
+def _distinct_lanes(uses: list[tuple[str, int, int, int]]) -> bool:
+    """True when the cables of one port are on distinct lanes (none native) of one breakout mode: the common case
+    of a broken-out port, which fits (`_clash` would return ''); False means `_clash` must look."""
+    first = uses[0]
+    lanes = {u[1] for u in uses}
+    return (len(lanes) == len(uses) and 0 not in lanes
+            and all(u[2] == first[2] and u[3] == first[3] for u in uses))
 
 
 def _clash(port: int, uses: list[_Use]) -> str:
