@@ -83,7 +83,7 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
         if need > worst.get(model, (-1, ""))[0]:
             worst[model] = (need, name)
     for model, (need, name) in sorted(worst.items()):
-        asic = inv.switch_models[model].buffers  # type: ignore[assignment]  # as above: models with buffers
+        asic: SwitchBuffers = inv.switch_models[model].buffers  # type: ignore[assignment]  # models with buffers
         total = need + asic.shared_headroom_pool
         budget = headroom_budget(asic)
         if total > budget:
