@@ -127,7 +127,7 @@ def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple],
             if disabled or lanes == 0 or (lanes == 1) != (lane == 0) or lane > lanes:
                 out += _end_findings(link.id, end, sw, models[sw.model], lanes, disabled, where(link.id, sw.src))
     for (dev, port), uses in ports.items():
-        if len(uses) > 1 and not _distinct_lanes(uses):
+        if len(uses) > 1 and not _fits(uses):
             problem = _clash(port, [_Use(*u) for u in uses])
             if problem:
                 pinned = [u[0] for u in uses if u[0] in topo.pinned] or [uses[0][0]]
@@ -154,9 +154,12 @@ def _end_findings(link_id: str, end: End, sw: Switch, model: SwitchModel, lanes:
     return out
 
 
-def _distinct_lanes(uses: list[tuple[str, int, int, int]]) -> bool:
-    """True when the cables of one port are on distinct lanes (none native) of one breakout mode: the common case
-    of a broken-out port, which fits (`_clash` would return ''); False means `_clash` must look."""
+def _fits(uses: list[tuple[str, int, int, int]]) -> bool:
+    """True when the cables of one port sit on distinct lanes (none native) of one breakout mode: the common case
+    of a broken-out port, where `_clash` returns ''; False means `_clash` must look."""
+    if len(uses) == 2:  # the commonest: two lanes of a 2-lane breakout, without building sets
+        (_l1, lane1, lanes1, speed1), (_l2, lane2, lanes2, speed2) = uses
+        return lane1 != lane2 and lane1 != 0 and lane2 != 0 and lanes1 == lanes2 and speed1 == speed2
     first = uses[0]
     lanes = {u[1] for u in uses}
     return (len(lanes) == len(uses) and 0 not in lanes
