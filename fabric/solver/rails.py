@@ -115,17 +115,18 @@ def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple],
     lanes_of: dict[tuple[str, int], int] = {}  # (model, speed) → lanes_at of the model at that speed
     switches, models, host_role = topo.switches, inv.switch_models, LinkRole.HOST
     for link in (*topo.links, *topo.peer_links):
+        link_id = link.id
         for end in (link.z,) if link.role is host_role else (link.a, link.z):
-            sw = switches[end.device]
-            lanes = lanes_of.get((sw.model, end.speed))
+            dev, port, lane, speed = end
+            sw = switches[dev]
+            lanes = lanes_of.get((sw.model, speed))
             if lanes is None:
                 model = models[sw.model]
-                lanes = lanes_of[(sw.model, end.speed)] = lanes_at(model.speed, model.breakouts, end.speed)
-            lane = end.lane
-            ports[(end.device, end.port)].append((link.id, lane, lanes, end.speed))
-            disabled = end.port in sw.disabled_ports
+                lanes = lanes_of[(sw.model, speed)] = lanes_at(model.speed, model.breakouts, speed)
+            ports[(dev, port)].append((link_id, lane, lanes, speed))
+            disabled = port in sw.disabled_ports
             if disabled or lanes == 0 or (lanes == 1) != (lane == 0) or lane > lanes:
-                out += _end_findings(link.id, end, sw, models[sw.model], lanes, disabled, where(link.id, sw.src))
+                out += _end_findings(link_id, end, sw, models[sw.model], lanes, disabled, where(link_id, sw.src))
     for (dev, port), uses in ports.items():
         if len(uses) > 1 and not _fits(uses):
             problem = _clash(port, [_Use(*u) for u in uses])
