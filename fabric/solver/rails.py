@@ -33,15 +33,16 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
             return src.loc(("cabling", cable_index[link_id]))
         return src.loc(fallback)
 
-    host_role = LinkRole.HOST
+    host_role, by_name, hosts = LinkRole.HOST, topo.switches, topo.hosts
+    blocks_of: dict[str, list] = {}  # model → its rail port blocks
     for link in topo.links:
         if link.role is not host_role:
             continue
-        sw = topo.switches[link.z.device]
-        host = topo.hosts[link.a.device]
+        sw = by_name[link.z.device]
+        host = hosts[link.a.device]
         rail = link.rail
         nic_switches[(host.name, link.nic or 0)].append(sw.name)
-        if (sw.pod, sw.segment) != (host.pod, host.segment):
+        if sw.pod != host.pod or sw.segment != host.segment:
             miswired += 1
             subject = _subject(link, host.name)
             findings.append(Finding("RAIL011", f"{subject} is cabled to {sw.name} port {link.z.label()}, a switch of "
@@ -59,10 +60,14 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
                                     f"rail(s) {', '.join(map(str, sw.rails))}", where(link.id, host.src),
                                     f"NIC {link.nic} belongs on {target}"))
             continue
-        model = inv.switch_models[sw.model]
-        blocks = model.port_blocks.rails if model.port_blocks else []
+        blocks = blocks_of.get(sw.model)
+        if blocks is None:
+            model = inv.switch_models[sw.model]
+            blocks = blocks_of[sw.model] = model.port_blocks.rails if model.port_blocks else []
+        if not blocks:
+            continue
         slot = sw.rails.index(rail)
-        if blocks and slot < len(blocks) and link.z.port not in blocks[slot]:
+        if slot < len(blocks) and link.z.port not in blocks[slot]:
             miswired += 1
             subject = _subject(link, host.name)
             findings.append(Finding("RAIL012", f"{subject} lands on {sw.name} port {link.z.label()}, outside "
