@@ -209,14 +209,16 @@ def _lane_hint(use: _Use) -> str:
 def check_ports(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
     findings: list[Finding] = []
     used: dict[str, set[int]] = defaultdict(set)
+    host = LinkRole.HOST
     for link in topo.links:
-        if link.a.speed != link.z.speed:
-            findings.append(Finding("PORT004", f"link {link.id} runs at {link.a.speed}G on {link.a.device} but "
-                                    f"{link.z.speed}G on {link.z.device}", src.loc(topo.switches[link.z.device].src),
+        a, z = link.a, link.z
+        if a.speed != z.speed:
+            findings.append(Finding("PORT004", f"link {link.id} runs at {a.speed}G on {a.device} but "
+                                    f"{z.speed}G on {z.device}", src.loc(topo.switches[z.device].src),
                                     "both ends of a link need the same speed"))
-        used[link.z.device].add(link.z.port)
-        if link.role is not LinkRole.HOST:
-            used[link.a.device].add(link.a.port)
+        used[z.device].add(z.port)
+        if link.role is not host:
+            used[a.device].add(a.port)
     models: dict[str, dict] = {}
     switches = {}
     for name, sw in topo.switches.items():
