@@ -26,7 +26,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     findings: list[Finding] = []
     cable_index = {f"{c.host}:nic{c.nic}p{c.nic_port}": i for i, c in enumerate(inv.cabling)}
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
-    miswired = 0
+    miswired = host_links = 0
 
     def where(link_id: str, fallback: tuple) -> Location | None:
         if link_id in cable_index:
@@ -38,6 +38,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     for link in topo.links:
         if link.role is not host_role:
             continue
+        host_links += 1
         sw = by_name[link.z.device]
         host = hosts[link.a.device]
         rail = link.rail
@@ -89,7 +90,6 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
                 rails[r].append(name)
         segments.append({"pod": info.pod, "segment": info.id, "design": info.design.value,
                          "hosts": len(info.host_numbers), "rails": {str(r): v for r, v in sorted(rails.items())}})
-    host_links = sum(1 for link in topo.links if link.role is LinkRole.HOST)
     report = {"host_links": host_links, "pinned_cables": len(topo.pinned), "miswired": miswired,
               "segments": segments}
     return report, findings
