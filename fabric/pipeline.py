@@ -167,6 +167,8 @@ class _View(SourceMap):
         self.recording = True  # only the validation rounds need to know which path a location served
 
     def original(self, path: tuple) -> tuple:
+        if not self._keep:  # nothing was pruned: the paths are the inventory's own
+            return tuple(path)
         out: list = []
         for el in path:
             kept = self._keep.get(tuple(out)) if isinstance(el, int) else None

@@ -11,7 +11,7 @@ from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory, SwitchBuffers
 from fabric.platforms import PLATFORMS
-from fabric.topology import Topology
+from fabric.topology import LinkRole, Topology
 from fabric.units import format_speed
 
 # What BUF001's hint shows: the block with its fields (values of an NVIDIA SN5600, Spectrum-4, as an example).
@@ -35,26 +35,43 @@ def check_buffers(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findin
     return out
 
 
+_NO_QUANTA = -1  # `_room` of a port speed without an IEEE 802.3 pause-quanta figure
+
+
+def _room(inv: Inventory, models: set[str], platform: str, model: str, speed: int, broken_out: bool,
+          role: LinkRole) -> int | None:
+    """Bytes of lossless PG headroom that one cabled port of this shape reserves; None when the switch carries no
+    buffer tables or its model has no buffer facts, _NO_QUANTA when the speed has no pause-quanta figure."""
+    if not PLATFORMS[platform].buffer_tables or model not in models:
+        return None
+    mtu = min(inv.fabric.mtu, PLATFORMS[platform].max_mtu)
+    sm = inv.switch_models[model]
+    asic: SwitchBuffers = sm.buffers  # type: ignore[assignment]  # `models` hold only models with buffers
+    lanes = sm.serdes_lanes // max(1, sm.speed // speed) if broken_out else sm.serdes_lanes
+    room = pg_headroom(asic, speed, role_cable(inv.solver.cable, role.value), mtu, lanes, inv.solver.fiber_ns_per_m)
+    return _NO_QUANTA if room is None else room.size
+
+
 def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) -> list[Finding]:
     """BUF003 per (model, speed) without a pause-quanta figure; BUF002 per model, for its worst switch."""
     demand: dict[str, int] = defaultdict(int)
     no_quanta: dict[tuple[str, int], str] = {}
-    ns = inv.solver.fiber_ns_per_m
+    # the headroom of an end is a function of (platform, model, speed, broken out or not, link role) only: computed
+    # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure)
+    rooms: dict[tuple[str, str, int, bool, LinkRole], int | None] = {}
+    switches, host_role = topo.switches, LinkRole.HOST
     for link in (*topo.links, *topo.peer_links):
-        ends = (link.z,) if link.role.value == "host" else (link.a, link.z)
-        for end in ends:
-            sw = topo.switches[end.device]
-            if not PLATFORMS[sw.platform].buffer_tables or sw.model not in models:
+        role = link.role
+        for end in (link.z,) if role is host_role else (link.a, link.z):
+            sw = switches[end.device]
+            shape = (sw.platform, sw.model, end.speed, bool(end.lane), role)
+            size = rooms[shape] if shape in rooms else rooms.setdefault(shape, _room(inv, models, *shape))
+            if size is None:
                 continue
-            mtu = min(inv.fabric.mtu, PLATFORMS[sw.platform].max_mtu)
-            sm = inv.switch_models[sw.model]
-            asic: SwitchBuffers = sm.buffers  # type: ignore[assignment]  # `models` hold only models with buffers
-            lanes = sm.serdes_lanes // max(1, sm.speed // end.speed) if end.lane else sm.serdes_lanes
-            room = pg_headroom(asic, end.speed, role_cable(inv.solver.cable, link.role.value), mtu, lanes, ns)
-            if room is None:
+            if size == _NO_QUANTA:
                 no_quanta.setdefault((sw.model, end.speed), sw.name)
                 continue
-            demand[sw.name] += room.size
+            demand[sw.name] += size
     out = [Finding("BUF003", f"no IEEE 802.3 pause-quanta figure for {format_speed(speed)} ports (e.g. on {name}), "
                    "so their lossless headroom cannot be computed", src.key_loc(("switch_models", model, "buffers")),
                    "run these links at 10G-800G, or extend fabric/buffers.py PAUSE_QUANTA from IEEE 802.3 "
@@ -66,7 +83,7 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) 
         if need > worst.get(model, (-1, ""))[0]:
             worst[model] = (need, name)
     for model, (need, name) in sorted(worst.items()):
-        asic = inv.switch_models[model].buffers  # type: ignore[assignment]  # as above: models with buffers
+        asic: SwitchBuffers = inv.switch_models[model].buffers  # type: ignore[assignment]  # models with buffers
         total = need + asic.shared_headroom_pool
         budget = headroom_budget(asic)
         if total > budget:

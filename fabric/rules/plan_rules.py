@@ -90,10 +90,15 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     over_links: dict[tuple[str, str], int] = defaultdict(int)
     over_ports: dict[tuple[str, str], set[tuple[int | None, int]]] = defaultdict(set)
     limit = {name: inv.switch_models[sw.model].ports for name, sw in topo.switches.items()}
+    host, peer = LinkRole.HOST, LinkRole.PEER
     for link in (*topo.links, *topo.peer_links):
-        ends = (((link.z, "host"),) if link.role is LinkRole.HOST else
-                ((link.a, "peer link"), (link.z, "peer link")) if link.role is LinkRole.PEER else
-                ((link.a, "uplink"), (link.z, "downlink")))
+        a, z = link.a, link.z
+        if (z.port <= limit[z.device]) if link.role is host else (
+                a.port <= limit[a.device] and z.port <= limit[z.device]):
+            continue  # the common case: every end within its model's ports
+        ends = (((z, "host"),) if link.role is host else
+                ((a, "peer link"), (z, "peer link")) if link.role is peer else
+                ((a, "uplink"), (z, "downlink")))
         for end, kind in ends:
             if end.port > limit[end.device]:
                 over_links[(end.device, kind)] += 1

@@ -65,11 +65,14 @@ def measure(inv: Inventory, topo: Topology) -> dict[str, SwitchCapacity]:
     down: dict[str, int] = defaultdict(int)
     up: dict[str, int] = defaultdict(int)
     speeds: dict[str, Counter] = defaultdict(Counter)
+    host = LinkRole.HOST
     for link in topo.links:
-        down[link.z.device] += link.z.speed
-        if link.role is not LinkRole.HOST:
-            up[link.a.device] += link.a.speed
-            speeds[link.a.device][link.a.speed] += 1
+        z = link.z
+        down[z.device] += z.speed
+        if link.role is not host:
+            a = link.a
+            up[a.device] += a.speed
+            speeds[a.device][a.speed] += 1
     hops = next_hops(inv, topo)
     width = inv.routing.ecmp.width
     pods_with_spines = {p.id for p in inv.pods if p.spines}

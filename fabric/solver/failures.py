@@ -106,16 +106,23 @@ def _switch_failure_row(names: list[str], hops: dict[str, list[NextHop]], planne
                         order: dict[str, int], width: int) -> dict | None:
     lost_by_upper: dict[str, int] = defaultdict(int)
     worst: tuple | None = None
+    lefts_of: dict[tuple[tuple[int, int], ...], list[int]] = {}  # most switches share a shape: compute it once
     for low in names:
         by_upper: dict[str, tuple[int, int]] = {}
         for h in hops.get(low, []):
             c, g = by_upper.get(h.upper, (0, h.gbps))
             by_upper[h.upper] = (c + 1, min(g, h.gbps))
-        for upper, left in zip(by_upper, _each_left_out(width, list(by_upper.values())), strict=True):
-            lost_by_upper[upper] += planned[low] - left
-            key = (left / planned[low], order[upper], order[low])
-            if worst is None or key < worst[0]:
-                worst = (key, left, upper, low)
+        shape = tuple(by_upper.values())
+        lefts = lefts_of.get(shape)
+        if lefts is None:
+            lefts = lefts_of[shape] = _each_left_out(width, list(shape))
+        plan = planned[low]
+        for upper, left in zip(by_upper, lefts, strict=True):
+            lost_by_upper[upper] += plan - left
+            if worst is None or left / plan <= worst[0][0]:  # only then can the key below be smaller
+                key = (left / plan, order[upper], order[low])
+                if worst is None or key < worst[0]:
+                    worst = (key, left, upper, low)
     if worst is None:
         return None
     _key, left, upper, low = worst
@@ -130,11 +137,20 @@ def _link_failure_row(names: list[str], hops: dict[str, list[NextHop]], planned:
                       order: dict[str, int], width: int) -> dict | None:
     worst: tuple | None = None
     biggest_loss = 0
+    # the worst link failure of a switch is a function of its next hops' (Gbps, members, min-links): computed once
+    # per such shape, as (Gbps left, index of the next hop hit)
+    worst_of: dict[tuple[tuple[int, int, int], ...], tuple[int, int] | None] = {}
     for low in names:
-        hit = _link_failure(width, hops.get(low, []))
-        if hit is None:
+        mine = hops.get(low, [])
+        shape = tuple((h.gbps, len(h.links), h.min_links) for h in mine)
+        if shape in worst_of:
+            at = worst_of[shape]
+        else:
+            hit = _link_failure(width, mine)
+            at = worst_of[shape] = None if hit is None else (hit[0], next(i for i, h in enumerate(mine) if h is hit[1]))
+        if at is None:
             continue
-        left, hop = hit
+        left, hop = at[0], mine[at[1]]
         biggest_loss = max(biggest_loss, planned[low] - left)
         key = (left / planned[low], order[low])
         if worst is None or key < worst[0]:

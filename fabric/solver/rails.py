@@ -18,7 +18,7 @@ from typing import NamedTuple
 from fabric.core.finding import Finding
 from fabric.core.source_map import Location, SourceMap
 from fabric.intent import Inventory, SwitchModel
-from fabric.topology import LinkRole, Topology
+from fabric.topology import End, Link, LinkRole, Switch, Topology
 from fabric.units import format_speed, lanes_at
 
 
@@ -26,25 +26,27 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
     findings: list[Finding] = []
     cable_index = {f"{c.host}:nic{c.nic}p{c.nic_port}": i for i, c in enumerate(inv.cabling)}
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
-    miswired = 0
+    miswired = host_links = 0
 
     def where(link_id: str, fallback: tuple) -> Location | None:
         if link_id in cable_index:
             return src.loc(("cabling", cable_index[link_id]))
         return src.loc(fallback)
 
+    host_role, by_name, hosts = LinkRole.HOST, topo.switches, topo.hosts
+    blocks_of: dict[str, list] = {}  # model → its rail port blocks
     for link in topo.links:
-        if link.role is not LinkRole.HOST:
+        if link.role is not host_role:
             continue
-        sw = topo.switches[link.z.device]
-        host = topo.hosts[link.a.device]
+        host_links += 1
+        sw = by_name[link.z.device]
+        host = hosts[link.a.device]
         rail = link.rail
-        port = f"{link.z.port}/{link.z.lane}" if link.z.lane else str(link.z.port)
         nic_switches[(host.name, link.nic or 0)].append(sw.name)
-        subject = f"host {host.name} NIC {link.nic} port {link.a.port} (rail {rail})"
-        if (sw.pod, sw.segment) != (host.pod, host.segment):
+        if sw.pod != host.pod or sw.segment != host.segment:
             miswired += 1
-            findings.append(Finding("RAIL011", f"{subject} is cabled to {sw.name} port {port}, a switch of "
+            subject = _subject(link, host.name)
+            findings.append(Finding("RAIL011", f"{subject} is cabled to {sw.name} port {link.z.label()}, a switch of "
                                     f"{'pod ' + str(sw.pod) + ' segment ' + str(sw.segment) if sw.segment else sw.role}"
                                     f", not of its own segment {host.pod}/{host.segment}", where(link.id, host.src),
                                     "cable the NIC to its own segment's rail switch"))
@@ -54,17 +56,23 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
             right = [s for s in topo.switches.values() if (s.pod, s.segment) == (host.pod, host.segment)
                      and rail in s.rails]
             target = " or ".join(s.name for s in right) or f"a rail {rail} switch"
-            findings.append(Finding("RAIL010", f"{subject} is cabled to {sw.name} port {port}, which serves rail(s) "
-                                    f"{', '.join(map(str, sw.rails))}", where(link.id, host.src),
+            subject = _subject(link, host.name)
+            findings.append(Finding("RAIL010", f"{subject} is cabled to {sw.name} port {link.z.label()}, which serves "
+                                    f"rail(s) {', '.join(map(str, sw.rails))}", where(link.id, host.src),
                                     f"NIC {link.nic} belongs on {target}"))
             continue
-        model = inv.switch_models[sw.model]
-        blocks = model.port_blocks.rails if model.port_blocks else []
+        blocks = blocks_of.get(sw.model)
+        if blocks is None:
+            model = inv.switch_models[sw.model]
+            blocks = blocks_of[sw.model] = model.port_blocks.rails if model.port_blocks else []
+        if not blocks:
+            continue
         slot = sw.rails.index(rail)
-        if blocks and slot < len(blocks) and link.z.port not in blocks[slot]:
+        if slot < len(blocks) and link.z.port not in blocks[slot]:
             miswired += 1
-            findings.append(Finding("RAIL012", f"{subject} lands on {sw.name} port {port}, outside the rail's port "
-                                    f"block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
+            subject = _subject(link, host.name)
+            findings.append(Finding("RAIL012", f"{subject} lands on {sw.name} port {link.z.label()}, outside "
+                                    f"the rail's port block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
                                     f"{' …' if len(blocks[slot]) > 6 else ''})", where(link.id, host.src),
                                     f"use a port of model {sw.model!r} port_blocks.rails[{slot}]"))
     for (host_name, nic), switches in nic_switches.items():
@@ -82,10 +90,14 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
                 rails[r].append(name)
         segments.append({"pod": info.pod, "segment": info.id, "design": info.design.value,
                          "hosts": len(info.host_numbers), "rails": {str(r): v for r, v in sorted(rails.items())}})
-    host_links = sum(1 for link in topo.links if link.role is LinkRole.HOST)
     report = {"host_links": host_links, "pinned_cables": len(topo.pinned), "miswired": miswired,
               "segments": segments}
     return report, findings
+
+
+def _subject(link: Link, host: str) -> str:
+    """How a rail finding names the host end of host link `link` (made only when there is a finding)."""
+    return f"host {host} NIC {link.nic} port {link.a.port} (rail {link.rail})"
 
 
 class _Use(NamedTuple):
@@ -103,32 +115,61 @@ def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple],
     that the port's mode does not have (PORT006), and two cables on one physical port (PORT002): a native port
     clashes with every lane of it, two lanes clash when equal, two cables at different breakout modes clash."""
     out: list[Finding] = []
-    ports: dict[tuple[str, int], list[_Use]] = defaultdict(list)
+    # (switch, physical port) → its cables as _Use fields (plain tuples: there are hundreds of thousands)
+    ports: dict[tuple[str, int], list[tuple[str, int, int, int]]] = defaultdict(list)
+    lanes_of: dict[tuple[str, int], int] = {}  # (model, speed) → lanes_at of the model at that speed
+    switches, models, host_role = topo.switches, inv.switch_models, LinkRole.HOST
     for link in (*topo.links, *topo.peer_links):
-        for end in (link.z,) if link.role is LinkRole.HOST else (link.a, link.z):
-            sw = topo.switches[end.device]
-            model = inv.switch_models[sw.model]
-            use = _Use(link.id, end.lane, lanes_at(model.speed, model.breakouts, end.speed), end.speed)
-            ports[(end.device, end.port)].append(use)
-            at = where(link.id, sw.src)
-            if end.port in sw.disabled_ports:
-                out.append(Finding("PORT007", f"{link.id} is cabled to {sw.name} port {end.label()}, a disabled port",
-                                   at, f"pick an enabled port, or take {end.port} out of devices.{sw.key}."
-                                   "disabled_ports once it is repaired"))
-            if use.lanes == 0 or (use.lanes == 1) != (use.lane == 0) or use.lane > use.lanes:
-                out.append(Finding("PORT006", f"{link.id} is cabled to {sw.name} port {end.label()} at "
-                                   f"{format_speed(end.speed)}, {_lane_problem(model, use)}", at,
-                                   f"model {sw.model!r} runs {format_speed(end.speed)} "
-                                   + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode")))
+        link_id = link.id
+        for end in (link.z,) if link.role is host_role else (link.a, link.z):
+            dev, port, lane, speed = end
+            sw = switches[dev]
+            lanes = lanes_of.get((sw.model, speed))
+            if lanes is None:
+                model = models[sw.model]
+                lanes = lanes_of[(sw.model, speed)] = lanes_at(model.speed, model.breakouts, speed)
+            ports[(dev, port)].append((link_id, lane, lanes, speed))
+            disabled = port in sw.disabled_ports
+            if disabled or lanes == 0 or (lanes == 1) != (lane == 0) or lane > lanes:
+                out += _end_findings(link_id, end, sw, models[sw.model], lanes, disabled, where(link_id, sw.src))
     for (dev, port), uses in ports.items():
-        if len(uses) > 1:
-            problem = _clash(port, uses)
+        if len(uses) > 1 and not _fits(uses):
+            problem = _clash(port, [_Use(*u) for u in uses])
             if problem:
-                pinned = [u.link for u in uses if u.link in topo.pinned] or [uses[0].link]
+                pinned = [u[0] for u in uses if u[0] in topo.pinned] or [uses[0][0]]
                 out.append(Finding("PORT002", f"switch {dev} port {problem}", where(pinned[0], topo.switches[dev].src),
                                    "give each cable its own physical port (a native port takes one cable, a broken-out "
                                    "port one cable per lane, all at one breakout mode)"))
     return out
+
+
+def _end_findings(link_id: str, end: End, sw: Switch, model: SwitchModel, lanes: int, disabled: bool,
+                  at: Location | None) -> list[Finding]:
+    """PORT007 and PORT006 of one cable end (only called for an end that has one of them)."""
+    out: list[Finding] = []
+    use = _Use(link_id, end.lane, lanes, end.speed)
+    if disabled:
+        out.append(Finding("PORT007", f"{link_id} is cabled to {sw.name} port {end.label()}, a disabled port",
+                           at, f"pick an enabled port, or take {end.port} out of devices.{sw.key}."
+                           "disabled_ports once it is repaired"))
+    if use.lanes == 0 or (use.lanes == 1) != (use.lane == 0) or use.lane > use.lanes:
+        out.append(Finding("PORT006", f"{link_id} is cabled to {sw.name} port {end.label()} at "
+                           f"{format_speed(end.speed)}, {_lane_problem(model, use)}", at,
+                           f"model {sw.model!r} runs {format_speed(end.speed)} "
+                           + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode")))
+    return out
+
+
+def _fits(uses: list[tuple[str, int, int, int]]) -> bool:
+    """True when the cables of one port sit on distinct lanes (none native) of one breakout mode: the common case
+    of a broken-out port, where `_clash` returns ''; False means `_clash` must look."""
+    if len(uses) == 2:  # the commonest: two lanes of a 2-lane breakout, without building sets
+        (_l1, lane1, lanes1, speed1), (_l2, lane2, lanes2, speed2) = uses
+        return lane1 != lane2 and lane1 != 0 and lane2 != 0 and lanes1 == lanes2 and speed1 == speed2
+    first = uses[0]
+    lanes = {u[1] for u in uses}
+    return (len(lanes) == len(uses) and 0 not in lanes
+            and all(u[2] == first[2] and u[3] == first[3] for u in uses))
 
 
 def _clash(port: int, uses: list[_Use]) -> str:
@@ -168,14 +209,16 @@ def _lane_hint(use: _Use) -> str:
 def check_ports(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
     findings: list[Finding] = []
     used: dict[str, set[int]] = defaultdict(set)
+    host = LinkRole.HOST
     for link in topo.links:
-        if link.a.speed != link.z.speed:
-            findings.append(Finding("PORT004", f"link {link.id} runs at {link.a.speed}G on {link.a.device} but "
-                                    f"{link.z.speed}G on {link.z.device}", src.loc(topo.switches[link.z.device].src),
+        a, z = link.a, link.z
+        if a.speed != z.speed:
+            findings.append(Finding("PORT004", f"link {link.id} runs at {a.speed}G on {a.device} but "
+                                    f"{z.speed}G on {z.device}", src.loc(topo.switches[z.device].src),
                                     "both ends of a link need the same speed"))
-        used[link.z.device].add(link.z.port)
-        if link.role is not LinkRole.HOST:
-            used[link.a.device].add(link.a.port)
+        used[z.device].add(z.port)
+        if link.role is not host:
+            used[a.device].add(a.port)
     models: dict[str, dict] = {}
     switches = {}
     for name, sw in topo.switches.items():

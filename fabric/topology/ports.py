@@ -3,6 +3,8 @@ peer link, and the Ports allocator that hands out (port, lane) positions, keepin
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from fabric.intent import Inventory, SwitchModel
 from fabric.topology.model import End, Switch
 from fabric.units import lanes_at
@@ -25,11 +27,21 @@ class Ports:
         self.lanes = max(lanes, 1)
         self.breakout = lanes > 1
         self.overflow_base = overflow_base
+        self._table = _positions(self.ports, self.lanes, self.breakout)
 
     def at(self, position: int) -> tuple[int, int]:
+        if 0 <= position < len(self._table):  # within the candidate ports: looked up
+            return self._table[position]
         q, r = divmod(position, self.lanes)
         port = self.ports[q] if q < len(self.ports) else self.overflow_base + (q - len(self.ports)) + 1
         return port, (r + 1 if self.breakout else 0)
+
+
+@lru_cache(maxsize=256)
+def _positions(ports: tuple[int, ...], lanes: int, breakout: bool) -> tuple[tuple[int, int], ...]:
+    """(port, lane) of every position within `ports` (what Ports.at computes), shared by every allocator of the
+    same candidates and lanes: most switches of a fabric have the same model."""
+    return tuple((port, (r + 1 if breakout else 0)) for port in ports for r in range(lanes))
 
 
 def uplink_candidates(model: SwitchModel) -> tuple[int, ...]:

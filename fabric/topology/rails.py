@@ -104,7 +104,7 @@ def _host_links(x: Expansion, p: int, seg: Segment, src: tuple, groups: tuple[tu
     host-1 of the rail block (blocks) or (host-1)·rails-per-switch + slot (no blocks); an MLAG segment bonds both
     links of a NIC as port-channel MLAG_CHANNEL_BASE + (host-1)·rails-per-switch + slot + 1."""
     topo, s = x.topo, seg.id
-    add_link = topo.add
+    add_link, host_role = topo.add, LinkRole.HOST
     place = topo.links.append  # the hot path: host links on enabled ports
     rail_slot = {r: (g, i) for g, rails in enumerate(groups) for i, r in enumerate(rails)}
     m = len(groups[0]) if groups else 1
@@ -119,6 +119,7 @@ def _host_links(x: Expansion, p: int, seg: Segment, src: tuple, groups: tuple[tu
             hname = f"{hname}~{p}.{s}.{number}"
         topo.hosts[hname] = Host(hname, p, s, number, hg.model, hm.gpus, hm.nics, hsrc)
         speed = hm.nic_speed
+        host_ends = (End(hname, 1, 0, speed), End(hname, 2, 0, speed))  # NIC port 1 or 2 (immutable: shared)
         for nic in range(hm.nics):
             if nic not in rail_slot:
                 continue  # rails-vs-NICs is reported by the intent rules
@@ -129,8 +130,7 @@ def _host_links(x: Expansion, p: int, seg: Segment, src: tuple, groups: tuple[tu
                 ports = port_alloc[(swname, i)]
                 port, lane = ports.at(position)
                 z = End(swname, port, lane, speed)
-                host_link = Link(f"{hname}:nic{nic}p{side + 1}", LinkRole.HOST, End(hname, side + 1, 0, speed), z,
-                                 nic, nic, number)
+                host_link = Link(f"{hname}:nic{nic}p{side + 1}", host_role, host_ends[side], z, nic, nic, number)
                 if mlag:  # one LACP bond per NIC over both switches: same number on both
                     host_link.bundle = f"{hname}:nic{nic}"
                     host_link.channel = MLAG_CHANNEL_BASE + (number - 1) * m + i + 1

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from fabric.intent import Pod, Spines, SuperSpines
 from fabric.topology.model import End, Link, LinkRole, SegmentInfo, Switch
-from fabric.topology.ports import Ports, downlink_candidates, lanes_for, off_end, uplink_ports
+from fabric.topology.ports import Ports, downlink_candidates, lanes_for, uplink_ports
 
 if TYPE_CHECKING:
     from fabric.topology.expand import Expansion
@@ -44,29 +44,32 @@ def fabric_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch],
         spine_down[spine.name] = Ports(downlink_candidates(smodel, x.inv.super_spines is not None),
                                        spine.disabled_ports, lanes_for(smodel, sp.link_speed) or 1, smodel.ports)
     seg_by_id = {s.id: s for s in pod.segments}
+    speed, members, add, fabric = sp.link_speed, sp.port_channel_members, x.topo.add, LinkRole.FABRIC
     for info, switches in seg_switches:
         per_spine = seg_by_id[info.id].links_per_spine or sp.links_per_rail_switch
         _segment_stride(x, pi, p, sp, info, spines, down_pos, len(switches) * per_spine)
         for sw in switches:
             model = x.inv.switch_models[sw.model]
-            up = uplink_ports(model, sw, lanes_for(model, sp.link_speed) or 1)
+            up = uplink_ports(model, sw, lanes_for(model, speed) or 1)
+            name, slot_base = sw.name, sw.tier_slot * lim.uplinks_per_rail_switch
             for spine in spines:
                 down = spine_down[spine.name]
+                first_u = (spine.index - 1) * per_spine
                 for link in range(per_spine):
-                    u = (spine.index - 1) * per_spine + link
+                    u = first_u + link
                     port, lane = up.at(u)
                     sport, slane = down.at(down_pos[spine.name])
                     down_pos[spine.name] += 1
                     bundle = None
                     slot_u = u
-                    if sp.port_channel_members:
-                        c = link // sp.port_channel_members
-                        bundle = f"{sw.name}>{spine.name}#pc{c + 1}"
-                        slot_u = (spine.index - 1) * per_spine + c * sp.port_channel_members
-                    a, z = End(sw.name, port, lane, sp.link_speed), End(spine.name, sport, slane, sp.link_speed)
-                    x.topo.add(Link(f"{sw.name}>{spine.name}#{link + 1}", LinkRole.FABRIC, a, z, bundle=bundle,
-                                    net_slot=sw.tier_slot * lim.uplinks_per_rail_switch + slot_u),
-                               off_end(a, up) or off_end(z, down))
+                    if members:
+                        c = link // members
+                        bundle = f"{name}>{spine.name}#pc{c + 1}"
+                        slot_u = first_u + c * members
+                    a, z = End(name, port, lane, speed), End(spine.name, sport, slane, speed)
+                    add(Link(f"{name}>{spine.name}#{link + 1}", fabric, a, z, bundle=bundle,
+                             net_slot=slot_base + slot_u),
+                        a if port in up.disabled else z if sport in down.disabled else None)
 
 
 def _segment_stride(x: Expansion, pi: int, p: int, sp: Spines, info: SegmentInfo, spines: list[Switch],
@@ -102,20 +105,22 @@ def core_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch], core: Core
         if sup.plane is not None:
             by_plane.setdefault(sup.plane, []).append(sup)
     _pod_stride(x, pi, pod.id, sp, ss_cfg, spines, core)
+    links, add, role = sp.links_per_super_spine, x.topo.add, LinkRole.CORE
+    position = core.position
     for spine in spines:
         smodel = x.inv.switch_models[spine.model]
         up = uplink_ports(smodel, spine, lanes_for(smodel, speed) or 1)
+        name, slot_base = spine.name, x.core_net_base + spine.tier_slot * lim.uplinks_per_spine
         for pos, sup in enumerate(by_plane[spine.plane if planes else None]):
             down = core.ports[(sup.name, speed)]
-            for link in range(sp.links_per_super_spine):
-                u = pos * sp.links_per_super_spine + link
+            for link in range(links):
+                u = pos * links + link
                 port, lane = up.at(u)
-                sport, slane = down.at(core.position[sup.name])
-                core.position[sup.name] += 1
-                a, z = End(spine.name, port, lane, speed), End(sup.name, sport, slane, speed)
-                x.topo.add(Link(f"{spine.name}>{sup.name}#{link + 1}", LinkRole.CORE, a, z,
-                                net_slot=x.core_net_base + spine.tier_slot * lim.uplinks_per_spine + u),
-                           off_end(a, up) or off_end(z, down))
+                sport, slane = down.at(position[sup.name])
+                position[sup.name] += 1
+                a, z = End(name, port, lane, speed), End(sup.name, sport, slane, speed)
+                add(Link(f"{name}>{sup.name}#{link + 1}", role, a, z, net_slot=slot_base + u),
+                    a if port in up.disabled else z if sport in down.disabled else None)
 
 
 def _pod_stride(x: Expansion, pi: int, p: int, sp: Spines, ss_cfg: SuperSpines, spines: list[Switch],
