@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from fabric.device.interfaces import build_interfaces, end_name
+from fabric.device.interfaces import Interface, build_interfaces, end_name
 from fabric.pipeline import Result
 from fabric.topology import End
 from tests.helpers import base_inventory, run_data
@@ -24,8 +24,8 @@ def test_every_port_and_spare_lane(mini: Result) -> None:
     sw = dataclasses.replace(topo.switches["p1-s1-rail0"], disabled_ports=frozenset({3}))
     model = inv.switch_models[sw.model]
     # port 1 broken out 2x400G, lane 1 used by a host; lane 2 spare; every other port native 800G
-    used = {(1, 1): dict(name="Ethernet0", port=1, lane=1, speed=400, mode="access", admin_up=True,
-                         description="h1", mtu=9216, vlan=100, qos=True, peer="h1", role="host")}
+    used = {(1, 1): Interface("Ethernet0", 1, 1, 400, "access", True, "h1", 9216, vlan=100, qos=True, peer="h1",
+                              role="host")}
     out = build_interfaces(sw, model, used, {1: (2, 400)}, 9216)
     assert len(out) == 64 + 1  # one extra lane interface for the broken-out port
     first, spare, native, disabled = out[0], out[1], out[2], out[3]

@@ -8,7 +8,7 @@ made once, here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fabric.intent import Inventory
 from fabric.intent_system import PLACEHOLDER_RE, RadiusGroup, Role, SystemSettings, TacacsGroup, VaultRef, merged
@@ -156,6 +156,18 @@ def _syslog(address: str, port: int, protocol: str) -> SyslogServer:
 
 def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: str) -> System:
     """The System of the switch whose pattern name is `switch_key`, on `platform`, managed at `management_ip`."""
+    return with_address(system_template(inv, switch_key, platform), management_ip)
+
+
+def with_address(template: System, management_ip: str) -> System:
+    """`template` (from system_template) for the switch managed at `management_ip`."""
+    return replace(template, agent_address=management_ip)
+
+
+def system_template(inv: Inventory, switch_key: str, platform: str) -> System:
+    """The System of the switch whose pattern name is `switch_key`, on `platform`, without its management address
+    (agent_address ""): the same for every switch of that platform whose `devices:` entry (if any) has no
+    `system:` (fabric/device/build.py builds it once per such group)."""
     s = effective(inv, switch_key)
     traits = PLATFORMS[platform]
     users = tuple(User(name, u.role.value,
@@ -179,7 +191,7 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
     return System(
         vrf=traits.management_vrf or s.management.vrf,
         interface=traits.management_interface,
-        agent_address=management_ip,
+        agent_address="",
         eapi=s.management.eapi and traits.eapi,
         ssh=s.management.ssh,
         users=users,
