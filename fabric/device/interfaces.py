@@ -78,9 +78,8 @@ def physical(platform: str, serdes_lanes: int, port: int, lanes_speed: tuple[int
 _Port = tuple[str, Physical, Interface]  # (name, physical facts, the Interface when unused)
 
 
-def _unused(name: str, port: int, lane: int, speed: int, mtu: int, f: Physical,
-            description: str = "unused") -> Interface:
-    return Interface(name, port, lane, speed, "unused", False, description, mtu, None, None, None, False, "", "", "",
+def _unused(name: str, port: int, lane: int, speed: int, mtu: int, f: Physical) -> Interface:
+    return Interface(name, port, lane, speed, "unused", False, "unused", mtu, None, None, None, False, "", "", "",
                      f.breakout, f.lanes, None, f.speed_setting, f.fec)
 
 
@@ -109,33 +108,50 @@ def breakout_lanes(platform: str, serdes_lanes: int, port: int, lanes_speed: tup
     return tuple(out)
 
 
+Breakouts = tuple[tuple[int, tuple[int, int]], ...]  # (port, (lanes, lane speed)) of the broken-out ports, sorted
+
+
+@lru_cache(maxsize=1 << 10)
+def port_layout(platform: str, serdes_lanes: int, ports: int, speed: int, mtu: int,
+                breakouts: Breakouts) -> tuple[tuple[Interface, ...], dict[tuple[int, int], int]]:
+    """Every port and lane of a switch shape as unused Interfaces, by port then lane (shared by the switches of
+    that shape: read-only), and the position of each (port, lane) in that order."""
+    native, broken = native_ports(platform, serdes_lanes, ports, speed, mtu), dict(breakouts)
+    out: list[Interface] = []
+    for port in range(1, ports + 1):
+        lanes_speed = broken.get(port)
+        facts = native[port - 1: port] if lanes_speed is None else \
+            breakout_lanes(platform, serdes_lanes, port, lanes_speed, speed, mtu)
+        out.extend(unused for _name, _f, unused in facts)
+    return tuple(out), {(i.port, i.lane): n for n, i in enumerate(out)}
+
+
 def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], Interface],
                      breakout_of: dict[int, tuple[int, int]], mtu: int) -> tuple[Interface, ...]:
     """Every port of `model` on `sw`, by port then lane: the used lanes (`used`: (port, lane) → its Interface from
     the link walk, whose physical facts are filled in here), the spare lanes of broken-out ports (`breakout_of`:
     port → (lanes, lane speed)), unused and disabled ports at the switch MTU. Serdes lanes are numbered
-    sequentially: port p owns (p-1)·serdes_lanes ... Unused ports are the Interfaces native_ports and
-    breakout_lanes share between switches of one shape (read-only, like every Interface once built)."""
-    interfaces: list[Interface] = []
-    platform, serdes, disabled = sw.platform, model.serdes_lanes, sw.disabled_ports
-    native = native_ports(platform, serdes, model.ports, model.speed, mtu)
-    for port in range(1, model.ports + 1):
-        lanes_speed = breakout_of.get(port)
-        if lanes_speed is None:
-            speed, first, facts = model.speed, 0, native[port - 1: port]
-        else:
-            speed, first = lanes_speed[1], 1
-            facts = breakout_lanes(platform, serdes, port, lanes_speed, model.speed, mtu)
-        for lane, (name, f, unused) in enumerate(facts, first):
-            intf = used.get((port, lane))
-            if intf is not None:
-                if intf.speed != speed:  # a port run below its native speed without a breakout
-                    f = physical(platform, serdes, port, lanes_speed, lane, intf.speed)
-                intf.breakout, intf.lanes, intf.speed_setting, intf.fec = f
-                interfaces.append(intf)
-            elif port in disabled:
-                interfaces.append(_unused(name, port, lane, speed, mtu, f, "disabled in inventory"))
-            else:
-                interfaces.append(unused)
-    # beyond-model ports never reach here: the validation stops rendering on PORT001
-    return tuple(interfaces)
+    sequentially: port p owns (p-1)·serdes_lanes ... Unused ports are the Interfaces port_layout shares between
+    the switches of one shape (read-only, like every Interface once built)."""
+    platform, serdes = sw.platform, model.serdes_lanes
+    template, position = port_layout(platform, serdes, model.ports, model.speed, mtu,
+                                     tuple(sorted(breakout_of.items())))
+    out = list(template)
+    for key, intf in used.items():
+        n = position.get(key)
+        if n is None:  # beyond the model: the validation stops rendering on PORT001 before this
+            continue
+        t = template[n]
+        if intf.speed == t.speed:
+            intf.breakout, intf.lanes, intf.speed_setting, intf.fec = t.breakout, t.lanes, t.speed_setting, t.fec
+        else:  # a port run below its native speed without a breakout
+            port, lane = key
+            intf.breakout, intf.lanes, intf.speed_setting, intf.fec = physical(
+                platform, serdes, port, breakout_of.get(port), lane, intf.speed)
+        out[n] = intf
+    if sw.disabled_ports:
+        for n, t in enumerate(template):
+            if out[n] is t and t.port in sw.disabled_ports:
+                out[n] = Interface(t.name, t.port, t.lane, t.speed, "unused", False, "disabled in inventory", mtu,
+                                   breakout=t.breakout, lanes=t.lanes, speed_setting=t.speed_setting, fec=t.fec)
+    return tuple(out)
