@@ -6,9 +6,9 @@ port-channel builders), the members of each fabric bundle (port-channels), the B
 (routing), the access ports per rail VLAN (vlans), the MLAG pieces (mlag), and the link MTUs that are below the
 switch's own because the peer's platform ceiling is lower (the MTU note).
 
-What both ends of a switch-to-switch link need (interface names, addresses as text, link MTU, peer groups, peer
-ASNs: a `Side` per end) is decided once per link, by the first of its two switches to be walked, when
-build_devices passes a `LinkEnds` memo (a dict by link id, alive for one build_devices call).
+Both ends of a fabric or core link (their Interfaces and BGP neighbors: `EndParts`) are built at once, by the
+first of the link's two switches to be walked, when build_devices passes a `LinkEnds` memo (a dict by link id,
+alive for one build_devices call); the second switch takes its end from there.
 """
 
 from __future__ import annotations
@@ -41,23 +41,21 @@ class SwitchLinks:
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
 
 
-class Side(NamedTuple):
-    """One end of a switch-to-switch link as its own switch sees it: everything its interface and BGP session need,
-    decided once per link for both ends (links.link_ends)."""
+class EndParts(NamedTuple):
+    """What one end of a switch-to-switch link gives its own switch: its Interface, its BGP neighbor (on a bundle
+    member: the bundle's, used on the first member only), the peer group of that session, and the peer's platform
+    with the link MTU (both ends' ceiling; the MTU note names the peer platforms whose links run lower)."""
 
-    name: str  # my interface
-    peer: Switch
-    peer_interface: str
-    description: str  # "<peer> <peer interface>"
-    mine: str  # my address on the link's (or its bundle's) /31, a.b.c.d
-    theirs: str
-    mtu: int  # the link MTU: both ends' platform ceiling
-    group: str  # the BGP peer group of my session to the peer
-    peer_asn: int
-    role: str  # the link role's value
+    interface: Interface
+    neighbor: Neighbor
+    group: str
+    peer_platform: str
+    mtu: int
 
 
-LinkEnds = dict[str, tuple[Side, Side]]  # link id → its (a, z) sides, for one build_devices call
+# link id → its (a, z) parts and which end took its parts first, for one build_devices call: the first of the
+# link's two switches to be walked builds both ends, the second takes its own and drops the entry
+LinkEnds = dict[str, tuple[tuple[EndParts, EndParts], bool]]
 
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
 _group_of = lru_cache(maxsize=64)(group_of)  # roles are enums: hashing them is Python code, so ask once per pair
@@ -76,23 +74,35 @@ def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
     return by_device
 
 
-def link_ends(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple[Side, Side]:
-    """The (a, z) sides of a switch-to-switch link: z is the upper end, with the upper address of the /31."""
+def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple[EndParts, EndParts]:
+    """Both ends of a fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (the
+    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31."""
     a, z = topo.switches[link.a.device], topo.switches[link.z.device]
     upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
     a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
     a_name, z_name = end_name(a, inv.switch_models[a.model], link.a), end_name(z, inv.switch_models[z.model], link.z)
-    mtu, role = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role.value
-    return (Side(a_name, z, z_name, f"{z.name} {z_name}", a_ip, z_ip, mtu, _group_of(a.role, z.role), plan.asn[z.name],
-                 role),
-            Side(z_name, a, a_name, f"{a.name} {a_name}", z_ip, a_ip, mtu, _group_of(z.role, a.role), plan.asn[a.name],
-                 role))
+    a_desc, z_desc = f"{z.name} {z_name}", f"{a.name} {a_name}"  # each end describes its peer
+    mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role.value, link.a, link.z
+    if link.bundle:
+        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, z.name,
+                       z_name, role)
+        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "member", True, z_desc, mtu, None, None, None, True, a.name,
+                       a_name, role)
+        na, nz = Neighbor(z_ip, plan.asn[z.name], z.name, a_ip), Neighbor(a_ip, plan.asn[a.name], a.name, z_ip)
+    else:
+        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "routed", True, a_desc, mtu, f"{a_ip}/31", None, None, True,
+                       z.name, z_name, role)
+        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "routed", True, z_desc, mtu, f"{z_ip}/31", None, None, True,
+                       a.name, a_name, role)
+        na, nz = Neighbor(z_ip, plan.asn[z.name], a_desc, a_ip), Neighbor(a_ip, plan.asn[a.name], z_desc, z_ip)
+    return (EndParts(ia, na, _group_of(a.role, z.role), z.platform, mtu),
+            EndParts(iz, nz, _group_of(z.role, a.role), a.platform, mtu))
 
 
 def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], mtu: int,
                port_channel_name: Callable[[int], str], memo: LinkEnds | None = None) -> SwitchLinks:
     """Collect what `sw`'s links (from links_by_device) give each section; `mtu` is the switch MTU,
-    `port_channel_name` the platform's port-channel naming, `memo` each link's sides once computed."""
+    `port_channel_name` the platform's port-channel naming, `memo` the ends built by the link's other switch."""
     out = SwitchLinks(MlagParts(port_channel_name))
     model = inv.switch_models[sw.model]
     memo = {} if memo is None else memo
@@ -100,21 +110,40 @@ def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: li
         me = link.z if upper else link.a
         if me.lane:
             out.breakout_of[me.port] = (model.speed // me.speed, me.speed)
-        if link.role is LinkRole.HOST:
+        role = link.role
+        if role is LinkRole.HOST:
             _host_end(out, topo, plan, sw, link, me, link.a, end_name(sw, model, me), mtu)
             continue
-        sides = memo.get(link.id)
-        if sides is None:
-            sides = memo[link.id] = link_ends(inv, topo, plan, link)
-        side = sides[1] if upper else sides[0]
-        if link.role is LinkRole.PEER:
-            peer = side.peer.name
-            out.mlag.peer_member(out.used.setdefault((me.port, me.lane), Interface(
-                side.name, me.port, me.lane, me.speed, "member", True, f"MLAG peer link {side.description}", mtu,
-                None, None, None, True, peer, side.peer_interface, "peer")), link, upper, peer)
+        if role is LinkRole.PEER:
+            _peer_end(out, inv, topo, link, upper, end_name(sw, model, me), mtu)
+            continue
+        found = memo.pop(link.id, None)
+        if found is None or found[1] is upper:  # the first end met, or (never in build_devices) the same end again
+            ends = fabric_link(inv, topo, plan, link)
+            memo[link.id] = (ends, upper)
         else:
-            _fabric_end(out, link, upper, me, side, mtu)
+            ends = found[0]
+        intf, neighbor, group, peer_platform, lmtu = ends[1] if upper else ends[0]
+        if lmtu < mtu:
+            out.lower_peers[peer_platform] = lmtu
+        out.used[(me.port, me.lane)] = intf
+        if link.bundle:
+            members = out.channels[link.bundle]
+            members.append((me.port, me.lane, link, upper))
+            if len(members) > 1:  # one neighbor per bundle, on its first member
+                continue
+        out.neighbors[group].append(neighbor)
     return out
+
+
+def _peer_end(out: SwitchLinks, inv: Inventory, topo: Topology, link: Link, upper: bool, name: str, mtu: int) -> None:
+    """A member of the MLAG peer link, at the switch MTU."""
+    me, peer = (link.z, link.a) if upper else (link.a, link.z)
+    psw = topo.switches[peer.device]
+    pname = end_name(psw, inv.switch_models[psw.model], peer)
+    out.mlag.peer_member(out.used.setdefault((me.port, me.lane), Interface(
+        name, me.port, me.lane, me.speed, "member", True, f"MLAG peer link {psw.name} {pname}", mtu, None, None, None,
+        True, psw.name, pname, "peer")), link, upper, psw.name)
 
 
 def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, sw: Switch, link: Link, me: End, peer: End, name: str,
@@ -129,24 +158,3 @@ def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, sw: Switch, link: Li
         out.mlag.host_member(intf, link, sub.vlan)
     else:
         out.vlan_members[sub.vlan].append(name)
-
-
-def _fabric_end(out: SwitchLinks, link: Link, upper: bool, me: End, side: Side, mtu: int) -> None:
-    """A fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (one neighbor per
-    bundle, on its first member) at the link MTU (both ends' platform ceiling)."""
-    peer = side.peer.name
-    if side.mtu < mtu:
-        out.lower_peers[side.peer.platform] = side.mtu
-    if link.bundle:
-        members = out.channels[link.bundle]
-        members.append((me.port, me.lane, link, upper))
-        out.used[(me.port, me.lane)] = Interface(side.name, me.port, me.lane, me.speed, "member", True,
-                                                 side.description, side.mtu, None, None, None, True, peer,
-                                                 side.peer_interface, side.role)
-        if len(members) == 1:
-            out.neighbors[side.group].append(Neighbor(side.theirs, side.peer_asn, peer, side.mine))
-        return
-    out.used[(me.port, me.lane)] = Interface(side.name, me.port, me.lane, me.speed, "routed", True, side.description,
-                                             side.mtu, f"{side.mine}/31", None, None, True, peer, side.peer_interface,
-                                             side.role)
-    out.neighbors[side.group].append(Neighbor(side.theirs, side.peer_asn, side.description, side.mine))
