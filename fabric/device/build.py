@@ -17,7 +17,7 @@ from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.buffers import device_buffers
 from fabric.device.interfaces import build_interfaces
-from fabric.device.links import LinkEnds, links_by_device, walk_links
+from fabric.device.links import SwitchLinks, switch_links, walk_fabric
 from fabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
 from fabric.device.model import DeviceConfig
 from fabric.device.port_channels import fabric_port_channels, min_links_limit
@@ -28,18 +28,17 @@ from fabric.device.vlans import build_vlans
 from fabric.intent import Inventory
 from fabric.mtu import switch_mtu
 from fabric.platforms import PLATFORMS
-from fabric.topology import Link, Switch, Topology
+from fabric.topology import Switch, Topology
 
 
 @dataclass(slots=True)
 class Shared:
     """What build_devices decides once and every switch reuses: fabric-wide values (QoS, the management gateway),
-    each switch-to-switch link's two sides (links.LinkEnds), each pod's port-channel min-links, and the management
+    each pod's port-channel min-links, and the management
     plane per group of switches that share it (system.system_template)."""
 
     qos: Qos
     gateway: str
-    ends: LinkEnds = field(default_factory=dict)
     min_links: dict[int | None, int | None] = field(default_factory=dict)
     systems: dict[tuple[str | None, str], System] = field(default_factory=dict)
 
@@ -67,10 +66,12 @@ def build_devices(inv: Inventory, topo: Topology, plan: Plan,
                   done: Callable[[int], object] | None = None) -> dict[str, DeviceConfig]:
     """Every switch's DeviceConfig, by hostname, in topology order (`done(1)` after each, for progress)."""
     shared = Shared.of(inv, plan)
-    by_device = links_by_device(topo)
+    found = {name: switch_links(inv, sw, switch_mtu(inv.fabric.mtu, sw.platform), PLATFORMS[sw.platform].port_channel)
+             for name, sw in topo.switches.items()}
+    walk_fabric(inv, topo, plan, found, topo.links, topo.peer_links)
     out: dict[str, DeviceConfig] = {}
     for name, sw in topo.switches.items():
-        out[name] = build_device(inv, topo, plan, sw, by_device.get(name, []), shared)
+        out[name] = build_device(inv, plan, sw, found.pop(name), shared)
         if done is not None:
             done(1)
     return out
@@ -84,14 +85,11 @@ def mtu_note(fabric_mtu: int, mtu: int, platform: str, lower_peers: dict[str, in
     return "; ".join(filter(None, (own, *peers)))
 
 
-def build_device(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]],
-                 shared: Shared) -> DeviceConfig:
-    """The DeviceConfig of one switch; `links` are its (link, I am the upper end) from links_by_device, `shared`
-    what build_devices decided once for all switches."""
+def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, shared: Shared) -> DeviceConfig:
+    """The DeviceConfig of one switch from what its links gave (links.walk_fabric); `shared` what build_devices
+    decided once for all switches."""
     traits = PLATFORMS[sw.platform]
-    model = inv.switch_models[sw.model]
-    mtu = switch_mtu(inv.fabric.mtu, sw.platform)
-    found = walk_links(inv, topo, plan, sw, links, mtu, traits.port_channel, shared.ends)
+    model, mtu = found.model, found.mtu
     subnets = [plan.rail_subnets[(sw.name, r)] for r in sw.rails]
     pcs = fabric_port_channels(found.channels, found.used, plan, traits.port_channel,
                                shared.min_links_of(inv, sw.pod))

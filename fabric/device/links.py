@@ -1,37 +1,40 @@
-"""The link walk: what each of a switch's links gives the sections of its device model.
+"""The link walk: what each switch's links give the sections of its device model.
 
-One pass over the switch's links (host, fabric/core, MLAG peer) collects, per section: the Interface of every
-used port or lane (interfaces; its physical facts are filled in by build_interfaces, its bundle by the
-port-channel builders), the members of each fabric bundle (port-channels), the BGP neighbors per peer group
+One pass over the fabric's links (host, fabric/core, MLAG peer) collects, per switch and per section: the
+Interface of every used port or lane (interfaces; its physical facts are filled in by build_interfaces, its bundle
+by the port-channel builders), the members of each fabric bundle (port-channels), the BGP neighbors per peer group
 (routing), the access ports per rail VLAN (vlans), the MLAG pieces (mlag), and the link MTUs that are below the
 switch's own because the peer's platform ceiling is lower (the MTU note).
 
-Both ends of a fabric or core link (their Interfaces and BGP neighbors: `EndParts`) are built at once, by the
-first of the link's two switches to be walked, when build_devices passes a `LinkEnds` memo (a dict by link id,
-alive for one build_devices call); the second switch takes its end from there.
+A fabric or core link is met once: both of its ends (their Interfaces and BGP neighbors: `EndParts`) are built
+together. Each switch meets its links in topology order (topo.links, then topo.peer_links), as a walk of its own
+links (walk_links) would.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from socket import inet_ntoa
 from typing import NamedTuple
 
-from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.interfaces import Interface, end_name
 from fabric.device.mlag import MlagParts
 from fabric.device.port_channels import Member
 from fabric.device.routing import Neighbor, group_of
-from fabric.intent import Inventory
+from fabric.intent import Inventory, SwitchModel
 from fabric.mtu import link_mtu
 from fabric.topology import End, Link, LinkRole, Switch, Topology
 
 
 @dataclass(slots=True)
 class SwitchLinks:
+    sw: Switch
+    model: SwitchModel
+    mtu: int  # the switch MTU (its platform's ceiling)
     mlag: MlagParts
     used: dict[tuple[int, int], Interface] = field(default_factory=dict)  # (port, lane) → its Interface
     breakout_of: dict[int, tuple[int, int]] = field(default_factory=dict)  # port → (lanes, lane speed)
@@ -52,10 +55,6 @@ class EndParts(NamedTuple):
     peer_platform: str
     mtu: int
 
-
-# link id → its (a, z) parts and which end took its parts first, for one build_devices call: the first of the
-# link's two switches to be walked builds both ends, the second takes its own and drops the entry
-LinkEnds = dict[str, tuple[tuple[EndParts, EndParts], bool]]
 
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
 _group_of = lru_cache(maxsize=64)(group_of)  # roles are enums: hashing them is Python code, so ask once per pair
@@ -79,7 +78,7 @@ def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple
     bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31."""
     a, z = topo.switches[link.a.device], topo.switches[link.z.device]
     upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
-    a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
+    a_ip, z_ip = inet_ntoa(lower_ip.to_bytes(4, "big")), inet_ntoa(upper_ip.to_bytes(4, "big"))  # address.ntoa
     a_name, z_name = end_name(a, inv.switch_models[a.model], link.a), end_name(z, inv.switch_models[z.model], link.z)
     a_desc, z_desc = f"{z.name} {z_name}", f"{a.name} {a_name}"  # each end describes its peer
     mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role.value, link.a, link.z
@@ -99,61 +98,88 @@ def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple
             EndParts(iz, nz, _group_of(z.role, a.role), a.platform, mtu))
 
 
+def switch_links(inv: Inventory, sw: Switch, mtu: int, port_channel_name: Callable[[int], str]) -> SwitchLinks:
+    """An empty SwitchLinks for `sw` (switch MTU `mtu`, the platform's port-channel naming)."""
+    return SwitchLinks(sw, inv.switch_models[sw.model], mtu, MlagParts(port_channel_name))
+
+
+def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, SwitchLinks], links: Iterable[Link],
+                peer_links: Iterable[Link]) -> None:
+    """Add what `links` and `peer_links` give the switches of `outs` (by name) to their SwitchLinks; ends on other
+    switches are skipped."""
+    for link in links:
+        if link.role is LinkRole.HOST:
+            out = outs.get(link.z.device)
+            if out is not None:
+                _host_end(out, topo, plan, link)
+            continue
+        oa, oz = outs.get(link.a.device), outs.get(link.z.device)
+        if oa is None and oz is None:
+            continue
+        a_parts, z_parts = fabric_link(inv, topo, plan, link)
+        if oa is not None:
+            _fabric_end(oa, link, link.a, False, a_parts)
+        if oz is not None:
+            _fabric_end(oz, link, link.z, True, z_parts)
+    for link in peer_links:
+        for upper, device in ((True, link.z.device), (False, link.a.device)):
+            out = outs.get(device)
+            if out is not None:
+                _peer_end(out, inv, topo, link, upper)
+
+
 def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], mtu: int,
-               port_channel_name: Callable[[int], str], memo: LinkEnds | None = None) -> SwitchLinks:
-    """Collect what `sw`'s links (from links_by_device) give each section; `mtu` is the switch MTU,
-    `port_channel_name` the platform's port-channel naming, `memo` the ends built by the link's other switch."""
-    out = SwitchLinks(MlagParts(port_channel_name))
-    model = inv.switch_models[sw.model]
-    memo = {} if memo is None else memo
-    for link, upper in links:
-        me = link.z if upper else link.a
-        if me.lane:
-            out.breakout_of[me.port] = (model.speed // me.speed, me.speed)
-        role = link.role
-        if role is LinkRole.HOST:
-            _host_end(out, topo, plan, sw, link, me, link.a, end_name(sw, model, me), mtu)
-            continue
-        if role is LinkRole.PEER:
-            _peer_end(out, inv, topo, link, upper, end_name(sw, model, me), mtu)
-            continue
-        found = memo.pop(link.id, None)
-        if found is None or found[1] is upper:  # the first end met, or (never in build_devices) the same end again
-            ends = fabric_link(inv, topo, plan, link)
-            memo[link.id] = (ends, upper)
-        else:
-            ends = found[0]
-        intf, neighbor, group, peer_platform, lmtu = ends[1] if upper else ends[0]
-        if lmtu < mtu:
-            out.lower_peers[peer_platform] = lmtu
-        out.used[(me.port, me.lane)] = intf
-        if link.bundle:
-            members = out.channels[link.bundle]
-            members.append((me.port, me.lane, link, upper))
-            if len(members) > 1:  # one neighbor per bundle, on its first member
-                continue
-        out.neighbors[group].append(neighbor)
+               port_channel_name: Callable[[int], str]) -> SwitchLinks:
+    """What `sw`'s links (from links_by_device) give each section; `mtu` is the switch MTU, `port_channel_name`
+    the platform's port-channel naming. build_devices walks all switches at once (walk_fabric)."""
+    out = switch_links(inv, sw, mtu, port_channel_name)
+    walk_fabric(inv, topo, plan, {sw.name: out}, [link for link, _ in links if link.role is not LinkRole.PEER],
+                [link for link, _ in links if link.role is LinkRole.PEER])
     return out
 
 
-def _peer_end(out: SwitchLinks, inv: Inventory, topo: Topology, link: Link, upper: bool, name: str, mtu: int) -> None:
+def _breakout(out: SwitchLinks, me: End) -> None:
+    if me.lane:
+        out.breakout_of[me.port] = (out.model.speed // me.speed, me.speed)
+
+
+def _fabric_end(out: SwitchLinks, link: Link, me: End, upper: bool, parts: EndParts) -> None:
+    """A fabric or core link end: its interface, its BGP neighbor (one per bundle, on its first member)."""
+    _breakout(out, me)
+    intf, neighbor, group, peer_platform, lmtu = parts
+    if lmtu < out.mtu:
+        out.lower_peers[peer_platform] = lmtu
+    out.used[(me.port, me.lane)] = intf
+    if link.bundle:
+        members = out.channels[link.bundle]
+        members.append((me.port, me.lane, link, upper))
+        if len(members) > 1:
+            return
+    out.neighbors[group].append(neighbor)
+
+
+def _peer_end(out: SwitchLinks, inv: Inventory, topo: Topology, link: Link, upper: bool) -> None:
     """A member of the MLAG peer link, at the switch MTU."""
     me, peer = (link.z, link.a) if upper else (link.a, link.z)
+    _breakout(out, me)
     psw = topo.switches[peer.device]
     pname = end_name(psw, inv.switch_models[psw.model], peer)
     out.mlag.peer_member(out.used.setdefault((me.port, me.lane), Interface(
-        name, me.port, me.lane, me.speed, "member", True, f"MLAG peer link {psw.name} {pname}", mtu, None, None, None,
-        True, psw.name, pname, "peer")), link, upper, psw.name)
+        end_name(out.sw, out.model, me), me.port, me.lane, me.speed, "member", True,
+        f"MLAG peer link {psw.name} {pname}", out.mtu, None, None, None, True, psw.name, pname, "peer")),
+        link, upper, psw.name)
 
 
-def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, sw: Switch, link: Link, me: End, peer: End, name: str,
-              mtu: int) -> None:
+def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, link: Link) -> None:
     """A host NIC port on an access port of its rail VLAN, or a member of the NIC's MLAG bond."""
+    me, peer, sw = link.z, link.a, out.sw
+    _breakout(out, me)
+    name = end_name(sw, out.model, me)
     host = topo.hosts[peer.device]
     sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
     intf = out.used[(me.port, me.lane)] = Interface(
         name, me.port, me.lane, me.speed, "access", True, f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}",
-        mtu, None, sub.vlan, None, True, host.name, f"nic{link.nic}p{peer.port}", "host")
+        out.mtu, None, sub.vlan, None, True, host.name, f"nic{link.nic}p{peer.port}", "host")
     if link.channel is not None:  # MLAG host bond member: the VLAN goes on the bond
         out.mlag.host_member(intf, link, sub.vlan)
     else:
