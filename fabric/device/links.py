@@ -18,13 +18,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from socket import inet_ntoa
-from typing import NamedTuple
 
 from fabric.allocate import Plan
 from fabric.device.interfaces import Interface, end_name
 from fabric.device.mlag import MlagParts
 from fabric.device.port_channels import Member
-from fabric.device.routing import Neighbor, group_of
+from fabric.device.routing import GROUPS, Neighbor
 from fabric.intent import Inventory, SwitchModel
 from fabric.mtu import link_mtu
 from fabric.topology import End, Link, LinkRole, Switch, Topology
@@ -44,20 +43,15 @@ class SwitchLinks:
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
 
 
-class EndParts(NamedTuple):
-    """What one end of a switch-to-switch link gives its own switch: its Interface, its BGP neighbor (on a bundle
-    member: the bundle's, used on the first member only), the peer group of that session, and the peer's platform
-    with the link MTU (both ends' ceiling; the MTU note names the peer platforms whose links run lower)."""
-
-    interface: Interface
-    neighbor: Neighbor
-    group: str
-    peer_platform: str
-    mtu: int
-
+# What one end of a switch-to-switch link gives its own switch: (its Interface, its BGP neighbor (on a bundle
+# member: the bundle's, used on the first member only), the peer group of that session, the peer's platform, the
+# link MTU (both ends' ceiling; the MTU note names the peer platforms whose links run lower)). A plain tuple: built
+# twice per link, hundreds of thousands of times at scale.
+EndParts = tuple[Interface, Neighbor, str, str, int]
 
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
-_group_of = lru_cache(maxsize=64)(group_of)  # roles are enums: hashing them is Python code, so ask once per pair
+# routing.group_of by the roles' values: an enum member hashes in Python code, its value (a str) in C
+_GROUP_OF = {(mine.value, peer.value): group for (mine, peer), (group, _desc) in GROUPS.items()}
 
 
 def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
@@ -81,7 +75,8 @@ def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple
     a_ip, z_ip = inet_ntoa(lower_ip.to_bytes(4, "big")), inet_ntoa(upper_ip.to_bytes(4, "big"))  # address.ntoa
     a_name, z_name = end_name(a, inv.switch_models[a.model], link.a), end_name(z, inv.switch_models[z.model], link.z)
     a_desc, z_desc = f"{z.name} {z_name}", f"{a.name} {a_name}"  # each end describes its peer
-    mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role.value, link.a, link.z
+    mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role._value_, link.a, link.z
+    a_role, z_role = a.role._value_, z.role._value_
     if link.bundle:
         ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, z.name,
                        z_name, role)
@@ -94,8 +89,8 @@ def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple
         iz = Interface(z_name, ez.port, ez.lane, ez.speed, "routed", True, z_desc, mtu, f"{z_ip}/31", None, None, True,
                        a.name, a_name, role)
         na, nz = Neighbor(z_ip, plan.asn[z.name], a_desc, a_ip), Neighbor(a_ip, plan.asn[a.name], z_desc, z_ip)
-    return (EndParts(ia, na, _group_of(a.role, z.role), z.platform, mtu),
-            EndParts(iz, nz, _group_of(z.role, a.role), a.platform, mtu))
+    return ((ia, na, _GROUP_OF[(a_role, z_role)], z.platform, mtu),
+            (iz, nz, _GROUP_OF[(z_role, a_role)], a.platform, mtu))
 
 
 def switch_links(inv: Inventory, sw: Switch, mtu: int, port_channel_name: Callable[[int], str]) -> SwitchLinks:
@@ -145,7 +140,8 @@ def _breakout(out: SwitchLinks, me: End) -> None:
 
 def _fabric_end(out: SwitchLinks, link: Link, me: End, upper: bool, parts: EndParts) -> None:
     """A fabric or core link end: its interface, its BGP neighbor (one per bundle, on its first member)."""
-    _breakout(out, me)
+    if me.lane:  # _breakout, inline: once per fabric link end
+        out.breakout_of[me.port] = (out.model.speed // me.speed, me.speed)
     intf, neighbor, group, peer_platform, lmtu = parts
     if lmtu < out.mtu:
         out.lower_peers[peer_platform] = lmtu
