@@ -3,11 +3,11 @@ digest, at a fraction of the cost of dumping every model whole.
 
 Two things make it cheap at 5,632 switches (339 MB of keyed JSON before):
 - **Typed, positional form.** A dataclass is dumped as the list of its field values in field order, without the
-  field names; its class's schema (module, name, every field's name and resolved annotation, and the schema of
-  each class whose instances it holds inline) is digested once per class and prefixed to every digest, so the
-  same values under another layout never digest alike. Fields whose annotation holds only scalars (str, int,
-  float, bool, None, enums and tuples of them) are handed to orjson as they are (one attrgetter per object); the
-  other fields are encoded by a plan made once per class from its annotations.
+  field names; its class's schema (module, name, every field's name and resolved annotation, for the class and
+  every class whose instances it holds inline, transitively) is digested once per class and prefixed to every
+  digest, so the same values under another layout never digest alike. Fields whose annotation holds only scalars
+  (str, int, float, bool, None, enums and tuples of them) are handed to orjson as they are (one attrgetter per
+  object); the other fields are encoded by a plan made once per class from its annotations.
 - **Sections by reference.** A dataclass held directly in a field (DeviceConfig.qos, .buffers, .bgp, .system, ...;
   within them Qos.ecn, System.tacacs, ...) is digested on its own and stands in its holder's dump as
   {"$digest": hex}. The same object (qos and buffers are one object per fabric or per shape) is digested once per
@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -59,8 +60,7 @@ class _Digester:
         if hit is not None:
             return hit[1]
         cls = type(obj)
-        schema, encode, _ = _class_plan(cls)
-        text = orjson.dumps([schema, encode(obj, self)], default=_refuse, option=_OPTIONS)
+        text = orjson.dumps([_schema(cls), _class_plan(cls)[0](obj, self)], default=_refuse, option=_OPTIONS)
         hexdigest = hashlib.sha256(text).hexdigest()
         self.memo[id(obj)] = (obj, hexdigest)
         return hexdigest
@@ -122,7 +122,7 @@ def _inline_elements(elem: object) -> tuple[_Enc | None, list[type]]:
     other elements as a field of that annotation would be; with the classes held inline (their schemas bind the
     holder's)."""
     if _is_dataclass_type(elem):
-        _, encode, get = _class_plan(elem)
+        encode, get = _class_plan(elem)
         only = {elem}
 
         def records(seq: tuple, dg: _Digester) -> _Encoded:
@@ -158,39 +158,68 @@ def _plan(ann: object) -> tuple[_Enc | None, list[type]]:
     return _generic, []
 
 
-_Plan = tuple[str, _Enc, Callable[[typing.Any], tuple] | None]
+_Plan = tuple[_Enc, Callable[[typing.Any], tuple] | None]
 _PLANS: dict[type, _Plan] = {}
+_SCHEMAS: dict[type, str] = {}
+_SHAPES: dict[type, tuple[list[object], list[type]]] = {}  # class → (its own layout, the classes it holds inline)
 _PLANNING: set[type] = set()
+_LOCK = threading.RLock()  # plans are made once per class and process; a thread finds them made or waits
 
 
 def _class_plan(cls: type) -> _Plan:
-    """(the digest of `cls`'s schema, the encoder of its instances as the list of their field values, and when
-    every field is dumped as it is and there are several: the attrgetter that gives that list as a tuple)."""
+    """(the encoder of `cls`'s instances as the list of their field values, and when every field is dumped as it
+    is and there are several: the attrgetter that gives that list as a tuple)."""
     plan = _PLANS.get(cls)
     if plan is not None:
         return plan
-    if not _is_dataclass_type(cls):
-        raise TypeError(f"cannot digest a {cls.__name__}: not a dataclass")
-    if cls in _PLANNING:  # a class holding its own kind inline: its schema is known by its name there
-        return f"{cls.__module__}.{cls.__qualname__}", lambda obj, dg: _class_plan(cls)[1](obj, dg), None
-    _PLANNING.add(cls)
-    try:
-        hints = typing.get_type_hints(cls)
-        fields = dataclasses.fields(cls)
-        shape: list[object] = [cls.__module__, cls.__qualname__]
-        deep: list[tuple[int, _Enc]] = []
-        for i, f in enumerate(fields):
-            encode, inline = _plan(hints[f.name])
-            shape.append([f.name, repr(hints[f.name]), [_class_plan(c)[0] for c in inline]])
-            if encode is not None:
-                deep.append((i, encode))
-    finally:
-        _PLANNING.discard(cls)
-    schema = hashlib.sha256(orjson.dumps(shape)).hexdigest()
-    names = [f.name for f in fields]
-    plan = schema, _fields_encoder(names, deep), attrgetter(*names) if len(names) > 1 and not deep else None
-    _PLANS[cls] = plan
-    return plan
+    with _LOCK:
+        plan = _PLANS.get(cls)
+        if plan is not None:
+            return plan
+        if not _is_dataclass_type(cls):
+            raise TypeError(f"cannot digest a {cls.__name__}: not a dataclass")
+        if cls in _PLANNING:  # a class holding its own kind inline, met while its plan is being made: ask later
+            return lambda obj, dg: _class_plan(cls)[0](obj, dg), None
+        _PLANNING.add(cls)
+        try:
+            hints = typing.get_type_hints(cls)
+            fields = dataclasses.fields(cls)
+            layout: list[object] = [cls.__module__, cls.__qualname__]
+            inline: list[type] = []
+            deep: list[tuple[int, _Enc]] = []
+            for i, f in enumerate(fields):
+                encode, held = _plan(hints[f.name])
+                layout.append([f.name, repr(hints[f.name])])
+                inline.extend(held)
+                if encode is not None:
+                    deep.append((i, encode))
+            _SHAPES[cls] = layout, inline
+        finally:
+            _PLANNING.discard(cls)
+        names = [f.name for f in fields]
+        plan = _fields_encoder(names, deep), attrgetter(*names) if len(names) > 1 and not deep else None
+        _PLANS[cls] = plan
+        return plan
+
+
+def _schema(cls: type) -> str:
+    """The digest of the layouts of `cls` and of every class it holds inline, transitively (each class once,
+    sorted: the same whatever order the classes were first met in)."""
+    known = _SCHEMAS.get(cls)
+    if known is not None:
+        return known
+    _class_plan(cls)  # plans cls and, through its annotations, every class it holds inline
+    seen: dict[str, list[object]] = {}
+    todo = [cls]
+    while todo:
+        c = todo.pop()
+        layout, inline = _SHAPES[c]
+        key = f"{c.__module__}.{c.__qualname__}"
+        if key not in seen:
+            seen[key] = layout
+            todo.extend(inline)
+    schema = _SCHEMAS[cls] = hashlib.sha256(orjson.dumps([seen[k] for k in sorted(seen)])).hexdigest()
+    return schema
 
 
 def _fields_encoder(names: list[str], deep: list[tuple[int, _Enc]]) -> _Enc:

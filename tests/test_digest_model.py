@@ -182,3 +182,27 @@ def test_wrong_kinds_are_refused(devices: dict[str, DeviceConfig]) -> None:
         model_digest(replace(d, rails={3}))  # type: ignore[arg-type]
     with pytest.raises(TypeError):  # another record where it promises a Qos
         model_digest(replace(d, qos=Inner(1)))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Tree:
+    label: str
+    leaves: tuple[Leaf, ...] = ()
+
+
+@dataclass(frozen=True)
+class Leaf:
+    weight: int
+    subtrees: tuple[Tree, ...] = ()  # Tree and Leaf hold each other inline
+
+
+def test_schema_does_not_depend_on_the_order_classes_are_met(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fabric.digest_model as dm
+
+    value = Tree("t", (Leaf(1, (Tree("u"),)),))
+    tree_first = model_digest(value), model_digest(Leaf(2))
+    for name in ("_PLANS", "_SCHEMAS", "_SHAPES"):  # as a fresh process that meets Leaf first
+        monkeypatch.setattr(dm, name, {})
+    leaf = model_digest(Leaf(2))
+    assert (model_digest(value), leaf) == tree_first
+    assert model_digest(Tree("t", (Leaf(1, (Tree("v"),)),))) != tree_first[0]  # deep inside the recursion counts
