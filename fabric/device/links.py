@@ -17,8 +17,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from socket import inet_ntoa
 
+from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.interfaces import Interface, end_name
 from fabric.device.mlag import MlagParts
@@ -72,7 +72,7 @@ def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple
     bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31."""
     a, z = topo.switches[link.a.device], topo.switches[link.z.device]
     upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
-    a_ip, z_ip = inet_ntoa(lower_ip.to_bytes(4, "big")), inet_ntoa(upper_ip.to_bytes(4, "big"))  # address.ntoa
+    a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
     a_name, z_name = end_name(a, inv.switch_models[a.model], link.a), end_name(z, inv.switch_models[z.model], link.z)
     a_desc, z_desc = f"{z.name} {z_name}", f"{a.name} {a_name}"  # each end describes its peer
     mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role._value_, link.a, link.z

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from socket import AF_INET, inet_pton
 
-from fabric.address import Prefix, range_prefixes, size
+from fabric.address import Prefix, aton, range_prefixes, size
 from fabric.allocate import Plan
 from fabric.device.mlag import MLAG_PEER_GROUP
 from fabric.intent import Inventory
@@ -85,17 +84,12 @@ def aggregates_of(inv: Inventory, plan: Plan, sw: Switch) -> tuple[str, ...]:
     return ()
 
 
-def _address(n: Neighbor) -> bytes:
-    """Sort key: the neighbor's address (4 bytes in network order sort as the addresses do)."""
-    return inet_pton(AF_INET, n.ip)
-
-
 def peer_groups(role: Role, neighbors: Mapping[str, Sequence[Neighbor]], bfd: bool) -> tuple[PeerGroup, ...]:
     """The switch's peer groups: super-spine groups first, then by name; neighbors by address; remote-as on the group
     when every neighbor shares it."""
     groups = []
     for name in sorted(neighbors, key=lambda g: ("SUPER" not in g, g)):
-        nbrs = tuple(sorted(neighbors[name], key=_address))
+        nbrs = tuple(sorted(neighbors[name], key=lambda n: aton(n.ip)))
         asns = {n.remote_as for n in nbrs}
         desc = next(d for (mine, _p), (g, d) in GROUPS.items() if g == name and mine is role)
         groups.append(PeerGroup(name, asns.pop() if len(asns) == 1 else None, bfd, desc, nbrs,
