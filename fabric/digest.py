@@ -1,8 +1,8 @@
 """Digests that decide what an incremental render may reuse (fabric/emit.py, recorded in generated/manifest.json).
 
 A device's files are a pure function of three things, each digested here:
-- its vendor-neutral model (`model_digest`: sha256 of orjson's canonical dump of the DeviceConfig dataclass tree,
-  keys sorted; about 1 s for 5,632 switches);
+- its vendor-neutral model (`model_digests`, fabric/digest_model.py: sha256 of a typed, positional dump of the
+  DeviceConfig dataclass tree, sections shared by several devices digested once; about 0.3 s for 5,632 switches);
 - its platform's renderer (`platform_digest`): every file under templates/<platform>/, the Python source of the
   render code (fabric/render.py, the platform's modules fabric/platforms/<platform>.py and <platform>_*.py and
   every railfabric module those import, followed statically) and the railfabric version;
@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
 import orjson
 
 from fabric import __version__
+from fabric.digest_model import model_digest as model_digest
+from fabric.digest_model import model_digests as model_digests
 from fabric.render import TEMPLATES as RENDER_TEMPLATES
 
 FABRIC = Path(__file__).resolve().parent
@@ -54,11 +56,6 @@ def value_digest(value: object) -> str:
     return hashlib.sha256(orjson.dumps(value, default=_unserialisable, option=_DUMP_OPTIONS)).hexdigest()
 
 
-def model_digest(device: object) -> str:
-    """The digest of one device's vendor-neutral model (a DeviceConfig)."""
-    return value_digest(device)
-
-
 def combine(parts: Iterable[str]) -> str:
     """One digest of several (order matters)."""
     h = hashlib.sha256()
@@ -68,8 +65,10 @@ def combine(parts: Iterable[str]) -> str:
     return h.hexdigest()
 
 
+@cache
 def _module_file(name: str) -> Path | None:
-    """fabric.a.b → fabric/a/b.py or fabric/a/b/__init__.py; None when not railfabric's own source."""
+    """fabric.a.b → fabric/a/b.py or fabric/a/b/__init__.py; None when not railfabric's own source (memoised: the
+    same names are asked for by every module that imports them, in every closure of a run)."""
     rel = Path(*name.split("."))
     for cand in (ROOT / rel.with_suffix(".py"), ROOT / rel / "__init__.py"):
         if cand.is_file():
@@ -81,6 +80,14 @@ def _module_name(path: Path) -> str:
     rel = path.relative_to(ROOT).with_suffix("")
     parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
     return ".".join(parts)
+
+
+@cache
+def _source(path: Path) -> tuple[bytes, frozenset[Path]]:
+    """The sha256 of railfabric source file `path` and the railfabric modules it imports, read once per process:
+    every code digest of a run (the platforms', each artifact's) walks overlapping closures of the same files."""
+    data = path.read_bytes()
+    return hashlib.sha256(data).digest(), frozenset(_imports(path, data.decode("utf-8")))
 
 
 def _imports(path: Path, text: str) -> set[Path]:
@@ -123,17 +130,23 @@ def code_closure(*roots: Path) -> tuple[Path, ...]:
         if p in seen:
             continue
         seen.add(p)
-        todo.extend(_imports(p, p.read_text(encoding="utf-8")) - seen)
+        todo.extend(_source(p)[1] - seen)
     return tuple(sorted(seen))
 
 
-def files_digest(paths: Iterable[Path], base: Path = ROOT) -> str:
-    """Digest of files by their path relative to `base` and their bytes."""
+def files_digest(paths: Iterable[Path], base: Path = ROOT, read: Callable[[Path], bytes] | None = None) -> str:
+    """Digest of files by their path relative to `base` and their bytes; `read(path)` gives a file's sha256
+    (default: read it now)."""
     h = hashlib.sha256()
     for p in sorted(paths):
         h.update(p.relative_to(base).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
+        h.update(read(p) if read is not None else hashlib.sha256(p.read_bytes()).digest())
     return h.hexdigest()
+
+
+def _code_files_digest(paths: Iterable[Path]) -> str:
+    """files_digest of railfabric source files (from code_closure), each read and hashed once per process."""
+    return files_digest(paths, ROOT, lambda p: _source(p)[0])
 
 
 def tool_digest() -> str:
@@ -161,11 +174,11 @@ def platform_digest(platform: str) -> str:
     modules = [FABRIC / "render.py", *sorted((FABRIC / "platforms").glob(f"{platform}.py")),
                *sorted((FABRIC / "platforms").glob(f"{platform}_*.py"))]
     return combine([tool_digest(), files_digest(tree_files(TEMPLATES / platform), TEMPLATES),
-                    files_digest(code_closure(*modules))])
+                    _code_files_digest(code_closure(*modules))])
 
 
 @cache
 def code_digest(*modules: str) -> str:
     """Digest of the source of railfabric modules (dotted names) and everything they import, with tool_digest."""
     roots = [f for f in (_module_file(m) for m in modules) if f is not None]
-    return combine([tool_digest(), files_digest(code_closure(*roots))])
+    return combine([tool_digest(), _code_files_digest(code_closure(*roots))])

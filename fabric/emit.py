@@ -26,7 +26,7 @@ from typing import TypeVar
 from fabric import __version__, manifest
 from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
-from fabric.digest import combine, model_digest, platform_digest
+from fabric.digest import combine, model_digests, platform_digest
 from fabric.intact import listing
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
 from fabric.outputs import ARTIFACTS, Sources, artifact_parts
@@ -181,7 +181,7 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
     previous = reuse.previous
     progress.stage("building the switches' device models", total=len(topo.switches))
     devices = build_devices(inv, topo, plan, done=progress.advance)
-    digests = {h: model_digest(d) for h, d in devices.items()}
+    digests = model_digests(devices)
     platforms = {p: platform_digest(p) for p in sorted({d.platform for d in devices.values()})}
     files: dict[str, Content] = {}
     device_entries: dict[str, manifest.Entry] = {}

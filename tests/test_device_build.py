@@ -31,7 +31,7 @@ def test_link_walk_of_a_rail_switch(mini: Result) -> None:
     assert found.breakout_of == {1: (2, 400), 2: (2, 400)}
     assert found.vlan_members == {100: ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]}
     # one uplink per spine on the upper half: spine 1 → port 33 (Ethernet256), spine 2 → port 34 (Ethernet264)
-    ups = {k: v["name"] for k, v in found.used.items() if v["mode"] == "routed"}
+    ups = {k: v.name for k, v in found.used.items() if v.mode == "routed"}
     assert ups == {(33, 0): "Ethernet256", (34, 0): "Ethernet264"}
     assert [n.description.split()[0] for n in found.neighbors["SPINES"]] == ["p1-spine1", "p1-spine2"]
     assert set(found.neighbors) == {"SPINES"} and not found.channels and not found.mlag.active
@@ -44,8 +44,8 @@ def test_spine_walk(mini: Result) -> None:
     found = walk_links(inv, topo, plan, topo.switches["p1-spine1"], links_by_device(topo)["p1-spine1"], 9216,
                        PLATFORMS["sonic"].port_channel)
     # no super-spines: the spine's downlinks run from port 1, rail0 then rail1
-    assert [(k, v["peer"]) for k, v in sorted(found.used.items())] == [((1, 0), "p1-s1-rail0"),
-                                                                       ((2, 0), "p1-s1-rail1")]
+    assert [(k, v.peer) for k, v in sorted(found.used.items())] == [((1, 0), "p1-s1-rail0"),
+                                                                    ((2, 0), "p1-s1-rail1")]
     assert [n.remote_as for n in found.neighbors["RAIL-SWITCHES"]] == [plan.asn["p1-s1-rail0"],
                                                                         plan.asn["p1-s1-rail1"]]
 

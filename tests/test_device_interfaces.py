@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from fabric.device.interfaces import build_interfaces, end_name
+from fabric.device.interfaces import Interface, build_interfaces, end_name
 from fabric.pipeline import Result
 from fabric.topology import End
 from tests.helpers import base_inventory, run_data
@@ -24,8 +24,8 @@ def test_every_port_and_spare_lane(mini: Result) -> None:
     sw = dataclasses.replace(topo.switches["p1-s1-rail0"], disabled_ports=frozenset({3}))
     model = inv.switch_models[sw.model]
     # port 1 broken out 2x400G, lane 1 used by a host; lane 2 spare; every other port native 800G
-    used = {(1, 1): dict(name="Ethernet0", port=1, lane=1, speed=400, mode="access", admin_up=True,
-                         description="h1", mtu=9216, vlan=100, qos=True, peer="h1", role="host")}
+    used = {(1, 1): Interface("Ethernet0", 1, 1, 400, "access", True, "h1", 9216, vlan=100, qos=True, peer="h1",
+                              role="host")}
     out = build_interfaces(sw, model, used, {1: (2, 400)}, 9216)
     assert len(out) == 64 + 1  # one extra lane interface for the broken-out port
     first, spare, native, disabled = out[0], out[1], out[2], out[3]
@@ -51,3 +51,20 @@ def test_eos_names(mini: Result) -> None:
     assert end_name(sw, model, End(sw.name, 2, 0, 800)) == "Ethernet2/1"
     out = build_interfaces(sw, model, {}, {}, 9214)
     assert [i.name for i in out[:2]] == ["Ethernet1/1", "Ethernet2/1"] and out[0].speed_setting == "800g-8"
+
+
+def test_native_port_below_its_speed_and_shared_unused_ports(mini: Result) -> None:
+    inv, topo = mini.inventory, mini.topology
+    assert inv is not None and topo is not None
+    sw = topo.switches["p1-s1-rail0"]
+    model = inv.switch_models[sw.model]
+    # port 2 of the 64 × 800G SONiC model run at 100G without a breakout: all 8 serdes lanes of port 2 (8-15),
+    # SONiC speed in Mbit/s, 100G / 8 lanes = 12.5G per lane: below 25G, so no FEC
+    slow = Interface("Ethernet8", 2, 0, 100, "routed", True, "x", 9216, ipv4="10.0.0.0/31", qos=True, peer="x",
+                     role="fabric")
+    out = build_interfaces(sw, model, {(2, 0): slow}, {}, 9216)
+    assert out[1] is slow and (slow.lanes, slow.speed_setting, slow.fec, slow.breakout) == (
+        tuple(range(8, 16)), "100000", "none", "")
+    # the same shape again: the unused ports are the same (read-only) objects, the used one is the switch's own
+    again = build_interfaces(sw, model, {}, {}, 9216)
+    assert again[0] is out[0] and again[1] is not slow and again[1].mode == "unused"

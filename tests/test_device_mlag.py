@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from fabric.device.interfaces import Interface
 from fabric.device.mlag import MlagParts, mlag_port_channels
 from fabric.topology import End, Link, LinkRole
+
+
+def _intf(name: str, peer: str = "") -> Interface:
+    """A used interface as the link walk leaves it (only its name and peer matter here)."""
+    return Interface(name, 1, 0, 400, "access", True, peer, 9216, peer=peer)
 
 
 def _parts() -> MlagParts:
@@ -11,11 +17,11 @@ def _parts() -> MlagParts:
     for number, port, rail in ((1002, 3, 1), (1001, 1, 0)):  # met in this order by the walk
         link = Link(f"h1:nic{rail}p1", LinkRole.HOST, End("h1", 1, 0, 400), End("r0a", port, 0, 400), rail=rail,
                     nic=rail, channel=number)
-        parts.host_member(dict(name=f"Ethernet{port}/1", peer="h1"), link, 100 + rail)
+        parts.host_member(_intf(f"Ethernet{port}/1", "h1"), link, 100 + rail)
     for port in (31, 32):
         peer = Link(f"r0a=r0b#{port - 30}", LinkRole.PEER, End("r0a", port, 0, 800), End("r0b", port, 0, 800),
                     bundle="r0a=r0b")
-        parts.peer_member(dict(name=f"Ethernet{port}/1"), peer, False, "r0b")
+        parts.peer_member(_intf(f"Ethernet{port}/1"), peer, False, "r0b")
     return parts
 
 

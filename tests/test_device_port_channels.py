@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from fabric.allocate import Plan
+from fabric.device.interfaces import Interface
 from fabric.device.port_channels import fabric_port_channels
 from fabric.topology import End, Link, LinkRole
 
 NET = (10 << 24) + (4 << 16) + 64  # 10.4.0.64: the bundle's /31, upper end .64, lower end .65
 
 
-def _member(port: int) -> dict:
-    return dict(name=f"Ethernet{(port - 1) * 8}", port=port, lane=0, speed=800, mode="member", admin_up=True,
-                description="p1-spine1", mtu=9214, qos=True, peer="p1-spine1", role="fabric")
+def _member(port: int) -> Interface:
+    return Interface(f"Ethernet{(port - 1) * 8}", port, 0, 800, "member", True, "p1-spine1", 9214, qos=True,
+                     peer="p1-spine1", role="fabric")
 
 
 def _bundle(limit: int | None):
@@ -31,7 +32,7 @@ def test_bundle_numbered_by_its_lowest_port() -> None:
     assert (pc.ipv4, pc.peer, pc.description, pc.mtu, pc.mode) == (
         "10.4.0.65/31", "p1-spine1", "p1-spine1 pc1", 9214, "routed")  # lower end .65; the members' MTU
     assert pc.min_links == 2  # default: every member
-    assert used[(34, 0)]["channel"] == "PortChannel33" and used[(33, 0)]["channel_number"] == 33
+    assert used[(34, 0)].channel == "PortChannel33" and used[(33, 0)].channel_number == 33
 
 
 def test_min_links_limit() -> None:

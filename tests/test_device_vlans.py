@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fabric.allocate import Prefix, RailSubnet
+from fabric.device.interfaces import Interface
 from fabric.device.mlag import MlagParts
 from fabric.device.vlans import build_vlans
 from fabric.topology import End, Link, LinkRole
@@ -10,6 +11,11 @@ from fabric.topology import End, Link, LinkRole
 BASE = (172 << 24) + (16 << 16)  # 172.16.0.0
 SUBNETS = [RailSubnet("r0", 0, 100, Prefix(BASE, 25), BASE + 1),
            RailSubnet("r0", 1, 101, Prefix(BASE + 128, 25), BASE + 129)]
+
+
+def _intf(name: str, peer: str = "") -> Interface:
+    """A used interface as the link walk leaves it (only its name and peer matter here)."""
+    return Interface(name, 1, 0, 400, "access", True, peer, 9216, peer=peer)
 
 
 def test_single_homed() -> None:
@@ -24,9 +30,9 @@ def test_single_homed() -> None:
 def test_mlag_pair() -> None:
     parts = MlagParts(lambda n: f"PortChannel{n}")
     link = Link("h1:nic1p1", LinkRole.HOST, End("h1", 1, 0, 400), End("r0a", 2, 0, 400), rail=1, nic=1, channel=1002)
-    parts.host_member(dict(name="Ethernet8", peer="h1"), link, 101)
+    parts.host_member(_intf("Ethernet8", "h1"), link, 101)
     peer = Link("r0a=r0b#1", LinkRole.PEER, End("r0a", 31, 0, 800), End("r0b", 31, 0, 800), bundle="r0a=r0b")
-    parts.peer_member(dict(name="Ethernet240"), peer, False, "r0b")
+    parts.peer_member(_intf("Ethernet240"), peer, False, "r0b")
     v0, v1 = build_vlans(SUBNETS, 9216, {}, parts)
     # the bond is untagged in its rail VLAN only; the peer link is tagged in every rail VLAN; gateways shared
     assert (v0.members, v1.members) == ((), ("PortChannel1002",))
@@ -41,6 +47,6 @@ def test_own_address_on_a_shared_gateway_only() -> None:
     parts = MlagParts(lambda n: f"bond{n}")
     assert build_vlans(own, 9216, {}, parts)[0].own == ""  # not an MLAG switch: no shared gateway
     peer = Link("r0a=r0b#1", LinkRole.PEER, End("r0a", 31, 0, 800), End("r0b", 31, 0, 800), bundle="r0a=r0b")
-    parts.peer_member(dict(name="swp31"), peer, True, "r0a")
+    parts.peer_member(_intf("swp31"), peer, True, "r0a")
     (v0,) = build_vlans(own, 9216, {}, parts)
     assert (v0.gateway, v0.own, v0.virtual) == ("172.16.0.1/25", "172.16.0.125/25", True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from operator import attrgetter
 
 from fabric.buffers import Buffers, PortFacts, build_buffers
 from fabric.device.interfaces import Interface
@@ -23,16 +24,21 @@ def device_buffers(inv: Inventory, platform: str, model: SwitchModel, interfaces
     None without the model's buffer facts (BUF001 refuses that inventory before rendering)."""
     if not PLATFORMS[platform].buffer_tables or model.buffers is None:
         return None
-    # the key as plain tuples (hashed and compared in C); PortFacts records are built only for a new shape
-    ports = tuple((i.name, i.speed, i.mtu, len(i.lanes), i.role, i.qos) for i in interfaces)
+    # the key as plain tuples (built, hashed and compared in C); PortFacts records are built only for a new shape
+    ports = tuple(map(_port_key, interfaces))
     return shared_buffers(model.buffers, ports, inv.solver.cable, inv.solver.fiber_ns_per_m, qos.tc_to_pg,
                           qos.lossless, qos.pfc_to_queue)
 
 
+_port_key = attrgetter("name", "speed", "mtu", "lanes", "role", "qos")  # PortFacts' fields, with the lanes themselves
+
+
 @lru_cache(maxsize=_SHAPES)
-def shared_buffers(asic: SwitchBuffers, ports: tuple[tuple[str, int, int, int, str, bool], ...], cable: CableLengths,
+def shared_buffers(asic: SwitchBuffers, ports: tuple[tuple[str, int, int, tuple[int, ...], str, bool], ...],
+                   cable: CableLengths,
                    ns_per_m: float, tc_to_pg: tuple[int, ...], lossless: tuple[int, ...],
                    pfc_to_queue: tuple[tuple[int, int], ...]) -> Buffers:
-    """build_buffers once per distinct switch shape (`ports`: PortFacts fields per interface): the same arguments
-    give the same (immutable) Buffers."""
-    return build_buffers(asic, [PortFacts(*p) for p in ports], cable, ns_per_m, tc_to_pg, lossless, pfc_to_queue)
+    """build_buffers once per distinct switch shape (`ports`: PortFacts fields per interface, with the serdes lanes
+    in place of their count): the same arguments give the same (immutable) Buffers."""
+    facts = [PortFacts(name, speed, mtu, len(lanes), role, qos) for name, speed, mtu, lanes, role, qos in ports]
+    return build_buffers(asic, facts, cable, ns_per_m, tc_to_pg, lossless, pfc_to_queue)

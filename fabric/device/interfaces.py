@@ -1,6 +1,6 @@
 """Interfaces of the device model: every port (and breakout lane) of the switch model, used or not.
 
-The link walk (fabric/device/links.py) leaves one field dict per used (port, lane); build_interfaces adds the
+The link walk (fabric/device/links.py) leaves one Interface per used (port, lane); build_interfaces adds the
 physical facts every port needs (breakout mode, serdes lanes, the platform's forced-speed value, FEC) and fills
 in the ports no link uses (unused, or disabled in the inventory). Names come from the platform registry.
 """
@@ -75,27 +75,83 @@ def physical(platform: str, serdes_lanes: int, port: int, lanes_speed: tuple[int
     return Physical(mode, serdes, PLATFORMS[platform].speed_setting(speed, len(serdes)), fec_for(speed, len(serdes)))
 
 
-def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], dict],
+_Port = tuple[str, Physical, Interface]  # (name, physical facts, the Interface when unused)
+
+
+def _unused(name: str, port: int, lane: int, speed: int, mtu: int, f: Physical) -> Interface:
+    return Interface(name, port, lane, speed, "unused", False, "unused", mtu, None, None, None, False, "", "", "",
+                     f.breakout, f.lanes, None, f.speed_setting, f.fec)
+
+
+@lru_cache(maxsize=256)
+def native_ports(platform: str, serdes_lanes: int, ports: int, speed: int, mtu: int) -> tuple[_Port, ...]:
+    """Every port of a model shape, not broken out, at the model's speed: the same on every switch of that shape,
+    so computed once, with the Interface of the port when it is unused (shared by those switches: read-only)."""
+    out = []
+    for port in range(1, ports + 1):
+        name = interface_name(platform, port, 0, 1, serdes_lanes)
+        f = physical(platform, serdes_lanes, port, None, 0, speed)
+        out.append((name, f, _unused(name, port, 0, speed, mtu, f)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def breakout_lanes(platform: str, serdes_lanes: int, port: int, lanes_speed: tuple[int, int], model_speed: int,
+                   mtu: int) -> tuple[_Port, ...]:
+    """Each lane (1, 2, ...) of a broken-out port at the lane speed, as native_ports gives a port."""
+    lanes, speed = lanes_speed
+    out = []
+    for lane in range(1, lanes + 1):
+        name = interface_name(platform, port, lane, model_speed // speed, serdes_lanes)
+        f = physical(platform, serdes_lanes, port, lanes_speed, lane, speed)
+        out.append((name, f, _unused(name, port, lane, speed, mtu, f)))
+    return tuple(out)
+
+
+Breakouts = tuple[tuple[int, tuple[int, int]], ...]  # (port, (lanes, lane speed)) of the broken-out ports, sorted
+
+
+@lru_cache(maxsize=1 << 10)
+def port_layout(platform: str, serdes_lanes: int, ports: int, speed: int, mtu: int,
+                breakouts: Breakouts) -> tuple[tuple[Interface, ...], dict[tuple[int, int], int]]:
+    """Every port and lane of a switch shape as unused Interfaces, by port then lane (shared by the switches of
+    that shape: read-only), and the position of each (port, lane) in that order."""
+    native, broken = native_ports(platform, serdes_lanes, ports, speed, mtu), dict(breakouts)
+    out: list[Interface] = []
+    for port in range(1, ports + 1):
+        lanes_speed = broken.get(port)
+        facts = native[port - 1: port] if lanes_speed is None else \
+            breakout_lanes(platform, serdes_lanes, port, lanes_speed, speed, mtu)
+        out.extend(unused for _name, _f, unused in facts)
+    return tuple(out), {(i.port, i.lane): n for n, i in enumerate(out)}
+
+
+def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], Interface],
                      breakout_of: dict[int, tuple[int, int]], mtu: int) -> tuple[Interface, ...]:
-    """Every port of `model` on `sw`, by port then lane: the used lanes (`used`: (port, lane) → Interface fields),
-    the spare lanes of broken-out ports (`breakout_of`: port → (lanes, lane speed)), unused and disabled ports at
-    the switch MTU. Serdes lanes are numbered sequentially: port p owns (p-1)·serdes_lanes ..."""
-    interfaces: list[Interface] = []
-    for port in range(1, model.ports + 1):
-        lanes_speed = breakout_of.get(port)
-        lane_ids = range(1, lanes_speed[0] + 1) if lanes_speed else (0,)
-        for lane in lane_ids:
-            spec = used.get((port, lane))
-            speed = spec["speed"] if spec else lanes_speed[1] if lanes_speed else model.speed
-            f = physical(sw.platform, model.serdes_lanes, port, lanes_speed, lane, speed)
-            if spec is not None:
-                interfaces.append(Interface(**spec, breakout=f.breakout, lanes=f.lanes, speed_setting=f.speed_setting,
-                                            fec=f.fec))
-                continue
-            disabled = port in sw.disabled_ports
-            name = interface_name(sw.platform, port, lane, model.speed // speed if lane else 1, model.serdes_lanes)
-            interfaces.append(Interface(name, port, lane, speed, "unused", False,
-                                        "disabled in inventory" if disabled else "unused", mtu, breakout=f.breakout,
-                                        lanes=f.lanes, speed_setting=f.speed_setting, fec=f.fec))
-    # beyond-model ports never reach here: the validation stops rendering on PORT001
-    return tuple(interfaces)
+    """Every port of `model` on `sw`, by port then lane: the used lanes (`used`: (port, lane) → its Interface from
+    the link walk, whose physical facts are filled in here), the spare lanes of broken-out ports (`breakout_of`:
+    port → (lanes, lane speed)), unused and disabled ports at the switch MTU. Serdes lanes are numbered
+    sequentially: port p owns (p-1)·serdes_lanes ... Unused ports are the Interfaces port_layout shares between
+    the switches of one shape (read-only, like every Interface once built)."""
+    platform, serdes = sw.platform, model.serdes_lanes
+    template, position = port_layout(platform, serdes, model.ports, model.speed, mtu,
+                                     tuple(sorted(breakout_of.items())))
+    out = list(template)
+    for key, intf in used.items():
+        n = position.get(key)
+        if n is None:  # beyond the model: the validation stops rendering on PORT001 before this
+            continue
+        t = template[n]
+        if intf.speed == t.speed:
+            intf.breakout, intf.lanes, intf.speed_setting, intf.fec = t.breakout, t.lanes, t.speed_setting, t.fec
+        else:  # a port run below its native speed without a breakout
+            port, lane = key
+            intf.breakout, intf.lanes, intf.speed_setting, intf.fec = physical(
+                platform, serdes, port, breakout_of.get(port), lane, intf.speed)
+        out[n] = intf
+    if sw.disabled_ports:
+        for n, t in enumerate(template):
+            if out[n] is t and t.port in sw.disabled_ports:
+                out[n] = Interface(t.name, t.port, t.lane, t.speed, "unused", False, "disabled in inventory", mtu,
+                                   breakout=t.breakout, lanes=t.lanes, speed_setting=t.speed_setting, fec=t.fec)
+    return tuple(out)

@@ -1,33 +1,41 @@
-"""The link walk: what each of a switch's links gives the sections of its device model.
+"""The link walk: what each switch's links give the sections of its device model.
 
-One pass over the switch's links (host, fabric/core, MLAG peer) collects, per section: the field dict of every
-used interface (interfaces), the members of each fabric bundle (port-channels), the BGP neighbors per peer group
+One pass over the fabric's links (host, fabric/core, MLAG peer) collects, per switch and per section: the
+Interface of every used port or lane (interfaces; its physical facts are filled in by build_interfaces, its bundle
+by the port-channel builders), the members of each fabric bundle (port-channels), the BGP neighbors per peer group
 (routing), the access ports per rail VLAN (vlans), the MLAG pieces (mlag), and the link MTUs that are below the
 switch's own because the peer's platform ceiling is lower (the MTU note).
+
+A fabric or core link is met once: both of its ends (their Interfaces and BGP neighbors: `EndParts`) are built
+together. Each switch meets its links in topology order (topo.links, then topo.peer_links), as a walk of its own
+links (walk_links) would.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
-from fabric.device.interfaces import end_name
+from fabric.device.interfaces import Interface, end_name
 from fabric.device.mlag import MlagParts
 from fabric.device.port_channels import Member
-from fabric.device.routing import Neighbor, group_of
-from fabric.intent import Inventory
+from fabric.device.routing import GROUPS, Neighbor
+from fabric.intent import Inventory, SwitchModel
 from fabric.mtu import link_mtu
 from fabric.topology import End, Link, LinkRole, Switch, Topology
 
 
 @dataclass(slots=True)
 class SwitchLinks:
+    sw: Switch
+    model: SwitchModel
+    mtu: int  # the switch MTU (its platform's ceiling)
     mlag: MlagParts
-    used: dict[tuple[int, int], dict] = field(default_factory=dict)  # (port, lane) → Interface fields
+    used: dict[tuple[int, int], Interface] = field(default_factory=dict)  # (port, lane) → its Interface
     breakout_of: dict[int, tuple[int, int]] = field(default_factory=dict)  # port → (lanes, lane speed)
     channels: dict[str, list[Member]] = field(default_factory=lambda: defaultdict(list))  # bundle → members
     neighbors: dict[str, list[Neighbor]] = field(default_factory=lambda: defaultdict(list))  # group → neighbors
@@ -35,7 +43,15 @@ class SwitchLinks:
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
 
 
-_link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair), asked once per link end
+# What one end of a switch-to-switch link gives its own switch: (its Interface, its BGP neighbor (on a bundle
+# member: the bundle's, used on the first member only), the peer group of that session, the peer's platform, the
+# link MTU (both ends' ceiling; the MTU note names the peer platforms whose links run lower)). A plain tuple: built
+# twice per link, hundreds of thousands of times at scale.
+EndParts = tuple[Interface, Neighbor, str, str, int]
+
+_link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
+# routing.group_of by the roles' values: an enum member hashes in Python code, its value (a str) in C
+_GROUP_OF = {(mine.value, peer.value): group for (mine, peer), (group, _desc) in GROUPS.items()}
 
 
 def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
@@ -51,70 +67,116 @@ def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
     return by_device
 
 
+def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple[EndParts, EndParts]:
+    """Both ends of a fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (the
+    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31."""
+    a, z = topo.switches[link.a.device], topo.switches[link.z.device]
+    upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
+    a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
+    a_name, z_name = end_name(a, inv.switch_models[a.model], link.a), end_name(z, inv.switch_models[z.model], link.z)
+    a_desc, z_desc = f"{z.name} {z_name}", f"{a.name} {a_name}"  # each end describes its peer
+    mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role._value_, link.a, link.z
+    a_role, z_role = a.role._value_, z.role._value_
+    if link.bundle:
+        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, z.name,
+                       z_name, role)
+        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "member", True, z_desc, mtu, None, None, None, True, a.name,
+                       a_name, role)
+        na, nz = Neighbor(z_ip, plan.asn[z.name], z.name, a_ip), Neighbor(a_ip, plan.asn[a.name], a.name, z_ip)
+    else:
+        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "routed", True, a_desc, mtu, f"{a_ip}/31", None, None, True,
+                       z.name, z_name, role)
+        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "routed", True, z_desc, mtu, f"{z_ip}/31", None, None, True,
+                       a.name, a_name, role)
+        na, nz = Neighbor(z_ip, plan.asn[z.name], a_desc, a_ip), Neighbor(a_ip, plan.asn[a.name], z_desc, z_ip)
+    return ((ia, na, _GROUP_OF[(a_role, z_role)], z.platform, mtu),
+            (iz, nz, _GROUP_OF[(z_role, a_role)], a.platform, mtu))
+
+
+def switch_links(inv: Inventory, sw: Switch, mtu: int, port_channel_name: Callable[[int], str]) -> SwitchLinks:
+    """An empty SwitchLinks for `sw` (switch MTU `mtu`, the platform's port-channel naming)."""
+    return SwitchLinks(sw, inv.switch_models[sw.model], mtu, MlagParts(port_channel_name))
+
+
+def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, SwitchLinks], links: Iterable[Link],
+                peer_links: Iterable[Link]) -> None:
+    """Add what `links` and `peer_links` give the switches of `outs` (by name) to their SwitchLinks; ends on other
+    switches are skipped."""
+    for link in links:
+        if link.role is LinkRole.HOST:
+            out = outs.get(link.z.device)
+            if out is not None:
+                _host_end(out, topo, plan, link)
+            continue
+        oa, oz = outs.get(link.a.device), outs.get(link.z.device)
+        if oa is None and oz is None:
+            continue
+        a_parts, z_parts = fabric_link(inv, topo, plan, link)
+        if oa is not None:
+            _fabric_end(oa, link, link.a, False, a_parts)
+        if oz is not None:
+            _fabric_end(oz, link, link.z, True, z_parts)
+    for link in peer_links:
+        for upper, device in ((True, link.z.device), (False, link.a.device)):
+            out = outs.get(device)
+            if out is not None:
+                _peer_end(out, inv, topo, link, upper)
+
+
 def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], mtu: int,
                port_channel_name: Callable[[int], str]) -> SwitchLinks:
-    """Collect what `sw`'s links (from links_by_device) give each section; `mtu` is the switch MTU,
-    `port_channel_name` the platform's port-channel naming."""
-    out = SwitchLinks(MlagParts(port_channel_name))
-    model = inv.switch_models[sw.model]
-    for link, upper in links:
-        me, peer = (link.z, link.a) if upper else (link.a, link.z)
-        name = end_name(sw, model, me)
-        if me.lane:
-            out.breakout_of[me.port] = (model.speed // me.speed, me.speed)
-        if link.role is LinkRole.HOST:
-            _host_end(out, topo, plan, sw, link, me, peer, name, mtu)
-        elif link.role is LinkRole.PEER:
-            psw = topo.switches[peer.device]
-            pname = end_name(psw, inv.switch_models[psw.model], peer)
-            out.mlag.peer_member(out.used.setdefault((me.port, me.lane), dict(
-                name=name, port=me.port, lane=me.lane, speed=me.speed, mode="member", admin_up=True,
-                description=f"MLAG peer link {psw.name} {pname}", mtu=mtu, qos=True, peer=psw.name,
-                peer_interface=pname, role="peer")), link, upper, psw.name)
-        else:
-            _fabric_end(out, inv, topo, plan, sw, link, upper, me, peer, name, mtu)
+    """What `sw`'s links (from links_by_device) give each section; `mtu` is the switch MTU, `port_channel_name`
+    the platform's port-channel naming. build_devices walks all switches at once (walk_fabric)."""
+    out = switch_links(inv, sw, mtu, port_channel_name)
+    walk_fabric(inv, topo, plan, {sw.name: out}, [link for link, _ in links if link.role is not LinkRole.PEER],
+                [link for link, _ in links if link.role is LinkRole.PEER])
     return out
 
 
-def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, sw: Switch, link: Link, me: End, peer: End, name: str,
-              mtu: int) -> None:
-    """A host NIC port on an access port of its rail VLAN, or a member of the NIC's MLAG bond."""
-    host = topo.hosts[peer.device]
-    sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
-    spec = out.used[(me.port, me.lane)] = dict(
-        name=name, port=me.port, lane=me.lane, speed=me.speed, mode="access", admin_up=True,
-        description=f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}", mtu=mtu, vlan=sub.vlan,
-        qos=True, peer=host.name, peer_interface=f"nic{link.nic}p{peer.port}", role="host")
-    if link.channel is not None:  # MLAG host bond member: the VLAN goes on the bond
-        out.mlag.host_member(spec, link, sub.vlan)
-    else:
-        out.vlan_members[sub.vlan].append(name)
+def _breakout(out: SwitchLinks, me: End) -> None:
+    if me.lane:
+        out.breakout_of[me.port] = (out.model.speed // me.speed, me.speed)
 
 
-def _fabric_end(out: SwitchLinks, inv: Inventory, topo: Topology, plan: Plan, sw: Switch, link: Link, upper: bool,
-                me: End, peer: End, name: str, mtu: int) -> None:
-    """A fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (one neighbor per
-    bundle, on its first member) at the link MTU (both ends' platform ceiling)."""
-    psw = topo.switches[peer.device]
-    pname = end_name(psw, inv.switch_models[psw.model], peer)
-    lmtu = _link_mtu(inv.fabric.mtu, sw.platform, psw.platform)
-    if lmtu < mtu:
-        out.lower_peers[psw.platform] = lmtu
-    upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
-    mine, theirs = (ntoa(upper_ip), ntoa(lower_ip)) if upper else (ntoa(lower_ip), ntoa(upper_ip))
-    group = group_of(sw.role, psw.role)
+def _fabric_end(out: SwitchLinks, link: Link, me: End, upper: bool, parts: EndParts) -> None:
+    """A fabric or core link end: its interface, its BGP neighbor (one per bundle, on its first member)."""
+    if me.lane:  # _breakout, inline: once per fabric link end
+        out.breakout_of[me.port] = (out.model.speed // me.speed, me.speed)
+    intf, neighbor, group, peer_platform, lmtu = parts
+    if lmtu < out.mtu:
+        out.lower_peers[peer_platform] = lmtu
+    out.used[(me.port, me.lane)] = intf
     if link.bundle:
         members = out.channels[link.bundle]
         members.append((me.port, me.lane, link, upper))
-        out.used[(me.port, me.lane)] = dict(
-            name=name, port=me.port, lane=me.lane, speed=me.speed, mode="member", admin_up=True,
-            description=f"{psw.name} {pname}", mtu=lmtu, qos=True, peer=psw.name, peer_interface=pname,
-            role=link.role.value)
-        if len(members) == 1:
-            out.neighbors[group].append(Neighbor(theirs, plan.asn[psw.name], psw.name, mine))
-        return
-    out.used[(me.port, me.lane)] = dict(
-        name=name, port=me.port, lane=me.lane, speed=me.speed, mode="routed", admin_up=True,
-        description=f"{psw.name} {pname}", mtu=lmtu, ipv4=f"{mine}/31", qos=True, peer=psw.name,
-        peer_interface=pname, role=link.role.value)
-    out.neighbors[group].append(Neighbor(theirs, plan.asn[psw.name], f"{psw.name} {pname}", mine))
+        if len(members) > 1:
+            return
+    out.neighbors[group].append(neighbor)
+
+
+def _peer_end(out: SwitchLinks, inv: Inventory, topo: Topology, link: Link, upper: bool) -> None:
+    """A member of the MLAG peer link, at the switch MTU."""
+    me, peer = (link.z, link.a) if upper else (link.a, link.z)
+    _breakout(out, me)
+    psw = topo.switches[peer.device]
+    pname = end_name(psw, inv.switch_models[psw.model], peer)
+    out.mlag.peer_member(out.used.setdefault((me.port, me.lane), Interface(
+        end_name(out.sw, out.model, me), me.port, me.lane, me.speed, "member", True,
+        f"MLAG peer link {psw.name} {pname}", out.mtu, None, None, None, True, psw.name, pname, "peer")),
+        link, upper, psw.name)
+
+
+def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, link: Link) -> None:
+    """A host NIC port on an access port of its rail VLAN, or a member of the NIC's MLAG bond."""
+    me, peer, sw = link.z, link.a, out.sw
+    _breakout(out, me)
+    name = end_name(sw, out.model, me)
+    host = topo.hosts[peer.device]
+    sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
+    intf = out.used[(me.port, me.lane)] = Interface(
+        name, me.port, me.lane, me.speed, "access", True, f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}",
+        out.mtu, None, sub.vlan, None, True, host.name, f"nic{link.nic}p{peer.port}", "host")
+    if link.channel is not None:  # MLAG host bond member: the VLAN goes on the bond
+        out.mlag.host_member(intf, link, sub.vlan)
+    else:
+        out.vlan_members[sub.vlan].append(name)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
+from fabric.device.interfaces import Interface
 from fabric.device.port_channels import PortChannel
 from fabric.topology import MLAG_PEER_CHANNEL, Link, Switch
 
@@ -77,14 +78,14 @@ class MlagParts:
     def active(self) -> bool:
         return bool(self.peer_members or self.bonds)
 
-    def host_member(self, spec: dict, link: Link, vlan: int) -> None:
+    def host_member(self, intf: Interface, link: Link, vlan: int) -> None:
         number = link.channel or 0
-        spec.update(mode="member", vlan=None, channel=self.port_channel_name(number), channel_number=number)
-        self.bonds[number] = (spec["name"], vlan, spec["peer"], f"{spec['peer']} nic{link.nic} bond rail{link.rail}")
+        intf.mode, intf.vlan, intf.channel, intf.channel_number = "member", None, self.port_channel_name(number), number
+        self.bonds[number] = (intf.name, vlan, intf.peer, f"{intf.peer} nic{link.nic} bond rail{link.rail}")
 
-    def peer_member(self, spec: dict, link: Link, upper: bool, peer: str) -> None:
-        spec.update(channel=self.port_channel_name(MLAG_PEER_CHANNEL), channel_number=MLAG_PEER_CHANNEL)
-        self.peer_members.append(spec["name"])
+    def peer_member(self, intf: Interface, link: Link, upper: bool, peer: str) -> None:
+        intf.channel, intf.channel_number = self.port_channel_name(MLAG_PEER_CHANNEL), MLAG_PEER_CHANNEL
+        self.peer_members.append(intf.name)
         self.peer, self.peer_bundle, self.upper = peer, link.bundle or link.id, upper
 
     def bonds_in(self, vlan: int) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
+from fabric.device.interfaces import Interface
 from fabric.intent import Inventory
 from fabric.topology import Link
 
@@ -43,11 +44,11 @@ def min_links_limit(inv: Inventory, pod_id: int | None) -> int | None:
     return pod.spines.min_links()
 
 
-def fabric_port_channels(channels: dict[str, list[Member]], used: dict[tuple[int, int], dict], plan: Plan,
+def fabric_port_channels(channels: dict[str, list[Member]], used: dict[tuple[int, int], Interface], plan: Plan,
                          name_of: Callable[[int], str], limit: int | None) -> list[PortChannel]:
     """One routed port-channel per bundle of `channels` (bundle id → members): number = the lowest member port,
     the /31 of the bundle, MTU = its members' link MTU, min-links = `limit` (default: every member). Marks each
-    member's field dict in `used` with the port-channel it joins."""
+    member's Interface in `used` with the port-channel it joins."""
     pcs: list[PortChannel] = []
     for bundle, members in channels.items():
         members.sort()
@@ -59,11 +60,10 @@ def fabric_port_channels(channels: dict[str, list[Member]], used: dict[tuple[int
         peer = link.a.device if upper else link.z.device
         member_names = []
         for p, lane, _l, _u in members:
-            spec = used[(p, lane)]
-            spec["channel"] = pc_name
-            spec["channel_number"] = number
-            member_names.append(spec["name"])
-        pc_mtu = used[(port, lane0)]["mtu"]  # the members' link MTU (both ends' ceiling)
+            intf = used[(p, lane)]
+            intf.channel, intf.channel_number = pc_name, number
+            member_names.append(intf.name)
+        pc_mtu = used[(port, lane0)].mtu  # the members' link MTU (both ends' ceiling)
         n = len(member_names)
         pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
                                f"{peer} {bundle.rsplit('#', 1)[1]}", pc_mtu, peer,

@@ -8,7 +8,8 @@ made once, here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from fabric.intent import Inventory
 from fabric.intent_system import PLACEHOLDER_RE, RadiusGroup, Role, SystemSettings, TacacsGroup, VaultRef, merged
@@ -132,6 +133,10 @@ class System:
         return tuple(sorted({m for t in texts for m in PLACEHOLDER_RE.findall(t)}))
 
 
+_FIELDS = attrgetter(*(f.name for f in fields(System)))  # a System's field values, in order
+assert fields(System)[2].name == "agent_address"  # with_address puts the address third
+
+
 def effective(inv: Inventory, key: str) -> SystemSettings:
     """The merged settings of the switch whose pattern name is `key`."""
     override = inv.devices.get(key)
@@ -156,6 +161,20 @@ def _syslog(address: str, port: int, protocol: str) -> SyslogServer:
 
 def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: str) -> System:
     """The System of the switch whose pattern name is `switch_key`, on `platform`, managed at `management_ip`."""
+    return with_address(system_template(inv, switch_key, platform), management_ip)
+
+
+def with_address(template: System, management_ip: str) -> System:
+    """`template` (from system_template) for the switch managed at `management_ip`: every other field is the
+    template's own value (the same objects, shared)."""
+    values = _FIELDS(template)
+    return System(values[0], values[1], management_ip, *values[3:])
+
+
+def system_template(inv: Inventory, switch_key: str, platform: str) -> System:
+    """The System of the switch whose pattern name is `switch_key`, on `platform`, without its management address
+    (agent_address ""): the same for every switch of that platform whose `devices:` entry (if any) has no
+    `system:` (fabric/device/build.py builds it once per such group)."""
     s = effective(inv, switch_key)
     traits = PLATFORMS[platform]
     users = tuple(User(name, u.role.value,
@@ -179,7 +198,7 @@ def build_system(inv: Inventory, switch_key: str, platform: str, management_ip: 
     return System(
         vrf=traits.management_vrf or s.management.vrf,
         interface=traits.management_interface,
-        agent_address=management_ip,
+        agent_address="",
         eapi=s.management.eapi and traits.eapi,
         ssh=s.management.ssh,
         users=users,

@@ -20,7 +20,7 @@ from pathlib import Path
 from fabric.allocate import Plan
 from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig
-from fabric.digest import FABRIC, code_digest, combine, data_digest, model_digest, value_digest
+from fabric.digest import FABRIC, code_digest, combine, data_digest, model_digests, value_digest
 from fabric.hosts import HostsPlan, build_hosts
 from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
@@ -76,7 +76,7 @@ class Sources:
     def model_digests(self) -> Mapping[str, str]:
         if self._model_digests is not None:
             return self._model_digests
-        return {h: model_digest(d) for h, d in self.devices.items()}
+        return model_digests(self.devices)
 
     def digest(self, name: str) -> str:
         """The digest of input `name` (inventory, devices, hosts or report), computed once."""
