@@ -6,8 +6,9 @@ import argparse
 import json
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from fabric import __version__
 from fabric.completion import add_parser as add_completion_parser
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from fabric.pipeline import Result
     from fabric.progress import Progress
     from fabric.staging import Stage
+
+T = TypeVar("T")
 
 FULL_HELP = ("render every device and artifact afresh instead of reusing the files of --out whose digests (in its "
              "manifest.json) still match; the output is the same either way")
@@ -101,20 +104,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return exit_code(findings)
 
 
-def _validated(args: argparse.Namespace, progress: Progress) -> tuple[Result | None, int]:
-    """Run the pipeline; print findings when there are errors. Returns (result or None, exit code)."""
+def _validated(args: argparse.Namespace, progress: Progress,
+               meanwhile: Callable[[Result], T] | None = None) -> tuple[Result | None, int, T | None]:
+    """Run the pipeline (with `meanwhile` on the allocated fabric while it is checked: fabric.pipeline.run_with);
+    print findings when there are errors. Returns (result or None, exit code, what meanwhile returned)."""
     from fabric.core.finding import has_errors
-    from fabric.pipeline import run
+    from fabric.pipeline import run_with
 
-    res = run(Path(args.inventory), progress)
+    # the checks run in a second process beside `meanwhile` unless one process was asked for (--workers 1)
+    res, extra = run_with(Path(args.inventory), progress, meanwhile, fork=getattr(args, "workers", 1) > 1)
     if has_errors(res.findings) or res.plan is None:
         progress.close()
         sys.stdout.write(format_text(res.findings))
         print("nothing rendered: fix the errors above (generated/ is unchanged)", file=sys.stderr)
-        return None, exit_code(res.findings) or 1
+        return None, exit_code(res.findings) or 1, None
     if res.findings and not getattr(args, "quiet", False):
         sys.stdout.write(format_text(res.findings))
-    return res, 0
+    return res, 0, extra
 
 
 def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
@@ -123,7 +129,7 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
     `stage` as they are made (fabric.staging). Devices and artifacts whose digests match --out's manifest (and whose
     files there are intact) are reused, not rendered again; when nothing railfabric reads changed since that render,
     nothing is validated or rendered (fabric.reuse)."""
-    from fabric.emit import RenderError, build_tree
+    from fabric.emit import RenderError, build_models, build_tree
     from fabric.reuse import Reuse
 
     reuse = Reuse(None if getattr(args, "full", False) else Path(args.out))
@@ -133,11 +139,12 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
             return dict(same), 0
-        res, rc = _validated(args, progress)
+        res, rc, models = _validated(args, progress, lambda r: build_models(r, progress))
         if res is None:
             return None, rc
         try:
-            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage).files, 0
+            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage,
+                              models=models).files, 0
         except RenderError as exc:
             progress.close()
             print(f"fabric: render error: {exc}", file=sys.stderr)
@@ -491,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     v.set_defaults(func=cmd_validate)
 
-    from fabric.emit import available_cpus
+    from fabric.cpus import available_cpus
 
     workers = max(1, min(4, available_cpus()))
     r = sub.add_parser("render", help="render every device config and artifact into generated/",

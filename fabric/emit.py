@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from fabric import __version__, manifest
 from fabric.canonical import inventory_digest
+from fabric.cpus import available_cpus
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digests, platform_digest
 from fabric.intact import listing
@@ -103,14 +104,6 @@ def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callabl
         _STAGE[:] = []
 
 
-def available_cpus() -> int:
-    """CPUs this process may run on (its affinity mask, which containers and taskset narrow)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
 def bounded_workers(requested: int, devices: int) -> int:
     """Render processes actually used: at least 1, at most the CPUs available and the devices to render."""
     return max(1, min(requested, available_cpus(), devices))
@@ -146,21 +139,44 @@ def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> d
 
 
 def build_tree(res: Result, workers: int = 1, progress: Progress = SILENT, cache: Path | None = None,
-               reuse: Reuse | None = None, stage: Stage | None = None) -> Tree:
+               reuse: Reuse | None = None, stage: Stage | None = None, models: Models | None = None) -> Tree:
     """Everything generated/ should hold. With `cache` (an earlier render's output directory) or `reuse` (one
     already opened, see fabric.reuse), devices and artifact parts whose digests match its manifest and whose files
     there are intact are not rendered again. With `stage` (fabric.staging) every file produced afresh is written
-    there as it is made and stands in the tree as Staged, not as bytes. Each step is told to `progress`. The
+    there as it is made and stands in the tree as Staged, not as bytes. `models`: the device models already built
+    (build_models, e.g. while the fabric was being checked). Each step is told to `progress`. The
     cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
     enabled = gc.isenabled()
     gc.disable()
     own = reuse is None
     opened = Reuse(cache) if reuse is None else reuse
     try:
-        return _build_tree(res, workers, progress, opened, stage)
+        return _build_tree(res, workers, progress, opened, stage, models)
     finally:
         if own:
             opened.close()
+        if enabled:
+            gc.enable()
+
+
+@dataclass(frozen=True)
+class Models:
+    """Every switch's device model (by hostname, in topology order) and its digest (fabric.digest_model)."""
+    devices: dict[str, DeviceConfig]
+    digests: dict[str, str]
+
+
+def build_models(res: Result, progress: Progress = SILENT) -> Models:
+    """The device models of an allocated fabric and their digests (the first step of a render; the CLI runs it while
+    the pipeline's checks run in a second process: fabric.pipeline.run_with)."""
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        progress.stage("building the switches' device models", total=len(res.topology.switches))
+        devices = build_devices(res.inventory, res.topology, res.plan, done=progress.advance)
+        return Models(devices, model_digests(devices))
+    finally:
         if enabled:
             gc.enable()
 
@@ -175,13 +191,13 @@ def _reusable(reuse: Reuse, name: str, digest: str, entries: dict[str, manifest.
     return reuse.kept(old.files)
 
 
-def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, stage: Stage | None) -> Tree:
+def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, stage: Stage | None,
+                models: Models | None) -> Tree:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
     previous = reuse.previous
-    progress.stage("building the switches' device models", total=len(topo.switches))
-    devices = build_devices(inv, topo, plan, done=progress.advance)
-    digests = model_digests(devices)
+    have = models if models is not None else build_models(res, progress)
+    devices, digests = have.devices, have.digests
     platforms = {p: platform_digest(p) for p in sorted({d.platform for d in devices.values()})}
     files: dict[str, Content] = {}
     device_entries: dict[str, manifest.Entry] = {}

@@ -8,14 +8,18 @@ which item was left out and why. A pruned run always carries the errors that pru
 from __future__ import annotations
 
 import gc
+import sys
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from fabric.allocate import Plan, allocate
-from fabric.core.finding import Finding, Severity, unique_sorted
+from fabric.core.finding import Finding, Severity, has_errors, unique_sorted
 from fabric.core.source_map import Location, SourceMap
+from fabric.cpus import available_cpus
 from fabric.intent import Inventory
 from fabric.load import Loaded, load_inventory
 from fabric.progress import SILENT, Progress
@@ -31,6 +35,7 @@ from fabric.schema_check import dotted, error_paths, schema_findings, validate
 from fabric.solver import solve
 from fabric.topology import Topology, expand
 
+T = TypeVar("T")
 STAGES = ("schema", "intent rules", "topology", "allocation", "solver checks")
 # Items that can be left out on their own (with what depends on them): type patterns of their data paths.
 _ITEMS: tuple[tuple, ...] = (("pods", int), ("pods", int, "segments", int),
@@ -62,50 +67,127 @@ def run(path: Path, progress: Progress = SILENT) -> Result:
     """Run every stage (each told to `progress`). The stages build about a million small objects with no reference
     cycles, so the cyclic garbage collector only costs time here (a quarter of the run at 65K GPUs): it is paused
     meanwhile."""
+    return run_with(path, progress)[0]
+
+
+def run_with(path: Path, progress: Progress = SILENT, meanwhile: Callable[[Result], T] | None = None,
+             fork: bool = True) -> tuple[Result, T | None]:
+    """`run`, and `meanwhile(result)` on the allocated fabric while it is checked.
+
+    Once the fabric is expanded and allocated, its checks (the topology and plan rules and the solver) only find
+    and report: nothing later reads what they compute but their findings and report. With `fork` they run in a
+    forked process (the second core) while `meanwhile` works here on the same allocated fabric (the renderer builds
+    the device models). `meanwhile`'s value is returned only when the checks find no error; it is not called when an
+    earlier stage stopped the run, and an exception it raises is re-raised only when the checks found no error (a
+    broken fabric may break what is built from it; the findings say why). Without fork (or when the process cannot
+    be had) the checks run first and `meanwhile` after them, only when they found no error."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run(path, progress)
+        return _run(path, progress, meanwhile, fork)
     finally:
         if enabled:
             gc.enable()
 
 
-def _run(path: Path, progress: Progress) -> Result:
+def _run(path: Path, progress: Progress, meanwhile: Callable[[Result], T] | None,
+         fork: bool) -> tuple[Result, T | None]:
     progress.stage(f"loading {path}")
     loaded = load_inventory(path)
     res = Result(loaded, findings=list(loaded.findings))
     if any(f.fatal for f in loaded.findings):
         res.findings = unique_sorted(res.findings)
-        return res
+        return res, None
     res.stage_reached = "schema"
     progress.stage("checking the schema and the rules")
     inv, src = _validate(loaded, res)
     if inv is None:
         res.findings = unique_sorted(res.findings)
-        return res
+        return res, None
     res.inventory = inv
     res.stage_reached = "topology"
     progress.stage("expanding the topology")
     res.topology = expand(inv)
-    res.findings += check_topology(inv, res.topology, src)
-    res.findings += check_buffers(inv, res.topology, src)
-    res.findings += check_mlag(inv, res.topology, src)
-    res.findings += check_vlans(inv, res.topology, src)
-    res.findings += check_bundles(inv, res.topology, src)
-    res.findings += check_system(inv, res.topology, src)
-    res.findings += check_hosts(inv, src)
     res.stage_reached = "allocation"
     progress.stage("allocating addresses, VLANs and ASNs")
     res.plan = allocate(inv, res.topology)
-    res.findings += check_plan(inv, res.topology, res.plan, src)
-    res.stage_reached = "solver"
-    progress.stage("solving: capacity, failures, bisection, paths")
-    res.report, solver_findings = solve(inv, res.topology, res.plan, src)
-    res.findings += solver_findings
+    extra: T | None = None
+    if meanwhile is not None and fork and _can_fork():
+        progress.stage("checking the topology, the plan and the solver's figures in a second process")
+        checked, extra, failure = _checks_beside(res, src, meanwhile)
+    else:
+        res.stage_reached = "solver"
+        progress.stage("checking the topology and the plan; solving: capacity, failures, bisection, paths")
+        checked, failure = _checks(res, src), None
+        if meanwhile is not None and not has_errors(checked[0]):
+            extra = meanwhile(res)
+    res.findings += checked[0]
+    res.report = checked[1]
     res.stage_reached = "done"
     res.findings = unique_sorted(res.findings)
-    return res
+    if has_errors(res.findings):
+        return res, None
+    if failure is not None:
+        raise failure
+    return res, extra
+
+
+Checked = tuple[list[Finding], dict]  # the checks' findings and the solver's report
+_CHECKING: list[tuple[Result, SourceMap]] = []  # what a forked checker checks (inherited, never pickled)
+
+
+def _checks(res: Result, src: SourceMap) -> Checked:
+    """The topology and plan rules and the solver, on an expanded and allocated fabric."""
+    inv, topo, plan = res.inventory, res.topology, res.plan
+    assert inv is not None and topo is not None and plan is not None
+    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src), *check_mlag(inv, topo, src),
+                *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
+                *check_hosts(inv, src), *check_plan(inv, topo, plan, src)]
+    report, solver_findings = solve(inv, topo, plan, src)
+    return findings + solver_findings, report
+
+
+def _checks_forked() -> Checked:
+    gc.disable()  # as in the parent: a million acyclic objects
+    return _checks(*_CHECKING[0])
+
+
+def _can_fork() -> bool:
+    return sys.platform.startswith("linux") and available_cpus() >= 2
+
+
+def _checks_beside(res: Result, src: SourceMap, meanwhile: Callable[[Result], T]) \
+        -> tuple[Checked, T | None, BaseException | None]:
+    """The checks in a forked process while `meanwhile(res)` runs here: (checked, its value, its exception). A
+    checker process that cannot start or dies is replaced by checking here."""
+    import multiprocessing
+
+    _CHECKING[:] = [(res, src)]
+    pool: ProcessPoolExecutor | None = None
+    future: Future[Checked] | None = None
+    try:
+        try:
+            pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+            future = pool.submit(_checks_forked)
+        except OSError:
+            future = None
+        extra: T | None = None
+        failure: BaseException | None = None
+        try:
+            extra = meanwhile(res)
+        except Exception as exc:  # re-raised by the caller unless the checks explain it
+            failure = exc
+        checked: Checked | None = None
+        if future is not None:
+            try:
+                checked = future.result()
+            except Exception:  # died (BrokenProcessPool) or failed: check here, where a rule's own bug is raised
+                checked = None
+        return (checked if checked is not None else _checks(res, src)), extra, failure
+    finally:
+        _CHECKING[:] = []
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _validate(loaded: Loaded, res: Result) -> tuple[Inventory | None, SourceMap]:

@@ -171,7 +171,8 @@ def test_render_tells_each_stage_and_counts_every_switch() -> None:
     files = build_files(run(EXAMPLE, rec), workers=1, progress=rec)
     texts = [s[0] for s in rec.stages()]
     assert texts[:5] == [f"loading {EXAMPLE}", "checking the schema and the rules", "expanding the topology",
-                         "allocating addresses, VLANs and ASNs", "solving: capacity, failures, bisection, paths"]
+                         "allocating addresses, VLANs and ASNs",
+                         "checking the topology and the plan; solving: capacity, failures, bisection, paths"]
     assert rec.stages()[5:7] == [("building the switches' device models", SWITCHES),
                                  ("rendering the switch configs (and the fabric-wide files meanwhile)", SWITCHES)]
     assert rec.advanced == [0] * 5 + [SWITCHES, SWITCHES, 0]  # each switch's model built, then its configs rendered
@@ -285,7 +286,8 @@ def test_verbose_off_a_terminal_is_plain_stage_lines(tmp_path: Path) -> None:
     lines = _untimed(err.decode())
     n_files = len(_tree(gen))
     assert lines == [f"loading {EXAMPLE}", "checking the schema and the rules", "expanding the topology",
-                     "allocating addresses, VLANs and ASNs", "solving: capacity, failures, bisection, paths",
+                     "allocating addresses, VLANs and ASNs",
+                     "checking the topology and the plan; solving: capacity, failures, bisection, paths",
                      f"building the switches' device models ({SWITCHES})",
                      f"rendering the switch configs (and the fabric-wide files meanwhile) ({SWITCHES})",
                      f"assembling {len(_tree(gen / 'configs'))} config files and the manifest",
