@@ -212,7 +212,7 @@ def _render_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -
             print(f"  extra    {path}")
         return 3
     progress.stage(f"writing {out}/ ({len(files):,} files)")
-    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note)
+    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note, stage=stage)
     progress.close()
     if diff.clean:
         print(f"{out}/ unchanged ({len(files):,} files)")

@@ -356,8 +356,10 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None = None,
-               say: Say | None = None) -> Diff:
-    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did.
+               say: Say | None = None, stage: Stage | None = None) -> Diff:
+    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did. With the `stage` the
+    files were staged in (fabric.staging), that directory becomes the new tree when it lies beside `out`: the files
+    made afresh are already in place, and only the kept ones are linked in.
 
     `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the
     manifest of an earlier render; never the inventory, a repository root, `/` or the home directory), else
@@ -372,7 +374,7 @@ def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None =
         target = check_output_dir(out, inventory)  # again under the lock: another writer may have been first
         diff = compare(target, files)
         if not diff.clean:
-            _swap_in(target, files, diff)
+            _swap_in(target, files, diff, stage)
     return diff
 
 
@@ -393,13 +395,46 @@ def _fill(tmp: Path, target: Path, files: Mapping[str, Content], changed: set[st
                 pass
         with open(dest, "wb") as fh:
             fh.write(payload(data))
-    # keep dot files and whatever lies in dot directories of the old tree (.gitkeep, .gitattributes, a tool's
-    # .cache/): they are not ours to drop
+    _keep_dotted(tmp, target)
+
+
+def _keep_dotted(tree: Path, target: Path) -> None:
+    """Link the dot files of the old tree, and whatever lies in its dot directories (.gitkeep, .gitattributes, a
+    tool's .cache/), into the new one: they are not ours to drop."""
     if target.is_dir():
         for dotted in _dotted(target):
-            keep = tmp / dotted.relative_to(target)
+            keep = tree / dotted.relative_to(target)
             keep.parent.mkdir(parents=True, exist_ok=True)
             os.link(dotted, keep)
+
+
+def _complete(tree: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
+    """Complete a staging directory into the new tree: it holds the files made afresh already; the kept ones are
+    linked in from `target`, a staged file whose bytes did not change is replaced by a link to the old one (same
+    inode and mtime, as if not rewritten), the rest (the manifest) written."""
+    base, old = os.fspath(tree), os.fspath(target)
+    for folder in sorted({p.rpartition("/")[0] for p in files} - {""}):
+        os.makedirs(os.path.join(base, folder), exist_ok=True)
+    for path, data in files.items():
+        dest = os.path.join(base, path)
+        if isinstance(data, Staged) and data.source == dest:
+            if path not in changed:
+                spare = f"{dest}.railfabric-link"
+                try:
+                    os.link(os.path.join(old, path), spare)
+                    os.replace(spare, dest)
+                except OSError:
+                    pass  # the new copy has the same bytes: keep it
+            continue
+        if path not in changed:
+            try:
+                os.link(os.path.join(old, path), dest)
+                continue
+            except OSError:
+                pass
+        with open(dest, "wb") as fh:
+            fh.write(payload(data))
+    _keep_dotted(tree, target)
 
 
 def _dotted(target: Path) -> list[Path]:
@@ -416,15 +451,21 @@ def _dotted(target: Path) -> list[Path]:
     return found
 
 
-def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff) -> None:
+def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage | None = None) -> None:
     parent = target.parent
+    in_place = stage is not None and stage.path.parent == parent and stage.take()
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
+        tmp = stage.path if in_place and stage is not None else \
+            Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
     try:
         os.chmod(tmp, dir_mode(target))  # mkdtemp makes 0700; the output keeps the user's mode
-        _fill(tmp, target, files, set(diff.added) | set(diff.changed))
+        changed = set(diff.added) | set(diff.changed)
+        if in_place:
+            _complete(tmp, target, files, changed)
+        else:
+            _fill(tmp, target, files, changed)
         if target.exists() and _exchange(tmp, target):
             shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old tree
         else:

@@ -48,6 +48,7 @@ class Stage:
         self.path = Path(tempfile.mkdtemp(prefix=f".{target.name}{STAGE_INFIX}", dir=parent))
         self._base = os.fspath(self.path)
         self._made: set[str] = {""}
+        self._taken = False
         self._fd: int | None = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         fcntl.flock(self._fd, fcntl.LOCK_SH)  # "in use": leftovers() skips a directory it cannot lock alone
 
@@ -65,6 +66,15 @@ class Stage:
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror or str(exc), str(self.target)) from None
         return Staged(hashlib.sha256(data).hexdigest(), len(data), full)
+
+    def take(self) -> bool:
+        """Hand the directory over to become the new output tree (fabric.emit.write_tree swaps it in). After the
+        swap `path` holds the old tree, which `close` removes as it would have removed the stage. False when it
+        was handed over before."""
+        if self._taken:
+            return False
+        self._taken = True
+        return True
 
     def close(self) -> None:
         if self._fd is not None:

@@ -100,3 +100,30 @@ def test_staged_file_is_linked_not_copied(tmp_path: Path) -> None:
     assert os.stat(out / "cabling.csv").st_nlink == 1
     again = build_tree(res, cache=out)
     assert isinstance(again.files["cabling.csv"], Kept)
+
+
+def test_the_stage_becomes_the_new_tree(tmp_path: Path) -> None:
+    """Beside the output, the staging directory is swapped in as the new tree (nothing linked twice); a file made
+    afresh with the bytes it already had keeps its old inode, a changed one is the staged file itself."""
+    from fabric.emit import write_tree
+
+    out = tmp_path / "gen"
+    res = run(EXAMPLE)
+    with Stage(out) as stage:
+        write_tree(out, build_tree(res, stage=stage).files, stage=stage)
+    old_ino = {p: os.stat(out / p).st_ino for p in ("cabling.csv", "ipplan.csv")}
+    (out / "ipplan.csv").write_text("edited\n")
+    (out / ".keep").write_text("")
+    with Stage(out) as stage:
+        tree = build_tree(res, stage=stage)  # no cache: everything made afresh into the stage
+        ipplan = tree.files["ipplan.csv"]
+        assert isinstance(ipplan, Staged)
+        staged_ino = os.stat(ipplan.source).st_ino
+        diff = write_tree(out, tree.files, stage=stage)
+        assert diff.changed == ["ipplan.csv"] and not stage.path.exists()  # the old tree went with the swap
+    assert os.stat(out / "cabling.csv").st_ino == old_ino["cabling.csv"]  # same bytes: the old file kept
+    assert os.stat(out / "ipplan.csv").st_ino == staged_ino  # changed: the staged file, not a copy
+    assert (out / ".keep").exists()
+    assert build_files(res) == {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+                                if p.is_file() and not p.name.startswith(".")}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]
