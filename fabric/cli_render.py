@@ -1,0 +1,202 @@
+"""`fabric render` and `fabric plan`: validate, render (reusing what --out still holds), stage, then write or compare
+and print the difference. Commands only: every decision lives in the pipeline modules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from fabric.cli_commands import progress_for
+from fabric.core.finding import exit_code
+from fabric.findings import format_text
+
+if TYPE_CHECKING:
+    from fabric.emit import Content
+    from fabric.pipeline import Result
+    from fabric.progress import Progress
+    from fabric.staging import Stage
+
+T = TypeVar("T")
+
+
+def _validated(args: argparse.Namespace, progress: Progress,
+               meanwhile: Callable[[Result], T] | None = None) -> tuple[Result | None, int, T | None]:
+    """Run the pipeline (with `meanwhile` on the allocated fabric while it is checked: fabric.pipeline.run_with);
+    print findings when there are errors. Returns (result or None, exit code, what meanwhile returned)."""
+    from fabric.core.finding import has_errors
+    from fabric.pipeline import run_with
+
+    # the checks run in a second process beside `meanwhile` unless one process was asked for (--workers 1)
+    res, extra = run_with(Path(args.inventory), progress, meanwhile, fork=getattr(args, "workers", 1) > 1)
+    if has_errors(res.findings) or res.plan is None:
+        progress.close()
+        sys.stdout.write(format_text(res.findings))
+        print("nothing rendered: fix the errors above (generated/ is unchanged)", file=sys.stderr)
+        return None, exit_code(res.findings) or 1, None
+    if res.findings and not getattr(args, "quiet", False):
+        sys.stdout.write(format_text(res.findings))
+    return res, 0, extra
+
+
+def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
+        -> tuple[dict[str, Content] | None, int]:
+    """Validate and render: (files, 0), or (None, exit code) after printing why. Files made afresh are written to
+    `stage` as they are made (fabric.staging). Devices and artifacts whose digests match --out's manifest (and whose
+    files there are intact) are reused, not rendered again; when nothing railfabric reads changed since that render,
+    nothing is validated or rendered (fabric.reuse)."""
+    from fabric.emit import RenderError, build_models, build_tree
+    from fabric.reuse import Reuse
+
+    reuse = Reuse(None if getattr(args, "full", False) else Path(args.out))
+    try:
+        same = reuse.unchanged(Path(args.inventory))
+        if same is not None:
+            progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
+                           " nothing to validate or render (--full does it all)")
+            return dict(same), 0
+        res, rc, models = _validated(args, progress, lambda r: build_models(r, progress))
+        if res is None:
+            return None, rc
+        try:
+            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage,
+                              models=models).files, 0
+        except RenderError as exc:
+            progress.close()
+            print(f"fabric: render error: {exc}", file=sys.stderr)
+            return None, 2
+    finally:
+        reuse.close()
+
+
+def _plus_minus(lines: list[str]) -> str:
+    """'+N -M' for a unified diff (its two header lines skipped)."""
+    plus = sum(1 for ln in lines[2:] if ln.startswith("+"))
+    minus = sum(1 for ln in lines[2:] if ln.startswith("-"))
+    return f"+{plus} -{minus}"
+
+
+def _print_diff(lines: list[str], limit: int) -> None:
+    """The first `limit` lines of a unified diff (its two header lines skipped)."""
+    for line in lines[2:2 + limit]:
+        print(f"    {line}")
+    if len(lines) > 2 + limit:
+        print(f"    ... ({len(lines) - 2 - limit} more diff lines)")
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from fabric.outdir import check_output_dir
+
+    if not args.check:
+        check_output_dir(Path(args.out), Path(args.inventory))  # refuse before spending time on rendering
+    progress = progress_for(args)
+    try:
+        return _render(args, progress)
+    finally:
+        progress.close()
+
+
+def _render(args: argparse.Namespace, progress: Progress) -> int:
+    from fabric.staging import Stage
+
+    with Stage(Path(args.out)) as stage:
+        return _render_staged(args, progress, stage)
+
+
+def _render_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+    from fabric.emit import compare, unified, write_tree
+
+    files, rc = _rendered(args, progress, stage)
+    if files is None:
+        return rc
+    out = Path(args.out)
+    if args.check:
+        progress.stage(f"comparing with {out}/")
+        diff = compare(out, files)
+        progress.close()
+        if diff.clean:
+            print(f"{out}/ is up to date ({len(files):,} files)")
+            return 0
+        print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
+              f"{len(diff.removed)} extra file(s); run `make render` and commit")
+        for path in diff.changed[:20]:
+            print(f"  changed  {path}")
+            _print_diff(unified(out, path, files[path]), 8)
+        for path in diff.added[:20]:
+            print(f"  missing  {path}")
+        for path in diff.removed[:20]:
+            print(f"  extra    {path}")
+        return 3
+    progress.stage(f"writing {out}/ ({len(files):,} files)")
+    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note, stage=stage)
+    progress.close()
+    if diff.clean:
+        print(f"{out}/ unchanged ({len(files):,} files)")
+    else:
+        print(f"{out}/ updated: {len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed "
+              f"({len(files):,} files)")
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    progress = progress_for(args)
+    try:
+        return _plan(args, progress)
+    finally:
+        progress.close()
+
+
+def _plan(args: argparse.Namespace, progress: Progress) -> int:
+    from fabric.staging import Stage
+
+    with Stage(Path(args.out)) as stage:
+        return _plan_staged(args, progress, stage)
+
+
+def _plan_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+    from fabric.emit import compare, unified
+
+    files, rc = _rendered(args, progress, stage)
+    if files is None:
+        return rc
+    out = Path(args.out)
+    progress.stage(f"comparing with {out}/")
+    diff = compare(out, files)
+    progress.close()
+    if diff.clean:
+        print("No changes. generated/ matches the inventory.")
+        return 0
+
+    def device_of(path: str) -> str | None:
+        parts = path.split("/")
+        return parts[1] if len(parts) > 2 and parts[0] == "configs" else None
+
+    groups: dict[str, dict[str, list[str]]] = {}
+    for kind, paths in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
+        for path in paths:
+            dev = device_of(path) or ""
+            groups.setdefault(dev, {}).setdefault(kind, []).append(path)
+    devs = {d: g for d, g in groups.items() if d}
+    new_devs = sorted(d for d, g in devs.items() if set(g) == {"added"})
+    gone_devs = sorted(d for d, g in devs.items() if set(g) == {"removed"})
+    changed_devs = sorted(set(devs) - set(new_devs) - set(gone_devs))
+    print(f"Plan: {len(new_devs)} device(s) to add, {len(changed_devs)} to change, {len(gone_devs)} to remove; "
+          f"{len(diff.changed) + len(diff.added) + len(diff.removed)} file(s) differ.")
+    for dev in new_devs:
+        print(f"  + {dev}")
+    for dev in gone_devs:
+        print(f"  - {dev}")
+    for dev in changed_devs[: args.limit]:
+        for path in sorted(p for ps in devs[dev].values() for p in ps):
+            lines = unified(out, path, files.get(path))
+            print(f"  ~ {dev}: {path.split('/', 2)[2]} ({_plus_minus(lines)})")
+            _print_diff(lines, 6)
+    if len(changed_devs) > args.limit:
+        print(f"  ... and {len(changed_devs) - args.limit} more changed device(s)")
+    for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
+        print(f"  ~ {path} ({_plus_minus(unified(out, path, files.get(path)))})")
+    return 0
+
+
