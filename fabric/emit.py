@@ -17,97 +17,29 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 from fabric import __version__, manifest
 from fabric.canonical import inventory_digest
-from fabric.cpus import available_cpus
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digests, platform_digest
 from fabric.intact import listing
 from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
-from fabric.outputs import ARTIFACTS, Sources, artifact_parts
+from fabric.outputs import ARTIFACTS, Part, Sources, artifact_parts
 from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
 from fabric.progress import SILENT, Progress
-from fabric.render import RenderError, render_device
+from fabric.render import RenderError
 from fabric.reuse import Kept, Reuse, code_sha256
 from fabric.staging import Stage, Staged
+from fabric.workers import bounded_workers, produce, render_all
 
 Say = Callable[[str], None]
 T = TypeVar("T")
 
 # --------------------------------------------------------------------------- building (in memory)
-
-_WORK: list[DeviceConfig] = []  # devices for forked workers (inherited, never pickled)
-_STAGE: list[Stage] = []  # where forked workers write what they render (empty: they return the text)
-
-Rendered = dict[str, "str | Staged"]  # file name → its text, or where it was written (with a stage)
-
-
-def _render_one(device: DeviceConfig) -> Rendered:
-    texts = render_device(device)
-    if not _STAGE:
-        return dict(texts)
-    stage = _STAGE[0]
-    return {name: stage.put(f"configs/{device.hostname}/{name}", text.encode()) for name, text in texts.items()}
-
-
-def _render_chunk(bounds: tuple[int, int]) -> list[tuple[str, Rendered]]:
-    return [(d.hostname, _render_one(d)) for d in _WORK[bounds[0]:bounds[1]]]
-
-
-def _chunk_done(done: Callable[[int], object], devices: int, _future: Future[object]) -> None:
-    done(devices)
-
-
-def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callable[[], T] | None = None,
-               done: Callable[[int], object] | None = None, stage: Stage | None = None) \
-        -> tuple[dict[str, Rendered], T | None]:
-    """hostname → {file name: text}, and the result of `meanwhile()`, which runs in this process while forked
-    workers render. With `stage` each file is written there as soon as it is rendered (by the worker that renders
-    it) and stands as Staged instead of its text: the texts of a whole fabric never gather in one process.
-    `done(n)`: n more devices rendered (called from a pool thread when workers render). The output does not depend
-    on the worker count."""
-    global _WORK
-    workers = bounded_workers(workers, len(devices))
-    _STAGE[:] = [stage] if stage is not None else []
-    try:
-        if workers <= 1 or len(devices) < 64 or sys.platform == "win32":
-            serial: dict[str, Rendered] = {}
-            for d in devices:
-                serial[d.hostname] = _render_one(d)
-                if done is not None:
-                    done(1)
-            return serial, meanwhile() if meanwhile else None
-        import multiprocessing
-
-        _WORK = devices
-        step = max(16, len(devices) // (workers * 8))
-        chunks = [(i, min(i + step, len(devices))) for i in range(0, len(devices), step)]
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_render_chunk, c) for c in chunks]
-            if done is not None:
-                for fut, (lo, hi) in zip(futures, chunks, strict=True):
-                    fut.add_done_callback(partial(_chunk_done, done, hi - lo))
-            extra = meanwhile() if meanwhile else None
-            out: dict[str, Rendered] = {}
-            for fut in futures:
-                out.update(fut.result())
-        return out, extra
-    finally:
-        _WORK = []
-        _STAGE[:] = []
-
-
-def bounded_workers(requested: int, devices: int) -> int:
-    """Render processes actually used: at least 1, at most the CPUs available and the devices to render."""
-    return max(1, min(requested, available_cpus(), devices))
-
 
 def input_digest(res: Result) -> str:
     """Hash of the inventory's meaning (see fabric.canonical): reordering YAML keys, or a list whose order has no
@@ -212,50 +144,56 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
         device_entries[host] = manifest.Entry(digest, tuple(sorted(f"configs/{host}/{spec.name}" for spec in
                                                                    PLATFORMS[dev.platform].files)), dev.platform)
     unchanged = len(devices) - len(todo)
+    src = Sources(inv, topo, plan, devices, res.report, res.summary() if res.report is not None else None, digests)
+    arts, art_entries, parts = _reused_parts(src, reuse)
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
                    + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
-    src = Sources(inv, topo, plan, devices, res.report, res.summary() if res.report is not None else None, digests)
-    rendered, made = render_all(todo, workers, lambda: _artifacts(src, reuse, stage), done=progress.advance,
-                                stage=stage)
-    assert made is not None
-    extra, art_entries, built = made
+    made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage)
+    for part, part_files in zip(parts, made.parts, strict=True):
+        new = {p: m if isinstance(m, Staged) else m.encode() for p, m in part_files.items()}
+        _claim(arts, new)
+        art_entries[part.key] = manifest.Entry(part.digest, tuple(sorted(new)))
+    built = tuple(dict.fromkeys(p.artifact for p in parts))
     reused = [a.name for a in ARTIFACTS if a.name not in built]
-    progress.stage(f"assembling {sum(len(v) for v in rendered.values()):,} config files and the manifest"
+    progress.stage(f"assembling {sum(len(v) for v in made.configs.values()):,} config files and the manifest"
                    + (f" (fabric-wide files kept: {', '.join(reused)})" if reused else ""))
-    for host in sorted(rendered):
-        for name, made_file in sorted(rendered[host].items()):
+    for host in sorted(made.configs):
+        for name, made_file in sorted(made.configs[host].items()):
             files[f"configs/{host}/{name}"] = made_file if isinstance(made_file, Staged) else made_file.encode()
-    files.update(extra)
+    files.update(arts)
     shas = {p: hashlib.sha256(c).hexdigest() if isinstance(c, bytes) else c.sha256 for p, c in files.items()}
     files[MANIFEST] = manifest.document(
         {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res), "code_sha256": code_sha256(),
          "findings": len(res.findings)},
-        shas, platforms, device_entries, art_entries)
-    return Tree(dict(sorted(files.items())), tuple(sorted(rendered)), built)
+        shas, platforms, device_entries, dict(sorted(art_entries.items())))
+    return Tree(dict(sorted(files.items())), tuple(sorted(made.configs)), built)
 
 
-def _artifacts(src: Sources, reuse: Reuse, stage: Stage | None) \
-        -> tuple[dict[str, Content], dict[str, manifest.Entry], tuple[str, ...]]:
-    """Every part of every registered artifact (fabric.outputs.artifact_parts), rebuilt only when its digest differs
-    from the manifest's or its files are not intact: (files, manifest entries by part key, names of the artifacts
-    with a part rebuilt)."""
-    out: dict[str, Content] = {}
+def _claim(have: dict[str, Content], new: Mapping[str, Content]) -> None:
+    clash = have.keys() & new.keys()
+    if clash:
+        raise ValueError(f"two artifacts claim {sorted(clash)}")
+    have.update(new)
+
+
+def _reused_parts(src: Sources, reuse: Reuse) -> tuple[dict[str, Content], dict[str, manifest.Entry], list[Part]]:
+    """Every part of every registered artifact (fabric.outputs.artifact_parts) whose digest matches the manifest's
+    and whose files are intact is kept: (their files, their manifest entries by part key, the parts to build)."""
+    kept_files: dict[str, Content] = {}
     entries: dict[str, manifest.Entry] = {}
-    built: dict[str, None] = {}
+    todo: list[Part] = []
+    keys: set[str] = set()
     for part in artifact_parts(src):
-        kept = _reusable(reuse, part.key, part.digest, reuse.previous.artifacts)
-        files: dict[str, Content] = dict(kept) if kept is not None else {}
-        if kept is None:
-            files = {p: t.encode() if stage is None else stage.put(p, t.encode()) for p, t in part.build().items()}
-            built[part.artifact] = None
-        clash = out.keys() & files.keys()
-        if clash:
-            raise ValueError(f"two artifacts claim {sorted(clash)}")
-        out.update(files)
-        if part.key in entries:
+        if part.key in keys:
             raise ValueError(f"two artifact parts are keyed {part.key!r}")
-        entries[part.key] = manifest.Entry(part.digest, tuple(sorted(files)))
-    return out, entries, tuple(built)
+        keys.add(part.key)
+        kept = _reusable(reuse, part.key, part.digest, reuse.previous.artifacts)
+        if kept is None:
+            todo.append(part)
+            continue
+        _claim(kept_files, kept)
+        entries[part.key] = manifest.Entry(part.digest, tuple(sorted(kept)))
+    return kept_files, entries, todo
 
 
 # --------------------------------------------------------------------------- comparing
@@ -488,5 +426,5 @@ def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stag
         raise
 
 
-__all__ = ["Content", "Diff", "Kept", "OutputRefused", "RenderError", "Tree", "build_files", "build_tree", "compare",
-           "payload", "unified", "write_tree"]
+__all__ = ["Content", "Diff", "Kept", "OutputRefused", "RenderError", "Tree", "bounded_workers", "build_files",
+           "build_tree", "compare", "payload", "render_all", "unified", "write_tree"]

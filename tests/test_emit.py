@@ -136,10 +136,11 @@ def test_render_error_leaves_generated_untouched(tmp_path: Path, monkeypatch, ca
     assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1"]) == 0
     before = _snapshot(out)
     import fabric.emit as emit
+    import fabric.workers as workers
     from fabric.render import RenderError
 
     calls = {"n": 0}
-    real = emit.render_device
+    real = workers.render_device
 
     def failing(dev):
         calls["n"] += 1
@@ -147,7 +148,7 @@ def test_render_error_leaves_generated_untouched(tmp_path: Path, monkeypatch, ca
             raise RenderError(dev.hostname, "sonic/frr.conf.j2", 12, "'x' is undefined")
         return real(dev)
 
-    monkeypatch.setattr(emit, "render_device", failing)
+    monkeypatch.setattr(workers, "render_device", failing)
     monkeypatch.setattr(emit, "platform_digest", lambda p: f"another renderer of {p}")  # every device renders again
     assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1", "--full"]) == 2
     err = capsys.readouterr().err

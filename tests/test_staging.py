@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,41 @@ def test_the_stage_becomes_the_new_tree(tmp_path: Path) -> None:
     assert build_files(res) == {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
                                 if p.is_file() and not p.name.startswith(".")}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]
+
+
+_PIDS: list[Path] = []  # where forked part jobs leave their pid (set before the pool forks)
+
+
+def _recording_part_job(lo: int, hi: int) -> list:
+    import fabric.workers as workers
+
+    (_PIDS[0] / f"{os.getpid()}-{lo}").write_text("")
+    return workers._real_part_job(lo, hi)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("staged", [True, False])
+def test_forked_workers_build_parts_and_configs_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      staged: bool) -> None:
+    """The example is small enough to render in one process; forced through the pool, every device and every
+    artifact part is made by a forked worker (written to the stage, or sent back as text) and the tree is the
+    same byte for byte."""
+    import fabric.workers as workers
+
+    if workers.available_cpus() < 2:
+        pytest.skip("one CPU: the pool is never used")
+    res = run(EXAMPLE)
+    cold = build_files(res)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    monkeypatch.setattr(workers, "SERIAL_BELOW", 1)
+    monkeypatch.setattr(workers, "_real_part_job", workers._part_job, raising=False)
+    monkeypatch.setattr(workers, "_part_job", _recording_part_job)
+    monkeypatch.setattr(sys.modules[__name__], "_PIDS", [pids])
+    with Stage(tmp_path / "gen") as stage:
+        tree = build_tree(res, workers=2, stage=stage if staged else None)
+        got = {p: (Path(c.source).read_bytes() if isinstance(c, Staged) else c) for p, c in tree.files.items()}
+        assert got == cold
+        if staged:
+            assert all(isinstance(c, Staged) for p, c in tree.files.items() if p != "manifest.json")
+    made_by = {int(f.name.split("-")[0]) for f in pids.iterdir()}
+    assert made_by and os.getpid() not in made_by  # every part was built in a forked worker
