@@ -1,0 +1,167 @@
+"""The registry of artifacts and how each is cut into independently cached parts (fabric/emit.py reuses a part whose
+digest matches generated/manifest.json and whose files are intact).
+
+A part's digest covers exactly the values its build function is handed, the code that builds it (code_digest of its
+modules, their imports followed) and the data files it copies; the build function is a closure over those values
+only, never over Sources, the Inventory or the device models as a whole. The large projections (links, interface
+names, the routing index, ...) are built and digested once per render by Sources and shared by every part that
+reads them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
+from fabric.hosts import HostsPlan
+from fabric.platforms import PLATFORMS
+from fabric.render import TEMPLATES
+
+from .ansible import ansible_inventory_files, playbook_files
+from .cabling import cabling_files
+from .docs import docs_files
+from .expected import expected_from
+from .hosts import gpu_inventory, group_part_files
+from .ipplan import ipplan_csv
+from .railmap import railmap_files
+from .state import anta_hosts, device_state_files
+
+if TYPE_CHECKING:
+    from . import Sources
+
+__all__ = ["ARTIFACTS", "Artifact", "Part"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One independently cached piece of an artifact: `build()` returns {path under generated/: text} and must read
+    nothing that `digest` does not cover. `key` is unique across all artifacts (the manifest's entry name; a whole
+    artifact is one part keyed by its name), `artifact` names the artifact it belongs to."""
+    key: str
+    artifact: str
+    digest: str
+    build: Callable[[], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One output of generated/ and the parts it is built in (`parts(src)`, a fixed order)."""
+    name: str
+    parts: Callable[[Sources], Iterator[Part]]
+
+
+def _digest(key: str, code: tuple[str, ...], *inputs: str, data: tuple[Path, ...] = ()) -> str:
+    return combine([key, code_digest(*code), data_digest(data), *inputs])
+
+
+PLAYBOOK_DATA: tuple[Path, ...] = (
+    TEMPLATES / "ansible", *(TEMPLATES / name / "ansible" for name in sorted(PLATFORMS)),
+    FABRIC / "outputs" / "ansible_filters.py",
+    *(FABRIC / "platforms" / p.ansible_plugin for _n, p in sorted(PLATFORMS.items()) if p.ansible_plugin))
+
+
+def _ansible(src: Sources) -> Iterator[Part]:
+    # inventory.yml, host_vars/ and rollout_plan.yml: every switch's model and the GPU servers' group (the host plan,
+    # a function of the validated inventory: its digest covers it without building it)
+    devices = src.devices
+
+    def hosts() -> HostsPlan:  # built from the inventory alone (Sources.hosts: build_hosts(inv, topo, plan))
+        return src.hosts
+
+    yield Part("ansible", "ansible",
+               _digest("ansible", ("fabric.outputs.ansible", "fabric.outputs.hosts", "fabric.hosts"),
+                       src.digest("inventory"), src.digest("devices")),
+               lambda: ansible_inventory_files(devices, gpu_inventory(hosts())))
+    yield Part("ansible:playbook", "ansible", _digest("ansible:playbook", ("fabric.outputs.ansible",),
+                                                     data=PLAYBOOK_DATA), playbook_files)
+
+
+def _hosts(src: Sources) -> Iterator[Part]:
+    code = code_digest("fabric.outputs.hosts")
+    hosts = src.hosts
+    for name, group in hosts.groups.items():
+        members = [hosts.hosts[h] for h in group.hosts]
+        key = f"hosts:{name}"
+        yield Part(key, "hosts", combine([key, code, value_digest((group, members))]),
+                   lambda group=group, members=members: group_part_files(group, members))  # type: ignore[misc]
+
+
+def _cabling(src: Sources) -> Iterator[Part]:
+    links, racks, ports = src.links, src.racks, src.ports
+    yield Part("cabling", "cabling",
+               _digest("cabling", ("fabric.outputs.cabling",), src.shared("links"), src.shared("racks"),
+                       src.shared("ports")),
+               lambda: cabling_files(links, racks, ports))
+
+
+def _ipplan(src: Sources) -> Iterator[Part]:
+    # every address of every device and host: the validated inventory (topology and plan derive from it alone) and
+    # every device model
+    inv, topo, plan, devices = src.inv, src.topo, src.plan, src.devices
+    yield Part("ipplan", "ipplan",
+               _digest("ipplan", ("fabric.outputs.ipplan",), src.digest("inventory"), src.digest("devices")),
+               lambda: ipplan_csv(inv, topo, plan, devices))
+
+
+def _railmap(src: Sources) -> Iterator[Part]:
+    hosts, shapes, links, addr = src.host_models, src.host_shapes, src.host_links, src.plan.host_addr
+    subnets, mtu, ports = src.rail_subnets, src.inv.fabric.host_mtu, src.ports
+    yield Part("railmap", "railmap",
+               _digest("railmap", ("fabric.outputs.railmap",), value_digest([hosts, shapes, addr, mtu]),
+                       src.shared("links"), src.shared("rail_subnets"), src.shared("ports")),
+               lambda: railmap_files(hosts, shapes, links, addr, subnets, mtu, ports))
+
+
+def _expected(src: Sources) -> Iterator[Part]:
+    sessions, ports, owners = src.sessions, src.ports, src.index.owners
+    yield Part("expected", "expected",
+               _digest("expected", ("fabric.outputs.expected",), src.shared("sessions"), src.shared("ports"),
+                       src.shared("index")),
+               lambda: expected_from(sessions, ports, owners))
+
+
+def _state(src: Sources) -> Iterator[Part]:
+    # a device's state (and ANTA catalog) reads its own model and the fabric-wide index (peers, routes)
+    from .anta import anta_inventory_files
+
+    code = code_digest("fabric.outputs.state", "fabric.outputs.anta")
+    index, ix_digest = src.index, src.shared("index")
+    for name, dev in src.devices.items():
+        key = f"state:{name}"
+        yield Part(key, "state", combine([key, code, src.model_digests[name], ix_digest]),
+                   lambda dev=dev: device_state_files(dev, index))  # type: ignore[misc]
+    hosts = anta_hosts(src.devices)
+    yield Part("state:anta", "state", combine(["state:anta", code, value_digest(hosts)]),
+               lambda: anta_inventory_files(hosts))
+
+
+def _report(src: Sources) -> Iterator[Part]:
+    report = src.report
+    yield Part("report", "report", _digest("report", ("fabric.outputs.parts",), value_digest(report)),
+               lambda: {} if report is None else {"report.json": json.dumps(report, indent=2, sort_keys=True) + "\n"})
+
+
+def _docs(src: Sources) -> Iterator[Part]:
+    inv, topo, report, summary = src.inv, src.topo, src.report, src.summary
+    digest = _digest("docs", ("fabric.outputs.docs",), src.digest("inventory"), value_digest([report, summary]))
+    if report is None or summary is None:
+        yield Part("docs", "docs", digest, dict)
+        return
+    yield Part("docs", "docs", digest, lambda: docs_files(inv, topo, report, summary))  # fabric.md, its pictures
+
+
+ARTIFACTS: tuple[Artifact, ...] = (
+    Artifact("ansible", _ansible),
+    Artifact("hosts", _hosts),
+    Artifact("cabling", _cabling),
+    Artifact("ipplan", _ipplan),
+    Artifact("railmap", _railmap),
+    Artifact("expected", _expected),
+    Artifact("state", _state),
+    Artifact("report", _report),
+    Artifact("docs", _docs),
+)

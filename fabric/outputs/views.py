@@ -1,0 +1,66 @@
+"""Narrow projections of the topology, the plan and the device models that the whole-fabric artifacts read, built
+once per render and digested once (fabric/outputs/parts.py hands each builder exactly these values, so a part's
+digest covers everything its builder reads).
+
+Each projection leaves out what its readers do not show, so that a change there rebuilds nothing: none of them
+holds a management address (that rebuilds only the Ansible inventory, the IP plan, the ANTA inventory and the
+changed switch's own files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+
+from fabric.allocate import Plan
+from fabric.device import DeviceConfig
+from fabric.topology import Link, Topology
+
+__all__ = ["LINK_FIELDS", "Port", "RailSubnet", "interface_names", "link_values", "ports_view", "rail_subnets_view",
+           "topology_links"]
+
+# every field of a Link, in order: a link is digested whole (a builder handed Link objects reads nothing undigested)
+LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Link))
+
+
+def link_values(links: Iterable[Link]) -> list[tuple[object, ...]]:
+    """Every field of every link, ends as plain tuples (orjson does not take NamedTuples): what a link digest covers."""
+    return [(lk.id, lk.role.value, tuple(lk.a), tuple(lk.z), lk.rail, lk.nic, lk.host_number, lk.bundle, lk.net_slot,
+             lk.channel) for lk in links]
+
+
+# What the cabling plan, the rail map and the expected BGP/LLDP files read of one switch interface, as a plain tuple
+# (port, lane, name, ipv4, peer, peer_interface, role): there are hundreds of thousands, built and digested every
+# render (a tuple is the cheapest to build, and orjson digests it natively; NamedTuples it refuses).
+Port = tuple[int, int, str, str | None, str, str, str]
+PORT, LANE, NAME, IPV4, PEER, PEER_INTERFACE, ROLE = range(7)
+
+
+def ports_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Port, ...]]:
+    """Switch → its interfaces as Ports, in the model's order."""
+    return {h: tuple((i.port, i.lane, i.name, i.ipv4, i.peer, i.peer_interface, i.role) for i in d.interfaces)
+            for h, d in devices.items()}
+
+
+def interface_names(ports: Mapping[str, tuple[Port, ...]]) -> dict[tuple[str, int, int], str]:
+    """(switch, physical port, lane) → platform interface name."""
+    return {(sw, p[PORT], p[LANE]): p[NAME] for sw, ps in ports.items() for p in ps}
+
+
+@dataclass(frozen=True, slots=True)
+class RailSubnet:
+    """What the rail map reads of a rail subnet (fabric.allocate's RailSubnet, its addresses as integers)."""
+
+    vlan: int
+    net: int
+    length: int
+    gateway: int
+
+
+def rail_subnets_view(plan: Plan) -> dict[tuple[str, int], RailSubnet]:
+    return {k: RailSubnet(s.vlan, s.prefix.net, s.prefix.length, s.gateway) for k, s in plan.rail_subnets.items()}
+
+
+def topology_links(topo: Topology) -> tuple[Link, ...]:
+    """Every link of the topology, MLAG peer links last."""
+    return (*topo.links, *topo.peer_links)
