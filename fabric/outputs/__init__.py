@@ -21,6 +21,7 @@ from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig
 from fabric.digest import code_digest, combine, model_digest, value_digest
 from fabric.hosts import HostsPlan, build_hosts
+from fabric.hosts.build import GroupInput, group_inputs
 from fabric.intent import Inventory
 from fabric.topology import Topology
 
@@ -56,6 +57,11 @@ class Sources:
     @cached_property
     def hosts(self) -> HostsPlan:
         return build_hosts(self.inv, self.topo, self.plan)
+
+    @cached_property
+    def host_groups(self) -> list[GroupInput]:
+        """What each host group's plan is built from (fabric.hosts.build.group_inputs)."""
+        return group_inputs(self.inv, self.topo, self.plan)
 
     def _digest_inventory(self) -> str:
         return combine([inventory_digest(self.inv), code_digest("fabric.pipeline")])

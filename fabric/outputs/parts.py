@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
 from fabric.hosts import HostsPlan
+from fabric.hosts.build import build_group
 from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 
@@ -81,13 +82,12 @@ def _ansible(src: Sources) -> Iterator[Part]:
 
 
 def _hosts(src: Sources) -> Iterator[Part]:
-    code = code_digest("fabric.outputs.hosts")
-    hosts = src.hosts
-    for name, group in hosts.groups.items():
-        members = [hosts.hosts[h] for h in group.hosts]
-        key = f"hosts:{name}"
-        yield Part(key, "hosts", combine([key, code, value_digest((group, members))]),
-                   lambda group=group, members=members: group_part_files(group, members))  # type: ignore[misc]
+    # per host group: its hosts' netplan files and the group's shared files, from the group's input alone
+    code = code_digest("fabric.outputs.hosts", "fabric.hosts")
+    for group in src.host_groups:
+        key = f"hosts:{group.name}"
+        yield Part(key, "hosts", combine([key, code, value_digest(group)]),
+                   lambda group=group: group_part_files(*build_group(group)))  # type: ignore[misc]
 
 
 def _cabling(src: Sources) -> Iterator[Part]:
