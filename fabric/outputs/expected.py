@@ -18,7 +18,6 @@ from collections.abc import Mapping
 
 from fabric.address import address_of
 from fabric.device import DeviceConfig
-from fabric.device.routing import PeerGroup
 
 from ._common import csv_text, natural_key
 from .state_index import build_index
@@ -30,12 +29,14 @@ BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "re
 LLDP_TITLE = "railfabric expected lldp neighbors v1"
 LLDP_HEADER = ("device", "interface", "neighbor", "neighbor_interface", "role")
 
-# a switch's BGP as these files read it: (its ASN, its peer groups)
-Sessions = tuple[int, tuple[PeerGroup, ...]]
+# a switch's BGP as these files read it: (its ASN, per peer group (name, bfd, its neighbours' (ip, local_ip,
+# remote_as))), plain tuples: cheap to build and to digest
+Sessions = tuple[int, tuple[tuple[str, bool, tuple[tuple[str, str, int], ...]], ...]]
 
 
 def sessions_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Sessions]:
-    return {h: (d.bgp.asn, d.bgp.peer_groups) for h, d in devices.items()}
+    return {h: (d.bgp.asn, tuple((g.name, g.bfd, tuple((n.ip, n.local_ip, n.remote_as) for n in g.neighbors))
+                                 for g in d.bgp.peer_groups)) for h, d in devices.items()}
 
 
 def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
@@ -51,12 +52,12 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
     for name in sorted(sessions, key=natural_key):
         asn, groups = sessions[name]
         rows = []
-        for group in groups:
-            for n in group.neighbors:
-                _, local_if = owners.get(n.local_ip, ("", ""))
-                peer, peer_if = owners.get(n.ip, ("", ""))
-                rows.append((address_of(n.ip), (name, local_if, n.local_ip, asn, n.ip, n.remote_as, peer,
-                                                peer_if, group.name, "yes" if group.bfd else "no")))
+        for group, bfd, neighbors in groups:
+            for ip, local_ip, remote_as in neighbors:
+                _, local_if = owners.get(local_ip, ("", ""))
+                peer, peer_if = owners.get(ip, ("", ""))
+                rows.append((address_of(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
+                                              peer_if, group, "yes" if bfd else "no")))
         bgp.extend(row for _, row in sorted(rows))
         cabled = sorted((i[PORT], i[LANE], i[NAME], i[PEER], i[PEER_INTERFACE], i[ROLE])
                         for i in ports[name] if i[PEER])

@@ -15,10 +15,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from fabric.address import Prefix, ntoa
+from fabric.address import Prefix
 from fabric.device import DeviceConfig
-
-from ._common import routed_owners
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +42,24 @@ def _advertised(dev: DeviceConfig) -> tuple[str, ...]:
     return (*dev.bgp.aggregates, *kept)
 
 
+def _owners(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[str, str]]:
+    """Every routed address a.b.c.d → (device, interface or port-channel): _common.routed_owners keyed by the text
+    the device model writes (fabric/device: always fabric.address.ntoa's), without a round trip through integers."""
+    owners: dict[str, tuple[str, str]] = {}
+    for name, dev in devices.items():
+        for i in dev.interfaces:
+            if i.ipv4:
+                owners[i.ipv4.partition("/")[0]] = (name, i.name)
+        for pc in dev.port_channels:
+            if pc.ipv4:
+                owners[pc.ipv4.partition("/")[0]] = (name, pc.name)
+        if dev.mlag is not None:
+            owners[dev.mlag.local_ip] = (name, dev.mlag.interface)
+    return owners
+
+
 def build_index(devices: Mapping[str, DeviceConfig]) -> FabricIndex:
-    owners = {ntoa(k): v for k, v in routed_owners(devices).items()}
+    owners = _owners(devices)
     sessions: dict[str, dict[str, int]] = {}
     for name, dev in devices.items():
         count: dict[str, int] = defaultdict(int)
