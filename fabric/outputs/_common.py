@@ -25,16 +25,29 @@ def natural_key(text: str) -> tuple:
     return tuple(parts)
 
 
+# where a cell of csv.writer's output may start with a formula character: at a line's start or after a delimiter,
+# quoted or not (a match inside a quoted cell is a false alarm, which costs only time)
+_FORMULA_CELL = re.compile(r'(?:^|,)"?[=+\-@\t\r]', re.M)
+
+
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A CSV document: one `# <title>` line (the schema version lives there), the header, the rows; '\\n' endings.
     None becomes an empty cell. A text cell that a spreadsheet would read as a formula (= + - @ TAB CR first) is
-    escaped (textsafe.csv_cell): validation keeps such text out of the inventory, this is the second guard."""
-    buf = io.StringIO()
-    buf.write(f"# {title}\n")
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(map(csv_row, rows))
-    return buf.getvalue()
+    escaped (textsafe.csv_cell): validation keeps such text out of the inventory, this is the second guard.
+    The rows are written by csv.writer in one call and the text searched once for a cell that could need the
+    escape; only when one might (never in a valid inventory) are they written again row by row through csv_row."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    head = io.StringIO()
+    head.write(f"# {title}\n")
+    csv.writer(head, lineterminator="\n").writerow(header)
+    body = io.StringIO()
+    csv.writer(body, lineterminator="\n").writerows(rows)
+    text = body.getvalue()
+    if _FORMULA_CELL.search(text):
+        body = io.StringIO()
+        csv.writer(body, lineterminator="\n").writerows(map(csv_row, rows))
+        text = body.getvalue()
+    return head.getvalue() + text
 
 
 def config_path(hostname: str, filename: str) -> str:

@@ -20,15 +20,16 @@ text).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from socket import inet_aton
 
-from fabric.address import address_of, cidr_key, ntoa
+from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import LinkRole, Topology
 
-from ._common import csv_text, host_bond, routed_owners
+from ._common import csv_text, host_bond
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -37,21 +38,25 @@ HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
 
 
 def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    pools = sorted(((p.prefix.net, p.prefix.size, name) for name, p in plan.pools.items()))
+    pools = sorted(((p.prefix.net, p.prefix.net + p.prefix.size, name) for name, p in plan.pools.items()))
 
     def pool_of(n: int) -> str:
-        for net, size, name in pools:
-            if net <= n < net + size:
+        for net, end, name in pools:
+            if net <= n < end:
                 return name
         return ""
 
     # (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix on several owners)
     # broken by the row's text
     rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
+    from_bytes, aton = int.from_bytes, inet_aton
 
     def add(address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
-        n, length = cidr_key(address)
-        rows.append((n, length, (address, owner, interface, purpose, pool_of(n), detail)))
+        # fabric.address.cidr_key inlined (a few hundred thousand rows at 65K GPUs): the texts are the device
+        # model's and the plan's own a.b.c.d/len, which inet_aton reads exactly as inet_pton
+        text, _, length = address.partition("/")
+        n = from_bytes(aton(text), "big")
+        rows.append((n, int(length) if length else 32, (address, owner, interface, purpose, pool_of(n), detail)))
 
     for name, pool in plan.pools.items():
         rows.append((pool.prefix.net, pool.prefix.length, (str(pool.prefix), "", "", "pool", name, "")))
@@ -61,19 +66,26 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
     if mg.gateway is not None:
         add(f"{ntoa(int(mg.gateway))}/{plan.management_len}", "", "", "management-gateway")
 
-    # /31 ends: the owner and interface of every routed address, so each row can name its peer
-    p2p = routed_owners(devices)
+    # /31 ends: the owner and interface of every routed address (_common.routed_owners, each address read once),
+    # so each row can name its peer
+    routed: list[tuple[int, int, str, str, str]] = []  # (address, length, text, device, interface)
+    for name, dev in devices.items():
+        ends = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
+        ends += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
+        if dev.mlag is not None:
+            ends.append((dev.mlag.interface, f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
+        for ifname, address in ends:
+            text, _, length = address.partition("/")
+            routed.append((from_bytes(aton(text), "big"), int(length), address, name, ifname))
+    p2p = {n: (name, ifname) for n, _, _, name, ifname in routed}
+    for n, length, address, name, ifname in routed:
+        peer = p2p.get(n ^ 1)
+        detail = f"peer {peer[0]} {peer[1]}" if peer else ""
+        rows.append((n, length, (address, name, ifname, "p2p", pool_of(n), detail)))
 
     for name, dev in devices.items():
         add(dev.loopback, name, PLATFORMS[dev.platform].loopback_interface, "loopback")
         add(dev.management, name, PLATFORMS[dev.platform].management_interface, "management")
-        routed = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
-        routed += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
-        if dev.mlag is not None:
-            routed.append((dev.mlag.interface, f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
-        for ifname, address in routed:
-            peer = p2p.get(address_of(address) ^ 1)
-            add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
         for vlan in dev.vlans:
             svi = f"{PLATFORMS[dev.platform].svi_prefix}{vlan.id}"
             detail = f"rail {vlan.rail} vlan {vlan.id}"
