@@ -75,13 +75,13 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         if dev.mlag is not None:
             ends.append((dev.mlag.interface, f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
         for ifname, address in ends:
-            text, _, length = address.partition("/")
-            routed.append((from_bytes(aton(text), "big"), int(length), address, name, ifname))
+            text, _, bits = address.partition("/")
+            routed.append((from_bytes(aton(text), "big"), int(bits), address, name, ifname))
     p2p = {n: (name, ifname) for n, _, _, name, ifname in routed}
-    for n, length, address, name, ifname in routed:
+    for n, plen, address, name, ifname in routed:
         peer = p2p.get(n ^ 1)
         detail = f"peer {peer[0]} {peer[1]}" if peer else ""
-        rows.append((n, length, (address, name, ifname, "p2p", pool_of(n), detail)))
+        rows.append((n, plen, (address, name, ifname, "p2p", pool_of(n), detail)))
 
     for name, dev in devices.items():
         add(dev.loopback, name, PLATFORMS[dev.platform].loopback_interface, "loopback")
