@@ -32,7 +32,7 @@ from .ipplan import ipplan_csv
 from .parts import ARTIFACTS, Artifact, Part
 from .railmap import host_links, host_shapes, railmap_csv
 from .state_index import FabricIndex, build_index
-from .views import Port, RailSubnet, link_values, ports_view, rail_subnets_view, topology_links
+from .views import Port, RailSubnet, link_values, ports_view, rail_subnets_view, topology_links, topology_values
 
 __all__ = ["ARTIFACTS", "Artifact", "Part", "Sources", "ansible_files", "artifact_parts", "artifacts", "cabling_csv",
            "expected_files", "ipplan_csv", "railmap_csv"]
@@ -114,16 +114,21 @@ class Sources:
         return rail_subnets_view(self.plan)
 
     def shared(self, name: str) -> str:
-        """The digest of projection `name` (an attribute above), computed once."""
+        """The digest of projection `name` (an attribute above, or "topology": every field of the topology but its
+        links), computed once."""
         key = f"view:{name}"
         if key not in self._digests:
-            value = getattr(self, name)
-            if name == "links":
-                value = link_values(value)
-            elif name == "rail_subnets":
-                value = sorted(value.items())
-            self._digests[key] = value_digest(value)
+            self._digests[key] = value_digest(self._digestable(name))
         return self._digests[key]
+
+    def _digestable(self, name: str) -> object:
+        if name == "topology":
+            return topology_values(self.topo)
+        if name == "links":
+            return link_values(self.links)
+        if name == "rail_subnets":
+            return sorted(self.rail_subnets.items())
+        return getattr(self, name)
 
     @cached_property
     def model_digests(self) -> Mapping[str, str]:

@@ -24,7 +24,7 @@ from fabric.render import TEMPLATES
 
 from .ansible import ansible_inventory_files, playbook_files
 from .cabling import cabling_files
-from .docs import docs_files
+from .docs import docs_markdown, docs_pictures
 from .expected import expected_from
 from .hosts import gpu_inventory, group_part_files
 from .ipplan import ipplan_csv
@@ -146,12 +146,19 @@ def _report(src: Sources) -> Iterator[Part]:
 
 
 def _docs(src: Sources) -> Iterator[Part]:
-    inv, topo, report, summary = src.inv, src.topo, src.report, src.summary
-    digest = _digest("docs", ("fabric.outputs.docs",), src.digest("inventory"), value_digest([report, summary]))
+    # fabric.md shows the summary (pool usage: a management address moved out of the pool changes it), the
+    # pictures do not; both read the whole topology (its fields digested once: Sources.shared("topology"))
+    topo, report, summary = src.topo, src.report, src.summary
+    name, planes = src.inv.fabric.name, (src.inv.super_spines.planes or 0) if src.inv.super_spines else 0
+    code = ("fabric.outputs.docs",)
+    common = (value_digest([name, planes, report]), src.shared("links"), src.shared("topology"))
     if report is None or summary is None:
-        yield Part("docs", "docs", digest, dict)
+        yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
-    yield Part("docs", "docs", digest, lambda: docs_files(inv, topo, report, summary))  # fabric.md, its pictures
+    yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
+               lambda: docs_markdown(name, planes, topo, report, summary))
+    yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
+               lambda: docs_pictures(name, planes, topo, report))
 
 
 ARTIFACTS: tuple[Artifact, ...] = (

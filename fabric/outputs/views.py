@@ -64,3 +64,9 @@ def rail_subnets_view(plan: Plan) -> dict[tuple[str, int], RailSubnet]:
 def topology_links(topo: Topology) -> tuple[Link, ...]:
     """Every link of the topology, MLAG peer links last."""
     return (*topo.links, *topo.peer_links)
+
+
+def topology_values(topo: Topology) -> list[object]:
+    """Every field of the topology but its links (digested apart, `link_values`), in a form orjson digests."""
+    return [topo.switches, topo.hosts, topo.segments, topo.name_clashes, topo.stride_overflows, topo.bad_cables,
+            sorted(topo.pinned), [(link_values([lk])[0], at, tuple(end)) for lk, at, end in topo.off]]
