@@ -20,6 +20,7 @@ Decisions made here, once:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fabric.address import ntoa
@@ -134,9 +135,14 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
 
 
 def build_hosts(inv: Inventory, topo: Topology, plan: Plan) -> HostsPlan:
+    return plan_of(group_inputs(inv, topo, plan))
+
+
+def plan_of(inputs: Iterable[GroupInput]) -> HostsPlan:
+    """The host plan of these host groups (each built from its own input alone)."""
     hosts: dict[str, HostPlan] = {}
     groups: dict[str, HostGroupPlan] = {}
-    for g in group_inputs(inv, topo, plan):
+    for g in inputs:
         group, members = build_group(g)
         groups[group.name] = group
         hosts.update((h.name, h) for h in members)

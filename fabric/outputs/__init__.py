@@ -31,6 +31,7 @@ from .expected import expected_files, sessions_view
 from .ipplan import ipplan_csv
 from .parts import ARTIFACTS, Artifact, Part
 from .railmap import host_links, host_shapes, railmap_csv
+from .rollout import RolloutSwitch
 from .state_index import FabricIndex, build_index
 from .views import Port, RailSubnet, link_values, ports_view, rail_subnets_view, topology_links, topology_values
 
@@ -62,6 +63,24 @@ class Sources:
     def host_groups(self) -> list[GroupInput]:
         """What each host group's plan is built from (fabric.hosts.build.group_inputs)."""
         return group_inputs(self.inv, self.topo, self.plan)
+
+    @cached_property
+    def group_digests(self) -> list[str]:
+        """Per host group (in host_groups' order): its input and the code that builds its plan and files."""
+        code = code_digest("fabric.outputs.hosts", "fabric.hosts")
+        return [combine([code, value_digest(g)]) for g in self.host_groups]
+
+    @cached_property
+    def rollout(self) -> dict[str, RolloutSwitch]:
+        """Each switch's place and peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
+        ports, devices = self.ports, self.devices
+        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails,
+                                 tuple(peer for *_, peer, _pi, _r in ports[n] if peer)) for n, d in devices.items()}
+
+    @cached_property
+    def access(self) -> dict[str, tuple[str, str]]:
+        """Each switch's platform and management address."""
+        return {n: (d.platform, d.management) for n, d in self.devices.items()}
 
     def _digest_inventory(self) -> str:
         return combine([inventory_digest(self.inv), code_digest("fabric.pipeline")])

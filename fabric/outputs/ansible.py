@@ -32,7 +32,7 @@ from fabric.topology import Role
 
 from ._common import config_path, natural_key
 from .ansible_yaml import _scalar, _value, _yaml
-from .rollout import rollout_plan
+from .rollout import RolloutPlan, RolloutSwitch, rollout_plan, rollout_view
 
 __all__ = ["ansible_files", "ansible_inventory_files", "playbook_files"]
 _ = (_scalar, _value)  # re-exported for the tests of the YAML writer
@@ -69,19 +69,29 @@ def ansible_files(devices: Mapping[str, DeviceConfig],
 def ansible_inventory_files(devices: Mapping[str, DeviceConfig],
                             gpu_hosts: Mapping[str, object] | None = None) -> dict[str, str]:
     """inventory.yml, host_vars/ and rollout_plan.yml (what depends on the fabric; the playbook does not)."""
-    names = sorted(devices, key=natural_key)
-    plan = rollout_plan(devices)
+    view = rollout_view(devices)
+    plan = rollout_plan(view)
+    out = inventory_files(view, {n: (d.platform, d.management) for n, d in devices.items()}, gpu_hosts, plan)
     wave_of = plan.wave_of
-    out: dict[str, str] = {}
+    for name, dev in devices.items():
+        out.update(host_vars_files(dev, wave_of[name]))
+    return out
 
+
+def inventory_files(switches: Mapping[str, RolloutSwitch], access: Mapping[str, tuple[str, str]],
+                    gpu_hosts: Mapping[str, object] | None, plan: RolloutPlan) -> dict[str, str]:
+    """inventory.yml and rollout_plan.yml from each switch's place (`switches`), its platform and management
+    address (`access`), the GPU servers' group and the rollout plan (made from `switches`)."""
+    names = sorted(switches, key=natural_key)
+    out: dict[str, str] = {}
     children: dict[str, dict] = {}
     for role, role_group in ROLE_GROUPS.items():
-        members = [n for n in names if devices[n].role == role.value]
-        children[role_group] = {"hosts": {n: {"ansible_host": devices[n].management.split("/", 1)[0]} for n in members}}
-    for pod in sorted({d.pod for d in devices.values() if d.pod is not None}):
-        children[f"pod{pod}"] = {"hosts": {n: {} for n in names if devices[n].pod == pod}}
+        members = [n for n in names if switches[n].role == role.value]
+        children[role_group] = {"hosts": {n: {"ansible_host": access[n][1].split("/", 1)[0]} for n in members}}
+    for pod in sorted({d.pod for d in switches.values() if d.pod is not None}):
+        children[f"pod{pod}"] = {"hosts": {n: {} for n in names if switches[n].pod == pod}}
     for platform in sorted(PLATFORMS):
-        members = [n for n in names if devices[n].platform == platform]
+        members = [n for n in names if access[n][0] == platform]
         group: dict[str, object] = {"vars": dict(PLATFORMS[platform].ansible_vars)}
         if members:
             group["hosts"] = {n: {} for n in members}
@@ -97,31 +107,33 @@ def ansible_inventory_files(devices: Mapping[str, DeviceConfig],
     out["ansible/inventory.yml"] = HEADER + "# ansible_host is the management address; host_vars/ holds the rest.\n" \
         + _yaml({"all": {"children": children}})
 
-    for n in names:
-        d = devices[n]
-        host_vars: dict[str, object] = {
-            "role": d.role,
-            "pod": d.pod,
-            "segment": d.segment,
-            "rails": list(d.rails),
-            "asn": d.asn,
-            "loopback": d.loopback,
-            "management": d.management,
-            "platform": d.platform,
-            "model": d.model,
-            "rack": d.rack,
-            "rollout_wave": wave_of[n],
-            "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
-        }
-        push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
-        host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
-        # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
-        host_vars["vault_variables"] = sorted({*d.system.vault_names, *PLATFORMS[d.platform].vault_variables})
-        out[f"ansible/host_vars/{n}.yml"] = HEADER + _yaml(host_vars)
-
     out["ansible/rollout_plan.yml"] = HEADER + (
         "# The rollout order (see fabric/outputs/rollout.py): waves of switches that never conflict; the play's\n"
         "# `serial` is these sizes split by rollout_batch (default 1: one switch at a time, in this order).\n"
         + "".join(f"#   wave {i}: {', '.join(w)}\n" for i, w in enumerate(plan.waves, 1))
         + _yaml({"rollout_wave_sizes": plan.sizes}))
     return out
+
+
+def host_vars_files(d: DeviceConfig, wave: int) -> dict[str, str]:
+    """ansible/host_vars/<hostname>.yml: from the switch's model and its rollout wave."""
+    n = d.hostname
+    host_vars: dict[str, object] = {
+        "role": d.role,
+        "pod": d.pod,
+        "segment": d.segment,
+        "rails": list(d.rails),
+        "asn": d.asn,
+        "loopback": d.loopback,
+        "management": d.management,
+        "platform": d.platform,
+        "model": d.model,
+        "rack": d.rack,
+        "rollout_wave": wave,
+        "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
+    }
+    push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
+    host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
+    # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
+    host_vars["vault_variables"] = sorted({*d.system.vault_names, *PLATFORMS[d.platform].vault_variables})
+    return {f"ansible/host_vars/{n}.yml": HEADER + _yaml(host_vars)}

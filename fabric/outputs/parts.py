@@ -14,27 +14,29 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
-from fabric.hosts import HostsPlan
-from fabric.hosts.build import build_group
+from fabric.hosts.build import build_group, plan_of
 from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 
-from .ansible import ansible_inventory_files, playbook_files
+from .ansible import host_vars_files, inventory_files, playbook_files
 from .cabling import cabling_files
 from .docs import docs_markdown, docs_pictures
 from .expected import expected_from
 from .hosts import gpu_inventory, group_part_files
 from .ipplan import ipplan_csv
 from .railmap import railmap_files
+from .rollout import rollout_plan
 from .state import anta_hosts, device_state_files
 
 if TYPE_CHECKING:
     from . import Sources
 
 __all__ = ["ARTIFACTS", "Artifact", "Part"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,27 +68,40 @@ PLAYBOOK_DATA: tuple[Path, ...] = (
 
 
 def _ansible(src: Sources) -> Iterator[Part]:
-    # inventory.yml, host_vars/ and rollout_plan.yml: every switch's model and the GPU servers' group (the host plan,
-    # a function of the validated inventory: its digest covers it without building it)
-    devices = src.devices
-
-    def hosts() -> HostsPlan:  # built from the inventory alone (Sources.hosts: build_hosts(inv, topo, plan))
-        return src.hosts
-
+    # inventory.yml and rollout_plan.yml: each switch's place and peers (the rollout plan is made of them), platform
+    # and management address, and the GPU servers' group (made of the host groups' inputs)
+    switches, access, groups = src.rollout, src.access, src.host_groups
+    code = code_digest("fabric.outputs.ansible", "fabric.outputs.hosts", "fabric.hosts")
+    plan = _Once(lambda: rollout_plan(switches))
     yield Part("ansible", "ansible",
-               _digest("ansible", ("fabric.outputs.ansible", "fabric.outputs.hosts", "fabric.hosts"),
-                       src.digest("inventory"), src.digest("devices")),
-               lambda: ansible_inventory_files(devices, gpu_inventory(hosts())))
+               combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
+               lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
+    # host_vars/<switch>.yml: its model and its rollout wave
+    for name, dev in src.devices.items():
+        key = f"ansible:{name}"
+        yield Part(key, "ansible", combine([key, code, src.model_digests[name], src.shared("rollout")]),
+                   lambda dev=dev, name=name: host_vars_files(dev, plan().wave_of[name]))  # type: ignore[misc]
     yield Part("ansible:playbook", "ansible", _digest("ansible:playbook", ("fabric.outputs.ansible",),
                                                      data=PLAYBOOK_DATA), playbook_files)
 
 
+class _Once(Generic[T]):
+    """A value computed on first use and kept (shared by the parts that need it, only when one is rebuilt)."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make, self._value, self._done = make, cast(T, None), False
+
+    def __call__(self) -> T:
+        if not self._done:
+            self._value, self._done = self._make(), True
+        return self._value
+
+
 def _hosts(src: Sources) -> Iterator[Part]:
     # per host group: its hosts' netplan files and the group's shared files, from the group's input alone
-    code = code_digest("fabric.outputs.hosts", "fabric.hosts")
-    for group in src.host_groups:
+    for group, digest in zip(src.host_groups, src.group_digests, strict=True):
         key = f"hosts:{group.name}"
-        yield Part(key, "hosts", combine([key, code, value_digest(group)]),
+        yield Part(key, "hosts", combine([key, digest]),
                    lambda group=group: group_part_files(*build_group(group)))  # type: ignore[misc]
 
 

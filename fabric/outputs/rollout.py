@@ -45,18 +45,39 @@ class RolloutPlan:
         return [len(w) for w in self.waves]
 
 
-def neighbours(devices: Mapping[str, DeviceConfig]) -> dict[str, set[str]]:
+@dataclass(frozen=True, slots=True)
+class RolloutSwitch:
+    """What the rollout order reads of a switch: its identity, role, place and the switches cabled to it."""
+    hostname: str
+    role: str
+    pod: int | None
+    segment: int | None
+    rails: tuple[int, ...]
+    peers: tuple[str, ...]  # the peer device of each cabled interface (hosts included; repeats kept)
+
+
+def rollout_switch(dev: DeviceConfig) -> RolloutSwitch:
+    return RolloutSwitch(dev.hostname, dev.role, dev.pod, dev.segment, dev.rails,
+                         tuple(i.peer for i in dev.interfaces if i.peer))
+
+
+def rollout_view(devices: Mapping[str, DeviceConfig]) -> dict[str, RolloutSwitch]:
+    return {name: rollout_switch(dev) for name, dev in devices.items()}
+
+
+def neighbours(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> dict[str, set[str]]:
     """Switch → the switches cabled to it (hosts are not switches)."""
-    out: dict[str, set[str]] = {name: set() for name in devices}
-    for name, dev in devices.items():
-        for i in dev.interfaces:
-            if i.peer in devices and i.peer != name:
-                out[name].add(i.peer)
-                out[i.peer].add(name)
+    view = {n: d if isinstance(d, RolloutSwitch) else rollout_switch(d) for n, d in devices.items()}
+    out: dict[str, set[str]] = {name: set() for name in view}
+    for name, sw in view.items():
+        for peer in sw.peers:
+            if peer in view and peer != name:
+                out[name].add(peer)
+                out[peer].add(name)
     return out
 
 
-def conflicts(a: DeviceConfig, b: DeviceConfig, near: Mapping[str, set[str]]) -> str:
+def conflicts(a: DeviceConfig | RolloutSwitch, b: DeviceConfig | RolloutSwitch, near: Mapping[str, set[str]]) -> str:
     """Why `a` and `b` must not be changed at once, or ""."""
     if b.hostname in near[a.hostname]:
         return "cabled to each other"
@@ -69,7 +90,7 @@ def conflicts(a: DeviceConfig, b: DeviceConfig, near: Mapping[str, set[str]]) ->
     return ""
 
 
-def _keys(dev: DeviceConfig, near: Mapping[str, set[str]]) -> set[tuple]:
+def _keys(dev: RolloutSwitch, near: Mapping[str, set[str]]) -> set[tuple]:
     """What a switch holds while it changes: two switches with a key in common conflict (see `conflicts`)."""
     if dev.role == "rail":
         return {("segment", dev.pod, dev.segment)}
@@ -80,16 +101,18 @@ def _keys(dev: DeviceConfig, near: Mapping[str, set[str]]) -> set[tuple]:
     return set()
 
 
-def rollout_plan(devices: Mapping[str, DeviceConfig]) -> RolloutPlan:
-    """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds)."""
-    names = sorted(devices, key=lambda n: (ROLE_ORDER.get(devices[n].role, 3), natural_key(n)))
-    near = neighbours(devices)
+def rollout_plan(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> RolloutPlan:
+    """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds). Reads
+    only each switch's RolloutSwitch."""
+    view = {n: d if isinstance(d, RolloutSwitch) else rollout_switch(d) for n, d in devices.items()}
+    names = sorted(view, key=lambda n: (ROLE_ORDER.get(view[n].role, 3), natural_key(n)))
+    near = neighbours(view)
     waves: list[tuple[list[str], set[str], set[tuple]]] = []
     tier_start, tier = 1, None  # a role's switches only join waves opened for that role (never the canary's)
     for name in names:
-        if devices[name].role != tier:
-            tier, tier_start = devices[name].role, max(1, len(waves))
-        keys = _keys(devices[name], near)
+        if view[name].role != tier:
+            tier, tier_start = view[name].role, max(1, len(waves))
+        keys = _keys(view[name], near)
         for members, member_set, taken in waves[tier_start:]:
             if not (keys & taken) and not (near[name] & member_set):
                 members.append(name)
