@@ -28,7 +28,7 @@ from fabric.topology import Topology
 from .ansible import ansible_files
 from .cabling import cabling_csv
 from .expected import expected_files, sessions_view
-from .ipplan import ipplan_csv
+from .ipplan import Addresses, PlanAddresses, addresses_view, ipplan_csv, plan_addresses
 from .parts import ARTIFACTS, Artifact, Part
 from .railmap import host_links, host_shapes, railmap_csv
 from .rollout import RolloutSwitch
@@ -72,10 +72,19 @@ class Sources:
 
     @cached_property
     def rollout(self) -> dict[str, RolloutSwitch]:
-        """Each switch's place and peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
+        """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
         ports, devices = self.ports, self.devices
         return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails,
-                                 tuple(peer for *_, peer, _pi, _r in ports[n] if peer)) for n, d in devices.items()}
+                                 tuple(peer for *_, peer, _pi, _r in ports[n] if peer in devices))
+                for n, d in devices.items()}
+
+    @cached_property
+    def addresses(self) -> dict[str, Addresses]:
+        return addresses_view(self.devices)
+
+    @cached_property
+    def plan_addresses(self) -> PlanAddresses:
+        return plan_addresses(self.inv, self.plan)
 
     @cached_property
     def access(self) -> dict[str, tuple[str, str]]:

@@ -19,17 +19,20 @@ text).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from socket import inet_aton
 
-from fabric.address import ntoa
+from fabric.address import ntoa, size
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
+from fabric.device.vlans import Vlan
 from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
-from fabric.topology import LinkRole, Topology
+from fabric.topology import Link, LinkRole, Topology
 
 from ._common import csv_text, host_bond
+from .views import Port, RailSubnet, ports_view, rail_subnets_view
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -37,8 +40,52 @@ HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
 # Names of the interfaces the device model does not name itself (the templates use the same ones).
 
 
+@dataclass(frozen=True, slots=True)
+class Addresses:
+    """What the IP plan reads of one switch besides its interfaces (views.Port): the rest of its addresses."""
+    platform: str
+    loopback: str
+    management: str
+    port_channels: tuple[tuple[str, str], ...]  # (name, a.b.c.d/len) of each routed port-channel
+    mlag: tuple[str, str, int, str] | None  # (peer VLAN interface, local address, prefix length, peer)
+    vlans: tuple[Vlan, ...]
+    aggregates: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanAddresses:
+    """What the IP plan reads of the allocation plan and the inventory's pools."""
+    pools: tuple[tuple[str, int, int], ...]  # (pool, network, length)
+    blocks: tuple[tuple[int, int, str], ...]  # (pod, segment, block a.b.c.d/len)
+    management_gateway: int | None  # pools.management.gateway, when set
+    management_len: int
+    host_addr: dict[str, int]  # host link id → NIC address
+
+
+def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
+    return {name: Addresses(d.platform, d.loopback, d.management,
+                            tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
+                            (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
+                            d.vlans, d.bgp.aggregates) for name, d in devices.items()}
+
+
+def plan_addresses(inv: Inventory, plan: Plan) -> PlanAddresses:
+    gateway = inv.pools.management.gateway
+    return PlanAddresses(tuple((name, p.prefix.net, p.prefix.length) for name, p in plan.pools.items()),
+                         tuple((pod, seg, str(block)) for (pod, seg), block in plan.segment_blocks.items()),
+                         None if gateway is None else int(gateway), plan.management_len, plan.host_addr)
+
+
 def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    pools = sorted(((p.prefix.net, p.prefix.net + p.prefix.size, name) for name, p in plan.pools.items()))
+    return ipplan_files(plan_addresses(inv, plan), addresses_view(devices), ports_view(devices), topo.links,
+                        rail_subnets_view(plan))
+
+
+def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], ports: Mapping[str, tuple[Port, ...]],
+                 links: Sequence[Link], subnets: Mapping[tuple[str, int], RailSubnet]) -> dict[str, str]:
+    """From exactly what the plan shows: the pools and blocks, every switch's addresses and interfaces, the host
+    links with their addresses and the rail subnets."""
+    pools = sorted((net, net + size(length), name) for name, net, length in plan.pools)
 
     def pool_of(n: int) -> str:
         for net, end, name in pools:
@@ -58,22 +105,21 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         n = from_bytes(aton(text), "big")
         rows.append((n, int(length) if length else 32, (address, owner, interface, purpose, pool_of(n), detail)))
 
-    for name, pool in plan.pools.items():
-        rows.append((pool.prefix.net, pool.prefix.length, (str(pool.prefix), "", "", "pool", name, "")))
-    for (pod, segment), block in plan.segment_blocks.items():
-        add(str(block), "", "", "segment-block", f"pod {pod} segment {segment}")
-    mg = inv.pools.management
-    if mg.gateway is not None:
-        add(f"{ntoa(int(mg.gateway))}/{plan.management_len}", "", "", "management-gateway")
+    for name, net, length in plan.pools:
+        rows.append((net, length, (f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
+    for pod, segment, block in plan.blocks:
+        add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
+    if plan.management_gateway is not None:
+        add(f"{ntoa(plan.management_gateway)}/{plan.management_len}", "", "", "management-gateway")
 
     # /31 ends: the owner and interface of every routed address (_common.routed_owners, each address read once),
     # so each row can name its peer
     routed: list[tuple[int, int, str, str, str]] = []  # (address, length, text, device, interface)
     for name, dev in devices.items():
-        ends = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
-        ends += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
+        ends = [(ifname, ipv4) for _p, _l, ifname, ipv4, *_ in ports[name] if ipv4]
+        ends += dev.port_channels
         if dev.mlag is not None:
-            ends.append((dev.mlag.interface, f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
+            ends.append((dev.mlag[0], f"{dev.mlag[1]}/{dev.mlag[2]}"))
         for ifname, address in ends:
             text, _, bits = address.partition("/")
             routed.append((from_bytes(aton(text), "big"), int(bits), address, name, ifname))
@@ -84,29 +130,31 @@ def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str,
         rows.append((n, plen, (address, name, ifname, "p2p", pool_of(n), detail)))
 
     for name, dev in devices.items():
-        add(dev.loopback, name, PLATFORMS[dev.platform].loopback_interface, "loopback")
-        add(dev.management, name, PLATFORMS[dev.platform].management_interface, "management")
+        platform = PLATFORMS[dev.platform]
+        add(dev.loopback, name, platform.loopback_interface, "loopback")
+        add(dev.management, name, platform.management_interface, "management")
+        mlag_peer = dev.mlag[3] if dev.mlag else None
         for vlan in dev.vlans:
-            svi = f"{PLATFORMS[dev.platform].svi_prefix}{vlan.id}"
+            svi = f"{platform.svi_prefix}{vlan.id}"
             detail = f"rail {vlan.rail} vlan {vlan.id}"
             add(vlan.prefix, name, svi, "rail-subnet", detail)
             add(vlan.gateway, name, svi, "rail-gateway",
-                f"{detail} shared with MLAG peer {dev.mlag.peer}" if vlan.virtual and dev.mlag else detail)
-            if vlan.own and dev.mlag:
+                f"{detail} shared with MLAG peer {mlag_peer}" if vlan.virtual and mlag_peer else detail)
+            if vlan.own and mlag_peer:
                 add(vlan.own, name, svi, "rail-own", f"{detail} own address beside the gateway shared with MLAG peer "
-                    f"{dev.mlag.peer}")
-        for prefix in dev.bgp.aggregates:
+                    f"{mlag_peer}")
+        for prefix in dev.aggregates:
             add(prefix, name, "", "aggregate", "BGP summary-only")
 
     bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
-    for link in topo.links:
+    for link in links:
         if link.role is LinkRole.HOST and link.bundle:
             bonds.setdefault(link.bundle, []).append(link.z.device)
-    for link in topo.links:
+    for link in links:
         if link.role is not LinkRole.HOST or link.id not in plan.host_addr:
             continue
-        sub = plan.rail_subnets[(link.z.device, link.rail)]  # type: ignore[index]
-        address = f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}"
+        sub = subnets[(link.z.device, link.rail)]  # type: ignore[index]
+        address = f"{ntoa(plan.host_addr[link.id])}/{sub.length}"
         if link.bundle is None:
             add(address, link.a.device, f"nic{link.nic}p{link.a.port}", "host",
                 f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")

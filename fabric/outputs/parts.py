@@ -26,7 +26,7 @@ from .cabling import cabling_files
 from .docs import docs_markdown, docs_pictures
 from .expected import expected_from
 from .hosts import gpu_inventory, group_part_files
-from .ipplan import ipplan_csv
+from .ipplan import ipplan_files
 from .railmap import railmap_files
 from .rollout import rollout_plan
 from .state import anta_hosts, device_state_files
@@ -114,12 +114,14 @@ def _cabling(src: Sources) -> Iterator[Part]:
 
 
 def _ipplan(src: Sources) -> Iterator[Part]:
-    # every address of every device and host: the validated inventory (topology and plan derive from it alone) and
-    # every device model
-    inv, topo, plan, devices = src.inv, src.topo, src.plan, src.devices
+    # every address: the plan's pools and blocks, each switch's addresses and interfaces, the host links (a subset
+    # of the digested links) with their addresses, the rail subnets
+    plan, addresses, ports, links, subnets = src.plan_addresses, src.addresses, src.ports, src.topo.links, \
+        src.rail_subnets
     yield Part("ipplan", "ipplan",
-               _digest("ipplan", ("fabric.outputs.ipplan",), src.digest("inventory"), src.digest("devices")),
-               lambda: ipplan_csv(inv, topo, plan, devices))
+               _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(plan), src.shared("addresses"),
+                       src.shared("ports"), src.shared("links"), src.shared("rail_subnets")),
+               lambda: ipplan_files(plan, addresses, ports, links, subnets))
 
 
 def _railmap(src: Sources) -> Iterator[Part]:

@@ -62,7 +62,10 @@ def rollout_switch(dev: DeviceConfig) -> RolloutSwitch:
 
 
 def rollout_view(devices: Mapping[str, DeviceConfig]) -> dict[str, RolloutSwitch]:
-    return {name: rollout_switch(dev) for name, dev in devices.items()}
+    """Every switch's RolloutSwitch, its peers narrowed to switches (hosts never order the rollout)."""
+    return {name: RolloutSwitch(dev.hostname, dev.role, dev.pod, dev.segment, dev.rails,
+                                tuple(i.peer for i in dev.interfaces if i.peer in devices))
+            for name, dev in devices.items()}
 
 
 def neighbours(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> dict[str, set[str]]:
