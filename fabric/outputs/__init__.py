@@ -17,10 +17,8 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 
 from fabric.allocate import Plan
-from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig
 from fabric.digest import code_digest, combine, model_digest, value_digest
-from fabric.hosts import HostsPlan, build_hosts
 from fabric.hosts.build import GroupInput, group_inputs
 from fabric.intent import Inventory
 from fabric.topology import Topology
@@ -40,12 +38,9 @@ __all__ = ["ARTIFACTS", "Artifact", "Part", "Sources", "ansible_files", "artifac
 
 
 class Sources:
-    """What artifacts are built from, each derived value built at most once, and a digest per input name:
-    - inventory: the validated inventory and what the pipeline derives from it alone (topology, plan, summary):
-      its canonical digest (fabric.canonical) with the pipeline's source;
-    - devices: every DeviceConfig (the digests of their models, by hostname);
-    - hosts: the host-side plan (fabric.hosts), digested as data;
-    - report: the solver's report and summary, digested as data."""
+    """What artifacts are built from: the pipeline's values and, each built at most once per render, the narrow
+    projections the parts are handed (fabric/outputs/views.py and the builders' own `*_view` functions) with their
+    digests (`shared`). Nothing here reads a file."""
 
     def __init__(self, inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig],
                  report: dict | None = None, summary: dict | None = None,
@@ -54,10 +49,6 @@ class Sources:
         self.report, self.summary = report, summary
         self._model_digests = model_digests
         self._digests: dict[str, str] = {}
-
-    @cached_property
-    def hosts(self) -> HostsPlan:
-        return build_hosts(self.inv, self.topo, self.plan)
 
     @cached_property
     def host_groups(self) -> list[GroupInput]:
@@ -90,18 +81,6 @@ class Sources:
     def access(self) -> dict[str, tuple[str, str]]:
         """Each switch's platform and management address."""
         return {n: (d.platform, d.management) for n, d in self.devices.items()}
-
-    def _digest_inventory(self) -> str:
-        return combine([inventory_digest(self.inv), code_digest("fabric.pipeline")])
-
-    def _digest_devices(self) -> str:
-        return combine(f"{h}={d}" for h, d in sorted(self.model_digests.items()))
-
-    def _digest_hosts(self) -> str:
-        return combine([value_digest(self.hosts), code_digest("fabric.hosts")])
-
-    def _digest_report(self) -> str:
-        return value_digest([self.report, self.summary])
 
     # ---- narrow projections (fabric/outputs/views.py), each built once; `shared(name)` digests one once
 
@@ -163,12 +142,6 @@ class Sources:
         if self._model_digests is not None:
             return self._model_digests
         return {h: model_digest(d) for h, d in self.devices.items()}
-
-    def digest(self, name: str) -> str:
-        """The digest of input `name` (inventory, devices, hosts or report), computed once."""
-        if name not in self._digests:
-            self._digests[name] = getattr(self, f"_digest_{name}")()
-        return self._digests[name]
 
 
 def artifact_parts(src: Sources) -> Iterator[Part]:
