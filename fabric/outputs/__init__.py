@@ -14,6 +14,7 @@ one part; per-device and per-host-group files (expected state and ANTA catalogs,
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import cached_property
 
 from fabric.allocate import Plan
@@ -78,6 +79,13 @@ class Sources:
         return plan_addresses(self.inv, self.plan)
 
     @cached_property
+    def docs_topology(self) -> Topology:
+        """The topology without what the docs never show and the inventory often changes: each switch's pinned
+        management address and whether it has a `devices:` entry (the links are the same objects)."""
+        switches = {n: replace(sw, management=None, overridden=False) for n, sw in self.topo.switches.items()}
+        return replace(self.topo, switches=switches)
+
+    @cached_property
     def access(self) -> dict[str, tuple[str, str]]:
         """Each switch's platform and management address."""
         return {n: (d.platform, d.management) for n, d in self.devices.items()}
@@ -121,16 +129,16 @@ class Sources:
         return rail_subnets_view(self.plan)
 
     def shared(self, name: str) -> str:
-        """The digest of projection `name` (an attribute above, or "topology": every field of the topology but its
-        links), computed once."""
+        """The digest of projection `name` (an attribute above; of docs_topology every field but the links, which
+        "links" digests), computed once."""
         key = f"view:{name}"
         if key not in self._digests:
             self._digests[key] = value_digest(self._digestable(name))
         return self._digests[key]
 
     def _digestable(self, name: str) -> object:
-        if name == "topology":
-            return topology_values(self.topo)
+        if name == "docs_topology":
+            return topology_values(self.docs_topology)
         if name == "links":
             return link_values(self.links)
         if name == "rail_subnets":

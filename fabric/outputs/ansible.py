@@ -115,8 +115,8 @@ def inventory_files(switches: Mapping[str, RolloutSwitch], access: Mapping[str, 
     return out
 
 
-def host_vars_files(d: DeviceConfig, wave: int) -> dict[str, str]:
-    """ansible/host_vars/<hostname>.yml: from the switch's model and its rollout wave."""
+def host_vars_data(d: DeviceConfig) -> dict[str, object]:
+    """What ansible/host_vars/<hostname>.yml shows of the switch's model (all of it but its rollout wave)."""
     n = d.hostname
     host_vars: dict[str, object] = {
         "role": d.role,
@@ -129,11 +129,23 @@ def host_vars_files(d: DeviceConfig, wave: int) -> dict[str, str]:
         "platform": d.platform,
         "model": d.model,
         "rack": d.rack,
-        "rollout_wave": wave,
         "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
     }
     push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
     host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
     # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
     host_vars["vault_variables"] = sorted({*d.system.vault_names, *PLATFORMS[d.platform].vault_variables})
-    return {f"ansible/host_vars/{n}.yml": HEADER + _yaml(host_vars)}
+    return host_vars
+
+
+def host_vars_files(d: DeviceConfig, wave: int) -> dict[str, str]:
+    """ansible/host_vars/<hostname>.yml: from the switch's model and its rollout wave."""
+    return host_vars_text(d.hostname, host_vars_data(d), wave)
+
+
+def host_vars_text(hostname: str, data: Mapping[str, object], wave: int) -> dict[str, str]:
+    """ansible/host_vars/<hostname>.yml from host_vars_data and the rollout wave (keys in the file's order)."""
+    keys = list(data)
+    at = keys.index("config_files")
+    ordered = {**{k: data[k] for k in keys[:at]}, "rollout_wave": wave, **{k: data[k] for k in keys[at:]}}
+    return {f"ansible/host_vars/{hostname}.yml": HEADER + _yaml(ordered)}

@@ -21,7 +21,7 @@ from fabric.hosts.build import build_group, plan_of
 from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 
-from .ansible import host_vars_files, inventory_files, playbook_files
+from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_files
 from .cabling import cabling_files
 from .docs import docs_markdown, docs_pictures
 from .expected import expected_from
@@ -76,11 +76,11 @@ def _ansible(src: Sources) -> Iterator[Part]:
     yield Part("ansible", "ansible",
                combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
                lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
-    # host_vars/<switch>.yml: its model and its rollout wave
+    # host_vars/<switch>.yml: what it shows of the switch's model (host_vars_data) and its rollout wave
     for name, dev in src.devices.items():
-        key = f"ansible:{name}"
-        yield Part(key, "ansible", combine([key, code, src.model_digests[name], src.shared("rollout")]),
-                   lambda dev=dev, name=name: host_vars_files(dev, plan().wave_of[name]))  # type: ignore[misc]
+        key, data = f"ansible:{name}", host_vars_data(dev)
+        yield Part(key, "ansible", combine([key, code, value_digest(data), src.shared("rollout")]),
+                   lambda name=name, data=data: host_vars_text(name, data, plan().wave_of[name]))  # type: ignore[misc]
     yield Part("ansible:playbook", "ansible", _digest("ansible:playbook", ("fabric.outputs.ansible",),
                                                      data=PLAYBOOK_DATA), playbook_files)
 
@@ -164,11 +164,12 @@ def _report(src: Sources) -> Iterator[Part]:
 
 def _docs(src: Sources) -> Iterator[Part]:
     # fabric.md shows the summary (pool usage: a management address moved out of the pool changes it), the
-    # pictures do not; both read the whole topology (its fields digested once: Sources.shared("topology"))
-    topo, report, summary = src.topo, src.report, src.summary
+    # pictures do not; both read the topology without the switches' management addresses and override marks
+    # (Sources.docs_topology, every field digested)
+    topo, report, summary = src.docs_topology, src.report, src.summary
     name, planes = src.inv.fabric.name, (src.inv.super_spines.planes or 0) if src.inv.super_spines else 0
     code = ("fabric.outputs.docs",)
-    common = (value_digest([name, planes, report]), src.shared("links"), src.shared("topology"))
+    common = (value_digest([name, planes, report]), src.shared("links"), src.shared("docs_topology"))
     if report is None or summary is None:
         yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
