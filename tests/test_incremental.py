@@ -325,7 +325,9 @@ def test_part_digests_cover_every_field_of_what_they_hand_over() -> None:
     from fabric.topology.model import End, LinkRole
 
     link = Link("h:nic0p1", LinkRole.HOST, End("h", 1, 0, 400), End("s", 2, 1, 400), 3, 4, 5, "b", 6, 7)
-    assert link_values([link]) == [("h:nic0p1", "host", ("h", 1, 0, 400), ("s", 2, 1, 400), 3, 4, 5, "b", 6, 7)]
+    # ends flattened in place (End: device, port, lane, speed)
+    assert link_values([link]) == [("h:nic0p1", "host", "h", 1, 0, 400, "s", 2, 1, 400, 3, 4, 5, "b", 6, 7)]
     assert LINK_FIELDS == ("id", "role", "a", "z", "rail", "nic", "host_number", "bundle", "net_slot", "channel")
+    assert End._fields == ("device", "port", "lane", "speed")
     # links and peer_links are digested as links; the other eight fields one by one
     assert len(topology_values(Topology())) == len(fields(Topology)) - 2

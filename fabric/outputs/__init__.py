@@ -19,6 +19,7 @@ from functools import cached_property
 
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
+from fabric.device.vlans import Vlan
 from fabric.digest import code_digest, combine, model_digest, value_digest
 from fabric.hosts.build import GroupInput, group_inputs
 from fabric.intent import Inventory
@@ -26,13 +27,25 @@ from fabric.topology import Topology
 
 from .ansible import ansible_files
 from .cabling import cabling_csv
-from .expected import expected_files, sessions_view
-from .ipplan import Addresses, PlanAddresses, addresses_view, ipplan_csv, plan_addresses
-from .parts import ARTIFACTS, Artifact, Part
+from .expected import expected_files
+from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
+from .parts import ARTIFACTS, Artifact, Once, Part
 from .railmap import host_links, host_shapes, railmap_csv
-from .rollout import RolloutSwitch
-from .state_index import FabricIndex, build_index
-from .views import Port, RailSubnet, link_values, ports_view, rail_subnets_view, topology_links, topology_values
+from .rollout import RolloutSwitch, switch_peers
+from .state_index import FabricIndex, index_from, prefix_lists, routed_view
+from .views import (
+    Addresses,
+    Port,
+    RailSubnet,
+    addresses_view,
+    link_values,
+    ports_view,
+    rail_subnets_view,
+    sessions_view,
+    topology_links,
+    topology_values,
+    vlans_view,
+)
 
 __all__ = ["ARTIFACTS", "Artifact", "Part", "Sources", "ansible_files", "artifact_parts", "artifacts", "cabling_csv",
            "expected_files", "ipplan_csv", "railmap_csv"]
@@ -66,8 +79,7 @@ class Sources:
     def rollout(self) -> dict[str, RolloutSwitch]:
         """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
         ports, devices = self.ports, self.devices
-        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails,
-                                 tuple(peer for *_, peer, _pi, _r in ports[n] if peer in devices))
+        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails, switch_peers(ports[n], devices))
                 for n, d in devices.items()}
 
     @cached_property
@@ -109,8 +121,29 @@ class Sources:
         return {n: sw.rack for n, sw in self.topo.switches.items()}
 
     @cached_property
-    def index(self) -> FabricIndex:
-        return build_index(self.devices)
+    def vlans(self) -> dict[str, tuple[Vlan, ...]]:
+        return vlans_view(self.devices)
+
+    @cached_property
+    def routed(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        return routed_view(self.ports)
+
+    @cached_property
+    def prefix_lists(self) -> dict[str, tuple[str, ...]]:
+        return prefix_lists(self.devices)
+
+    @cached_property
+    def index(self) -> Once[FabricIndex]:
+        """The routing index (fabric/outputs/state_index.py), built on first use from the views it reads only."""
+        routed, addresses, sessions, places, lists = self.routed, self.addresses, self.sessions, self.rollout, \
+            self.prefix_lists
+        return Once(lambda: index_from(routed, addresses, sessions, places, lists))
+
+    @cached_property
+    def index_digest(self) -> str:
+        """The digest of everything the routing index is made of (it is built only when a part needs it)."""
+        return combine([code_digest("fabric.outputs.state_index"),
+                        *(self.shared(v) for v in ("routed", "addresses", "sessions", "rollout", "prefix_lists"))])
 
     @cached_property
     def sessions(self) -> dict:

@@ -21,23 +21,13 @@ from fabric.device import DeviceConfig
 
 from ._common import csv_text, natural_key
 from .state_index import build_index
-from .views import LANE, NAME, PEER, PEER_INTERFACE, PORT, ROLE, Port, ports_view
+from .views import LANE, NAME, PEER, PEER_INTERFACE, PORT, ROLE, Port, Sessions, ports_view, sessions_view
 
 BGP_TITLE = "railfabric expected bgp sessions v1"
 BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
               "peer_interface", "peer_group", "bfd")
 LLDP_TITLE = "railfabric expected lldp neighbors v1"
 LLDP_HEADER = ("device", "interface", "neighbor", "neighbor_interface", "role")
-
-# a switch's BGP as these files read it: (its ASN, per peer group (name, bfd, its neighbours' (ip, local_ip,
-# remote_as))), plain tuples: cheap to build and to digest
-Sessions = tuple[int, tuple[tuple[str, bool, tuple[tuple[str, str, int], ...]], ...]]
-
-
-def sessions_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Sessions]:
-    return {h: (d.bgp.asn, tuple((g.name, g.bfd, tuple((n.ip, n.local_ip, n.remote_as) for n in g.neighbors))
-                                 for g in d.bgp.peer_groups)) for h, d in devices.items()}
-
 
 def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     return expected_from(sessions_view(devices), ports_view(devices), build_index(devices).owners)

@@ -32,24 +32,12 @@ from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Topology
 
 from ._common import csv_text, host_bond
-from .views import Port, RailSubnet, ports_view, rail_subnets_view
+from .views import Addresses, Port, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
 
 # Names of the interfaces the device model does not name itself (the templates use the same ones).
-
-
-@dataclass(frozen=True, slots=True)
-class Addresses:
-    """What the IP plan reads of one switch besides its interfaces (views.Port): the rest of its addresses."""
-    platform: str
-    loopback: str
-    management: str
-    port_channels: tuple[tuple[str, str], ...]  # (name, a.b.c.d/len) of each routed port-channel
-    mlag: tuple[str, str, int, str] | None  # (peer VLAN interface, local address, prefix length, peer)
-    vlans: tuple[Vlan, ...]
-    aggregates: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +50,6 @@ class PlanAddresses:
     host_addr: dict[str, int]  # host link id → NIC address
 
 
-def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
-    return {name: Addresses(d.platform, d.loopback, d.management,
-                            tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
-                            (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
-                            d.vlans, d.bgp.aggregates) for name, d in devices.items()}
-
-
 def plan_addresses(inv: Inventory, plan: Plan) -> PlanAddresses:
     gateway = inv.pools.management.gateway
     return PlanAddresses(tuple((name, p.prefix.net, p.prefix.length) for name, p in plan.pools.items()),
@@ -77,14 +58,16 @@ def plan_addresses(inv: Inventory, plan: Plan) -> PlanAddresses:
 
 
 def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    return ipplan_files(plan_addresses(inv, plan), addresses_view(devices), ports_view(devices), topo.links,
+    return ipplan_files(plan_addresses(inv, plan), addresses_view(devices), vlans_view(devices),
+                        {n: (d.platform, d.management) for n, d in devices.items()}, ports_view(devices), topo.links,
                         rail_subnets_view(plan))
 
 
-def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], ports: Mapping[str, tuple[Port, ...]],
-                 links: Sequence[Link], subnets: Mapping[tuple[str, int], RailSubnet]) -> dict[str, str]:
-    """From exactly what the plan shows: the pools and blocks, every switch's addresses and interfaces, the host
-    links with their addresses and the rail subnets."""
+def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
+                 access: Mapping[str, tuple[str, str]], ports: Mapping[str, tuple[Port, ...]], links: Sequence[Link],
+                 subnets: Mapping[tuple[str, int], RailSubnet]) -> dict[str, str]:
+    """From exactly what the plan shows: the pools and blocks, every switch's addresses, VLANs, platform and
+    management address and interfaces, the host links with their addresses and the rail subnets."""
     pools = sorted((net, net + size(length), name) for name, net, length in plan.pools)
 
     def pool_of(n: int) -> str:
@@ -130,11 +113,12 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], ports: M
         rows.append((n, plen, (address, name, ifname, "p2p", pool_of(n), detail)))
 
     for name, dev in devices.items():
-        platform = PLATFORMS[dev.platform]
+        platform_name, management = access[name]
+        platform = PLATFORMS[platform_name]
         add(dev.loopback, name, platform.loopback_interface, "loopback")
-        add(dev.management, name, platform.management_interface, "management")
+        add(management, name, platform.management_interface, "management")
         mlag_peer = dev.mlag[3] if dev.mlag else None
-        for vlan in dev.vlans:
+        for vlan in vlans[name]:
             svi = f"{platform.svi_prefix}{vlan.id}"
             detail = f"rail {vlan.rail} vlan {vlan.id}"
             add(vlan.prefix, name, svi, "rail-subnet", detail)

@@ -34,7 +34,7 @@ from .state import anta_hosts, device_state_files
 if TYPE_CHECKING:
     from . import Sources
 
-__all__ = ["ARTIFACTS", "Artifact", "Part"]
+__all__ = ["ARTIFACTS", "Artifact", "Once", "Part"]
 
 T = TypeVar("T")
 
@@ -72,7 +72,7 @@ def _ansible(src: Sources) -> Iterator[Part]:
     # and management address, and the GPU servers' group (made of the host groups' inputs)
     switches, access, groups = src.rollout, src.access, src.host_groups
     code = code_digest("fabric.outputs.ansible", "fabric.outputs.hosts", "fabric.hosts")
-    plan = _Once(lambda: rollout_plan(switches))
+    plan = Once(lambda: rollout_plan(switches))
     yield Part("ansible", "ansible",
                combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
                lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
@@ -85,7 +85,7 @@ def _ansible(src: Sources) -> Iterator[Part]:
                                                      data=PLAYBOOK_DATA), playbook_files)
 
 
-class _Once(Generic[T]):
+class Once(Generic[T]):
     """A value computed on first use and kept (shared by the parts that need it, only when one is rebuilt)."""
 
     def __init__(self, make: Callable[[], T]) -> None:
@@ -116,12 +116,13 @@ def _cabling(src: Sources) -> Iterator[Part]:
 def _ipplan(src: Sources) -> Iterator[Part]:
     # every address: the plan's pools and blocks, each switch's addresses and interfaces, the host links (a subset
     # of the digested links) with their addresses, the rail subnets
-    plan, addresses, ports, links, subnets = src.plan_addresses, src.addresses, src.ports, src.topo.links, \
-        src.rail_subnets
+    plan, addresses, vlans, access, ports, links, subnets = src.plan_addresses, src.addresses, src.vlans, \
+        src.access, src.ports, src.topo.links, src.rail_subnets
     yield Part("ipplan", "ipplan",
                _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(plan), src.shared("addresses"),
-                       src.shared("ports"), src.shared("links"), src.shared("rail_subnets")),
-               lambda: ipplan_files(plan, addresses, ports, links, subnets))
+                       src.shared("vlans"), src.shared("access"), src.shared("ports"), src.shared("links"),
+                       src.shared("rail_subnets")),
+               lambda: ipplan_files(plan, addresses, vlans, access, ports, links, subnets))
 
 
 def _railmap(src: Sources) -> Iterator[Part]:
@@ -134,11 +135,11 @@ def _railmap(src: Sources) -> Iterator[Part]:
 
 
 def _expected(src: Sources) -> Iterator[Part]:
-    sessions, ports, owners = src.sessions, src.ports, src.index.owners
+    sessions, ports, index = src.sessions, src.ports, src.index
     yield Part("expected", "expected",
                _digest("expected", ("fabric.outputs.expected",), src.shared("sessions"), src.shared("ports"),
-                       src.shared("index")),
-               lambda: expected_from(sessions, ports, owners))
+                       src.index_digest),
+               lambda: expected_from(sessions, ports, index().owners))
 
 
 def _state(src: Sources) -> Iterator[Part]:
@@ -146,11 +147,11 @@ def _state(src: Sources) -> Iterator[Part]:
     from .anta import anta_inventory_files
 
     code = code_digest("fabric.outputs.state", "fabric.outputs.anta")
-    index, ix_digest = src.index, src.shared("index")
+    index, ix_digest = src.index, src.index_digest
     for name, dev in src.devices.items():
         key = f"state:{name}"
         yield Part(key, "state", combine([key, code, src.model_digests[name], ix_digest]),
-                   lambda dev=dev: device_state_files(dev, index))  # type: ignore[misc]
+                   lambda dev=dev: device_state_files(dev, index()))  # type: ignore[misc]
     hosts = anta_hosts(src.devices)
     yield Part("state:anta", "state", combine(["state:anta", code, value_digest(hosts)]),
                lambda: anta_inventory_files(hosts))

@@ -21,8 +21,9 @@ with (a role's waves come after the previous role's, so the order holds with any
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from fabric.device import DeviceConfig
 
@@ -53,24 +54,30 @@ class RolloutSwitch:
     pod: int | None
     segment: int | None
     rails: tuple[int, ...]
-    peers: tuple[str, ...]  # the peer device of each cabled interface (hosts included; repeats kept)
+    peers: tuple[str, ...]  # the switches cabled to it, sorted
 
 
-def rollout_switch(dev: DeviceConfig) -> RolloutSwitch:
-    return RolloutSwitch(dev.hostname, dev.role, dev.pod, dev.segment, dev.rails,
-                         tuple(i.peer for i in dev.interfaces if i.peer))
+def switch_peers(ports: Iterable[tuple], switches: Mapping[str, object]) -> tuple[str, ...]:
+    """The switches among the peers of these interfaces (views.Port: the peer is the fifth field), sorted."""
+    return tuple(sorted({p[4] for p in ports} & switches.keys()))
 
 
 def rollout_view(devices: Mapping[str, DeviceConfig]) -> dict[str, RolloutSwitch]:
-    """Every switch's RolloutSwitch, its peers narrowed to switches (hosts never order the rollout)."""
+    """Every switch's RolloutSwitch (hosts never order the rollout)."""
     return {name: RolloutSwitch(dev.hostname, dev.role, dev.pod, dev.segment, dev.rails,
-                                tuple(i.peer for i in dev.interfaces if i.peer in devices))
+                                tuple(sorted({i.peer for i in dev.interfaces} & devices.keys())))
             for name, dev in devices.items()}
+
+
+def _view(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> Mapping[str, RolloutSwitch]:
+    if all(isinstance(d, RolloutSwitch) for d in devices.values()):
+        return cast(Mapping[str, RolloutSwitch], devices)
+    return rollout_view(cast(Mapping[str, DeviceConfig], devices))
 
 
 def neighbours(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> dict[str, set[str]]:
     """Switch → the switches cabled to it (hosts are not switches)."""
-    view = {n: d if isinstance(d, RolloutSwitch) else rollout_switch(d) for n, d in devices.items()}
+    view = _view(devices)
     out: dict[str, set[str]] = {name: set() for name in view}
     for name, sw in view.items():
         for peer in sw.peers:
@@ -107,7 +114,7 @@ def _keys(dev: RolloutSwitch, near: Mapping[str, set[str]]) -> set[tuple]:
 def rollout_plan(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> RolloutPlan:
     """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds). Reads
     only each switch's RolloutSwitch."""
-    view = {n: d if isinstance(d, RolloutSwitch) else rollout_switch(d) for n, d in devices.items()}
+    view = _view(devices)
     names = sorted(view, key=lambda n: (ROLE_ORDER.get(view[n].role, 3), natural_key(n)))
     near = neighbours(view)
     waves: list[tuple[list[str], set[str], set[tuple]]] = []

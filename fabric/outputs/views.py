@@ -14,19 +14,33 @@ from dataclasses import dataclass, fields
 
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
+from fabric.device.vlans import Vlan
 from fabric.topology import Link, Topology
 
-__all__ = ["LINK_FIELDS", "Port", "RailSubnet", "interface_names", "link_values", "ports_view", "rail_subnets_view",
-           "topology_links"]
+__all__ = [
+    "LINK_FIELDS",
+    "Addresses",
+    "Port",
+    "RailSubnet",
+    "Sessions",
+    "addresses_view",
+    "interface_names",
+    "link_values",
+    "ports_view",
+    "rail_subnets_view",
+    "sessions_view",
+    "topology_links",
+]
 
 # every field of a Link, in order: a link is digested whole (a builder handed Link objects reads nothing undigested)
 LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Link))
 
 
 def link_values(links: Iterable[Link]) -> list[tuple[object, ...]]:
-    """Every field of every link, ends as plain tuples (orjson does not take NamedTuples): what a link digest covers."""
-    return [(lk.id, lk.role.value, tuple(lk.a), tuple(lk.z), lk.rail, lk.nic, lk.host_number, lk.bundle, lk.net_slot,
-             lk.channel) for lk in links]
+    """Every field of every link as one flat tuple (the ends' four fields each in place; orjson does not take the
+    End NamedTuples): what a link digest covers."""
+    return [(lk.id, lk.role.value, *lk.a, *lk.z, lk.rail, lk.nic, lk.host_number, lk.bundle, lk.net_slot, lk.channel)
+            for lk in links]
 
 
 # What the cabling plan, the rail map and the expected BGP/LLDP files read of one switch interface, as a plain tuple
@@ -70,3 +84,33 @@ def topology_values(topo: Topology) -> list[object]:
     """Every field of the topology but its links (digested apart, `link_values`), in a form orjson digests."""
     return [topo.switches, topo.hosts, topo.segments, topo.name_clashes, topo.stride_overflows, topo.bad_cables,
             sorted(topo.pinned), [(link_values([lk])[0], at, tuple(end)) for lk, at, end in topo.off]]
+
+
+# a switch's BGP as these files read it: (its ASN, per peer group (name, bfd, its neighbours' (ip, local_ip,
+# remote_as))), plain tuples: cheap to build and to digest
+Sessions = tuple[int, tuple[tuple[str, bool, tuple[tuple[str, str, int], ...]], ...]]
+
+
+def sessions_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Sessions]:
+    return {h: (d.bgp.asn, tuple((g.name, g.bfd, tuple((n.ip, n.local_ip, n.remote_as) for n in g.neighbors))
+                                 for g in d.bgp.peer_groups)) for h, d in devices.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Addresses:
+    """What the IP plan reads of one switch besides its interfaces (views.Port): the rest of its addresses."""
+    loopback: str
+    port_channels: tuple[tuple[str, str], ...]  # (name, a.b.c.d/len) of each routed port-channel
+    mlag: tuple[str, str, int, str] | None  # (peer VLAN interface, local address, prefix length, peer)
+    aggregates: tuple[str, ...]
+
+
+def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
+    return {name: Addresses(d.loopback,
+                            tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
+                            (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
+                            d.bgp.aggregates) for name, d in devices.items()}
+
+
+def vlans_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Vlan, ...]]:
+    return {name: d.vlans for name, d in devices.items()}
