@@ -38,6 +38,29 @@ def _formula_cell(text: str) -> bool:
     return marked.startswith("\0") or ",\0" in marked
 
 
+def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """csv_text for rows of text cells only, at a fraction of the cost when no cell needs quoting or escaping (the
+    IP plan's third of a million rows): cells joined with the unit separator and rows with the record separator,
+    checked in one pass, then turned into ',' and '\\n'. Anything a quote, a formula or a stray separator could
+    concern goes through csv_text."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    try:
+        text = "\x1e".join(["\x1f".join(row) for row in rows])
+    except TypeError:  # a cell that is not text
+        return csv_text(title, header, rows)
+    width = len(header)
+    if (any(c in text for c in (",", '"', "\n", "\r")) or text.count("\x1f") != len(rows) * (width - 1)
+            or text.count("\x1e") != max(len(rows) - 1, 0) or any(len(row) != width for row in rows)):
+        return csv_text(title, header, rows)
+    body = text.translate(_PLAIN_SEPARATORS) + ("\n" if rows else "")
+    if _formula_cell(body):
+        return csv_text(title, header, rows)
+    return csv_text(title, header, []) + body
+
+
+_PLAIN_SEPARATORS = str.maketrans({"\x1f": ",", "\x1e": "\n"})
+
+
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A CSV document: one `# <title>` line (the schema version lives there), the header, the rows; '\\n' endings.
     None becomes an empty cell. A text cell that a spreadsheet would read as a formula (= + - @ TAB CR first) is

@@ -31,7 +31,7 @@ from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text, host_bond
+from ._common import csv_text_plain, host_bond
 from .views import Addresses, Port, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
 TITLE = "railfabric ip plan v1"
@@ -147,4 +147,4 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
                 f"rail {link.rail} vlan {sub.vlan} via MLAG {' + '.join(switches)}")
 
     rows.sort()
-    return {"ipplan.csv": csv_text(TITLE, HEADER, (row for _, _, row in rows))}
+    return {"ipplan.csv": csv_text_plain(TITLE, HEADER, [row for _, _, row in rows])}
