@@ -32,7 +32,7 @@ from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Topology
 
 from ._common import csv_text_plain, host_bond
-from .views import Addresses, Port, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
+from .views import IPV4, NAME, Addresses, Port, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -68,50 +68,66 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
                  subnets: Mapping[tuple[str, int], RailSubnet]) -> dict[str, str]:
     """From exactly what the plan shows: the pools and blocks, every switch's addresses, VLANs, platform and
     management address and interfaces, the host links with their addresses and the rail subnets."""
-    pools = sorted((net, net + size(length), name) for name, net, length in plan.pools)
+    out = _Rows(plan.pools)
+    for name, net, length in plan.pools:
+        out.rows.append((net, length, (f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
+    for pod, segment, block in plan.blocks:
+        out.add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
+    if plan.management_gateway is not None:
+        out.add(f"{ntoa(plan.management_gateway)}/{plan.management_len}", "", "", "management-gateway")
+    _p2p_rows(out, devices, ports)
+    _switch_rows(out, devices, vlans, access)
+    _host_rows(out, plan.host_addr, links, subnets)
+    out.rows.sort()
+    return {"ipplan.csv": csv_text_plain(TITLE, HEADER, [row for _, _, row in out.rows])}
 
-    def pool_of(n: int) -> str:
-        for net, end, name in pools:
+
+class _Rows:
+    """The plan's rows as (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix
+    on several owners) broken by the row's text; each row names the pool holding its address."""
+
+    def __init__(self, pools: Sequence[tuple[str, int, int]]) -> None:
+        self.pools = sorted((net, net + size(length), name) for name, net, length in pools)
+        self.rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
+
+    def pool_of(self, n: int) -> str:
+        for net, end, name in self.pools:
             if net <= n < end:
                 return name
         return ""
 
-    # (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix on several owners)
-    # broken by the row's text
-    rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
-    from_bytes, aton = int.from_bytes, inet_aton
-
-    def add(address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
+    def add(self, address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
         # fabric.address.cidr_key inlined (a few hundred thousand rows at 65K GPUs): the texts are the device
         # model's and the plan's own a.b.c.d/len, which inet_aton reads exactly as inet_pton
         text, _, length = address.partition("/")
-        n = from_bytes(aton(text), "big")
-        rows.append((n, int(length) if length else 32, (address, owner, interface, purpose, pool_of(n), detail)))
+        n = int.from_bytes(inet_aton(text), "big")
+        self.rows.append((n, int(length) if length else 32,
+                          (address, owner, interface, purpose, self.pool_of(n), detail)))
 
-    for name, net, length in plan.pools:
-        rows.append((net, length, (f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
-    for pod, segment, block in plan.blocks:
-        add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
-    if plan.management_gateway is not None:
-        add(f"{ntoa(plan.management_gateway)}/{plan.management_len}", "", "", "management-gateway")
 
-    # /31 ends: the owner and interface of every routed address (_common.routed_owners, each address read once),
-    # so each row can name its peer
+def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], ports: Mapping[str, tuple[Port, ...]]) -> None:
+    """/31 ends, each naming its peer: the owner and interface of every routed address (_common.routed_owners,
+    each address read once)."""
     routed: list[tuple[int, int, str, str, str]] = []  # (address, length, text, device, interface)
     for name, dev in devices.items():
-        ends = [(ifname, ipv4) for _p, _l, ifname, ipv4, *_ in ports[name] if ipv4]
+        ends = [(p[NAME], p[IPV4]) for p in ports[name] if p[IPV4]]
         ends += dev.port_channels
         if dev.mlag is not None:
             ends.append((dev.mlag[0], f"{dev.mlag[1]}/{dev.mlag[2]}"))
         for ifname, address in ends:
             text, _, bits = address.partition("/")
-            routed.append((from_bytes(aton(text), "big"), int(bits), address, name, ifname))
+            routed.append((int.from_bytes(inet_aton(text), "big"), int(bits), address, name, ifname))
     p2p = {n: (name, ifname) for n, _, _, name, ifname in routed}
     for n, plen, address, name, ifname in routed:
         peer = p2p.get(n ^ 1)
         detail = f"peer {peer[0]} {peer[1]}" if peer else ""
-        rows.append((n, plen, (address, name, ifname, "p2p", pool_of(n), detail)))
+        out.rows.append((n, plen, (address, name, ifname, "p2p", out.pool_of(n), detail)))
 
+
+def _switch_rows(out: _Rows, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
+                 access: Mapping[str, tuple[str, str]]) -> None:
+    """Each switch's loopback, management address, rail subnets with their gateways and summaries."""
+    add = out.add
     for name, dev in devices.items():
         platform_name, management = access[name]
         platform = PLATFORMS[platform_name]
@@ -130,21 +146,22 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
         for prefix in dev.aggregates:
             add(prefix, name, "", "aggregate", "BGP summary-only")
 
+
+def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
+               subnets: Mapping[tuple[str, int], RailSubnet]) -> None:
+    """Each host NIC port's address, or each MLAG bond's (one address per bond, listed once)."""
     bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
     for link in links:
         if link.role is LinkRole.HOST and link.bundle:
             bonds.setdefault(link.bundle, []).append(link.z.device)
     for link in links:
-        if link.role is not LinkRole.HOST or link.id not in plan.host_addr:
+        if link.role is not LinkRole.HOST or link.id not in host_addr:
             continue
         sub = subnets[(link.z.device, link.rail)]  # type: ignore[index]
-        address = f"{ntoa(plan.host_addr[link.id])}/{sub.length}"
+        address = f"{ntoa(host_addr[link.id])}/{sub.length}"
         if link.bundle is None:
-            add(address, link.a.device, f"nic{link.nic}p{link.a.port}", "host",
-                f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
-        elif (switches := bonds.pop(link.bundle, None)) is not None:  # one address per MLAG bond, listed once
-            add(address, link.a.device, host_bond(link.nic or 0), "host",
-                f"rail {link.rail} vlan {sub.vlan} via MLAG {' + '.join(switches)}")
-
-    rows.sort()
-    return {"ipplan.csv": csv_text_plain(TITLE, HEADER, [row for _, _, row in rows])}
+            out.add(address, link.a.device, f"nic{link.nic}p{link.a.port}", "host",
+                    f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
+        elif (switches := bonds.pop(link.bundle, None)) is not None:
+            out.add(address, link.a.device, host_bond(link.nic or 0), "host",
+                    f"rail {link.rail} vlan {sub.vlan} via MLAG {' + '.join(switches)}")
