@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from socket import inet_aton
 
-from fabric.address import ntoa, size
+from fabric.address import cidr_key, ntoa, size
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.device.vlans import Vlan
@@ -97,12 +96,8 @@ class _Rows:
         return ""
 
     def add(self, address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
-        # fabric.address.cidr_key inlined (a few hundred thousand rows at 65K GPUs): the texts are the device
-        # model's and the plan's own a.b.c.d/len, which inet_aton reads exactly as inet_pton
-        text, _, length = address.partition("/")
-        n = int.from_bytes(inet_aton(text), "big")
-        self.rows.append((n, int(length) if length else 32,
-                          (address, owner, interface, purpose, self.pool_of(n), detail)))
+        n, length = cidr_key(address)
+        self.rows.append((n, length, (address, owner, interface, purpose, self.pool_of(n), detail)))
 
 
 def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], ports: Mapping[str, tuple[Port, ...]]) -> None:
@@ -115,8 +110,8 @@ def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], ports: Mapping[str, 
         if dev.mlag is not None:
             ends.append((dev.mlag[0], f"{dev.mlag[1]}/{dev.mlag[2]}"))
         for ifname, address in ends:
-            text, _, bits = address.partition("/")
-            routed.append((int.from_bytes(inet_aton(text), "big"), int(bits), address, name, ifname))
+            n, bits = cidr_key(address)
+            routed.append((n, bits, address, name, ifname))
     p2p = {n: (name, ifname) for n, _, _, name, ifname in routed}
     for n, plen, address, name, ifname in routed:
         peer = p2p.get(n ^ 1)
