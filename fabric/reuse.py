@@ -47,12 +47,12 @@ def code_sha256() -> str:
     every platform module (the registry imports those by name), and the files artifacts copy verbatim (Ansible
     filter plugins). Computed once per process. The lab, the CLI and the other commands are not part of it: editing
     them does not invalidate an output."""
-    from fabric.outputs import ARTIFACTS
+    from fabric.outputs.parts import DATA_FILES
 
     roots = [FABRIC / "pipeline.py", FABRIC / "emit.py", *sorted((FABRIC / "platforms").glob("*.py"))]
     return combine([tool_digest(), files_digest(code_closure(*roots)),
                     files_digest(tree_files(digest.TEMPLATES), digest.TEMPLATES),
-                    *(data_digest(art.data) for art in ARTIFACTS)])
+                    data_digest(DATA_FILES)])
 
 
 class Reuse:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -93,8 +94,16 @@ def test_manifest_records_devices_and_artifacts(baseline: Path) -> None:
     assert doc["devices"]["p1-s1-rail0"]["files"] == ["configs/p1-s1-rail0/config_db.json",
                                                       "configs/p1-s1-rail0/frr.conf"]
     assert set(doc["platforms"]) == {"eos", "sonic"}
-    assert set(doc["artifacts"]) == {"ansible", "cabling", "docs", "expected", "hosts", "ipplan", "railmap",
-                                     "report", "state"}
+    # the artifacts' parts (fabric/outputs/parts.py): per switch its host_vars ("ansible:<switch>") and its expected
+    # state with, on EOS, its ANTA catalog ("state:<switch>"); per host group (inventory/pods.yml: p1-s1 one group,
+    # p1-s2 two (first hosts 1 and 9), p2-s1 one, p3-s1 one) its host files; the rest one part each
+    switches = set(doc["devices"])
+    groups = {"p1-s1-h1", "p1-s2-h1", "p1-s2-h9", "p2-s1-h1", "p3-s1-h1"}
+    assert set(doc["artifacts"]) == {"ansible", "ansible:playbook", "cabling", "docs", "docs:pictures", "expected",
+                                     "ipplan", "railmap", "report", "state:anta",
+                                     *(f"ansible:{s}" for s in switches), *(f"state:{s}" for s in switches),
+                                     *(f"hosts:{g}" for g in groups)}
+    assert len(doc["artifacts"]) == 10 + 2 * SWITCHES + 5
     listed = {f for e in [*doc["devices"].values(), *doc["artifacts"].values()] for f in e["files"]}
     assert listed == set(doc["files"])  # every file has exactly one producer on record
 
@@ -181,7 +190,7 @@ def test_unusable_manifest_is_a_full_render(out: Path, text: str | None) -> None
     m.write_text(text)
     res = run(EXAMPLE)
     tree = build_tree(res, cache=out)
-    assert len(tree.rendered) == SWITCHES and len(tree.built) == 9
+    assert len(tree.rendered) == SWITCHES and len(tree.built) == 9  # every artifact has a part rebuilt
     assert {p: payload(c) for p, c in tree.files.items()} == build_files(res)
 
 
@@ -229,3 +238,101 @@ def test_manifest_does_not_depend_on_library_versions(monkeypatch: pytest.Monkey
     before = digest.tool_digest()
     monkeypatch.setattr(jinja2, "__version__", "9.9.9")
     assert digest.tool_digest() == before
+
+
+# --------------------------------------------------------------------------- artifact parts
+
+
+def _render_parts(inv: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Tree, set[str]]:
+    """_render, and the keys of the artifact parts it built afresh (the others were reused from `out`)."""
+    import fabric.emit as emit
+    from fabric.outputs import Part, Sources
+
+    built: set[str] = set()
+    parts = emit.artifact_parts
+
+    def spy(src: Sources) -> Iterator[Part]:
+        for part in parts(src):
+            def build(part: Part = part) -> Mapping[str, str]:
+                built.add(part.key)
+                return part.build()
+            yield replace(part, build=build)
+
+    monkeypatch.setattr(emit, "artifact_parts", spy)
+    return _render(inv, out), built
+
+
+def test_noop_builds_no_part(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tree, built = _render_parts(EXAMPLE, out, monkeypatch)
+    assert built == set() and tree.built == ()
+
+
+def test_management_address_rebuilds_only_the_parts_that_show_it(out: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # p1-s1-rail3 (SONiC) is pinned at 192.168.15.3 (inventory/devices.yml); pinned at .99 instead, the management
+    # pool's use is unchanged (pinned addresses are not taken from it: fabric/allocate.py), so docs/fabric.md stays.
+    # Outside its configs the address shows in ansible/inventory.yml (ansible_host), its host_vars (management),
+    # ipplan.csv and its expected state; not in the cabling plan, the rail map, the expected BGP/LLDP files, the
+    # host files, the pictures or any other switch's state (a management address is no routed address)
+    inv = _inventory(tmp_path, "management: 192.168.15.3 ", "management: 192.168.15.99 ")
+    tree, built = _render_parts(inv, out, monkeypatch)
+    assert built == {"ansible", "ansible:p1-s1-rail3", "ipplan", "state:p1-s1-rail3"}
+    _assert_cold(inv, tree, out)
+
+
+def test_eos_management_address_rebuilds_its_anta_inventory(out: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # p1-s2-rail0-4 (EOS) has an allocated management address; pinned, it also shows in expected/anta/inventory.yml
+    # ("state:anta"), and the management pool hands out one address fewer: fabric.md's pool table changes ("docs";
+    # the pictures do not show pools). Its ANTA catalog is in its own state part
+    inv = _inventory(tmp_path, "devices:\n", "devices:\n  p1-s2-rail0-4:\n    management: 192.168.15.200\n")
+    tree, built = _render_parts(inv, out, monkeypatch)
+    assert built == {"ansible", "ansible:p1-s2-rail0-4", "ipplan", "state:p1-s2-rail0-4", "state:anta", "docs"}
+    _assert_cold(inv, tree, out)
+
+
+def test_host_cable_change_rebuilds_that_host_group_and_the_csvs(out: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # without its explicit cable, p1-s1-gpu016's NIC 3 (its port 8 is disabled) has no link: its netplan file
+    # loses rail 3 (part of host group p1-s1-h1), its `ip rule` leaves ansible/inventory.yml, port 9 lane 2 of
+    # p1-s1-rail3 goes unused (its state; its host_vars show nothing of it), and the cable leaves the cabling plan,
+    # the rail map, the IP plan (its address) and the expected LLDP neighbours; the report's capacity and the docs
+    # (tables and the segment's rail diagram) count one host link fewer. No routed address or BGP session moves,
+    # so no other switch's state is rebuilt
+    inv = _inventory(tmp_path, "  - {host: p1-s1-gpu016, nic: 3, switch: p1-s1-rail3, port: 9, lane: 2}\n", "")
+    tree, built = _render_parts(inv, out, monkeypatch)
+    assert tree.rendered == ("p1-s1-rail3",)
+    assert built == {"hosts:p1-s1-h1", "ansible", "state:p1-s1-rail3", "cabling", "railmap", "ipplan", "expected",
+                     "report", "docs", "docs:pictures"}
+    _assert_cold(inv, tree, out)
+
+
+def test_eos_switch_model_change_rebuilds_its_state_only(out: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # time servers of p1-s2-rail1-5 (EOS) alone: its device model changes (system), so its config and its state
+    # part (expected/state/p1-s2-rail1-5.json and its ANTA catalog) are rebuilt; no other part reads its system
+    # settings (its host_vars show the push account and vault names, which do not change)
+    inv = _inventory(tmp_path, "devices:\n",
+                     "devices:\n  p1-s2-rail1-5:\n    system:\n      ntp: {servers: [192.0.2.9]}\n")
+    tree, built = _render_parts(inv, out, monkeypatch)
+    assert tree.rendered == ("p1-s2-rail1-5",)
+    assert built == {"state:p1-s2-rail1-5"}
+    _assert_cold(inv, tree, out)
+
+
+def test_part_digests_cover_every_field_of_what_they_hand_over() -> None:
+    """A builder handed whole Links or the docs' Topology reads nothing undigested: every field of a Link is in
+    views.link_values, every field of a Topology in views.topology_values or the links."""
+    from dataclasses import fields
+
+    from fabric.outputs.views import LINK_FIELDS, link_values, topology_values
+    from fabric.topology import Link, Topology
+    from fabric.topology.model import End, LinkRole
+
+    link = Link("h:nic0p1", LinkRole.HOST, End("h", 1, 0, 400), End("s", 2, 1, 400), 3, 4, 5, "b", 6, 7)
+    # ends flattened in place (End: device, port, lane, speed)
+    assert link_values([link]) == [("h:nic0p1", "host", "h", 1, 0, 400, "s", 2, 1, 400, 3, 4, 5, "b", 6, 7)]
+    assert LINK_FIELDS == ("id", "role", "a", "z", "rail", "nic", "host_number", "bundle", "net_slot", "channel")
+    assert End._fields == ("device", "port", "lane", "speed")
+    # links and peer_links are digested as links; the other eight fields one by one
+    assert len(topology_values(Topology())) == len(fields(Topology)) - 2

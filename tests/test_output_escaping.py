@@ -99,6 +99,30 @@ def test_csv_cells_that_spreadsheets_run_are_escaped() -> None:
     assert csv_cell(-3) == -3  # numbers are not text: unchanged
 
 
+def test_csv_formula_cells_are_found_after_any_delimiter_and_inside_quotes() -> None:
+    """csv_text writes all rows at once and looks for a cell that may start a formula afterwards: one in the last
+    row, one written quoted (it holds a comma) and one after a plain cell are escaped; cells that merely hold a
+    formula character elsewhere are left as they are."""
+    rows = [("a-b", "x=1", 2)] * 3 + [("ok", "=1,2", "fine"), ("ok", "fine", "+3")]
+    assert csv_text("t v1", ("a", "b", "c"), rows) == \
+        "# t v1\na,b,c\n" + "a-b,x=1,2\n" * 3 + "ok,\"'=1,2\",fine\nok,fine,'+3\n"
+    # nothing to escape: the text is csv.writer's own, a quoted cell with a comma and a dash inside included
+    assert csv_text("t v1", ("a",), [("p1-s1",), ("x,-y",)]) == '# t v1\na\np1-s1\n"x,-y"\n'
+
+
+def test_plain_csv_writes_what_csv_writer_writes() -> None:
+    """csv_text_plain (the IP plan's writer) joins text cells itself when none needs quoting; every other case goes
+    through csv_text: the bytes are the same either way."""
+    from fabric.outputs._common import csv_text_plain
+
+    assert csv_text_plain("t v1", ("a", "b"), [("10.0.0.0/31", ""), ("x", "peer s1 Ethernet0")]) == \
+        "# t v1\na,b\n10.0.0.0/31,\nx,peer s1 Ethernet0\n"
+    assert csv_text_plain("t v1", ("a", "b"), []) == "# t v1\na,b\n"
+    for rows in ([("a,b", "c")], [('q"', "")], [("x\n", "y")], [("=x", "y")], [("-1", "a")], [("a\x1fb", "c")],
+                 [("a\x1eb", "c")], [("a", "b", "c")]):
+        assert csv_text_plain("t v1", ("a", "b"), rows) == csv_text("t v1", ("a", "b"), rows), rows
+
+
 def test_ansible_values_with_jinja_are_marked_unsafe() -> None:
     text = _yaml({"rack": "{{ lookup('pipe', 'id') }}", "model": "sn5600", "rails": ["{# x #}", 1]})
     assert text == ('rack: !unsafe "{{ lookup(\'pipe\', \'id\') }}"\n'

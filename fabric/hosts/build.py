@@ -20,12 +20,15 @@ Decisions made here, once:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.qos import build_qos
 from fabric.intent import EcmpMode, HostModel, Inventory
 from fabric.topology import Link, LinkRole, Topology
+from fabric.topology.model import Host
 
 from .model import HostGroupPlan, HostPlan, HostsPlan, RailInterface, RoceSettings, Route
 from .names import bond, bond_rdma_device, netdev, rdma_device
@@ -50,89 +53,170 @@ def roce_settings(inv: Inventory) -> RoceSettings:
         cnp_prio=qos.cnp_tc, ecn=ecn, tos=qos.roce_dscp << 2 | (ECT0 if ecn else 0))
 
 
-def _gpus_of(model: HostModel, nic: int) -> tuple[int, ...]:
-    if model.gpu_to_nic:
-        return tuple(g for g, n in enumerate(model.gpu_to_nic) if n == nic)
-    return (nic,) if nic < model.gpus else ()
+@dataclass(frozen=True, slots=True)
+class NicShape:
+    """What a host group's plan reads of its host model (fabric.intent.HostModel): GPUs, NIC ports, names."""
+
+    gpus: int
+    ports_per_nic: int
+    gpu_to_nic: tuple[int, ...] | None
+    netdevs: tuple[str, ...] | None
+    rdma_devices: tuple[str, ...] | None
 
 
-def build_hosts(inv: Inventory, topo: Topology, plan: Plan) -> HostsPlan:
+def nic_shape(model: HostModel) -> NicShape:
+    return NicShape(model.gpus, model.ports_per_nic, tuple(model.gpu_to_nic) if model.gpu_to_nic else None,
+                    tuple(model.netdevs) if model.netdevs is not None else None,
+                    tuple(model.rdma_devices) if model.rdma_devices is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupInput:
+    """Everything one host group's plan is built from, and nothing else (fabric/outputs digests it to reuse the
+    group's files): its hosts, their rail links, the rail subnets and reachable prefixes of the switches they land
+    on, and the fabric-wide host policy."""
+
+    name: str  # p<pod>-s<segment>-h<first host number>
+    pod: int
+    segment: int
+    model: str
+    shape: NicShape
+    hosts: tuple[tuple[str, int], ...]  # (name, number), by name
+    # (host, rail, nic, NIC port, bundle, switch, switch port label, address): the host's links with an address
+    links: tuple[tuple[str, int, int, int, str | None, str, str, int], ...]
+    # ((switch, rail), vlan, subnet a.b.c.d/len, length, gateway a.b.c.d)
+    subnets: tuple[tuple[tuple[str, int], int, str, int, str], ...]
+    behind: tuple[tuple[str, tuple[str, ...]], ...]  # switch → the prefixes its rail gateway leads to
+    pool: str  # pools.rail_subnets: unreachable last in every rail table
+    mtu: int
+    roce: RoceSettings
+    spined: bool  # the pod has spines (rails are not isolated)
+    packet: bool  # routing.ecmp.mode is packet
+
+
+def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]:
+    """Every host group's input, by group name."""
     by_host: dict[str, list[Link]] = defaultdict(list)
     for lk in topo.links:
         if lk.role is LinkRole.HOST and lk.id in plan.host_addr:
             by_host[lk.a.device].append(lk)
     behind = reachable(topo, plan)
-    pool = str(inv.pools.rail_subnets)  # last route of every rail table: the rest of the pool is unreachable
-    mtu = inv.fabric.host_mtu
-    hosts: dict[str, HostPlan] = {}
-    members: dict[str, list[str]] = defaultdict(list)
     firsts: dict[tuple, int] = {}
     for h in topo.hosts.values():  # a host group's name: its pod, segment and first host number
         firsts[h.src] = min(firsts.get(h.src, h.number), h.number)
+    members: dict[str, list[Host]] = defaultdict(list)
     for name in sorted(topo.hosts):
         h = topo.hosts[name]
-        model = inv.host_models[h.model]
-        group = f"p{h.pod}-s{h.segment}-h{firsts[h.src]}"
-        links = sorted(by_host.get(name, ()), key=lambda lk: (lk.rail, lk.nic, lk.a.port))
-        ifaces: list[RailInterface] = []
-        done: set[int] = set()
-        for lk in links:
-            assert lk.nic is not None and lk.rail is not None
-            if lk.bundle and lk.nic in done:
-                continue
-            sub = plan.rail_subnets[(lk.z.device, lk.rail)]
-            if lk.bundle:  # MLAG: the NIC's two links are one bond with one address
-                done.add(lk.nic)
-                both = [x for x in links if x.nic == lk.nic]
-                iface_name, port = bond(lk.nic), 1
-                ports = tuple(netdev(model, lk.nic, x.a.port) for x in both)
-                rdma = bond_rdma_device(model, lk.nic)
-                uplinks = tuple((x.z.device, x.z.label()) for x in both)
-                mode: str | None = BOND_MODE
-            else:
-                port = lk.a.port
-                iface_name, ports = netdev(model, lk.nic, port), ()
-                rdma = rdma_device(model, lk.nic, port)
-                uplinks = ((lk.z.device, lk.z.label()),)
-                mode = None
-            table = table_of(lk.nic, port, model.ports_per_nic)
-            subnet = str(sub.prefix)
-            gateway = ntoa(sub.gateway)
-            routes = (Route(subnet, None), *(Route(p, gateway) for p in behind.get(lk.z.device, ()) if p != subnet),
-                      Route(pool, None, unreachable=True))
-            ifaces.append(RailInterface(
-                iface_name, ports, lk.nic, port, lk.rail, _gpus_of(model, lk.nic), rdma, uplinks, sub.vlan,
-                ntoa(plan.host_addr[lk.id]), sub.prefix.length, subnet, gateway, mtu, table, table, routes, mode))
-        hosts[name] = HostPlan(name, h.pod, h.segment, h.number, h.model, group, model.gpus, tuple(ifaces))
-        members[group].append(name)
-    return HostsPlan(hosts, _groups(inv, topo, hosts, members))
-
-
-def _groups(inv: Inventory, topo: Topology, hosts: dict[str, HostPlan],
-            members: dict[str, list[str]]) -> dict[str, HostGroupPlan]:
+        members[f"p{h.pod}-s{h.segment}-h{firsts[h.src]}"].append(h)
     roce = roce_settings(inv)
     spined = {pod.id for pod in inv.pods if pod.spines is not None}
     packet = inv.routing.ecmp.mode is EcmpMode.PACKET
-    out: dict[str, HostGroupPlan] = {}
+    pool, mtu = str(inv.pools.rail_subnets), inv.fabric.host_mtu
+    shapes = {name: nic_shape(m) for name, m in inv.host_models.items()}
+    subnet_text: dict[tuple[str, int], tuple[tuple[str, int], int, str, int, str]] = {}
+    out: list[GroupInput] = []
     for group in sorted(members):
-        names = members[group]
-        # every host of a group has the same model and the same NIC layout: its first host speaks for all (a host
-        # with a NIC off the fabric, PORT007, still gets the group's settings for the NICs it has)
-        richest = max(names, key=lambda n: len(hosts[n].interfaces))
-        first = hosts[richest]
-        ifaces = first.interfaces
-        rdma = tuple(i.rdma_device for i in ifaces)
-        nccl = {"NCCL_IB_HCA": "=" + ",".join(f"{d}:1" for d in rdma), "NCCL_IB_TC": str(roce.tos),
-                "NCCL_IB_GID_INDEX": str(GID_INDEX)}
-        if first.pod not in spined:
-            nccl["NCCL_CROSS_NIC"] = "0"
-        if packet:
-            nccl["NCCL_IB_ADAPTIVE_ROUTING"] = "1"
-        out[group] = HostGroupPlan(
-            group, first.pod, first.segment, first.model, tuple(sorted(names, key=_natural)),
-            tuple(p for i in ifaces for p in i.ports), tuple(i.name for i in ifaces), rdma, roce,
-            tuple(sorted(nccl.items())))
+        hosts = members[group]
+        first = hosts[0]
+        links = tuple((lk.a.device, lk.rail or 0, lk.nic or 0, lk.a.port, lk.bundle, lk.z.device, lk.z.label(),
+                       plan.host_addr[lk.id])
+                      for h in hosts for lk in sorted(by_host.get(h.name, ()), key=lambda x: (x.rail, x.nic, x.a.port)))
+        keys = sorted({(lk[5], lk[1]) for lk in links})
+        for k in keys:
+            if k not in subnet_text:
+                sub = plan.rail_subnets[k]
+                subnet_text[k] = (k, sub.vlan, str(sub.prefix), sub.prefix.length, ntoa(sub.gateway))
+        switches = sorted({k[0] for k in keys})
+        out.append(GroupInput(group, first.pod, first.segment, first.model, shapes[first.model],
+                              tuple((h.name, h.number) for h in hosts), links, tuple(subnet_text[k] for k in keys),
+                              tuple((sw, behind.get(sw, ())) for sw in switches), pool, mtu, roce,
+                              first.pod in spined, packet))
     return out
+
+
+def build_hosts(inv: Inventory, topo: Topology, plan: Plan) -> HostsPlan:
+    return plan_of(group_inputs(inv, topo, plan))
+
+
+def plan_of(inputs: Iterable[GroupInput]) -> HostsPlan:
+    """The host plan of these host groups (each built from its own input alone)."""
+    hosts: dict[str, HostPlan] = {}
+    groups: dict[str, HostGroupPlan] = {}
+    for g in inputs:
+        group, members = build_group(g)
+        groups[group.name] = group
+        hosts.update((h.name, h) for h in members)
+    return HostsPlan(dict(sorted(hosts.items())), groups)
+
+
+def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
+    """One host group's plan and its hosts' plans, from its input alone."""
+    subnets = {k: (vlan, subnet, length, gateway) for k, vlan, subnet, length, gateway in g.subnets}
+    behind = dict(g.behind)
+    routes: dict[tuple[str, int], tuple[Route, ...]] = {}  # the same table for every NIC on one rail subnet
+    by_host: dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]] = defaultdict(list)
+    for lk in g.links:
+        by_host[lk[0]].append(lk)
+    model = g.shape
+    hosts: list[HostPlan] = []
+    for name, number in g.hosts:
+        links = by_host.get(name, [])
+        ifaces: list[RailInterface] = []
+        done: set[int] = set()
+        for _host, rail, nic, nic_port, bundle, switch, label, address in links:
+            if bundle and nic in done:
+                continue
+            vlan, subnet, length, gateway = subnets[(switch, rail)]
+            if bundle:  # MLAG: the NIC's two links are one bond with one address
+                done.add(nic)
+                both = [x for x in links if x[2] == nic]
+                iface_name, port = bond(nic), 1
+                ports = tuple(netdev(model, nic, x[3]) for x in both)
+                rdma = bond_rdma_device(model, nic)
+                uplinks = tuple((x[5], x[6]) for x in both)
+                mode: str | None = BOND_MODE
+            else:
+                port = nic_port
+                iface_name, ports = netdev(model, nic, port), ()
+                rdma = rdma_device(model, nic, port)
+                uplinks = ((switch, label),)
+                mode = None
+            table = table_of(nic, port, model.ports_per_nic)
+            table_routes = routes.get((switch, rail))
+            if table_routes is None:
+                table_routes = routes[(switch, rail)] = (
+                    Route(subnet, None), *(Route(p, gateway) for p in behind.get(switch, ()) if p != subnet),
+                    Route(g.pool, None, unreachable=True))
+            ifaces.append(RailInterface(
+                iface_name, ports, nic, port, rail, _gpus_of(model, nic), rdma, uplinks, vlan, ntoa(address), length,
+                subnet, gateway, g.mtu, table, table, table_routes, mode))
+        hosts.append(HostPlan(name, g.pod, g.segment, number, g.model, g.name, model.gpus, tuple(ifaces)))
+    return _group(g, hosts), tuple(hosts)
+
+
+def _gpus_of(model: NicShape, nic: int) -> tuple[int, ...]:
+    if model.gpu_to_nic:
+        return tuple(i for i, n in enumerate(model.gpu_to_nic) if n == nic)
+    return (nic,) if nic < model.gpus else ()
+
+
+def _group(g: GroupInput, hosts: list[HostPlan]) -> HostGroupPlan:
+    roce = g.roce
+    # every host of a group has the same model and the same NIC layout: its first host speaks for all (a host
+    # with a NIC off the fabric, PORT007, still gets the group's settings for the NICs it has)
+    first = max(hosts, key=lambda h: len(h.interfaces))
+    ifaces = first.interfaces
+    rdma = tuple(i.rdma_device for i in ifaces)
+    nccl = {"NCCL_IB_HCA": "=" + ",".join(f"{d}:1" for d in rdma), "NCCL_IB_TC": str(roce.tos),
+            "NCCL_IB_GID_INDEX": str(GID_INDEX)}
+    if not g.spined:
+        nccl["NCCL_CROSS_NIC"] = "0"
+    if g.packet:
+        nccl["NCCL_IB_ADAPTIVE_ROUTING"] = "1"
+    return HostGroupPlan(
+        g.name, g.pod, g.segment, g.model, tuple(sorted((h.name for h in hosts), key=_natural)),
+        tuple(p for i in ifaces for p in i.ports), tuple(i.name for i in ifaces), rdma, roce,
+        tuple(sorted(nccl.items())))
 
 
 def _natural(name: str) -> tuple:

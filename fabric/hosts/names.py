@@ -9,7 +9,20 @@ the inventory); the RDMA device of NIC port i (counted like netdevs, from 0) is 
 
 from __future__ import annotations
 
-from fabric.intent import HostModel
+from typing import Protocol
+
+
+class HostModel(Protocol):
+    """What naming reads of a host model (fabric.intent.HostModel, or the narrower fabric.hosts.build.NicShape)."""
+
+    @property
+    def ports_per_nic(self) -> int: ...
+
+    @property
+    def netdevs(self) -> list[str] | tuple[str, ...] | None: ...
+
+    @property
+    def rdma_devices(self) -> list[str] | tuple[str, ...] | None: ...
 
 __all__ = ["bond", "bond_rdma_device", "default_netdev", "default_rdma", "netdev", "rdma_device"]
 

@@ -4,49 +4,57 @@ Nothing here writes files. Paths are relative to generated/; the rendered device
 configs/<hostname>/<file> (written elsewhere) and are only referenced here (by the Ansible host variables).
 Every text is byte-deterministic: sorted rows, no timestamps, '\\n' line endings.
 
-Each artifact is registered in ARTIFACTS with the inputs it reads (names of Sources' values) and the modules that
-build it; `Artifact.digest` combines them, so fabric/emit.py rebuilds an artifact only when its inputs or its code
-changed (the digest is recorded in generated/manifest.json). A new output plugs in by appending an Artifact.
+Each artifact is registered in ARTIFACTS (fabric/outputs/parts.py) as a generator of Parts: independently cached
+pieces, each with the digest of exactly the values its build function is handed (narrow projections built once per
+render by Sources, fabric/outputs/views.py) and of the code that builds it, so fabric/emit.py rebuilds a part only
+when what it shows or its code changed (the digest is recorded in generated/manifest.json). Whole-fabric files are
+one part; per-device and per-host-group files (expected state and ANTA catalogs, host files) one part each.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import cached_property
-from pathlib import Path
 
 from fabric.allocate import Plan
-from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig
-from fabric.digest import FABRIC, code_digest, combine, data_digest, model_digests, value_digest
-from fabric.hosts import HostsPlan, build_hosts
+from fabric.device.vlans import Vlan
+from fabric.digest import code_digest, combine, model_digests, value_digest
+from fabric.hosts.build import GroupInput, group_inputs
 from fabric.intent import Inventory
-from fabric.platforms import PLATFORMS
-from fabric.render import TEMPLATES
 from fabric.topology import Topology
 
 from .ansible import ansible_files
 from .cabling import cabling_csv
-from .docs import docs_files
 from .expected import expected_files
-from .hosts import gpu_inventory, hosts_files
-from .ipplan import ipplan_csv
-from .railmap import railmap_csv
-from .state import state_files
+from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
+from .parts import ARTIFACTS, Artifact, Once, Part
+from .railmap import host_links, host_shapes, railmap_csv
+from .rollout import RolloutSwitch, switch_peers
+from .state_index import FabricIndex, index_from, prefix_lists, routed_view
+from .views import (
+    Addresses,
+    Port,
+    RailSubnet,
+    addresses_view,
+    link_values,
+    ports_view,
+    rail_subnets_view,
+    sessions_view,
+    topology_links,
+    topology_values,
+    vlans_view,
+)
 
 __all__ = ["ARTIFACTS", "Artifact", "Part", "Sources", "ansible_files", "artifact_parts", "artifacts", "cabling_csv",
            "expected_files", "ipplan_csv", "railmap_csv"]
 
 
 class Sources:
-    """What artifacts are built from, each derived value built at most once, and a digest per input name:
-    - inventory: the validated inventory and what the pipeline derives from it alone (topology, plan, summary):
-      its canonical digest (fabric.canonical) with the pipeline's source;
-    - devices: every DeviceConfig (the digests of their models, by hostname);
-    - hosts: the host-side plan (fabric.hosts), digested as data;
-    - report: the solver's report and summary, digested as data."""
+    """What artifacts are built from: the pipeline's values and, each built at most once per render, the narrow
+    projections the parts are handed (fabric/outputs/views.py and the builders' own `*_view` functions) with their
+    digests (`shared`). Nothing here reads a file."""
 
     def __init__(self, inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig],
                  report: dict | None = None, summary: dict | None = None,
@@ -57,20 +65,118 @@ class Sources:
         self._digests: dict[str, str] = {}
 
     @cached_property
-    def hosts(self) -> HostsPlan:
-        return build_hosts(self.inv, self.topo, self.plan)
+    def host_groups(self) -> list[GroupInput]:
+        """What each host group's plan is built from (fabric.hosts.build.group_inputs)."""
+        return group_inputs(self.inv, self.topo, self.plan)
 
-    def _digest_inventory(self) -> str:
-        return combine([inventory_digest(self.inv), code_digest("fabric.pipeline")])
+    @cached_property
+    def group_digests(self) -> list[str]:
+        """Per host group (in host_groups' order): its input and the code that builds its plan and files."""
+        code = code_digest("fabric.outputs.hosts", "fabric.hosts")
+        return [combine([code, value_digest(g)]) for g in self.host_groups]
 
-    def _digest_devices(self) -> str:
-        return combine(f"{h}={d}" for h, d in sorted(self.model_digests.items()))
+    @cached_property
+    def rollout(self) -> dict[str, RolloutSwitch]:
+        """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
+        ports, devices = self.ports, self.devices
+        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails, switch_peers(ports[n], devices))
+                for n, d in devices.items()}
 
-    def _digest_hosts(self) -> str:
-        return combine([value_digest(self.hosts), code_digest("fabric.hosts")])
+    @cached_property
+    def addresses(self) -> dict[str, Addresses]:
+        return addresses_view(self.devices)
 
-    def _digest_report(self) -> str:
-        return value_digest([self.report, self.summary])
+    @cached_property
+    def plan_addresses(self) -> PlanAddresses:
+        return plan_addresses(self.inv, self.plan)
+
+    @cached_property
+    def docs_topology(self) -> Topology:
+        """The topology without what the docs never show and the inventory often changes: each switch's pinned
+        management address and whether it has a `devices:` entry (the links are the same objects)."""
+        switches = {n: replace(sw, management=None, overridden=False) for n, sw in self.topo.switches.items()}
+        return replace(self.topo, switches=switches)
+
+    @cached_property
+    def access(self) -> dict[str, tuple[str, str]]:
+        """Each switch's platform and management address."""
+        return {n: (d.platform, d.management) for n, d in self.devices.items()}
+
+    # ---- narrow projections (fabric/outputs/views.py), each built once; `shared(name)` digests one once
+
+    @cached_property
+    def links(self) -> tuple:
+        return topology_links(self.topo)
+
+    @cached_property
+    def host_links(self) -> list:  # a subset of `links` (its digest covers them)
+        return host_links(self.topo)
+
+    @cached_property
+    def ports(self) -> dict[str, tuple[Port, ...]]:
+        return ports_view(self.devices)
+
+    @cached_property
+    def racks(self) -> dict[str, str | None]:
+        return {n: sw.rack for n, sw in self.topo.switches.items()}
+
+    @cached_property
+    def vlans(self) -> dict[str, tuple[Vlan, ...]]:
+        return vlans_view(self.devices)
+
+    @cached_property
+    def routed(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        return routed_view(self.ports)
+
+    @cached_property
+    def prefix_lists(self) -> dict[str, tuple[str, ...]]:
+        return prefix_lists(self.devices)
+
+    @cached_property
+    def index(self) -> Once[FabricIndex]:
+        """The routing index (fabric/outputs/state_index.py), built on first use from the views it reads only."""
+        routed, addresses, sessions, places, lists = self.routed, self.addresses, self.sessions, self.rollout, \
+            self.prefix_lists
+        return Once(lambda: index_from(routed, addresses, sessions, places, lists))
+
+    @cached_property
+    def index_digest(self) -> str:
+        """The digest of everything the routing index is made of (it is built only when a part needs it)."""
+        return combine([code_digest("fabric.outputs.state_index"),
+                        *(self.shared(v) for v in ("routed", "addresses", "sessions", "rollout", "prefix_lists"))])
+
+    @cached_property
+    def sessions(self) -> dict:
+        return sessions_view(self.devices)
+
+    @cached_property
+    def host_models(self) -> dict[str, str]:
+        return {h.name: h.model for h in self.topo.hosts.values()}
+
+    @cached_property
+    def host_shapes(self) -> dict:
+        return host_shapes(self.inv)
+
+    @cached_property
+    def rail_subnets(self) -> dict[tuple[str, int], RailSubnet]:
+        return rail_subnets_view(self.plan)
+
+    def shared(self, name: str) -> str:
+        """The digest of projection `name` (an attribute above; of docs_topology every field but the links, which
+        "links" digests), computed once."""
+        key = f"view:{name}"
+        if key not in self._digests:
+            self._digests[key] = value_digest(self._digestable(name))
+        return self._digests[key]
+
+    def _digestable(self, name: str) -> object:
+        if name == "docs_topology":
+            return topology_values(self.docs_topology)
+        if name == "links":
+            return link_values(self.links)
+        if name == "rail_subnets":
+            return sorted(self.rail_subnets.items())
+        return getattr(self, name)
 
     @cached_property
     def model_digests(self) -> Mapping[str, str]:
@@ -78,86 +184,21 @@ class Sources:
             return self._model_digests
         return model_digests(self.devices)
 
-    def digest(self, name: str) -> str:
-        """The digest of input `name` (inventory, devices, hosts or report), computed once."""
-        if name not in self._digests:
-            self._digests[name] = getattr(self, f"_digest_{name}")()
-        return self._digests[name]
-
-
-@dataclass(frozen=True)
-class Artifact:
-    """One whole-fabric output: `build` returns {path under generated/: text}; `inputs` names what of Sources it
-    reads, `code` the railfabric modules that build it (their imports are followed), `data` the files or folders
-    it copies or reads verbatim."""
-    name: str
-    inputs: tuple[str, ...]
-    build: Callable[[Sources], Mapping[str, str]]
-    code: tuple[str, ...]
-    data: tuple[Path, ...] = ()
-
-    def digest(self, src: Sources) -> str:
-        return combine([self.name, code_digest(*self.code), data_digest(self.data),
-                        *(f"{i}={src.digest(i)}" for i in self.inputs)])
-
-
-@dataclass(frozen=True)
-class Part:
-    """One independently cached piece of an artifact: `build()` returns {path under generated/: text} and must read
-    nothing that `digest` does not cover. `key` is unique across all artifacts (the manifest's entry name; a whole
-    artifact is one part keyed by its name), `artifact` names the artifact it belongs to."""
-    key: str
-    artifact: str
-    digest: str
-    build: Callable[[], Mapping[str, str]]
-
 
 def artifact_parts(src: Sources) -> Iterator[Part]:
     """Every part of every registered artifact, in a fixed order."""
     for art in ARTIFACTS:
-        yield Part(art.name, art.name, art.digest(src), lambda art=art: art.build(src))  # type: ignore[misc]
-
-
-def _report(src: Sources) -> dict[str, str]:
-    return {} if src.report is None else {"report.json": json.dumps(src.report, indent=2, sort_keys=True) + "\n"}
-
-
-def _docs(src: Sources) -> dict[str, str]:
-    if src.report is None or src.summary is None:
-        return {}
-    return docs_files(src.inv, src.topo, src.report, src.summary)  # fabric.md and its pictures
-
-
-ARTIFACTS: tuple[Artifact, ...] = (
-    Artifact("ansible", ("devices", "hosts"), lambda s: ansible_files(s.devices, gpu_inventory(s.hosts)),
-             ("fabric.outputs.ansible", "fabric.outputs.hosts"),
-             (TEMPLATES / "ansible", *(TEMPLATES / name / "ansible" for name in sorted(PLATFORMS)),
-              FABRIC / "outputs" / "ansible_filters.py",
-              *(FABRIC / "platforms" / p.ansible_plugin for _n, p in sorted(PLATFORMS.items()) if p.ansible_plugin))),
-    Artifact("hosts", ("hosts",), lambda s: hosts_files(s.hosts), ("fabric.outputs.hosts",)),
-    Artifact("cabling", ("inventory", "devices"), lambda s: cabling_csv(s.topo, s.devices),
-             ("fabric.outputs.cabling",)),
-    Artifact("ipplan", ("inventory", "devices"), lambda s: ipplan_csv(s.inv, s.topo, s.plan, s.devices),
-             ("fabric.outputs.ipplan",)),
-    Artifact("railmap", ("inventory", "devices"), lambda s: railmap_csv(s.inv, s.topo, s.plan, s.devices),
-             ("fabric.outputs.railmap",)),
-    Artifact("expected", ("devices",), lambda s: expected_files(s.devices), ("fabric.outputs.expected",)),
-    # per-device state and ANTA catalogs: a rail switch's routes depend on its pod's other switches, so all devices
-    Artifact("state", ("devices",), lambda s: state_files(s.devices), ("fabric.outputs.state", "fabric.outputs.anta")),
-    Artifact("report", ("report",), _report, ("fabric.outputs",)),
-    Artifact("docs", ("inventory", "report"), _docs, ("fabric.outputs.docs",)),
-)
+        yield from art.parts(src)
 
 
 def artifacts(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     """Every artifact but the report's (report.json, docs/): relative path under generated/ → text, sorted."""
     src = Sources(inv, topo, plan, devices)
     out: dict[str, str] = {}
-    for art in ARTIFACTS:
-        part = art.build(src)
-        clash = out.keys() & part.keys()
+    for part in artifact_parts(src):
+        files = part.build()
+        clash = out.keys() & files.keys()
         if clash:
             raise ValueError(f"two artifacts claim {sorted(clash)}")
-        out.update(part)
+        out.update(files)
     return dict(sorted(out.items()))
-

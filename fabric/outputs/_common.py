@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from fabric.address import address_of
 from fabric.device import DeviceConfig
-from fabric.textsafe import csv_row
+from fabric.textsafe import FORMULA_PREFIXES, csv_row
 
 _DIGITS = re.compile(r"(\d+)")
 
@@ -25,16 +25,60 @@ def natural_key(text: str) -> tuple:
     return tuple(parts)
 
 
+# csv.writer's output with every cell start made visible: a line break becomes a delimiter, quotes go (a quoted cell
+# then starts right after its delimiter) and the formula characters become NUL, so a cell that starts with one is
+# ",\0" (or a NUL first); a false alarm (inside a quoted cell) costs only time. str.translate's ASCII path reads
+# 23 MB in a few hundredths of a second, a regular expression in a few tenths.
+_CELL_STARTS = str.maketrans({**{c: "\0" for c in FORMULA_PREFIXES}, "\n": ",", '"': None})
+
+
+def _formula_cell(text: str) -> bool:
+    """Whether a cell of `text` (csv.writer's output) may start with a formula character."""
+    marked = text.translate(_CELL_STARTS)
+    return marked.startswith("\0") or ",\0" in marked
+
+
+def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """csv_text for rows of text cells only, at a fraction of the cost when no cell needs quoting or escaping (the
+    IP plan's third of a million rows): cells joined with the unit separator and rows with the record separator,
+    checked in one pass, then turned into ',' and '\\n'. Anything a quote, a formula or a stray separator could
+    concern goes through csv_text."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    try:
+        text = "\x1e".join(["\x1f".join(row) for row in rows])
+    except TypeError:  # a cell that is not text
+        return csv_text(title, header, rows)
+    width = len(header)
+    if (any(c in text for c in (",", '"', "\n", "\r")) or text.count("\x1f") != len(rows) * (width - 1)
+            or text.count("\x1e") != max(len(rows) - 1, 0) or any(len(row) != width for row in rows)):
+        return csv_text(title, header, rows)
+    body = text.translate(_PLAIN_SEPARATORS) + ("\n" if rows else "")
+    if _formula_cell(body):
+        return csv_text(title, header, rows)
+    return csv_text(title, header, []) + body
+
+
+_PLAIN_SEPARATORS = str.maketrans({"\x1f": ",", "\x1e": "\n"})
+
+
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A CSV document: one `# <title>` line (the schema version lives there), the header, the rows; '\\n' endings.
     None becomes an empty cell. A text cell that a spreadsheet would read as a formula (= + - @ TAB CR first) is
-    escaped (textsafe.csv_cell): validation keeps such text out of the inventory, this is the second guard."""
-    buf = io.StringIO()
-    buf.write(f"# {title}\n")
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(map(csv_row, rows))
-    return buf.getvalue()
+    escaped (textsafe.csv_cell): validation keeps such text out of the inventory, this is the second guard.
+    The rows are written by csv.writer in one call and the text searched once for a cell that could need the
+    escape; only when one might (never in a valid inventory) are they written again row by row through csv_row."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    head = io.StringIO()
+    head.write(f"# {title}\n")
+    csv.writer(head, lineterminator="\n").writerow(header)
+    body = io.StringIO()
+    csv.writer(body, lineterminator="\n").writerows(rows)
+    text = body.getvalue()
+    if _formula_cell(text):
+        body = io.StringIO()
+        csv.writer(body, lineterminator="\n").writerows(map(csv_row, rows))
+        text = body.getvalue()
+    return head.getvalue() + text
 
 
 def config_path(hostname: str, filename: str) -> str:

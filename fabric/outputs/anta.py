@@ -163,5 +163,11 @@ def anta_files(states: Iterable[State]) -> dict[str, str]:
     if not eos:
         return {}
     out = {catalog_path(st["device"]): catalog_text(st) for st in eos}
-    out[f"{ANTA_DIR}/inventory.yml"] = inventory_text(eos)
+    out.update(anta_inventory_files(eos))
     return out
+
+
+def anta_inventory_files(hosts: list[State]) -> dict[str, str]:
+    """expected/anta/inventory.yml from the EOS switches' device, role, pod, segment and management (none without
+    an EOS switch)."""
+    return {f"{ANTA_DIR}/inventory.yml": inventory_text(hosts)} if hosts else {}

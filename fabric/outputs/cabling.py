@@ -18,13 +18,14 @@ Rows are sorted by link id, digits compared as numbers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from fabric.device import DeviceConfig
-from fabric.topology import End, LinkRole, Topology
+from fabric.topology import End, Link, LinkRole, Topology
 from fabric.units import format_speed
 
-from ._common import csv_text, interface_names, natural_key
+from ._common import csv_text, natural_key
+from .views import Port, interface_names, ports_view, topology_links
 
 TITLE = "railfabric cabling plan v1"
 HEADER = ("link_id", "role", "rail", "a_device", "a_port", "a_interface", "a_rack", "z_device", "z_port",
@@ -32,15 +33,19 @@ HEADER = ("link_id", "role", "rail", "a_device", "a_port", "a_interface", "a_rac
 
 
 def cabling_csv(topo: Topology, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    names = interface_names(devices)
-    switches = topo.switches
+    return cabling_files(topology_links(topo), {n: sw.rack for n, sw in topo.switches.items()}, ports_view(devices))
+
+
+def cabling_files(links: Iterable[Link], racks: Mapping[str, str | None],
+                  ports: Mapping[str, tuple[Port, ...]]) -> dict[str, str]:
+    """From exactly what the plan shows: the links, each switch's rack and its interfaces' names."""
+    names = interface_names(ports)
 
     def switch_end(end: End) -> tuple[str, str, str, str]:
-        sw = switches[end.device]
-        return end.device, end.label(), names[(end.device, end.port, end.lane)], sw.rack or ""
+        return end.device, end.label(), names[(end.device, end.port, end.lane)], racks[end.device] or ""
 
     rows = []
-    for link in sorted((*topo.links, *topo.peer_links), key=lambda lk: natural_key(lk.id)):
+    for link in sorted(links, key=lambda lk: natural_key(lk.id)):
         if link.role is LinkRole.HOST:
             a = (link.a.device, f"nic{link.nic}p{link.a.port}", f"nic{link.nic}", "")
         else:

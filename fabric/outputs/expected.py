@@ -19,7 +19,9 @@ from collections.abc import Mapping
 from fabric.address import address_of
 from fabric.device import DeviceConfig
 
-from ._common import csv_text, natural_key, routed_owners
+from ._common import csv_text, natural_key
+from .state_index import build_index
+from .views import LANE, NAME, PEER, PEER_INTERFACE, PORT, ROLE, Port, Sessions, ports_view, sessions_view
 
 BGP_TITLE = "railfabric expected bgp sessions v1"
 BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
@@ -27,25 +29,29 @@ BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "re
 LLDP_TITLE = "railfabric expected lldp neighbors v1"
 LLDP_HEADER = ("device", "interface", "neighbor", "neighbor_interface", "role")
 
-
 def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    where = routed_owners(devices)
+    return expected_from(sessions_view(devices), ports_view(devices), build_index(devices).owners)
 
+
+def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Port, ...]],
+                  owners: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    """From exactly what the files show: each switch's ASN and peer groups, its interfaces, and the owner (device,
+    interface) of every routed address (fabric/outputs/state_index.py)."""
     bgp: list[tuple[object, ...]] = []
     lldp: list[tuple[object, ...]] = []
-    for name in sorted(devices, key=natural_key):
-        dev = devices[name]
-        sessions = []
-        for group in dev.bgp.peer_groups:
-            for n in group.neighbors:
-                _, local_if = where.get(address_of(n.local_ip), ("", ""))
-                peer, peer_if = where.get(address_of(n.ip), ("", ""))
-                sessions.append((address_of(n.ip), (name, local_if, n.local_ip, dev.bgp.asn, n.ip, n.remote_as, peer,
-                                                peer_if, group.name, "yes" if group.bfd else "no")))
-        bgp.extend(row for _, row in sorted(sessions))
-        cabled = [i for i in dev.interfaces if i.peer]
-        cabled.sort(key=lambda i: (i.port, i.lane))
-        lldp.extend((name, i.name, i.peer, i.peer_interface, i.role) for i in cabled)
+    for name in sorted(sessions, key=natural_key):
+        asn, groups = sessions[name]
+        rows = []
+        for group, bfd, neighbors in groups:
+            for ip, local_ip, remote_as in neighbors:
+                _, local_if = owners.get(local_ip, ("", ""))
+                peer, peer_if = owners.get(ip, ("", ""))
+                rows.append((address_of(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
+                                              peer_if, group, "yes" if bfd else "no")))
+        bgp.extend(row for _, row in sorted(rows))
+        cabled = sorted((i[PORT], i[LANE], i[NAME], i[PEER], i[PEER_INTERFACE], i[ROLE])
+                        for i in ports[name] if i[PEER])
+        lldp.extend((name, *i[2:]) for i in cabled)
     return {
         "expected/bgp_sessions.csv": csv_text(BGP_TITLE, BGP_HEADER, bgp),
         "expected/lldp_neighbors.csv": csv_text(LLDP_TITLE, LLDP_HEADER, lldp),

@@ -6,7 +6,9 @@ play checks afterwards (the PFC priorities every rail port must show, the `ip ru
 
 from __future__ import annotations
 
-from fabric.hosts import HostsPlan
+from collections.abc import Sequence
+
+from fabric.hosts import HostGroupPlan, HostPlan, HostsPlan
 
 from ._common import natural_key
 from .hosts_netplan import INSTALL_PATH, netplan_files
@@ -40,3 +42,9 @@ def gpu_inventory(plan: HostsPlan) -> dict[str, object]:
 
 def hosts_files(plan: HostsPlan) -> dict[str, str]:
     return {**netplan_files(plan), **group_files(plan)}
+
+
+def group_part_files(group: HostGroupPlan, hosts: Sequence[HostPlan]) -> dict[str, str]:
+    """One host group's files (hosts/_groups/<group>/) and the netplan file of each of its hosts."""
+    part = HostsPlan({h.name: h for h in hosts}, {group.name: group})
+    return {**netplan_files(part), **group_files(part)}

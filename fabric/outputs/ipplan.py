@@ -19,16 +19,19 @@ text).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from fabric.address import address_of, cidr_key, ntoa
+from fabric.address import cidr_key, ntoa, size
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
+from fabric.device.vlans import Vlan
 from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
-from fabric.topology import LinkRole, Topology
+from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text, host_bond, routed_owners
+from ._common import csv_text_plain, host_bond
+from .views import IPV4, NAME, Addresses, Port, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -36,71 +39,124 @@ HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
 # Names of the interfaces the device model does not name itself (the templates use the same ones).
 
 
-def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    pools = sorted(((p.prefix.net, p.prefix.size, name) for name, p in plan.pools.items()))
+@dataclass(frozen=True, slots=True)
+class PlanAddresses:
+    """What the IP plan reads of the allocation plan and the inventory's pools."""
+    pools: tuple[tuple[str, int, int], ...]  # (pool, network, length)
+    blocks: tuple[tuple[int, int, str], ...]  # (pod, segment, block a.b.c.d/len)
+    management_gateway: int | None  # pools.management.gateway, when set
+    management_len: int
+    host_addr: dict[str, int]  # host link id → NIC address
 
-    def pool_of(n: int) -> str:
-        for net, size, name in pools:
-            if net <= n < net + size:
+
+def plan_addresses(inv: Inventory, plan: Plan) -> PlanAddresses:
+    gateway = inv.pools.management.gateway
+    return PlanAddresses(tuple((name, p.prefix.net, p.prefix.length) for name, p in plan.pools.items()),
+                         tuple((pod, seg, str(block)) for (pod, seg), block in plan.segment_blocks.items()),
+                         None if gateway is None else int(gateway), plan.management_len, plan.host_addr)
+
+
+def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
+    return ipplan_files(plan_addresses(inv, plan), addresses_view(devices), vlans_view(devices),
+                        {n: (d.platform, d.management) for n, d in devices.items()}, ports_view(devices), topo.links,
+                        rail_subnets_view(plan))
+
+
+def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
+                 access: Mapping[str, tuple[str, str]], ports: Mapping[str, tuple[Port, ...]], links: Sequence[Link],
+                 subnets: Mapping[tuple[str, int], RailSubnet]) -> dict[str, str]:
+    """From exactly what the plan shows: the pools and blocks, every switch's addresses, VLANs, platform and
+    management address and interfaces, the host links with their addresses and the rail subnets."""
+    out = _Rows(plan.pools)
+    for name, net, length in plan.pools:
+        out.rows.append((net, length, (f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
+    for pod, segment, block in plan.blocks:
+        out.add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
+    if plan.management_gateway is not None:
+        out.add(f"{ntoa(plan.management_gateway)}/{plan.management_len}", "", "", "management-gateway")
+    _p2p_rows(out, devices, ports)
+    _switch_rows(out, devices, vlans, access)
+    _host_rows(out, plan.host_addr, links, subnets)
+    out.rows.sort()
+    return {"ipplan.csv": csv_text_plain(TITLE, HEADER, [row for _, _, row in out.rows])}
+
+
+class _Rows:
+    """The plan's rows as (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix
+    on several owners) broken by the row's text; each row names the pool holding its address."""
+
+    def __init__(self, pools: Sequence[tuple[str, int, int]]) -> None:
+        self.pools = sorted((net, net + size(length), name) for name, net, length in pools)
+        self.rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
+
+    def pool_of(self, n: int) -> str:
+        for net, end, name in self.pools:
+            if net <= n < end:
                 return name
         return ""
 
-    # (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix on several owners)
-    # broken by the row's text
-    rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
-
-    def add(address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
+    def add(self, address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
         n, length = cidr_key(address)
-        rows.append((n, length, (address, owner, interface, purpose, pool_of(n), detail)))
+        self.rows.append((n, length, (address, owner, interface, purpose, self.pool_of(n), detail)))
 
-    for name, pool in plan.pools.items():
-        rows.append((pool.prefix.net, pool.prefix.length, (str(pool.prefix), "", "", "pool", name, "")))
-    for (pod, segment), block in plan.segment_blocks.items():
-        add(str(block), "", "", "segment-block", f"pod {pod} segment {segment}")
-    mg = inv.pools.management
-    if mg.gateway is not None:
-        add(f"{ntoa(int(mg.gateway))}/{plan.management_len}", "", "", "management-gateway")
 
-    # /31 ends: the owner and interface of every routed address, so each row can name its peer
-    p2p = routed_owners(devices)
-
+def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], ports: Mapping[str, tuple[Port, ...]]) -> None:
+    """/31 ends, each naming its peer: the owner and interface of every routed address (_common.routed_owners,
+    each address read once)."""
+    routed: list[tuple[int, int, str, str, str]] = []  # (address, length, text, device, interface)
     for name, dev in devices.items():
-        add(dev.loopback, name, PLATFORMS[dev.platform].loopback_interface, "loopback")
-        add(dev.management, name, PLATFORMS[dev.platform].management_interface, "management")
-        routed = [(i.name, i.ipv4) for i in dev.interfaces if i.ipv4]
-        routed += [(pc.name, pc.ipv4) for pc in dev.port_channels if pc.ipv4]
+        ends = [(p[NAME], p[IPV4]) for p in ports[name] if p[IPV4]]
+        ends += dev.port_channels
         if dev.mlag is not None:
-            routed.append((dev.mlag.interface, f"{dev.mlag.local_ip}/{dev.mlag.prefix_len}"))
-        for ifname, address in routed:
-            peer = p2p.get(address_of(address) ^ 1)
-            add(address, name, ifname, "p2p", f"peer {peer[0]} {peer[1]}" if peer else "")
-        for vlan in dev.vlans:
-            svi = f"{PLATFORMS[dev.platform].svi_prefix}{vlan.id}"
+            ends.append((dev.mlag[0], f"{dev.mlag[1]}/{dev.mlag[2]}"))
+        for ifname, address in ends:
+            n, bits = cidr_key(address)
+            routed.append((n, bits, address, name, ifname))
+    p2p = {n: (name, ifname) for n, _, _, name, ifname in routed}
+    for n, plen, address, name, ifname in routed:
+        peer = p2p.get(n ^ 1)
+        detail = f"peer {peer[0]} {peer[1]}" if peer else ""
+        out.rows.append((n, plen, (address, name, ifname, "p2p", out.pool_of(n), detail)))
+
+
+def _switch_rows(out: _Rows, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
+                 access: Mapping[str, tuple[str, str]]) -> None:
+    """Each switch's loopback, management address, rail subnets with their gateways and summaries."""
+    add = out.add
+    for name, dev in devices.items():
+        platform_name, management = access[name]
+        platform = PLATFORMS[platform_name]
+        add(dev.loopback, name, platform.loopback_interface, "loopback")
+        add(management, name, platform.management_interface, "management")
+        mlag_peer = dev.mlag[3] if dev.mlag else None
+        for vlan in vlans[name]:
+            svi = f"{platform.svi_prefix}{vlan.id}"
             detail = f"rail {vlan.rail} vlan {vlan.id}"
             add(vlan.prefix, name, svi, "rail-subnet", detail)
             add(vlan.gateway, name, svi, "rail-gateway",
-                f"{detail} shared with MLAG peer {dev.mlag.peer}" if vlan.virtual and dev.mlag else detail)
-            if vlan.own and dev.mlag:
+                f"{detail} shared with MLAG peer {mlag_peer}" if vlan.virtual and mlag_peer else detail)
+            if vlan.own and mlag_peer:
                 add(vlan.own, name, svi, "rail-own", f"{detail} own address beside the gateway shared with MLAG peer "
-                    f"{dev.mlag.peer}")
-        for prefix in dev.bgp.aggregates:
+                    f"{mlag_peer}")
+        for prefix in dev.aggregates:
             add(prefix, name, "", "aggregate", "BGP summary-only")
 
+
+def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
+               subnets: Mapping[tuple[str, int], RailSubnet]) -> None:
+    """Each host NIC port's address, or each MLAG bond's (one address per bond, listed once)."""
     bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
-    for link in topo.links:
+    for link in links:
         if link.role is LinkRole.HOST and link.bundle:
             bonds.setdefault(link.bundle, []).append(link.z.device)
-    for link in topo.links:
-        if link.role is not LinkRole.HOST or link.id not in plan.host_addr:
+    for link in links:
+        if link.role is not LinkRole.HOST or link.id not in host_addr:
             continue
-        sub = plan.rail_subnets[(link.z.device, link.rail)]  # type: ignore[index]
-        address = f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}"
+        sub = subnets[(link.z.device, link.rail)]  # type: ignore[index]
+        address = f"{ntoa(host_addr[link.id])}/{sub.length}"
         if link.bundle is None:
-            add(address, link.a.device, f"nic{link.nic}p{link.a.port}", "host",
-                f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
-        elif (switches := bonds.pop(link.bundle, None)) is not None:  # one address per MLAG bond, listed once
-            add(address, link.a.device, host_bond(link.nic or 0), "host",
-                f"rail {link.rail} vlan {sub.vlan} via MLAG {' + '.join(switches)}")
-
-    rows.sort()
-    return {"ipplan.csv": csv_text(TITLE, HEADER, (row for _, _, row in rows))}
+            out.add(address, link.a.device, f"nic{link.nic}p{link.a.port}", "host",
+                    f"rail {link.rail} vlan {sub.vlan} via {link.z.device}")
+        elif (switches := bonds.pop(link.bundle, None)) is not None:
+            out.add(address, link.a.device, host_bond(link.nic or 0), "host",
+                    f"rail {link.rail} vlan {sub.vlan} via MLAG {' + '.join(switches)}")

@@ -14,7 +14,7 @@ no row.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
@@ -22,7 +22,8 @@ from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text, host_bond, interface_names, natural_key
+from ._common import csv_text, host_bond, natural_key
+from .views import Port, RailSubnet, interface_names, ports_view, rail_subnets_view
 
 TITLE = "railfabric host rail map v2"
 HEADER = ("host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface", "vlan", "address", "gateway", "mtu",
@@ -30,23 +31,43 @@ HEADER = ("host", "gpu", "nic", "nic_port", "rail", "switch", "switch_interface"
 BOND_MODE = "802.3ad"  # LACP (Linux bonding / netplan `mode: 802.3ad`), what an MLAG port-channel expects
 
 
+# a host model as the rail map reads it: (gpus, gpu_to_nic or None, ports_per_nic)
+HostShape = tuple[int, tuple[int, ...] | None, int]
+
+
+def host_shapes(inv: Inventory) -> dict[str, HostShape]:
+    return {name: (m.gpus, tuple(m.gpu_to_nic) if m.gpu_to_nic else None, m.ports_per_nic)
+            for name, m in inv.host_models.items()}
+
+
+def host_links(topo: Topology) -> list[Link]:
+    return [lk for lk in topo.links if lk.role is LinkRole.HOST]
+
+
 def railmap_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    names = interface_names(devices)
-    host_links: dict[str, Link] = {lk.id: lk for lk in topo.links if lk.role is LinkRole.HOST}
-    mtu = inv.fabric.host_mtu
+    return railmap_files({h.name: h.model for h in topo.hosts.values()}, host_shapes(inv), host_links(topo),
+                         plan.host_addr, rail_subnets_view(plan), inv.fabric.host_mtu, ports_view(devices))
+
+
+def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], links: Iterable[Link],
+                  host_addr: Mapping[str, int], subnets: Mapping[tuple[str, int], RailSubnet], mtu: int,
+                  ports: Mapping[str, tuple[Port, ...]]) -> dict[str, str]:
+    """From exactly what the map shows: host → host model, the models' GPU/NIC shapes, the host links, their
+    addresses, the rail subnets, the host MTU and the switches' interface names."""
+    names = interface_names(ports)
+    by_id: dict[str, Link] = {lk.id: lk for lk in links}
     rows = []
-    for hostname in sorted(topo.hosts, key=natural_key):
-        host = topo.hosts[hostname]
-        model = inv.host_models[host.model]
-        for gpu in range(model.gpus):
-            nic = model.gpu_to_nic[gpu] if model.gpu_to_nic and gpu < len(model.gpu_to_nic) else gpu
-            for port in range(1, model.ports_per_nic + 1):
-                link = host_links.get(f"{hostname}:nic{nic}p{port}")
-                if link is None or link.id not in plan.host_addr:
+    for hostname in sorted(hosts, key=natural_key):
+        gpus, gpu_to_nic, ports_per_nic = shapes[hosts[hostname]]
+        for gpu in range(gpus):
+            nic = gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu
+            for port in range(1, ports_per_nic + 1):
+                link = by_id.get(f"{hostname}:nic{nic}p{port}")
+                if link is None or link.id not in host_addr:
                     continue
                 sw = link.z.device
-                sub = plan.rail_subnets[(sw, link.rail)]  # type: ignore[index]
+                sub = subnets[(sw, link.rail)]  # type: ignore[index]
                 bond = (host_bond(nic), BOND_MODE) if link.bundle else ("", "")
                 rows.append((hostname, gpu, nic, port, link.rail, sw, names[(sw, link.z.port, link.z.lane)], sub.vlan,
-                             f"{ntoa(plan.host_addr[link.id])}/{sub.prefix.length}", ntoa(sub.gateway), mtu, *bond))
+                             f"{ntoa(host_addr[link.id])}/{sub.length}", ntoa(sub.gateway), mtu, *bond))
     return {"hosts/railmap.csv": csv_text(TITLE, HEADER, rows)}

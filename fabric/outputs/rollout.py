@@ -21,8 +21,9 @@ with (a role's waves come after the previous role's, so the order holds with any
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from fabric.device import DeviceConfig
 
@@ -45,18 +46,48 @@ class RolloutPlan:
         return [len(w) for w in self.waves]
 
 
-def neighbours(devices: Mapping[str, DeviceConfig]) -> dict[str, set[str]]:
+@dataclass(frozen=True, slots=True)
+class RolloutSwitch:
+    """What the rollout order reads of a switch: its identity, role, place and the switches cabled to it."""
+    hostname: str
+    role: str
+    pod: int | None
+    segment: int | None
+    rails: tuple[int, ...]
+    peers: tuple[str, ...]  # the switches cabled to it, sorted
+
+
+def switch_peers(ports: Iterable[tuple], switches: Mapping[str, object]) -> tuple[str, ...]:
+    """The switches among the peers of these interfaces (views.Port: the peer is the fifth field), sorted."""
+    return tuple(sorted({p[4] for p in ports} & switches.keys()))
+
+
+def rollout_view(devices: Mapping[str, DeviceConfig]) -> dict[str, RolloutSwitch]:
+    """Every switch's RolloutSwitch (hosts never order the rollout)."""
+    return {name: RolloutSwitch(dev.hostname, dev.role, dev.pod, dev.segment, dev.rails,
+                                tuple(sorted({i.peer for i in dev.interfaces} & devices.keys())))
+            for name, dev in devices.items()}
+
+
+def _view(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> Mapping[str, RolloutSwitch]:
+    if all(isinstance(d, RolloutSwitch) for d in devices.values()):
+        return cast(Mapping[str, RolloutSwitch], devices)
+    return rollout_view(cast(Mapping[str, DeviceConfig], devices))
+
+
+def neighbours(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> dict[str, set[str]]:
     """Switch → the switches cabled to it (hosts are not switches)."""
-    out: dict[str, set[str]] = {name: set() for name in devices}
-    for name, dev in devices.items():
-        for i in dev.interfaces:
-            if i.peer in devices and i.peer != name:
-                out[name].add(i.peer)
-                out[i.peer].add(name)
+    view = _view(devices)
+    out: dict[str, set[str]] = {name: set() for name in view}
+    for name, sw in view.items():
+        for peer in sw.peers:
+            if peer in view and peer != name:
+                out[name].add(peer)
+                out[peer].add(name)
     return out
 
 
-def conflicts(a: DeviceConfig, b: DeviceConfig, near: Mapping[str, set[str]]) -> str:
+def conflicts(a: DeviceConfig | RolloutSwitch, b: DeviceConfig | RolloutSwitch, near: Mapping[str, set[str]]) -> str:
     """Why `a` and `b` must not be changed at once, or ""."""
     if b.hostname in near[a.hostname]:
         return "cabled to each other"
@@ -69,7 +100,7 @@ def conflicts(a: DeviceConfig, b: DeviceConfig, near: Mapping[str, set[str]]) ->
     return ""
 
 
-def _keys(dev: DeviceConfig, near: Mapping[str, set[str]]) -> set[tuple]:
+def _keys(dev: RolloutSwitch, near: Mapping[str, set[str]]) -> set[tuple]:
     """What a switch holds while it changes: two switches with a key in common conflict (see `conflicts`)."""
     if dev.role == "rail":
         return {("segment", dev.pod, dev.segment)}
@@ -80,16 +111,18 @@ def _keys(dev: DeviceConfig, near: Mapping[str, set[str]]) -> set[tuple]:
     return set()
 
 
-def rollout_plan(devices: Mapping[str, DeviceConfig]) -> RolloutPlan:
-    """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds)."""
-    names = sorted(devices, key=lambda n: (ROLE_ORDER.get(devices[n].role, 3), natural_key(n)))
-    near = neighbours(devices)
+def rollout_plan(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> RolloutPlan:
+    """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds). Reads
+    only each switch's RolloutSwitch."""
+    view = _view(devices)
+    names = sorted(view, key=lambda n: (ROLE_ORDER.get(view[n].role, 3), natural_key(n)))
+    near = neighbours(view)
     waves: list[tuple[list[str], set[str], set[tuple]]] = []
     tier_start, tier = 1, None  # a role's switches only join waves opened for that role (never the canary's)
     for name in names:
-        if devices[name].role != tier:
-            tier, tier_start = devices[name].role, max(1, len(waves))
-        keys = _keys(devices[name], near)
+        if view[name].role != tier:
+            tier, tier_start = view[name].role, max(1, len(waves))
+        keys = _keys(view[name], near)
         for members, member_set, taken in waves[tier_start:]:
             if not (keys & taken) and not (near[name] & member_set):
                 members.append(name)

@@ -154,9 +154,29 @@ def states(devices: Mapping[str, DeviceConfig], ix: FabricIndex | None = None) -
 
 def state_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     """expected/state/<device>.json for every device and the ANTA files of the EOS switches."""
-    from .anta import anta_files
+    from .anta import anta_inventory_files
 
-    all_states = states(devices)
-    out = {state_path(name): state_text(st) for name, st in all_states.items()}
-    out.update(anta_files(all_states.values()))
+    index = build_index(devices)
+    out: dict[str, str] = {}
+    for dev in devices.values():
+        out.update(device_state_files(dev, index))
+    out.update(anta_inventory_files(anta_hosts(devices)))
     return out
+
+
+def device_state_files(dev: DeviceConfig, ix: FabricIndex) -> dict[str, str]:
+    """One switch's expected/state/<device>.json and, for an EOS switch, its ANTA catalog: from its own model and
+    the fabric-wide index only."""
+    from .anta import catalog_path, catalog_text
+
+    st = device_state(dev, ix)
+    out = {state_path(dev.hostname): state_text(st)}
+    if dev.platform == "eos":
+        out[catalog_path(dev.hostname)] = catalog_text(st)
+    return out
+
+
+def anta_hosts(devices: Mapping[str, DeviceConfig]) -> list[State]:
+    """What the ANTA inventory reads of each EOS switch (the keys of its expected state it shows)."""
+    return [{"device": d.hostname, "role": d.role, "pod": d.pod, "segment": d.segment, "management": d.management}
+            for d in devices.values() if d.platform == "eos"]

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections import defaultdict
 
 from fabric.intent import Inventory
-from fabric.outputs.docs.facts import fabric_facts, host_links_by_segment
+from fabric.outputs.docs.facts import FabricFacts, fabric_facts, host_links_by_segment
 from fabric.outputs.docs.markdown import fabric_markdown
 from fabric.outputs.pictures_glance import glance_svg
 from fabric.outputs.pictures_rails import RailPictures
 from fabric.topology import Topology
 from fabric.topology.model import Host, Link
 
-__all__ = ["GLANCE", "docs_files", "fabric_markdown", "rail_diagram_path"]
+__all__ = ["GLANCE", "docs_files", "docs_markdown", "docs_pictures", "fabric_markdown", "rail_diagram_path"]
 
 GLANCE = "fabric-at-a-glance.svg"
 
@@ -26,9 +26,28 @@ def rail_diagram_path(pod: int, segment: int) -> str:
 
 def docs_files(inv: Inventory, topo: Topology, report: dict, summary: dict) -> dict[str, str]:
     """docs/fabric.md and its pictures: relative path under generated/ → text."""
-    by_segment = host_links_by_segment(topo)
     planes = (inv.super_spines.planes or 0) if inv.super_spines is not None else 0
-    facts = fabric_facts(inv.fabric.name, topo, report, planes, by_segment)
+    out = {**docs_pictures(inv.fabric.name, planes, topo, report),
+           **docs_markdown(inv.fabric.name, planes, topo, report, summary)}
+    return dict(sorted(out.items()))
+
+
+def _facts(name: str, planes: int, topo: Topology, report: dict) -> tuple[FabricFacts, dict]:
+    by_segment = host_links_by_segment(topo)
+    return fabric_facts(name, topo, report, planes, by_segment), by_segment
+
+
+def docs_markdown(name: str, planes: int, topo: Topology, report: dict, summary: dict) -> dict[str, str]:
+    """docs/fabric.md, from the fabric's name and super-spine planes, the topology, the report and the summary."""
+    facts, _ = _facts(name, planes, topo, report)
+    keys = sorted((s.pod, s.id) for s in topo.segments)
+    diagrams = {key: rail_diagram_path(*key) for key in keys}
+    return {"docs/fabric.md": fabric_markdown(summary, report, facts, GLANCE, diagrams)}
+
+
+def docs_pictures(name: str, planes: int, topo: Topology, report: dict) -> dict[str, str]:
+    """docs/fabric-at-a-glance.svg and docs/rails/*.svg (no summary: pool usage is not drawn)."""
+    facts, by_segment = _facts(name, planes, topo, report)
     out = {f"docs/{GLANCE}": glance_svg(facts)[0]}
     hosts: dict[tuple[int, int], list[Host]] = defaultdict(list)
     for h in topo.hosts.values():
@@ -38,13 +57,10 @@ def docs_files(inv: Inventory, topo: Topology, report: dict, summary: dict) -> d
         peers[lk.a.device].append(lk)
     seg_facts = {(s.pod, s.id): s for p in facts.pods for s in p.segments}
     drawer = RailPictures()
-    diagrams: dict[tuple[int, int], str] = {}
     for info in sorted(topo.segments, key=lambda s: (s.pod, s.id)):
         key = (info.pod, info.id)
         switches = [topo.switches[n] for n in info.switches]
-        path = rail_diagram_path(*key)
-        out[f"docs/{path}"] = drawer.svg(info, seg_facts[key], switches, hosts[key], by_segment.get(key, []),
-                                         [lk for n in info.switches for lk in peers.get(n, [])])
-        diagrams[key] = path
-    out["docs/fabric.md"] = fabric_markdown(summary, report, facts, GLANCE, diagrams)
-    return dict(sorted(out.items()))
+        out[f"docs/{rail_diagram_path(*key)}"] = drawer.svg(info, seg_facts[key], switches, hosts[key],
+                                                             by_segment.get(key, []),
+                                                             [lk for n in info.switches for lk in peers.get(n, [])])
+    return out

@@ -1,0 +1,196 @@
+"""The registry of artifacts and how each is cut into independently cached parts (fabric/emit.py reuses a part whose
+digest matches generated/manifest.json and whose files are intact).
+
+A part's digest covers exactly the values its build function is handed, the code that builds it (code_digest of its
+modules, their imports followed) and the data files it copies; the build function is a closure over those values
+only, never over Sources, the Inventory or the device models as a whole. The large projections (links, interface
+names, the routing index, ...) are built and digested once per render by Sources and shared by every part that
+reads them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
+
+from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
+from fabric.hosts.build import build_group, plan_of
+from fabric.platforms import PLATFORMS
+from fabric.render import TEMPLATES
+
+from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_files
+from .cabling import cabling_files
+from .docs import docs_markdown, docs_pictures
+from .expected import expected_from
+from .hosts import gpu_inventory, group_part_files
+from .ipplan import ipplan_files
+from .railmap import railmap_files
+from .rollout import rollout_plan
+from .state import anta_hosts, device_state_files
+
+if TYPE_CHECKING:
+    from . import Sources
+
+__all__ = ["ARTIFACTS", "Artifact", "Once", "Part"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One independently cached piece of an artifact: `build()` returns {path under generated/: text} and must read
+    nothing that `digest` does not cover. `key` is unique across all artifacts (the manifest's entry name; a whole
+    artifact is one part keyed by its name), `artifact` names the artifact it belongs to."""
+    key: str
+    artifact: str
+    digest: str
+    build: Callable[[], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One output of generated/ and the parts it is built in (`parts(src)`, a fixed order)."""
+    name: str
+    parts: Callable[[Sources], Iterator[Part]]
+
+
+def _digest(key: str, code: tuple[str, ...], *inputs: str, data: tuple[Path, ...] = ()) -> str:
+    return combine([key, code_digest(*code), data_digest(data), *inputs])
+
+
+PLAYBOOK_DATA: tuple[Path, ...] = (
+    TEMPLATES / "ansible", *(TEMPLATES / name / "ansible" for name in sorted(PLATFORMS)),
+    FABRIC / "outputs" / "ansible_filters.py",
+    *(FABRIC / "platforms" / p.ansible_plugin for _n, p in sorted(PLATFORMS.items()) if p.ansible_plugin))
+# Every file or folder a part copies or reads verbatim (not imported as code): the whole-run reuse digests them
+# (fabric.reuse.code_sha256). A new part that reads a data file must add it here.
+DATA_FILES: tuple[Path, ...] = PLAYBOOK_DATA
+
+
+def _ansible(src: Sources) -> Iterator[Part]:
+    # inventory.yml and rollout_plan.yml: each switch's place and peers (the rollout plan is made of them), platform
+    # and management address, and the GPU servers' group (made of the host groups' inputs)
+    switches, access, groups = src.rollout, src.access, src.host_groups
+    code = code_digest("fabric.outputs.ansible", "fabric.outputs.hosts", "fabric.hosts")
+    plan = Once(lambda: rollout_plan(switches))
+    yield Part("ansible", "ansible",
+               combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
+               lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
+    # host_vars/<switch>.yml: what it shows of the switch's model (host_vars_data) and its rollout wave
+    for name, dev in src.devices.items():
+        key, data = f"ansible:{name}", host_vars_data(dev)
+        yield Part(key, "ansible", combine([key, code, value_digest(data), src.shared("rollout")]),
+                   lambda name=name, data=data: host_vars_text(name, data, plan().wave_of[name]))  # type: ignore[misc]
+    yield Part("ansible:playbook", "ansible", _digest("ansible:playbook", ("fabric.outputs.ansible",),
+                                                     data=PLAYBOOK_DATA), playbook_files)
+
+
+class Once(Generic[T]):
+    """A value computed on first use and kept (shared by the parts that need it, only when one is rebuilt)."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make, self._value, self._done = make, cast(T, None), False
+
+    def __call__(self) -> T:
+        if not self._done:
+            self._value, self._done = self._make(), True
+        return self._value
+
+
+def _hosts(src: Sources) -> Iterator[Part]:
+    # per host group: its hosts' netplan files and the group's shared files, from the group's input alone
+    for group, digest in zip(src.host_groups, src.group_digests, strict=True):
+        key = f"hosts:{group.name}"
+        yield Part(key, "hosts", combine([key, digest]),
+                   lambda group=group: group_part_files(*build_group(group)))  # type: ignore[misc]
+
+
+def _cabling(src: Sources) -> Iterator[Part]:
+    links, racks, ports = src.links, src.racks, src.ports
+    yield Part("cabling", "cabling",
+               _digest("cabling", ("fabric.outputs.cabling",), src.shared("links"), src.shared("racks"),
+                       src.shared("ports")),
+               lambda: cabling_files(links, racks, ports))
+
+
+def _ipplan(src: Sources) -> Iterator[Part]:
+    # every address: the plan's pools and blocks, each switch's addresses and interfaces, the host links (a subset
+    # of the digested links) with their addresses, the rail subnets
+    plan, addresses, vlans, access, ports, links, subnets = src.plan_addresses, src.addresses, src.vlans, \
+        src.access, src.ports, src.topo.links, src.rail_subnets
+    yield Part("ipplan", "ipplan",
+               _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(plan), src.shared("addresses"),
+                       src.shared("vlans"), src.shared("access"), src.shared("ports"), src.shared("links"),
+                       src.shared("rail_subnets")),
+               lambda: ipplan_files(plan, addresses, vlans, access, ports, links, subnets))
+
+
+def _railmap(src: Sources) -> Iterator[Part]:
+    hosts, shapes, links, addr = src.host_models, src.host_shapes, src.host_links, src.plan.host_addr
+    subnets, mtu, ports = src.rail_subnets, src.inv.fabric.host_mtu, src.ports
+    yield Part("railmap", "railmap",
+               _digest("railmap", ("fabric.outputs.railmap",), value_digest([hosts, shapes, addr, mtu]),
+                       src.shared("links"), src.shared("rail_subnets"), src.shared("ports")),
+               lambda: railmap_files(hosts, shapes, links, addr, subnets, mtu, ports))
+
+
+def _expected(src: Sources) -> Iterator[Part]:
+    sessions, ports, index = src.sessions, src.ports, src.index
+    yield Part("expected", "expected",
+               _digest("expected", ("fabric.outputs.expected",), src.shared("sessions"), src.shared("ports"),
+                       src.index_digest),
+               lambda: expected_from(sessions, ports, index().owners))
+
+
+def _state(src: Sources) -> Iterator[Part]:
+    # a device's state (and ANTA catalog) reads its own model and the fabric-wide index (peers, routes)
+    from .anta import anta_inventory_files
+
+    code = code_digest("fabric.outputs.state", "fabric.outputs.anta")
+    index, ix_digest = src.index, src.index_digest
+    for name, dev in src.devices.items():
+        key = f"state:{name}"
+        yield Part(key, "state", combine([key, code, src.model_digests[name], ix_digest]),
+                   lambda dev=dev: device_state_files(dev, index()))  # type: ignore[misc]
+    hosts = anta_hosts(src.devices)
+    yield Part("state:anta", "state", combine(["state:anta", code, value_digest(hosts)]),
+               lambda: anta_inventory_files(hosts))
+
+
+def _report(src: Sources) -> Iterator[Part]:
+    report = src.report
+    yield Part("report", "report", _digest("report", ("fabric.outputs.parts",), value_digest(report)),
+               lambda: {} if report is None else {"report.json": json.dumps(report, indent=2, sort_keys=True) + "\n"})
+
+
+def _docs(src: Sources) -> Iterator[Part]:
+    # fabric.md shows the summary (pool usage: a management address moved out of the pool changes it), the
+    # pictures do not; both read the topology without the switches' management addresses and override marks
+    # (Sources.docs_topology, every field digested)
+    topo, report, summary = src.docs_topology, src.report, src.summary
+    name, planes = src.inv.fabric.name, (src.inv.super_spines.planes or 0) if src.inv.super_spines else 0
+    code = ("fabric.outputs.docs",)
+    common = (value_digest([name, planes, report]), src.shared("links"), src.shared("docs_topology"))
+    if report is None or summary is None:
+        yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
+        return
+    yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
+               lambda: docs_markdown(name, planes, topo, report, summary))
+    yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
+               lambda: docs_pictures(name, planes, topo, report))
+
+
+ARTIFACTS: tuple[Artifact, ...] = (
+    Artifact("ansible", _ansible),
+    Artifact("hosts", _hosts),
+    Artifact("cabling", _cabling),
+    Artifact("ipplan", _ipplan),
+    Artifact("railmap", _railmap),
+    Artifact("expected", _expected),
+    Artifact("state", _state),
+    Artifact("report", _report),
+    Artifact("docs", _docs),
+)

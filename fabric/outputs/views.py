@@ -1,0 +1,123 @@
+"""Narrow projections of the topology, the plan and the device models that the whole-fabric artifacts read, built
+once per render and digested once (fabric/outputs/parts.py hands each builder exactly these values, so a part's
+digest covers everything its builder reads).
+
+Each projection leaves out what its readers do not show, so that a change there rebuilds nothing: none of them
+holds a management address (that rebuilds only the Ansible inventory, the IP plan, the ANTA inventory and the
+changed switch's own files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import Final
+
+from fabric.allocate import Plan
+from fabric.device import DeviceConfig
+from fabric.device.vlans import Vlan
+from fabric.topology import Link, Topology
+
+__all__ = [
+    "LINK_FIELDS",
+    "Addresses",
+    "Port",
+    "RailSubnet",
+    "Sessions",
+    "addresses_view",
+    "interface_names",
+    "link_values",
+    "ports_view",
+    "rail_subnets_view",
+    "sessions_view",
+    "topology_links",
+]
+
+# every field of a Link, in order: a link is digested whole (a builder handed Link objects reads nothing undigested)
+LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Link))
+
+
+def link_values(links: Iterable[Link]) -> list[tuple[object, ...]]:
+    """Every field of every link as one flat tuple (the ends' four fields each in place; orjson does not take the
+    End NamedTuples): what a link digest covers."""
+    return [(lk.id, lk.role.value, *lk.a, *lk.z, lk.rail, lk.nic, lk.host_number, lk.bundle, lk.net_slot, lk.channel)
+            for lk in links]
+
+
+# What the cabling plan, the rail map and the expected BGP/LLDP files read of one switch interface, as a plain tuple
+# (port, lane, name, ipv4, peer, peer_interface, role): there are hundreds of thousands, built and digested every
+# render (a tuple is the cheapest to build, and orjson digests it natively; NamedTuples it refuses).
+Port = tuple[int, int, str, str | None, str, str, str]
+PORT: Final = 0  # the fields' positions (Final: mypy then knows each one's type)
+LANE: Final = 1
+NAME: Final = 2
+IPV4: Final = 3
+PEER: Final = 4
+PEER_INTERFACE: Final = 5
+ROLE: Final = 6
+
+
+def ports_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Port, ...]]:
+    """Switch → its interfaces as Ports, in the model's order."""
+    return {h: tuple((i.port, i.lane, i.name, i.ipv4, i.peer, i.peer_interface, i.role) for i in d.interfaces)
+            for h, d in devices.items()}
+
+
+def interface_names(ports: Mapping[str, tuple[Port, ...]]) -> dict[tuple[str, int, int], str]:
+    """(switch, physical port, lane) → platform interface name."""
+    return {(sw, port, lane): name for sw, ps in ports.items() for port, lane, name, *_ in ps}
+
+
+@dataclass(frozen=True, slots=True)
+class RailSubnet:
+    """What the rail map reads of a rail subnet (fabric.allocate's RailSubnet, its addresses as integers)."""
+
+    vlan: int
+    net: int
+    length: int
+    gateway: int
+
+
+def rail_subnets_view(plan: Plan) -> dict[tuple[str, int], RailSubnet]:
+    return {k: RailSubnet(s.vlan, s.prefix.net, s.prefix.length, s.gateway) for k, s in plan.rail_subnets.items()}
+
+
+def topology_links(topo: Topology) -> tuple[Link, ...]:
+    """Every link of the topology, MLAG peer links last."""
+    return (*topo.links, *topo.peer_links)
+
+
+def topology_values(topo: Topology) -> list[object]:
+    """Every field of the topology but its links (digested apart, `link_values`), in a form orjson digests."""
+    return [topo.switches, topo.hosts, topo.segments, topo.name_clashes, topo.stride_overflows, topo.bad_cables,
+            sorted(topo.pinned), [(link_values([lk])[0], at, tuple(end)) for lk, at, end in topo.off]]
+
+
+# a switch's BGP as these files read it: (its ASN, per peer group (name, bfd, its neighbours' (ip, local_ip,
+# remote_as))), plain tuples: cheap to build and to digest
+Sessions = tuple[int, tuple[tuple[str, bool, tuple[tuple[str, str, int], ...]], ...]]
+
+
+def sessions_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Sessions]:
+    return {h: (d.bgp.asn, tuple((g.name, g.bfd, tuple((n.ip, n.local_ip, n.remote_as) for n in g.neighbors))
+                                 for g in d.bgp.peer_groups)) for h, d in devices.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Addresses:
+    """What the IP plan reads of one switch besides its interfaces (views.Port): the rest of its addresses."""
+    loopback: str
+    port_channels: tuple[tuple[str, str], ...]  # (name, a.b.c.d/len) of each routed port-channel
+    mlag: tuple[str, str, int, str] | None  # (peer VLAN interface, local address, prefix length, peer)
+    aggregates: tuple[str, ...]
+
+
+def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
+    return {name: Addresses(d.loopback,
+                            tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
+                            (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
+                            d.bgp.aggregates) for name, d in devices.items()}
+
+
+def vlans_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Vlan, ...]]:
+    return {name: d.vlans for name, d in devices.items()}
