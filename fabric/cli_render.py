@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, TypeVar
 from fabric.cli_commands import progress_for
 from fabric.core.finding import exit_code
 from fabric.findings import format_text
+from fabric.outdir import MANIFEST
 
 if TYPE_CHECKING:
     from fabric.emit import Content
+    from fabric.load import Loaded
     from fabric.pipeline import Result
     from fabric.progress import Progress
     from fabric.staging import Stage
@@ -22,15 +24,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _validated(args: argparse.Namespace, progress: Progress,
-               meanwhile: Callable[[Result], T] | None = None) -> tuple[Result | None, int, T | None]:
+def _validated(args: argparse.Namespace, progress: Progress, meanwhile: Callable[[Result], T] | None = None,
+               loaded: Loaded | None = None) -> tuple[Result | None, int, T | None]:
     """Run the pipeline (with `meanwhile` on the allocated fabric while it is checked: fabric.pipeline.run_with);
     print findings when there are errors. Returns (result or None, exit code, what meanwhile returned)."""
     from fabric.core.finding import has_errors
     from fabric.pipeline import run_with
 
     # the checks run in a second process beside `meanwhile` unless one process was asked for (--workers 1)
-    res, extra = run_with(Path(args.inventory), progress, meanwhile, fork=getattr(args, "workers", 1) > 1)
+    res, extra = run_with(Path(args.inventory), progress, meanwhile, fork=getattr(args, "workers", 1) > 1,
+                          loaded=loaded)
     if has_errors(res.findings) or res.plan is None:
         progress.close()
         sys.stdout.write(format_text(res.findings))
@@ -57,7 +60,7 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
             return dict(same), 0
-        res, rc, models = _validated(args, progress, lambda r: build_models(r, progress))
+        res, rc, models = _validated(args, progress, lambda r: build_models(r, progress), reuse.loaded)
         if res is None:
             return None, rc
         try:
@@ -69,6 +72,11 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
             return None, 2
     finally:
         reuse.close()
+
+
+# manifest.json is railfabric's own record: its diff (digests) tells a reviewer nothing and costs a difflib run over
+# megabytes at 65K GPUs, so it is named, not shown
+RECORD = "railfabric's record of this render: the digests of its inputs and of every file"
 
 
 def _plus_minus(lines: list[str]) -> str:
@@ -123,7 +131,10 @@ def _render_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -
               f"{len(diff.removed)} extra file(s); run `make render` and commit")
         for path in diff.changed[:20]:
             print(f"  changed  {path}")
-            _print_diff(unified(out, path, files[path]), 8)
+            if path == MANIFEST:
+                print(f"    ({RECORD})")
+            else:
+                _print_diff(unified(out, path, files[path]), 8)
         for path in diff.added[:20]:
             print(f"  missing  {path}")
         for path in diff.removed[:20]:
@@ -196,7 +207,8 @@ def _plan_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> 
     if len(changed_devs) > args.limit:
         print(f"  ... and {len(changed_devs) - args.limit} more changed device(s)")
     for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
-        print(f"  ~ {path} ({_plus_minus(unified(out, path, files.get(path)))})")
+        what = RECORD if path == MANIFEST else _plus_minus(unified(out, path, files.get(path)))
+        print(f"  ~ {path} ({what})")
     return 0
 
 

@@ -148,7 +148,7 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
     arts, art_entries, parts = _reused_parts(src, reuse)
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
                    + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
-    made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage)
+    made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage, fabric=len(devices))
     for part, part_files in zip(parts, made.parts, strict=True):
         new = {p: m if isinstance(m, Staged) else m.encode() for p, m in part_files.items()}
         _claim(arts, new)

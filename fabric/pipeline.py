@@ -71,7 +71,7 @@ def run(path: Path, progress: Progress = SILENT) -> Result:
 
 
 def run_with(path: Path, progress: Progress = SILENT, meanwhile: Callable[[Result], T] | None = None,
-             fork: bool = True) -> tuple[Result, T | None]:
+             fork: bool = True, loaded: Loaded | None = None) -> tuple[Result, T | None]:
     """`run`, and `meanwhile(result)` on the allocated fabric while it is checked.
 
     Once the fabric is expanded and allocated, its checks (the topology and plan rules and the solver) only find
@@ -80,20 +80,22 @@ def run_with(path: Path, progress: Progress = SILENT, meanwhile: Callable[[Resul
     the device models). `meanwhile`'s value is returned only when the checks find no error; it is not called when an
     earlier stage stopped the run, and an exception it raises is re-raised only when the checks found no error (a
     broken fabric may break what is built from it; the findings say why). Without fork (or when the process cannot
-    be had) the checks run first and `meanwhile` after them, only when they found no error."""
+    be had) the checks run first and `meanwhile` after them, only when they found no error. `loaded`: the inventory
+    at `path` as load_inventory returned it already (fabric.reuse loads it to decide whether anything changed)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run(path, progress, meanwhile, fork)
+        return _run(path, progress, meanwhile, fork, loaded)
     finally:
         if enabled:
             gc.enable()
 
 
 def _run(path: Path, progress: Progress, meanwhile: Callable[[Result], T] | None,
-         fork: bool) -> tuple[Result, T | None]:
+         fork: bool, loaded: Loaded | None = None) -> tuple[Result, T | None]:
     progress.stage(f"loading {path}")
-    loaded = load_inventory(path)
+    if loaded is None:
+        loaded = load_inventory(path)
     res = Result(loaded, findings=list(loaded.findings))
     if any(f.fatal for f in loaded.findings):
         res.findings = unique_sorted(res.findings)

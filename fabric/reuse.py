@@ -23,6 +23,7 @@ from pathlib import Path
 from fabric import digest, manifest
 from fabric.digest import FABRIC, code_closure, combine, data_digest, files_digest, tool_digest, tree_files
 from fabric.intact import Verification, listing
+from fabric.load import Loaded
 from fabric.outdir import MANIFEST
 
 
@@ -63,6 +64,7 @@ class Reuse:
         self.out = out
         self.previous = manifest.load(out)
         self.verification = Verification.start(out, self.previous.files, background)
+        self.loaded: Loaded | None = None  # the inventory, when `unchanged` loaded it (the pipeline need not again)
 
     def kept(self, paths: Iterable[str]) -> dict[str, Kept] | None:
         """Every one of `paths` as Kept when all are intact, else None."""
@@ -84,7 +86,7 @@ class Reuse:
         prev = self.previous
         if self.out is None or prev.findings != 0 or not prev.inputs or prev.code != code_sha256():
             return None
-        if _inventory_digest(inventory) != prev.inputs:
+        if self._inventory_digest(inventory) != prev.inputs:
             return None
         on_disk = listing(self.out)
         if set(on_disk) != {*prev.files, MANIFEST}:
@@ -100,19 +102,20 @@ class Reuse:
         files[MANIFEST] = Kept("", size, os.fspath(own))
         return dict(sorted(files.items()))
 
+    def _inventory_digest(self, inventory: Path) -> str | None:
+        """The canonical digest of an inventory that loads and passes the schema without a single finding, else
+        None (the full pipeline then says what is wrong)."""
+        from fabric.canonical import inventory_digest
+        from fabric.load import load_inventory
+        from fabric.schema_check import validate
+
+        self.loaded = load_inventory(inventory)
+        if self.loaded.findings:
+            return None
+        inv, _errors = validate(self.loaded.data)
+        return inventory_digest(inv) if inv is not None else None
+
     def close(self) -> None:
         self.verification.cancel()
 
 
-def _inventory_digest(inventory: Path) -> str | None:
-    """The canonical digest of an inventory that loads and passes the schema without a single finding, else None
-    (the full pipeline then says what is wrong)."""
-    from fabric.canonical import inventory_digest
-    from fabric.load import load_inventory
-    from fabric.schema_check import validate
-
-    loaded = load_inventory(inventory)
-    if loaded.findings:
-        return None
-    inv, _errors = validate(loaded.data)
-    return inventory_digest(inv) if inv is not None else None

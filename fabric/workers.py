@@ -4,7 +4,8 @@ Two kinds of job: a chunk of devices renders their configs (fabric.render.render
 builds their files (fabric.outputs.Part.build). With a stage (fabric.staging) each worker writes what it produces
 there itself and sends back only where it is (Staged), so the texts of a whole fabric never gather in one process;
 without one it sends back the text. The work is inherited by fork (module globals, set before the pool starts),
-never pickled. Below SERIAL_BELOW jobs, with one worker or where fork is unavailable, everything runs in this process.
+never pickled. For a fabric of fewer than SERIAL_BELOW switches (its whole-fabric files are small), for a single job,
+with one worker or where fork is unavailable, everything runs in this process.
 The output does not depend on the worker count or on which worker ran what.
 """
 
@@ -29,7 +30,7 @@ Rendered = dict[str, "str | Staged"]  # file name (or path, for parts) → its t
 _DEVICES: list[DeviceConfig] = []
 _PARTS: list[Part] = []
 _STAGE: list[Stage] = []  # where workers write (empty: they return the text)
-SERIAL_BELOW = 64  # fewer jobs than this (devices + parts) run in this process: a pool costs more than it saves
+SERIAL_BELOW = 64  # a fabric of fewer switches than this renders in this process: a pool costs more than it saves
 PART_CHUNK = 64  # parts of a many-part artifact (one per device or host group) per job
 
 
@@ -87,14 +88,17 @@ def _job_done(done: Callable[[int], object], devices: int, _future: Future[objec
 
 def produce(devices: list[DeviceConfig], parts: Sequence[Part] = (), workers: int = 1,
             done: Callable[[int], object] | None = None, stage: Stage | None = None,
-            meanwhile: Callable[[], T] | None = None) -> tuple[Produced, T | None]:
+            meanwhile: Callable[[], T] | None = None, fabric: int | None = None) -> tuple[Produced, T | None]:
     """Render `devices` and build `parts`, in forked workers when it pays; `meanwhile()` runs in this process
-    while they work. `done(n)`: n more devices rendered (from a pool thread when workers render)."""
+    while they work. `fabric`: how many switches the whole fabric has (default: the devices given), which says
+    how heavy its whole-fabric parts are: one changed switch of a large fabric still rebuilds its IP plan.
+    `done(n)`: n more devices rendered (from a pool thread when workers render)."""
     global _DEVICES, _PARTS
     workers = bounded_workers(workers, len(devices) + len(parts))
     _STAGE[:] = [stage] if stage is not None else []
     try:
-        if workers <= 1 or len(devices) + len(parts) < SERIAL_BELOW or sys.platform == "win32":
+        size = len(devices) if fabric is None else fabric
+        if workers <= 1 or size < SERIAL_BELOW or len(devices) + len(parts) < 2 or sys.platform == "win32":
             made = Produced()
             for d in devices:
                 made.configs[d.hostname] = _render_one(d)

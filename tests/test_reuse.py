@@ -312,3 +312,23 @@ def test_write_tree_keeps_files_in_dot_directories(tmp_path: Path) -> None:
     (out / ".tool" / "state").write_text("keep me\n")
     write_tree(out, {"manifest.json": b'{"tool": "railfabric", "files": {}}\n', "a.txt": b"2\n"})
     assert (out / ".tool" / "state").read_text() == "keep me\n" and (out / "a.txt").read_text() == "2\n"
+
+
+def test_the_inventory_is_loaded_once(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole-run reuse loads the inventory to digest it; when the inventory did change, the pipeline goes on
+    with that load instead of reading every file again."""
+    import fabric.load as load
+
+    calls: list[Path] = []
+    real = load.load_inventory
+
+    def counted(path: Path) -> object:
+        calls.append(path)
+        return real(path)
+
+    monkeypatch.setattr(load, "load_inventory", counted)
+    monkeypatch.setattr(pipeline, "load_inventory", counted)
+    inv = _inventory(tmp_path, "devices.yml", "management: 192.168.15.3 ", "management: 192.168.15.99 ")
+    rc, _text, _err = _check(inv, out, capsys)
+    assert rc == 3 and calls == [inv]
