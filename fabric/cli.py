@@ -69,14 +69,25 @@ def run() -> None:
     """The `fabric` console script (and `python -m fabric.cli`): main(), then leave at once. After a render of a
     large fabric the process holds millions of objects; freeing them one by one at exit decides nothing (every file
     is closed, every worker joined and the staging directory gone by then) and costs about 0.2 s at 65,536 GPUs, so
-    once the output is flushed the process ends with os._exit."""
+    once the output is flushed the process ends with os._exit. Not under a profiler, tracer or coverage tool: those
+    write their results at exit."""
     rc = main()
+    if _instrumented():
+        sys.exit(rc)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except OSError:  # a closed pipe: nothing more can be said
         pass
     os._exit(rc)
+
+
+def _instrumented() -> bool:
+    """Is a profiler, tracer or coverage tool (sys.monitoring, Python 3.12+) watching this process?"""
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))
 
 
 if __name__ == "__main__":

@@ -391,7 +391,7 @@ def _dotted(target: Path) -> list[Path]:
 
 def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage | None = None) -> None:
     parent = target.parent
-    in_place = stage is not None and stage.path.parent == parent and stage.take()
+    in_place = stage is not None and os.path.realpath(stage.path.parent) == os.path.realpath(parent) and stage.take()
     try:
         tmp = stage.path if in_place and stage is not None else \
             Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
@@ -405,7 +405,7 @@ def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stag
         else:
             _fill(tmp, target, files, changed)
         if target.exists() and _exchange(tmp, target):
-            shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old tree
+            _remove_old(tmp, target, len(files))  # tmp now holds the old tree
         else:
             old = None
             if target.exists():
@@ -414,7 +414,7 @@ def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stag
                 os.rename(target, old)
             os.rename(tmp, target)
             if old is not None:
-                shutil.rmtree(old, ignore_errors=True)
+                _remove_old(old, target, len(files))
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         where = exc.filename
@@ -424,6 +424,34 @@ def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stag
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+BACKGROUND_REMOVAL_MIN = 10_000  # files: an old tree this large is removed by a detached process
+
+
+def _remove_old(tree: Path, target: Path, files: int) -> None:
+    """Remove the old tree after the swap. A large one (tens of thousands of files: about a second) is renamed to a
+    leftover's name (.<name>.old-*) and removed by a detached process, so the command does not wait for it; if that
+    process is killed, the next render's cleanup removes the rest (fabric.outdir.leftovers)."""
+    if files < BACKGROUND_REMOVAL_MIN or not hasattr(os, "fork"):
+        shutil.rmtree(tree, ignore_errors=True)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    try:
+        old.rmdir()
+        os.rename(tree, old)  # its own name: the stage's cleanup (fabric.staging) no longer sees it
+        child = os.fork()
+    except OSError:
+        shutil.rmtree(old if old.exists() else tree, ignore_errors=True)
+        return
+    if child == 0:  # detach: a grandchild removes the tree, so nobody has to reap it
+        try:
+            if os.fork() == 0:
+                os.setsid()
+                shutil.rmtree(old, ignore_errors=True)
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
 
 
 __all__ = ["Content", "Diff", "Kept", "OutputRefused", "RenderError", "Tree", "bounded_workers", "build_files",

@@ -93,12 +93,13 @@ class Verification:
 
 def listing(out: Path) -> dict[str, str]:
     """Every file under `out` that is not a dot file and not under a dot directory: {POSIX path relative to out:
-    absolute path}. Symlinks to files count as files (as Path.is_file says); directories are not followed through
-    symlinks."""
+    its path under `out` with every symlink resolved (os.path.realpath: the form fabric.reuse's Kept files use, so
+    a kept file is recognised as itself by its name)}. Symlinks to files count as files (as Path.is_file says);
+    directories are not followed through symlinks."""
     found: dict[str, str] = {}
     if not out.is_dir():
         return found
-    stack: list[tuple[str, str]] = [(os.fspath(out), "")]
+    stack: list[tuple[str, str]] = [(os.path.realpath(out), "")]
     while stack:
         folder, rel = stack.pop()
         try:

@@ -71,7 +71,7 @@ class Reuse:
         if self.out is None:
             return None
         intact = self.verification.result()
-        base = os.fspath(self.out)
+        base = os.path.realpath(self.out)  # as fabric.intact.listing and the writer name them
         found: dict[str, Kept] = {}
         for path in paths:
             size = intact.get(path)
@@ -99,7 +99,7 @@ class Reuse:
             size = own.stat().st_size
         except OSError:
             return None
-        files[MANIFEST] = Kept("", size, os.fspath(own))
+        files[MANIFEST] = Kept("", size, os.path.join(os.path.realpath(self.out), MANIFEST))
         return dict(sorted(files.items()))
 
     def _inventory_digest(self, inventory: Path) -> str | None:
