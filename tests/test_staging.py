@@ -166,3 +166,22 @@ def test_forked_workers_build_parts_and_configs_alike(tmp_path: Path, monkeypatc
             assert all(isinstance(c, Staged) for p, c in tree.files.items() if p != "manifest.json")
     made_by = {int(f.name.split("-")[0]) for f in pids.iterdir()}
     assert made_by and os.getpid() not in made_by  # every part was built in a forked worker
+
+
+def test_a_large_old_tree_is_removed_in_the_background(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past BACKGROUND_REMOVAL_MIN files the old tree is renamed to a leftover's name and removed by a detached
+    process: the render returns before it is gone, and it does go."""
+    import time
+
+    import fabric.emit as emit
+
+    out = tmp_path / "gen"
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+    (out / "cabling.csv").write_text("edited\n")
+    monkeypatch.setattr(emit, "BACKGROUND_REMOVAL_MIN", 1)
+    assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+    assert (out / "cabling.csv").read_text() != "edited\n"
+    deadline = time.monotonic() + 20
+    while sorted(p.name for p in tmp_path.iterdir()) != ["gen"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]
