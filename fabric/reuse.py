@@ -25,20 +25,13 @@ from fabric.digest import FABRIC, code_closure, combine, data_digest, files_dige
 from fabric.intact import Verification, listing
 from fabric.load import Loaded
 from fabric.outdir import MANIFEST
+from fabric.staging import OnDisk
 
 
 @dataclass(frozen=True, slots=True)
-class Kept:
+class Kept(OnDisk):
     """A file the last render wrote and this one would write byte for byte (its producer's digest matched the
-    manifest and the file on disk still has the recorded sha256): the file at `source` holds the bytes (a path as
-    a string: tens of thousands of them are made per run, and pathlib objects cost)."""
-    sha256: str
-    size: int
-    source: str
-
-    def read(self) -> bytes:
-        with open(self.source, "rb") as fh:
-            return fh.read()
+    manifest and the file on disk still has the recorded sha256)."""
 
 
 @cache

@@ -25,15 +25,20 @@ from types import TracebackType
 
 
 @dataclass(frozen=True, slots=True)
-class Staged:
-    """A file produced by this render and written to the staging directory: `source` holds its bytes."""
+class OnDisk:
+    """A file of this render that is on disk already, not in memory: its sha256, its size, and where it is."""
     sha256: str
     size: int
-    source: str
+    source: str  # a path as a string: tens of thousands are made per run, and pathlib objects cost
 
     def read(self) -> bytes:
         with open(self.source, "rb") as fh:
             return fh.read()
+
+
+@dataclass(frozen=True, slots=True)
+class Staged(OnDisk):
+    """A file produced by this render and written to the staging directory."""
 
 
 STAGE_INFIX = ".stage-"
