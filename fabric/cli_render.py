@@ -4,8 +4,9 @@ and print the difference. Commands only: every decision lives in the pipeline mo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -94,26 +95,29 @@ def _print_diff(lines: list[str], limit: int) -> None:
         print(f"    ... ({len(lines) - 2 - limit} more diff lines)")
 
 
+@contextlib.contextmanager
+def _session(args: argparse.Namespace) -> Iterator[tuple[Progress, Stage]]:
+    """The progress display and the staging directory of one render or plan, both closed at the end."""
+    from fabric.staging import Stage
+
+    progress = progress_for(args)
+    try:
+        with Stage(Path(args.out)) as stage:
+            yield progress, stage
+    finally:
+        progress.close()
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     from fabric.outdir import check_output_dir
 
     if not args.check:
         check_output_dir(Path(args.out), Path(args.inventory))  # refuse before spending time on rendering
-    progress = progress_for(args)
-    try:
-        return _render(args, progress)
-    finally:
-        progress.close()
+    with _session(args) as (progress, stage):
+        return _render(args, progress, stage)
 
 
-def _render(args: argparse.Namespace, progress: Progress) -> int:
-    from fabric.staging import Stage
-
-    with Stage(Path(args.out)) as stage:
-        return _render_staged(args, progress, stage)
-
-
-def _render_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified, write_tree
 
     files, rc = _rendered(args, progress, stage)
@@ -152,21 +156,11 @@ def _render_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    progress = progress_for(args)
-    try:
-        return _plan(args, progress)
-    finally:
-        progress.close()
+    with _session(args) as (progress, stage):
+        return _plan(args, progress, stage)
 
 
-def _plan(args: argparse.Namespace, progress: Progress) -> int:
-    from fabric.staging import Stage
-
-    with Stage(Path(args.out)) as stage:
-        return _plan_staged(args, progress, stage)
-
-
-def _plan_staged(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified
 
     files, rc = _rendered(args, progress, stage)

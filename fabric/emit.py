@@ -316,24 +316,38 @@ def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None =
     return diff
 
 
-def _fill(tmp: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
-    """Fill the new tree `tmp`: unchanged files hard-linked from `target`, staged ones (fabric.staging) hard-linked
-    from the staging directory, the rest written."""
-    base, old = os.fspath(tmp), os.fspath(target)
+def _fill(tree: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
+    """Fill the new tree: unchanged files hard-linked from `target` (same inode and mtime: not rewritten), staged
+    ones (fabric.staging) hard-linked from the staging directory, the rest written. `tree` may be the staging
+    directory itself: its staged files are in place already, and one whose bytes did not change is swapped for a
+    link to the old file."""
+    base, old = os.fspath(tree), os.fspath(target)
     for folder in sorted({p.rpartition("/")[0] for p in files} - {""}):
         os.makedirs(os.path.join(base, folder), exist_ok=True)
     for path, data in files.items():
         dest = os.path.join(base, path)
-        source = os.path.join(old, path) if path not in changed else data.source if isinstance(data, Staged) else None
-        if source is not None:
-            try:
-                os.link(source, dest)  # unchanged: same inode, same mtime; staged: written once, linked here
-                continue
-            except OSError:
-                pass
+        placed = isinstance(data, Staged) and data.source == dest
+        if path not in changed and _link(os.path.join(old, path), dest, replace=placed):
+            continue
+        if placed or (isinstance(data, Staged) and _link(data.source, dest)):
+            continue  # in place already (its copy has the same bytes when the link above failed), or linked
         with open(dest, "wb") as fh:
             fh.write(payload(data))
-    _keep_dotted(tmp, target)
+    _keep_dotted(tree, target)
+
+
+def _link(source: str, dest: str, replace: bool = False) -> bool:
+    """Hard-link `source` as `dest` (over it, atomically, with `replace`); False when the file system refuses."""
+    try:
+        if replace:
+            spare = f"{dest}.railfabric-link"
+            os.link(source, spare)
+            os.replace(spare, dest)
+        else:
+            os.link(source, dest)
+    except OSError:
+        return False
+    return True
 
 
 def _keep_dotted(tree: Path, target: Path) -> None:
@@ -344,35 +358,6 @@ def _keep_dotted(tree: Path, target: Path) -> None:
             keep = tree / dotted.relative_to(target)
             keep.parent.mkdir(parents=True, exist_ok=True)
             os.link(dotted, keep)
-
-
-def _complete(tree: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
-    """Complete a staging directory into the new tree: it holds the files made afresh already; the kept ones are
-    linked in from `target`, a staged file whose bytes did not change is replaced by a link to the old one (same
-    inode and mtime, as if not rewritten), the rest (the manifest) written."""
-    base, old = os.fspath(tree), os.fspath(target)
-    for folder in sorted({p.rpartition("/")[0] for p in files} - {""}):
-        os.makedirs(os.path.join(base, folder), exist_ok=True)
-    for path, data in files.items():
-        dest = os.path.join(base, path)
-        if isinstance(data, Staged) and data.source == dest:
-            if path not in changed:
-                spare = f"{dest}.railfabric-link"
-                try:
-                    os.link(os.path.join(old, path), spare)
-                    os.replace(spare, dest)
-                except OSError:
-                    pass  # the new copy has the same bytes: keep it
-            continue
-        if path not in changed:
-            try:
-                os.link(os.path.join(old, path), dest)
-                continue
-            except OSError:
-                pass
-        with open(dest, "wb") as fh:
-            fh.write(payload(data))
-    _keep_dotted(tree, target)
 
 
 def _dotted(target: Path) -> list[Path]:
@@ -399,11 +384,7 @@ def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stag
         raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
     try:
         os.chmod(tmp, dir_mode(target))  # mkdtemp makes 0700; the output keeps the user's mode
-        changed = set(diff.added) | set(diff.changed)
-        if in_place:
-            _complete(tmp, target, files, changed)
-        else:
-            _fill(tmp, target, files, changed)
+        _fill(tmp, target, files, set(diff.added) | set(diff.changed))
         if target.exists() and _exchange(tmp, target):
             _remove_old(tmp, target, len(files))  # tmp now holds the old tree
         else:

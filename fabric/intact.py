@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
+
+from fabric.cpus import can_fork
 
 BACKGROUND_MIN = 256  # fewer files than this are hashed in this process: a fork costs more than it saves
 
@@ -54,7 +55,7 @@ class Verification:
         job = cls(out, want)
         if out is None or not job.want:
             job._result = {}
-        elif background and sys.platform.startswith("linux") and len(job.want) >= BACKGROUND_MIN:
+        elif background and can_fork() and len(job.want) >= BACKGROUND_MIN:
             import multiprocessing
 
             try:

@@ -8,7 +8,6 @@ which item was left out and why. A pruned run always carries the errors that pru
 from __future__ import annotations
 
 import gc
-import sys
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -19,7 +18,7 @@ from typing import TypeVar
 from fabric.allocate import Plan, allocate
 from fabric.core.finding import Finding, Severity, has_errors, unique_sorted
 from fabric.core.source_map import Location, SourceMap
-from fabric.cpus import available_cpus
+from fabric.cpus import available_cpus, can_fork
 from fabric.intent import Inventory
 from fabric.load import Loaded, load_inventory
 from fabric.progress import SILENT, Progress
@@ -155,7 +154,7 @@ def _checks_forked() -> Checked:
 
 
 def _can_fork() -> bool:
-    return sys.platform.startswith("linux") and available_cpus() >= 2
+    return can_fork() and available_cpus() >= 2
 
 
 def _checks_beside(res: Result, src: SourceMap, meanwhile: Callable[[Result], T]) \

@@ -11,14 +11,13 @@ The output does not depend on the worker count or on which worker ran what.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeVar
 
-from fabric.cpus import available_cpus
+from fabric.cpus import available_cpus, can_fork
 from fabric.device import DeviceConfig
 from fabric.outputs import Part
 from fabric.render import render_device
@@ -98,7 +97,7 @@ def produce(devices: list[DeviceConfig], parts: Sequence[Part] = (), workers: in
     _STAGE[:] = [stage] if stage is not None else []
     try:
         size = len(devices) if fabric is None else fabric
-        if workers <= 1 or size < SERIAL_BELOW or len(devices) + len(parts) < 2 or sys.platform == "win32":
+        if workers <= 1 or size < SERIAL_BELOW or len(devices) + len(parts) < 2 or not can_fork():
             made = Produced()
             for d in devices:
                 made.configs[d.hostname] = _render_one(d)

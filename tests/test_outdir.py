@@ -173,7 +173,6 @@ def test_environment_error_is_one_line_with_path_and_errno(tmp_path: Path, capsy
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "gen"))
 
     monkeypatch.setattr("fabric.emit._fill", full)
-    monkeypatch.setattr("fabric.emit._complete", full)  # the staging directory made into the tree
     assert main(["render", str(EXAMPLE), "--out", str(tmp_path / "gen"), "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"fabric: {tmp_path / 'gen'}: No space left on device (ENOSPC)"

@@ -27,6 +27,7 @@ from fabric import reuse
 from fabric.cli import main
 from fabric.emit import build_files, unified, write_tree
 from fabric.pipeline import run
+from tests.test_incremental import _inventory
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
@@ -55,15 +56,6 @@ def out(rendered: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "generated"
     shutil.copytree(rendered, copy)
     return copy
-
-
-def _inventory(tmp_path: Path, name: str, old: str, new: str) -> Path:
-    inv = tmp_path / "inventory"
-    shutil.copytree(EXAMPLE, inv)
-    text = (inv / name).read_text()
-    assert text.count(old) == 1
-    (inv / name).write_text(text.replace(old, new))
-    return inv
 
 
 def _check(inv: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
@@ -99,13 +91,13 @@ def test_noop_plan_and_render_skip_validation(out: Path, capsys: pytest.CaptureF
 
 def test_cosmetic_inventory_edit_still_skips(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a comment changes the file's bytes, not the inventory's meaning (its canonical digest)
-    inv = _inventory(tmp_path, "fabric.yml", "  bfd: true\n", "  bfd: true   # reviewed\n")
+    inv = _inventory(tmp_path, "  bfd: true\n", "  bfd: true   # reviewed\n", "fabric.yml")
     rc, _text, err = _check(inv, out, capsys)
     assert rc == 0 and SHORTCUT in err
 
 
 def test_meaning_change_takes_the_full_path(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    inv = _inventory(tmp_path, "devices.yml", "management: 192.168.15.3 ", "management: 192.168.15.99 ")
+    inv = _inventory(tmp_path, "management: 192.168.15.3 ", "management: 192.168.15.99 ")
     rc, text, err = _check(inv, out, capsys)
     assert rc == 3 and SHORTCUT not in err
     # p1-s1-rail3's management address: its config_db.json, its Ansible host_vars and inventory, the IP plan and
@@ -176,7 +168,7 @@ def test_source_change_takes_the_full_path(out: Path, tmp_path: Path, capsys: py
 def test_earlier_findings_take_the_full_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # super_spine ASN 100 is public: ASN001 warns (RFC 6996), the render goes on and records 1 finding; the next
     # check must validate again, to show the warning again
-    inv = _inventory(tmp_path, "fabric.yml", "super_spine: 4200000000", "super_spine: 100")
+    inv = _inventory(tmp_path, "super_spine: 4200000000", "super_spine: 100", "fabric.yml")
     gen = tmp_path / "gen"
     assert main(["render", str(inv), "--out", str(gen), "-q"]) == 0
     capsys.readouterr()
@@ -329,6 +321,6 @@ def test_the_inventory_is_loaded_once(out: Path, tmp_path: Path, capsys: pytest.
 
     monkeypatch.setattr(load, "load_inventory", counted)
     monkeypatch.setattr(pipeline, "load_inventory", counted)
-    inv = _inventory(tmp_path, "devices.yml", "management: 192.168.15.3 ", "management: 192.168.15.99 ")
+    inv = _inventory(tmp_path, "management: 192.168.15.3 ", "management: 192.168.15.99 ")
     rc, _text, _err = _check(inv, out, capsys)
     assert rc == 3 and calls == [inv]
