@@ -46,8 +46,10 @@ def _validated(args: argparse.Namespace, progress: Progress, meanwhile: Callable
 
 
 def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
-        -> tuple[dict[str, Content] | None, int]:
-    """Validate and render: (files, 0), or (None, exit code) after printing why. Files made afresh are written to
+        -> tuple[dict[str, Content] | None, int, dict[str, str] | None]:
+    """Validate and render: (files, 0, --out's listing), or (None, exit code, None) after printing why. The listing
+    (fabric.intact.listing, None with --full) was taken at the start, beside the hashing of --out's files: a check
+    or a plan compares with it. Files made afresh are written to
     `stage` as they are made (fabric.staging). Devices and artifacts whose digests match --out's manifest (and whose
     files there are intact) are reused, not rendered again; when nothing railfabric reads changed since that render,
     nothing is validated or rendered (fabric.reuse)."""
@@ -60,17 +62,18 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
         if same is not None:
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
-            return dict(same), 0
+            return dict(same), 0, reuse.listing()
         res, rc, models = _validated(args, progress, lambda r: build_models(r, progress), reuse.loaded)
         if res is None:
-            return None, rc
+            return None, rc, None
         try:
-            return build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage,
-                              models=models).files, 0
+            files = build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage,
+                               models=models).files
         except RenderError as exc:
             progress.close()
             print(f"fabric: render error: {exc}", file=sys.stderr)
-            return None, 2
+            return None, 2, None
+        return files, 0, reuse.listing() if reuse.out is not None else None
     finally:
         reuse.close()
 
@@ -120,13 +123,13 @@ def cmd_render(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified, write_tree
 
-    files, rc = _rendered(args, progress, stage)
+    files, rc, listed = _rendered(args, progress, stage)
     if files is None:
         return rc
     out = Path(args.out)
     if args.check:
         progress.stage(f"comparing with {out}/")
-        diff = compare(out, files)
+        diff = compare(out, files, listed)
         progress.close()
         if diff.clean:
             print(f"{out}/ is up to date ({len(files):,} files)")
@@ -163,12 +166,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified
 
-    files, rc = _rendered(args, progress, stage)
+    files, rc, listed = _rendered(args, progress, stage)
     if files is None:
         return rc
     out = Path(args.out)
     progress.stage(f"comparing with {out}/")
-    diff = compare(out, files)
+    diff = compare(out, files, listed)
     progress.close()
     if diff.clean:
         print("No changes. generated/ matches the inventory.")

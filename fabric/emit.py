@@ -1,10 +1,12 @@
 """The emit stage: the only code that writes files.
 
 `build_files` turns a validated pipeline result into {path under generated/: bytes} in memory (device configs,
-artifacts, manifest). `write_tree` makes generated/ equal to that, atomically: it builds the new tree in a temporary
-directory beside generated/ (unchanged files are hard-linked, so they keep their inode and mtime: not rewritten),
-then swaps the directories. Nothing is touched when nothing changed, and any error before the swap leaves
-generated/ exactly as it was. `compare` and `plan` read only.
+artifacts, manifest). `write_tree` makes generated/ equal to that, all or nothing. A small change
+(at most 1 in 4 files) is made in place: only the files that differ are moved in, under a journal that makes the set
+atomic (fabric.journal). A larger one, or a new output directory, is built as a new tree beside generated/
+(unchanged files hard-linked) and the directories are swapped. Either way unchanged files keep their inode and
+mtime, nothing is touched when nothing changed, and an error leaves generated/ exactly as it was. `compare` and
+`plan` read only.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from fabric import __version__, manifest
+from fabric import __version__, journal, manifest
 from fabric.canonical import inventory_digest
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digests, platform_digest
 from fabric.intact import listing
-from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, leftovers, render_lock
+from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, render_lock
 from fabric.outputs import ARTIFACTS, Part, Sources, artifact_parts
 from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
@@ -217,10 +219,10 @@ def _differs(have: str, content: Content) -> bool:
         with open(have, "rb") as fh:
             return hashlib.sha256(fh.read()).hexdigest() != content.sha256
     if isinstance(content, Kept):
+        if have == content.source:  # verified against the manifest's sha256 (and its size) when it was kept
+            return False
         if os.stat(have).st_size != content.size:
             return True
-        if have == content.source:  # verified against the manifest's sha256 when it was kept
-            return False
         with open(have, "rb") as fh:
             return hashlib.sha256(fh.read()).hexdigest() != content.sha256
     if os.stat(have).st_size != len(content):
@@ -229,8 +231,11 @@ def _differs(have: str, content: Content) -> bool:
         return fh.read() != content
 
 
-def compare(out: Path, files: Mapping[str, Content]) -> Diff:
-    have = listing(out)
+def compare(out: Path, files: Mapping[str, Content], have: Mapping[str, str] | None = None) -> Diff:
+    """What differs between `out` and `files`. `have`: `out`'s listing (fabric.intact.listing) when it was taken
+    already (by the background hashing of fabric.reuse, for a comparison that only reports)."""
+    if have is None:
+        have = listing(out)
     diff = Diff()
     for path, data in files.items():
         where = have.get(path)
@@ -304,16 +309,54 @@ def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None =
     OutputRefused is raised before anything is touched. The swap runs under the output directory's lock, which also
     clears the leftovers of a killed render."""
     target = check_output_dir(out, inventory)
-    diff = compare(target, files)
-    if diff.clean and not leftovers(target):
-        return diff
     target.parent.mkdir(parents=True, exist_ok=True)
     with render_lock(target, say):
         target = check_output_dir(out, inventory)  # again under the lock: another writer may have been first
         diff = compare(target, files)
-        if not diff.clean:
+        if not diff.clean and not _update_in_place(target, files, diff, stage):
             _swap_in(target, files, diff, stage)
     return diff
+
+
+IN_PLACE_SHARE = 4  # an update that touches at most 1 in 4 of the files is made in place (fabric.journal)
+
+
+def _update_in_place(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage | None) -> bool:
+    """Update `target` in place (fabric.journal) when it exists and the change is small: the files that differ are
+    staged (those produced afresh into a stage beside `target` are already; without one, a stage is made for them)
+    and moved in; the others are not touched. False when the new tree must be swapped in instead (also when the
+    stage lies elsewhere: moves must be renames within one file system)."""
+    place = sorted([*diff.changed, *diff.added])
+    if (len(place) + len(diff.removed)) * IN_PLACE_SHARE > len(files) or not target.is_dir() \
+            or os.path.islink(target):
+        return False
+    if stage is None:
+        with Stage(target) as own:
+            return _commit(target, files, diff, own, place)
+    return _commit(target, files, diff, stage, place)
+
+
+def _commit(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage, place: list[str]) -> bool:
+    if os.path.realpath(stage.path.parent) != os.path.realpath(target.parent) or not stage.take():
+        return False
+    base = os.fspath(stage.path)
+    try:
+        for rel in place:
+            data = files[rel]
+            if not (isinstance(data, Staged) and data.source == os.path.join(base, rel)):
+                stage.put(rel, payload(data))
+        journal.commit(target, stage.path, place, sorted(diff.removed))
+    except OSError as exc:
+        raise _named(exc, stage.path, target) from exc
+    return True
+
+
+def _named(exc: OSError, private: Path, target: Path) -> OSError:
+    """`exc` naming the directory the user asked for instead of a private one of ours."""
+    where = exc.filename
+    if where is None or str(where).startswith(str(private)):
+        where = target
+    return OSError(exc.errno, exc.strerror or str(exc), str(where))
 
 
 def _fill(tree: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
@@ -398,10 +441,7 @@ def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stag
                 _remove_old(old, target, len(files))
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        where = exc.filename
-        if where is None or str(where).startswith(str(tmp)):  # name what the user asked for, not our temp tree
-            where = target
-        raise OSError(exc.errno, exc.strerror or str(exc), str(where)) from exc
+        raise _named(exc, tmp, target) from exc
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

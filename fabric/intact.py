@@ -39,34 +39,47 @@ def hash_files(out: Path, want: Mapping[str, str]) -> dict[str, int]:
     return found
 
 
+def survey(out: Path, want: Mapping[str, str]) -> tuple[dict[str, int], dict[str, str]]:
+    """What the background process finds: (hash_files(out, want), listing(out))."""
+    return hash_files(out, want), listing(out)
+
+
 class Verification:
-    """The hashing of an earlier render's files, started now and collected later."""
+    """The hashing of an earlier render's files, and the listing of its directory, started now and collected later
+    (the listing serves the comparison at the end of `render --check` and `plan`, and the whole-run reuse)."""
 
     def __init__(self, out: Path | None, want: Mapping[str, str]) -> None:
         self.out = out
         self.want = dict(want)
         self._pool: ProcessPoolExecutor | None = None
-        self._future: Future[dict[str, int]] | None = None
-        self._result: dict[str, int] | None = None
+        self._future: Future[tuple[dict[str, int], dict[str, str]]] | None = None
+        self._result: tuple[dict[str, int], dict[str, str]] | None = None
 
     @classmethod
     def start(cls, out: Path | None, want: Mapping[str, str], background: bool = True) -> Verification:
         """Begin hashing `want` ({path: sha256}) under `out` (None: nothing to verify) in a forked process."""
         job = cls(out, want)
         if out is None or not job.want:
-            job._result = {}
+            job._result = ({}, listing(out) if out is not None else {})
         elif background and can_fork() and len(job.want) >= BACKGROUND_MIN:
             import multiprocessing
 
             try:
                 job._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-                job._future = job._pool.submit(hash_files, out, job.want)
+                job._future = job._pool.submit(survey, out, job.want)
             except OSError:  # no process to spare: hash here, later
                 job._close()
         return job
 
     def result(self) -> dict[str, int]:
         """{path: size} of every file that is as the manifest recorded it (waits for the hashing when needed)."""
+        return self._collected()[0]
+
+    def listing(self) -> dict[str, str]:
+        """The output directory's files as `listing` found them when the hashing ran (in its order)."""
+        return self._collected()[1]
+
+    def _collected(self) -> tuple[dict[str, int], dict[str, str]]:
         if self._result is None:
             if self._future is not None:
                 try:
@@ -76,7 +89,7 @@ class Verification:
                 self._close()
             if self._result is None:
                 assert self.out is not None
-                self._result = hash_files(self.out, self.want)
+                self._result = survey(self.out, self.want)
         return self._result
 
     def cancel(self) -> None:

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from fabric.journal import recover
+
 MANIFEST = "manifest.json"
 LOCK_WAIT_S = 60.0
 
@@ -132,7 +134,8 @@ def leftovers(target: Path) -> list[Path]:
 @contextlib.contextmanager
 def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Iterator[list[Path]]:
     """Hold the lock of the directory that holds `target` (one writer at a time; a lock on the directory itself, so
-    no lock file is left behind) and remove the leftovers of killed renders under it. Yields the leftovers removed.
+    no lock file is left behind) and remove the leftovers of killed renders under it; an update a killed render had
+    decided (its journal, fabric.journal) is completed first. Yields the leftovers removed.
     Waits up to LOCK_WAIT_S for another render to finish."""
     fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -152,6 +155,8 @@ def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Ite
                 time.sleep(0.1)
         removed = leftovers(target)
         for path in removed:
+            if recover(target, path) and say is not None:  # a killed render's decided update: completed first
+                say(f"completed the update of {target} that an interrupted render had begun")
             shutil.rmtree(path, ignore_errors=True)
         yield removed
     finally:

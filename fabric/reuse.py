@@ -22,7 +22,7 @@ from pathlib import Path
 
 from fabric import digest, manifest
 from fabric.digest import FABRIC, code_closure, combine, data_digest, files_digest, tool_digest, tree_files
-from fabric.intact import Verification, listing
+from fabric.intact import Verification
 from fabric.load import Loaded
 from fabric.outdir import MANIFEST
 from fabric.staging import OnDisk
@@ -81,8 +81,7 @@ class Reuse:
             return None
         if self._inventory_digest(inventory) != prev.inputs:
             return None
-        on_disk = listing(self.out)
-        if set(on_disk) != {*prev.files, MANIFEST}:
+        if set(self.listing()) != {*prev.files, MANIFEST}:
             return None
         files = self.kept(prev.files)
         if files is None:
@@ -94,6 +93,11 @@ class Reuse:
             return None
         files[MANIFEST] = Kept("", size, os.path.join(os.path.realpath(self.out), MANIFEST))
         return dict(sorted(files.items()))
+
+    def listing(self) -> dict[str, str]:
+        """The files of the earlier render's directory (fabric.intact.listing, taken by the background hashing when
+        it ran; empty without one)."""
+        return self.verification.listing() if self.out is not None else {}
 
     def _inventory_digest(self, inventory: Path) -> str | None:
         """The canonical digest of an inventory that loads and passes the schema without a single finding, else

@@ -103,15 +103,19 @@ def test_staged_file_is_linked_not_copied(tmp_path: Path) -> None:
     assert isinstance(again.files["cabling.csv"], Kept)
 
 
-def test_the_stage_becomes_the_new_tree(tmp_path: Path) -> None:
-    """Beside the output, the staging directory is swapped in as the new tree (nothing linked twice); a file made
-    afresh with the bytes it already had keeps its old inode, a changed one is the staged file itself."""
-    from fabric.emit import write_tree
+@pytest.mark.parametrize("swap", [True, False], ids=["whole-tree swap", "in place"])
+def test_the_stage_becomes_the_new_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: bool) -> None:
+    """Beside the output, the staged files become the output's: swapped in as the new tree (a large change; nothing
+    linked twice) or moved in one by one (a small change: fabric.journal). A file made afresh with the bytes it
+    already had keeps its old inode, a changed one is the staged file itself, a dot file stays."""
+    import fabric.emit as emit
 
+    if swap:  # one changed file in 1 is "large"
+        monkeypatch.setattr(emit, "IN_PLACE_SHARE", 10**9)
     out = tmp_path / "gen"
     res = run(EXAMPLE)
     with Stage(out) as stage:
-        write_tree(out, build_tree(res, stage=stage).files, stage=stage)
+        emit.write_tree(out, build_tree(res, stage=stage).files, stage=stage)
     old_ino = {p: os.stat(out / p).st_ino for p in ("cabling.csv", "ipplan.csv")}
     (out / "ipplan.csv").write_text("edited\n")
     (out / ".keep").write_text("")
@@ -120,8 +124,10 @@ def test_the_stage_becomes_the_new_tree(tmp_path: Path) -> None:
         ipplan = tree.files["ipplan.csv"]
         assert isinstance(ipplan, Staged)
         staged_ino = os.stat(ipplan.source).st_ino
-        diff = write_tree(out, tree.files, stage=stage)
-        assert diff.changed == ["ipplan.csv"] and not stage.path.exists()  # the old tree went with the swap
+        diff = emit.write_tree(out, tree.files, stage=stage)
+        assert diff.changed == ["ipplan.csv"]
+        # swapped: the stage's name now holds the old tree, removed at once; in place: the stage is removed on close
+        assert stage.path.exists() is not swap
     assert os.stat(out / "cabling.csv").st_ino == old_ino["cabling.csv"]  # same bytes: the old file kept
     assert os.stat(out / "ipplan.csv").st_ino == staged_ino  # changed: the staged file, not a copy
     assert (out / ".keep").exists()

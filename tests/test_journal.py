@@ -1,0 +1,185 @@
+"""The in-place update of an output directory (fabric/journal.py) and how write_tree uses it: only the files that
+differ are touched; an error undoes what was done; a render killed after deciding is completed by the next one."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from fabric import journal
+from fabric.emit import build_tree, payload, write_tree
+from fabric.outdir import render_lock
+from fabric.pipeline import run
+from fabric.staging import Stage
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "inventory"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under `root`, dot files included, with its bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _inodes(root: Path) -> dict[str, int]:
+    return {p.relative_to(root).as_posix(): p.stat().st_ino for p in root.rglob("*") if p.is_file()}
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    """An output directory and a stage holding an update of it:
+    a/x changed, a/y untouched, b/z removed (b then empty: pruned), c/w removed beside the user's c/.keep (c stays),
+    e/f/n added in two new directories."""
+    target, stage = tmp_path / "gen", tmp_path / ".gen.stage-test"
+    _write(target, {"a/x": "old x\n", "a/y": "y\n", "b/z": "z\n", "c/w": "w\n", "c/.keep": ""})
+    _write(stage, {"a/x": "new x\n", "e/f/n": "n\n"})
+    return target, stage
+
+
+PLACE, REMOVE = ["a/x", "e/f/n"], ["b/z", "c/w"]
+AFTER = {"a/x": b"new x\n", "a/y": b"y\n", "c/.keep": b"", "e/f/n": b"n\n"}
+
+
+def test_commit_moves_in_only_what_differs(dirs: tuple[Path, Path]) -> None:
+    target, stage = dirs
+    untouched = _inodes(target)["a/y"]
+    new_x = (stage / "a/x").stat().st_ino
+    journal.commit(target, stage, PLACE, REMOVE)
+    assert _tree(target) == AFTER
+    assert not (target / "b").exists() and (target / "c").is_dir()  # b emptied: pruned; c keeps the user's dot file
+    assert _inodes(target)["a/y"] == untouched  # never opened
+    assert (target / "a/x").stat().st_ino == new_x  # moved, not copied
+    assert not (stage / journal.JOURNAL).exists()
+
+
+def _failing_after(calls: int, real: Callable[..., None]) -> Callable[..., None]:
+    seen = [0]
+
+    def replace(src: str, dst: str) -> None:
+        seen[0] += 1
+        if seen[0] > calls:
+            raise PermissionError(13, "Permission denied", dst)
+        real(src, dst)
+    return replace
+
+
+@pytest.mark.parametrize("calls", [0, 1])
+def test_an_error_midway_puts_everything_back(dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
+                                              calls: int) -> None:
+    """The second move fails (calls=1: a/x was replaced, e/f/ made; calls=0: nothing moved yet): the output
+    directory is exactly as it was, the same inodes included, and the journal is gone (nothing to complete)."""
+    target, stage = dirs
+    before, inodes = _tree(target), _inodes(target)
+    monkeypatch.setattr(journal.os, "replace", _failing_after(calls, os.replace))
+    with pytest.raises(PermissionError):
+        journal.commit(target, stage, PLACE, REMOVE)
+    monkeypatch.undo()
+    assert _tree(target) == before and _inodes(target) == inodes
+    assert not (target / "e").exists()
+    assert not (stage / journal.JOURNAL).exists()
+
+
+def _killed_child(work: Callable[[], None], moves: int) -> None:
+    """Run `work` in a forked child that dies (SIGKILL-like: no cleanup, no undo) at its `moves`+1-th os.replace
+    after the journal was written."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            real, seen = os.replace, [0]
+
+            def replace(src: str, dst: str) -> None:
+                if os.path.basename(dst) != journal.JOURNAL and not src.endswith(".part"):
+                    seen[0] += 1
+                    if seen[0] > moves:
+                        os._exit(9)
+                real(src, dst)
+            journal.os.replace = replace  # type: ignore[attr-defined]
+            work()
+        finally:
+            os._exit(0)
+    _pid, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 9, "the child was meant to die in the middle"
+
+
+def test_a_killed_update_is_completed_by_recover(dirs: tuple[Path, Path]) -> None:
+    target, stage = dirs
+    _killed_child(lambda: journal.commit(target, stage, PLACE, REMOVE), moves=1)
+    assert (target / "a/x").read_text() == "new x\n" and not (target / "e/f/n").exists()  # half done
+    assert json.loads((stage / journal.JOURNAL).read_text()) == {"place": PLACE, "remove": REMOVE}
+    assert journal.recover(target, stage)
+    assert _tree(target) == AFTER and not (target / "b").exists()
+    assert not journal.recover(target, stage)  # done: nothing left to complete
+
+
+def test_a_journal_cut_short_is_not_completed(dirs: tuple[Path, Path]) -> None:
+    """Killed while the journal was being written (only its .part exists, or it is not JSON): nothing had been
+    moved, nothing is completed."""
+    target, stage = dirs
+    before = _tree(target)
+    (stage / f"{journal.JOURNAL}.part").write_text('{"place": ["a/x"')
+    assert not journal.recover(target, stage)
+    (stage / journal.JOURNAL).write_text('{"place": ["a/x"')
+    assert not journal.recover(target, stage)
+    assert _tree(target) == before
+
+
+def test_the_next_render_completes_a_killed_one(tmp_path: Path) -> None:
+    """End to end: a render of a changed inventory is killed after its first move (the output is then half old,
+    half new); the next render of the same inventory completes the update under the output's lock before comparing,
+    finds nothing left to do, and the output equals a cold render of the changed inventory."""
+    out = tmp_path / "generated"
+    write_tree(out, build_tree(run(EXAMPLE)).files)
+    inv = tmp_path / "inventory"
+    shutil.copytree(EXAMPLE, inv)
+    text = (inv / "devices.yml").read_text()
+    assert text.count("management: 192.168.15.3 ") == 1  # p1-s1-rail3
+    (inv / "devices.yml").write_text(text.replace("management: 192.168.15.3 ", "management: 192.168.15.99 "))
+    res = run(inv)
+    cold = {p: payload(c) for p, c in build_tree(res).files.items()}
+
+    def render() -> None:
+        with Stage(out) as stage:
+            write_tree(out, build_tree(res, cache=out, stage=stage).files, stage=stage)
+    _killed_child(render, moves=1)
+    leftover = [p for p in tmp_path.iterdir() if p.name.startswith(".generated.stage-")]
+    assert len(leftover) == 1 and (leftover[0] / journal.JOURNAL).exists()
+    assert _tree(out) != cold  # half done
+
+    said: list[str] = []
+    with render_lock(out, said.append):
+        pass
+    assert said == [f"completed the update of {out} that an interrupted render had begun"]
+    assert _tree(out) == cold
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert write_tree(out, build_tree(res, cache=out).files).clean
+
+
+def test_a_small_change_touches_only_its_files(tmp_path: Path) -> None:
+    """write_tree with a small change (one switch's management address: its config, host_vars, the Ansible
+    inventory, the IP plan, its expected state and the manifest) keeps every other file's inode: the output
+    directory is updated in place, not rebuilt."""
+    out = tmp_path / "generated"
+    write_tree(out, build_tree(run(EXAMPLE)).files)
+    before = _inodes(out)
+    inv = tmp_path / "inventory"
+    shutil.copytree(EXAMPLE, inv)
+    text = (inv / "devices.yml").read_text()
+    (inv / "devices.yml").write_text(text.replace("management: 192.168.15.3 ", "management: 192.168.15.99 "))
+    diff = write_tree(out, build_tree(run(inv), cache=out).files)
+    after = _inodes(out)
+    moved = {p for p in after if after[p] != before.get(p)}
+    assert moved == set(diff.changed) and not diff.added and not diff.removed
+    assert "configs/p1-s1-rail3/config_db.json" in moved and "ipplan.csv" in moved
+    assert not any(p.startswith("configs/") and "p1-s1-rail3" not in p for p in moved)
+    assert len(moved) * 4 <= len(after)  # a small change by fabric.emit's rule
