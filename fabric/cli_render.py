@@ -136,6 +136,7 @@ def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
             return 0
         print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
               f"{len(diff.removed)} extra file(s); run `make render` and commit")
+        _say_unfinished(out)
         for path in diff.changed[:20]:
             print(f"  changed  {path}")
             if path == MANIFEST:
@@ -158,6 +159,16 @@ def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     return 0
 
 
+def _say_unfinished(out: Path) -> None:
+    """Name an update of `out` that a killed render left half made (fabric.journal): the next render completes it."""
+    from fabric.journal import unfinished
+    from fabric.outdir import leftovers
+
+    if unfinished(leftovers(out)):
+        print(f"  (a render of {out}/ was interrupted while it updated the files; the next `fabric render` "
+              "completes that update first)")
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     with _session(args) as (progress, stage):
         return _plan(args, progress, stage)
@@ -176,6 +187,7 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     if diff.clean:
         print("No changes. generated/ matches the inventory.")
         return 0
+    _say_unfinished(out)
 
     def device_of(path: str) -> str | None:
         parts = path.split("/")

@@ -76,6 +76,11 @@ def recover(target: Path, stage: Path) -> bool:
     return True
 
 
+def unfinished(stages: Iterable[Path]) -> list[Path]:
+    """Those of `stages` (a killed render's leftovers, fabric.outdir.leftovers) that hold a decided update."""
+    return [stage for stage in stages if (stage / JOURNAL).is_file()]
+
+
 def _write_journal(new: str, place: Sequence[str], remove: Sequence[str]) -> None:
     """The journal, whole or not at all (written aside, then renamed)."""
     path = os.path.join(new, JOURNAL)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from fabric import journal
+from fabric.cli import main
 from fabric.emit import build_tree, payload, write_tree
 from fabric.outdir import render_lock
 from fabric.pipeline import run
@@ -134,10 +135,11 @@ def test_a_journal_cut_short_is_not_completed(dirs: tuple[Path, Path]) -> None:
     assert _tree(target) == before
 
 
-def test_the_next_render_completes_a_killed_one(tmp_path: Path) -> None:
+def test_the_next_render_completes_a_killed_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """End to end: a render of a changed inventory is killed after its first move (the output is then half old,
-    half new); the next render of the same inventory completes the update under the output's lock before comparing,
-    finds nothing left to do, and the output equals a cold render of the changed inventory."""
+    half new); `render --check` says so; the next render of the same inventory completes the update under the
+    output's lock before comparing, finds nothing left to do, and the output equals a cold render of the changed
+    inventory."""
     out = tmp_path / "generated"
     write_tree(out, build_tree(run(EXAMPLE)).files)
     inv = tmp_path / "inventory"
@@ -155,6 +157,8 @@ def test_the_next_render_completes_a_killed_one(tmp_path: Path) -> None:
     leftover = [p for p in tmp_path.iterdir() if p.name.startswith(".generated.stage-")]
     assert len(leftover) == 1 and (leftover[0] / journal.JOURNAL).exists()
     assert _tree(out) != cold  # half done
+    assert main(["render", str(inv), "--out", str(out), "--check", "-q"]) == 3
+    assert "was interrupted while it updated the files" in capsys.readouterr().out
 
     said: list[str] = []
     with render_lock(out, said.append):
