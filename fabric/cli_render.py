@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from fabric.load import Loaded
     from fabric.pipeline import Result
     from fabric.progress import Progress
+    from fabric.reuse import Reuse
     from fabric.staging import Stage
 
 T = TypeVar("T")
@@ -46,10 +47,11 @@ def _validated(args: argparse.Namespace, progress: Progress, meanwhile: Callable
 
 
 def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
-        -> tuple[dict[str, Content] | None, int, dict[str, str] | None]:
-    """Validate and render: (files, 0, --out's listing), or (None, exit code, None) after printing why. The listing
-    (fabric.intact.listing, None with --full) was taken at the start, beside the hashing of --out's files: a check
-    or a plan compares with it. Files made afresh are written to
+        -> tuple[dict[str, Content] | None, int, dict[str, str] | None, Reuse]:
+    """Validate and render: (files, 0, --out's listing, the reuse), or (None, exit code, None, the reuse) after
+    printing why. The listing (fabric.intact.listing, None with --full) was taken at the start, beside the hashing
+    of --out's files: a check or a plan compares with it; writing checks that no other render replaced what the
+    reuse read (write_tree's `since`). Files made afresh are written to
     `stage` as they are made (fabric.staging). Devices and artifacts whose digests match --out's manifest (and whose
     files there are intact) are reused, not rendered again; when nothing railfabric reads changed since that render,
     nothing is validated or rendered (fabric.reuse)."""
@@ -62,18 +64,18 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
         if same is not None:
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
-            return dict(same), 0, reuse.listing()
+            return dict(same), 0, reuse.listing(), reuse
         res, rc, models = _validated(args, progress, lambda r: build_models(r, progress), reuse.loaded)
         if res is None:
-            return None, rc, None
+            return None, rc, None, reuse
         try:
             files = build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage,
                                models=models).files
         except RenderError as exc:
             progress.close()
             print(f"fabric: render error: {exc}", file=sys.stderr)
-            return None, 2, None
-        return files, 0, reuse.listing() if reuse.out is not None else None
+            return None, 2, None, reuse
+        return files, 0, reuse.listing() if reuse.out is not None else None, reuse
     finally:
         reuse.close()
 
@@ -123,7 +125,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified, write_tree
 
-    files, rc, listed = _rendered(args, progress, stage)
+    files, rc, listed, reuse = _rendered(args, progress, stage)
     if files is None:
         return rc
     out = Path(args.out)
@@ -149,7 +151,7 @@ def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
             print(f"  extra    {path}")
         return 3
     progress.stage(f"writing {out}/ ({len(files):,} files)")
-    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note, stage=stage)
+    diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note, stage=stage, since=reuse)
     progress.close()
     if diff.clean:
         print(f"{out}/ unchanged ({len(files):,} files)")
@@ -177,7 +179,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import compare, unified
 
-    files, rc, listed = _rendered(args, progress, stage)
+    files, rc, listed, _reuse = _rendered(args, progress, stage)
     if files is None:
         return rc
     out = Path(args.out)

@@ -12,6 +12,7 @@ mtime, nothing is touched when nothing changed, and an error leaves generated/ e
 from __future__ import annotations
 
 import difflib
+import errno
 import gc
 import hashlib
 import os
@@ -299,7 +300,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None = None,
-               say: Say | None = None, stage: Stage | None = None) -> Diff:
+               say: Say | None = None, stage: Stage | None = None, since: Reuse | None = None) -> Diff:
     """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did. With the `stage` the
     files were staged in (fabric.staging), that directory becomes the new tree when it lies beside `out`: the files
     made afresh are already in place, and only the kept ones are linked in.
@@ -307,11 +308,16 @@ def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None =
     `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the
     manifest of an earlier render; never the inventory, a repository root, `/` or the home directory), else
     OutputRefused is raised before anything is touched. The swap runs under the output directory's lock, which also
-    clears the leftovers of a killed render."""
+    clears the leftovers of a killed render. `since`: the earlier render in `out` that `files` reuses (fabric.reuse):
+    if another render replaced it meanwhile, the files kept from it are no longer what is there, so nothing is
+    written and OSError(EBUSY) says to run again."""
     target = check_output_dir(out, inventory)
     target.parent.mkdir(parents=True, exist_ok=True)
     with render_lock(target, say):
         target = check_output_dir(out, inventory)  # again under the lock: another writer may have been first
+        if since is not None and since.out is not None and manifest.identity(target) != since.seen:
+            raise OSError(errno.EBUSY, "another fabric render wrote it while this one ran (nothing written): run "
+                          "again", str(target))
         diff = compare(target, files)
         if not diff.clean and not _update_in_place(target, files, diff, stage):
             _swap_in(target, files, diff, stage)

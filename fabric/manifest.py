@@ -15,6 +15,7 @@ Previous (nothing reusable: a full render), never an error.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,19 @@ def parse(data: Any) -> Previous:
                     if isinstance(platforms, dict) else {},
                     devices=_entries(data.get("devices"), "model"),
                     artifacts=_entries(data.get("artifacts"), "inputs"))
+
+
+Identity = tuple[int, int, int, int] | None  # the manifest file's (device, inode, mtime ns, size); None: no manifest
+
+
+def identity(out: Path) -> Identity:
+    """Which manifest file `out` holds now: every render that changes anything replaces it (a new inode), so a
+    different identity means another render wrote `out` in the meantime."""
+    try:
+        st = os.stat(out / MANIFEST)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size
 
 
 def load(out: Path | None) -> Previous:

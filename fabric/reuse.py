@@ -55,6 +55,7 @@ class Reuse:
 
     def __init__(self, out: Path | None, background: bool = True) -> None:
         self.out = out
+        self.seen = manifest.identity(out) if out is not None else None  # before reading it: see write_tree's `since`
         self.previous = manifest.load(out)
         self.verification = Verification.start(out, self.previous.files, background)
         self.loaded: Loaded | None = None  # the inventory, when `unchanged` loaded it (the pipeline need not again)

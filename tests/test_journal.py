@@ -187,3 +187,37 @@ def test_a_small_change_touches_only_its_files(tmp_path: Path) -> None:
     assert "configs/p1-s1-rail3/config_db.json" in moved and "ipplan.csv" in moved
     assert not any(p.startswith("configs/") and "p1-s1-rail3" not in p for p in moved)
     assert len(moved) * 4 <= len(after)  # a small change by fabric.emit's rule
+
+
+def test_a_render_that_lost_a_race_writes_nothing(tmp_path: Path) -> None:
+    """Render A reads generated/ (its manifest, the files it will keep); render B of another inventory writes
+    generated/ first; A then refuses (EBUSY, 'run again') and leaves B's output exactly as it is: the files A would
+    keep are no longer the ones it verified."""
+    import errno
+
+    from fabric.reuse import Reuse
+
+    out = tmp_path / "generated"
+    write_tree(out, build_tree(run(EXAMPLE)).files)
+    inv = tmp_path / "inventory"
+    shutil.copytree(EXAMPLE, inv)
+    text = (inv / "devices.yml").read_text()
+    (inv / "devices.yml").write_text(text.replace("management: 192.168.15.3 ", "management: 192.168.15.99 "))
+    first = Reuse(out)
+    try:
+        files_a = build_tree(run(EXAMPLE), reuse=first).files  # A: the example again (it would keep everything)
+    finally:
+        first.close()
+    write_tree(out, build_tree(run(inv), cache=out).files)  # B wins
+    b_output = _tree(out)
+    with pytest.raises(OSError) as caught:
+        write_tree(out, files_a, since=first)
+    assert caught.value.errno == errno.EBUSY and "run again" in str(caught.value)
+    assert _tree(out) == b_output
+    again = Reuse(out)  # run again: A now reads B's output, and writes its own
+    try:
+        files_a = build_tree(run(EXAMPLE), reuse=again).files
+    finally:
+        again.close()
+    assert not write_tree(out, files_a, since=again).clean
+    assert _tree(out) == {p: payload(c) for p, c in build_tree(run(EXAMPLE)).files.items()}
