@@ -86,11 +86,25 @@ def bare_write(shape: list[tuple[str, int]], base: Path) -> float:
     """Wall seconds of a fresh Python child writing the same files and byte counts (interpreter start included)."""
     plan = base / "bare-plan.json"
     plan.write_text(json.dumps(shape))
-    out = base / "bare-out"
+    out = base / f"bare-out-{len(shape)}"
     wall, _rss, rc, text = run_child([sys.executable, "-c", BARE_WRITER, str(plan), str(out)])
     assert rc == 0, text
-    shutil.rmtree(out, ignore_errors=True)
-    return wall
+    return wall  # the tree stays until the end of the bench: see `probe`
+
+
+def probe(base: Path, files: int = 2000) -> float:
+    """Microseconds to create one small file (a directory per 10), in a fresh child. On this machine the file
+    system is ext4 without a journal, where creating a file skips every inode deleted in the last 1 to 6 minutes
+    (the kernel's recently_deleted check), so file creation right after a large deletion is 10 to 50x slower: the
+    bench deletes nothing until it ends and records this probe before and after, to say in what state it ran."""
+    out = base / f"probe-{time.monotonic_ns()}"
+    code = ("import os, sys, time\nbase, n = sys.argv[1], int(sys.argv[2])\nt = time.perf_counter()\n"
+            "for i in range(n):\n    d = f'{base}/d{i // 10}'\n    if i % 10 == 0:\n        os.makedirs(d)\n"
+            "    with open(f'{d}/f{i % 10}', 'wb') as fh:\n        fh.write(b'x' * 1000)\n"
+            "print(time.perf_counter() - t)")
+    _wall, _rss, rc, text = run_child([sys.executable, "-c", code, str(out), str(files)])
+    assert rc == 0, text
+    return round(float(text.strip()) / files * 1e6, 1)
 
 
 def changed_inventory(inv: Path, dest: Path) -> Path:
@@ -146,7 +160,6 @@ def bench_size(gpus: int, base: Path, workers: int, results: dict[str, Any]) -> 
     (stale / "manifest.json").write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     record(results, gpus, "no-op, per-device path", *fabric("render", str(inv), "--out", str(stale), "--check",
                                                              "--workers", w))
-    shutil.rmtree(stale, ignore_errors=True)
     changed = changed_inventory(inv, base / f"inv-{gpus}-changed")
     record(results, gpus, "1 changed: render --check",
            *fabric("render", str(changed), "--out", str(cold), "--check", "--workers", w))
@@ -160,8 +173,6 @@ def bench_size(gpus: int, base: Path, workers: int, results: dict[str, Any]) -> 
     same = tree_digest(incr) == tree_digest(cold2)
     results["identical_to_cold"][str(gpus)] = same
     print(f"{gpus:>7,} GPUs  incremental output identical to a cold render: {same}", flush=True)
-    for d in (cold, incr, cold2):
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def targets(results: dict[str, Any]) -> dict[str, bool]:
@@ -198,8 +209,14 @@ def main(argv: list[str] | None = None) -> int:
           "machine's speed varies: compare numbers together with it")
     Path(args.tmp).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="railfabric-bench-render-", dir=args.tmp) as tmp:
+        results["fs_create_us_before"] = probe(Path(tmp))
+        print(f"file system: {results['fs_create_us_before']} µs to create a small file (about 25 on this machine "
+              "when nothing was deleted in the last minutes; see bench/README.md)", flush=True)
         for gpus in (int(s) for s in args.sizes.split(",")):
             bench_size(gpus, Path(tmp), args.workers, results)
+        results["fs_create_us_after"] = probe(Path(tmp))
+        print(f"file system after: {results['fs_create_us_after']} µs to create a small file; removing the "
+              "bench's trees", flush=True)
     results["calibration_s_after"] = calibrate()
     results["targets"] = targets(results)
     for k, v in results["targets"].items():
