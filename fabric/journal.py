@@ -8,8 +8,8 @@ and the set is made all-or-nothing by a journal kept in the render's staging dir
 1. every new file is in the stage at its own path (`stage`); each file that will be replaced or removed is
    hard-linked into the stage's `.railfabric-old/` (the way back);
 2. the journal (`.railfabric-journal.json`) names the moves and the removals: from then on the update is decided;
-3. the moves and removals are made, directories the removals leave empty are removed (one still holding a dot file
-   stays), and the journal is deleted.
+3. the removals are made, directories they leave empty are removed (one still holding a dot file stays), the moves
+   are made, and the journal is deleted.
 
 An error before step 2 leaves the output directory as it was. An error during step 3 (a read-only subdirectory, a
 full disk when a new directory is made) undoes what was done, from `.railfabric-old/`, and is raised: the directory
@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 OLD = ".railfabric-old"
@@ -45,13 +46,12 @@ def commit(target: Path, stage: Path, place: Sequence[str], remove: Sequence[str
                 folders.add(folder)
             os.link(have, back, follow_symlinks=False)
     _write_journal(new, place, remove)
-    done: list[str] = []
-    made: list[str] = []
+    steps = _Steps()
     try:
-        _apply(base, new, place, remove, done, made)
+        _apply(base, new, place, remove, steps)
     except BaseException:
         os.unlink(os.path.join(new, JOURNAL))  # undone, never to be completed by a later cleanup
-        _undo(base, new, done, made)
+        _undo(base, new, steps)
         raise
     os.unlink(os.path.join(new, JOURNAL))
 
@@ -71,7 +71,7 @@ def recover(target: Path, stage: Path) -> bool:
     base = os.fspath(target)
     place = [rel for rel in doc["place"] if os.path.lexists(os.path.join(new, rel))]
     remove = [rel for rel in doc["remove"] if os.path.lexists(os.path.join(base, rel))]
-    _apply(base, new, place, remove, [], [])
+    _apply(base, new, place, remove, _Steps())
     os.unlink(os.path.join(new, JOURNAL))
     return True
 
@@ -89,21 +89,27 @@ def _write_journal(new: str, place: Sequence[str], remove: Sequence[str]) -> Non
     os.replace(f"{path}.part", path)
 
 
-def _apply(base: str, new: str, place: Iterable[str], remove: Iterable[str], done: list[str],
-           made: list[str]) -> None:
-    """The moves, then the removals; `done` and `made` record each step (files, new directories) as it is made."""
-    for rel in place:
-        dest = os.path.join(base, rel)
-        _make_parents(base, os.path.dirname(dest), made)
-        os.replace(os.path.join(new, rel), dest)
-        done.append(rel)
-    gone = []
+@dataclass
+class _Steps:
+    """What an update did so far, in order: files removed, directories made, files moved in."""
+    removed: list[str] = field(default_factory=list)
+    made: list[str] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+
+
+def _apply(base: str, new: str, place: Iterable[str], remove: Iterable[str], steps: _Steps) -> None:
+    """The removals (and the directories they leave empty), then the moves: a path that turns from a file into a
+    directory, or back, is free when its new content arrives. Each step is recorded in `steps` as it is made."""
     for rel in remove:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(base, rel))
-        done.append(rel)
-        gone.append(rel)
-    _prune(base, gone)
+        steps.removed.append(rel)
+    _prune(base, remove)
+    for rel in place:
+        dest = os.path.join(base, rel)
+        _make_parents(base, os.path.dirname(dest), steps.made)
+        os.replace(os.path.join(new, rel), dest)
+        steps.moved.append(rel)
 
 
 def _make_parents(base: str, folder: str, made: list[str]) -> None:
@@ -129,15 +135,23 @@ def _prune(base: str, removed: Iterable[str]) -> None:
             folder = os.path.dirname(folder)
 
 
-def _undo(base: str, new: str, done: Sequence[str], made: Sequence[str]) -> None:
-    """Put back every file `done` touched (from the stage's copies of the old files) and remove the new directories."""
-    for rel in reversed(done):
+def _undo(base: str, new: str, steps: _Steps) -> None:
+    """Take back what `steps` did, last first: each file moved in is replaced by the old one (the stage's link to
+    it) or removed, the directories made are removed, each file removed is put back (its directories made again).
+    Best effort: a step that fails does not stop the others (the error that caused the undo is what is raised)."""
+    for rel in reversed(steps.moved):
         dest, back = os.path.join(base, rel), os.path.join(new, OLD, rel)
-        if os.path.lexists(back):
-            _make_parents(base, os.path.dirname(dest), [])
-            os.replace(back, dest)
-        elif os.path.lexists(dest):
-            os.unlink(dest)
-    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            if os.path.lexists(back):
+                os.replace(back, dest)
+            elif os.path.lexists(dest):
+                os.unlink(dest)
+    for folder in reversed(steps.made):
         with contextlib.suppress(OSError):
             os.rmdir(folder)
+    for rel in reversed(steps.removed):
+        dest, back = os.path.join(base, rel), os.path.join(new, OLD, rel)
+        with contextlib.suppress(OSError):
+            if os.path.lexists(back):
+                _make_parents(base, os.path.dirname(dest), [])
+                os.replace(back, dest)

@@ -64,13 +64,15 @@ def test_commit_moves_in_only_what_differs(dirs: tuple[Path, Path]) -> None:
     assert not (stage / journal.JOURNAL).exists()
 
 
-def _failing_after(calls: int, real: Callable[..., None]) -> Callable[..., None]:
+def _failing_move(calls: int, real: Callable[..., None]) -> Callable[..., None]:
+    """os.replace that fails once: at the move after `calls` moves (the journal's own rename does not count)."""
     seen = [0]
 
     def replace(src: str, dst: str) -> None:
-        seen[0] += 1
-        if seen[0] > calls:
-            raise PermissionError(13, "Permission denied", dst)
+        if not src.endswith(".part"):
+            seen[0] += 1
+            if seen[0] == calls + 1:
+                raise PermissionError(13, "Permission denied", dst)
         real(src, dst)
     return replace
 
@@ -78,16 +80,17 @@ def _failing_after(calls: int, real: Callable[..., None]) -> Callable[..., None]
 @pytest.mark.parametrize("calls", [0, 1])
 def test_an_error_midway_puts_everything_back(dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
                                               calls: int) -> None:
-    """The second move fails (calls=1: a/x was replaced, e/f/ made; calls=0: nothing moved yet): the output
-    directory is exactly as it was, the same inodes included, and the journal is gone (nothing to complete)."""
+    """A move fails after the removals (b/z, c/w; b pruned) and `calls` moves (calls=1: a/x was replaced, e/f/ made
+    for the next): the output directory is exactly as it was, the same inodes included, and the journal is gone
+    (nothing for a later cleanup to complete)."""
     target, stage = dirs
     before, inodes = _tree(target), _inodes(target)
-    monkeypatch.setattr(journal.os, "replace", _failing_after(calls, os.replace))
+    monkeypatch.setattr(journal.os, "replace", _failing_move(calls, os.replace))
     with pytest.raises(PermissionError):
         journal.commit(target, stage, PLACE, REMOVE)
     monkeypatch.undo()
     assert _tree(target) == before and _inodes(target) == inodes
-    assert not (target / "e").exists()
+    assert not (target / "e").exists() and (target / "b").is_dir()
     assert not (stage / journal.JOURNAL).exists()
 
 
@@ -221,3 +224,13 @@ def test_a_render_that_lost_a_race_writes_nothing(tmp_path: Path) -> None:
         again.close()
     assert not write_tree(out, files_a, since=again).clean
     assert _tree(out) == {p: payload(c) for p, c in build_tree(run(EXAMPLE)).files.items()}
+
+
+def test_a_file_that_becomes_a_directory(tmp_path: Path) -> None:
+    """`k` was a file and is now a directory holding `k/m` (and `d/` held only `d/q`, which is now the file `d`):
+    the removals come first, so each new path is free when its file arrives."""
+    target, stage = tmp_path / "gen", tmp_path / ".gen.stage-test"
+    _write(target, {"k": "file\n", "d/q": "q\n"})
+    _write(stage, {"k/m": "m\n", "d": "d\n"})
+    journal.commit(target, stage, ["d", "k/m"], ["d/q", "k"])
+    assert _tree(target) == {"d": b"d\n", "k/m": b"m\n"}
