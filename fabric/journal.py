@@ -39,7 +39,8 @@ def commit(target: Path, stage: Path, place: Sequence[str], remove: Sequence[str
     folders: set[str] = set()
     for rel in (*place, *remove):  # the way back: every file that will be replaced or removed
         have = os.path.join(base, rel)
-        if os.path.lexists(have):
+        if os.path.lexists(have) and (os.path.islink(have) or not os.path.isdir(have)):  # a directory: emptied by
+            # the removals (and remade by their undo)
             back = os.path.join(new, OLD, rel)
             if (folder := os.path.dirname(back)) not in folders:
                 os.makedirs(folder, exist_ok=True)
