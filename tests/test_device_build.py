@@ -33,7 +33,7 @@ def test_link_walk_of_a_rail_switch(mini: Result) -> None:
     # one uplink per spine on the upper half: spine 1 → port 33 (Ethernet256), spine 2 → port 34 (Ethernet264)
     ups = {k: v.name for k, v in found.used.items() if v.mode == "routed"}
     assert ups == {(33, 0): "Ethernet256", (34, 0): "Ethernet264"}
-    assert [n.description.split()[0] for n in found.neighbors["SPINES"]] == ["p1-spine1", "p1-spine2"]
+    assert [n.description.split()[0] for _ip, n in found.neighbors["SPINES"]] == ["p1-spine1", "p1-spine2"]
     assert set(found.neighbors) == {"SPINES"} and not found.channels and not found.mlag.active
     assert found.lower_peers == {}  # every switch is SONiC
 
@@ -46,7 +46,7 @@ def test_spine_walk(mini: Result) -> None:
     # no super-spines: the spine's downlinks run from port 1, rail0 then rail1
     assert [(k, v.peer) for k, v in sorted(found.used.items())] == [((1, 0), "p1-s1-rail0"),
                                                                     ((2, 0), "p1-s1-rail1")]
-    assert [n.remote_as for n in found.neighbors["RAIL-SWITCHES"]] == [plan.asn["p1-s1-rail0"],
+    assert [n.remote_as for _ip, n in found.neighbors["RAIL-SWITCHES"]] == [plan.asn["p1-s1-rail0"],
                                                                         plan.asn["p1-s1-rail1"]]
 
 
