@@ -206,3 +206,23 @@ def test_schema_does_not_depend_on_the_order_classes_are_met(monkeypatch: pytest
     leaf = model_digest(Leaf(2))
     assert (model_digest(value), leaf) == tree_first
     assert model_digest(Tree("t", (Leaf(1, (Tree("v"),)),))) != tree_first[0]  # deep inside the recursion counts
+
+
+def test_values_getter() -> None:
+    """The compiled getter of a record's field values: the values in the order given, only for field names."""
+    import fabric.digest_model as dm
+
+    get = dm._values_getter(["y", "x"])
+    assert get(_XY(1, 2)) == (2, 1)  # y, then x
+    with pytest.raises(ValueError):
+        dm._values_getter(["x"])  # one field is a plain attribute read, not a tuple
+    with pytest.raises(ValueError):
+        dm._values_getter(["x", "y) or (0"])  # never code: only identifiers
+    with pytest.raises(ValueError):
+        dm._values_getter(["x", "class"])
+
+
+@dataclass(slots=True)
+class _XY:
+    x: int
+    y: int
