@@ -68,36 +68,50 @@ def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
     return by_device
 
 
-def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple[EndParts, EndParts]:
+class SwitchEnds(dict[str, tuple[str, str, int, int, str, int]]):
+    """What a fabric link end needs of its switch, by switch name, looked up once per switch when first asked for:
+    (hostname, platform, the model's port speed, its serdes lanes per port, role value, ASN)."""
+
+    def __init__(self, inv: Inventory, topo: Topology, plan: Plan) -> None:
+        super().__init__()
+        self.inv, self.topo, self.plan = inv, topo, plan
+
+    def __missing__(self, name: str) -> tuple[str, str, int, int, str, int]:
+        sw = self.topo.switches[name]
+        model = self.inv.switch_models[sw.model]
+        end = self[name] = (sw.name, sw.platform, model.speed, model.serdes_lanes, sw.role._value_,
+                            self.plan.asn[sw.name])
+        return end
+
+
+def fabric_link(inv: Inventory, plan: Plan, ends: SwitchEnds, link: Link) -> tuple[EndParts, EndParts]:
     """Both ends of a fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (the
-    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31."""
+    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31. `ends`: the
+    switches' SwitchEnds."""
     ea, ez = link.a, link.z
-    a, z = topo.switches[ea.device], topo.switches[ez.device]
+    an, a_platform, a_speed, a_serdes, a_role, a_asn = ends[ea.device]
+    zn, z_platform, z_speed, z_serdes, z_role, z_asn = ends[ez.device]
     upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
     a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
-    models = inv.switch_models
-    ma, mz = models[a.model], models[z.model]  # end_name, inline: twice per fabric link
-    a_name = interface_name(a.platform, ea.port, ea.lane, ma.speed // ea.speed if ea.lane else 1, ma.serdes_lanes)
-    z_name = interface_name(z.platform, ez.port, ez.lane, mz.speed // ez.speed if ez.lane else 1, mz.serdes_lanes)
-    an, zn, role = a.name, z.name, link.role._value_
+    # end_name, inline: twice per fabric link
+    a_name = interface_name(a_platform, ea.port, ea.lane, a_speed // ea.speed if ea.lane else 1, a_serdes)
+    z_name = interface_name(z_platform, ez.port, ez.lane, z_speed // ez.speed if ez.lane else 1, z_serdes)
     a_desc, z_desc = f"{zn} {z_name}", f"{an} {a_name}"  # each end describes its peer
-    mtu = _link_mtu(inv.fabric.mtu, a.platform, z.platform)
-    asn = plan.asn
+    mtu, role = _link_mtu(inv.fabric.mtu, a_platform, z_platform), link.role._value_
     if link.bundle:
         ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, zn,
                        z_name, role)
         iz = Interface(z_name, ez.port, ez.lane, ez.speed, "member", True, z_desc, mtu, None, None, None, True, an,
                        a_name, role)
-        na, nz = Neighbor(z_ip, asn[zn], zn, a_ip), Neighbor(a_ip, asn[an], an, z_ip)
+        na, nz = Neighbor(z_ip, z_asn, zn, a_ip), Neighbor(a_ip, a_asn, an, z_ip)
     else:
         ia = Interface(a_name, ea.port, ea.lane, ea.speed, "routed", True, a_desc, mtu, f"{a_ip}/31", None, None, True,
                        zn, z_name, role)
         iz = Interface(z_name, ez.port, ez.lane, ez.speed, "routed", True, z_desc, mtu, f"{z_ip}/31", None, None, True,
                        an, a_name, role)
-        na, nz = Neighbor(z_ip, asn[zn], a_desc, a_ip), Neighbor(a_ip, asn[an], z_desc, z_ip)
-    a_role, z_role = a.role._value_, z.role._value_
-    return ((ia, (upper_ip, na), _GROUP_OF[(a_role, z_role)], z.platform, mtu),
-            (iz, (lower_ip, nz), _GROUP_OF[(z_role, a_role)], a.platform, mtu))
+        na, nz = Neighbor(z_ip, z_asn, a_desc, a_ip), Neighbor(a_ip, a_asn, z_desc, z_ip)
+    return ((ia, (upper_ip, na), _GROUP_OF[(a_role, z_role)], z_platform, mtu),
+            (iz, (lower_ip, nz), _GROUP_OF[(z_role, a_role)], a_platform, mtu))
 
 
 def switch_links(inv: Inventory, sw: Switch, mtu: int, port_channel_name: Callable[[int], str]) -> SwitchLinks:
@@ -109,7 +123,7 @@ def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, Swit
                 peer_links: Iterable[Link]) -> None:
     """Add what `links` and `peer_links` give the switches of `outs` (by name) to their SwitchLinks; ends on other
     switches are skipped."""
-    host = LinkRole.HOST
+    host, ends = LinkRole.HOST, SwitchEnds(inv, topo, plan)
     for link in links:
         if link.role is host:
             out = outs.get(link.z.device)
@@ -119,7 +133,7 @@ def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, Swit
         oa, oz = outs.get(link.a.device), outs.get(link.z.device)
         if oa is None and oz is None:
             continue
-        a_parts, z_parts = fabric_link(inv, topo, plan, link)
+        a_parts, z_parts = fabric_link(inv, plan, ends, link)
         if oa is not None:
             _fabric_end(oa, link, link.a, False, a_parts)
         if oz is not None:
