@@ -226,3 +226,20 @@ def test_values_getter() -> None:
 class _XY:
     x: int
     y: int
+
+
+def test_records_of_another_class_are_refused(devices: dict[str, DeviceConfig]) -> None:
+    """A tuple of records is dumped positionally, as the declared class's fields: an element of any other class
+    (even a subclass with the same fields, or one that lacks them) is refused, never dumped in its place."""
+    d = devices["p1-s1-rail3"]
+    last = d.interfaces[-1]
+
+    @dataclass(slots=True)
+    class Lookalike(type(last)):  # type: ignore[misc]
+        pass
+
+    same = Lookalike(**{f.name: getattr(last, f.name) for f in dataclasses.fields(last)})
+    for stranger in (same, Inner(1)):
+        with pytest.raises(TypeError):
+            model_digest(replace(d, interfaces=(*d.interfaces[:-1], stranger)))  # type: ignore[arg-type]
+    assert model_digest(replace(d, interfaces=(*d.interfaces[:-1], copy.copy(last)))) == model_digest(d)
