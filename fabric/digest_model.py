@@ -6,7 +6,7 @@ Two things make it cheap at 5,632 switches (339 MB of keyed JSON before):
   field names; its class's schema (module, name, every field's name and resolved annotation, for the class and
   every class whose instances it holds inline, transitively) is digested once per class and prefixed to every
   digest, so the same values under another layout never digest alike. Fields whose annotation holds only scalars
-  (str, int, float, bool, None, enums and tuples of them) are handed to orjson as they are (one attrgetter per
+  (str, int, float, bool, None, enums and tuples of them) are handed to orjson as they are (one compiled getter per
   object); the other fields are encoded by a plan made once per class from its annotations.
 - **Sections by reference.** A dataclass held directly in a field (DeviceConfig.qos, .buffers, .bgp, .system, ...;
   within them Qos.ecn, System.tacacs, ...) is digested on its own and stands in its holder's dump as
@@ -27,11 +27,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import keyword
 import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
-from operator import attrgetter
 
 import orjson
 
@@ -118,17 +118,30 @@ def _generic(value: object, dg: _Digester) -> _Encoded:
 
 def _inline_elements(elem: object) -> tuple[_Enc | None, list[type]]:
     """The plan for the elements of a homogeneous tuple or list, as a plan for the whole sequence: dataclass
-    elements inline (each as its field list: one C-level attrgetter per element when all its fields are scalars),
-    other elements as a field of that annotation would be; with the classes held inline (their schemas bind the
-    holder's)."""
+    elements inline (each as its field list: one compiled comprehension over the sequence when all its fields are
+    scalars), other elements as a field of that annotation would be; with the classes held inline (their schemas
+    bind the holder's)."""
     if _is_dataclass_type(elem):
         encode, get = _class_plan(elem)
         only = {elem}
 
+        def refuse(seq: tuple) -> TypeError:
+            return TypeError(f"cannot digest {sorted({type(v).__name__ for v in seq})} as {elem.__name__}s")
+
+        if get is not None:  # every field as it is: one compiled comprehension over the sequence
+            values_of = _records_getter(elem, [f.name for f in dataclasses.fields(elem)])
+
+            def scalar_records(seq: tuple, dg: _Digester) -> _Encoded:
+                out = values_of(seq)
+                if len(out) != len(seq):  # it leaves out what is not an `elem`: the positional form is of `elem` only
+                    raise refuse(seq)
+                return out
+            return scalar_records, [elem]
+
         def records(seq: tuple, dg: _Digester) -> _Encoded:
             if seq and set(map(type, seq)) != only:  # one C-level pass: the positional form is of `elem` only
-                raise TypeError(f"cannot digest {sorted({type(v).__name__ for v in seq})} as {elem.__name__}s")
-            return list(map(get, seq)) if get is not None else [encode(v, dg) for v in seq]
+                raise refuse(seq)
+            return [encode(v, dg) for v in seq]
         return records, [elem]
     each, inline = _plan(elem)
     if each is None:
@@ -168,7 +181,7 @@ _LOCK = threading.RLock()  # plans are made once per class and process; a thread
 
 def _class_plan(cls: type) -> _Plan:
     """(the encoder of `cls`'s instances as the list of their field values, and when every field is dumped as it
-    is and there are several: the attrgetter that gives that list as a tuple)."""
+    is and there are several: the getter that gives that list as a tuple)."""
     plan = _PLANS.get(cls)
     if plan is not None:
         return plan
@@ -197,7 +210,7 @@ def _class_plan(cls: type) -> _Plan:
         finally:
             _PLANNING.discard(cls)
         names = [f.name for f in fields]
-        plan = _fields_encoder(names, deep), attrgetter(*names) if len(names) > 1 and not deep else None
+        plan = _fields_encoder(names, deep), _values_getter(names) if len(names) > 1 and not deep else None
         _PLANS[cls] = plan
         return plan
 
@@ -222,17 +235,45 @@ def _schema(cls: type) -> str:
     return schema
 
 
+def _check_names(names: list[str]) -> None:
+    """The compiled getters read two or more attributes, named by identifiers only (they are spliced into code)."""
+    if len(names) < 2 or not all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
+        raise ValueError(f"not a getter's field names: {names}")
+
+
+def _values_getter(names: list[str]) -> Callable[[typing.Any], tuple]:
+    """A function giving the tuple of an object's attributes `names` (two or more), as attrgetter(*names) does but
+    in half its time on slotted records: its attribute loads are specialised by the interpreter (compiled here,
+    as dataclasses compiles __init__; the names are a dataclass's field names, so identifiers)."""
+    _check_names(names)
+    scope: dict[str, typing.Any] = {}
+    exec(f"def values(o):\n    return ({', '.join(f'o.{n}' for n in names)})", scope)
+    values: Callable[[typing.Any], tuple] = scope["values"]
+    return values
+
+
+def _records_getter(cls: type, names: list[str]) -> Callable[[typing.Any], list[tuple]]:
+    """A function giving, for a sequence, the tuple of attributes `names` (two or more) of each element whose type
+    is exactly `cls`, leaving the others out (the caller compares lengths): one comprehension, no call per
+    element."""
+    _check_names(names)
+    scope: dict[str, typing.Any] = {"cls": cls}
+    exec(f"def values_of(seq):\n    return [({', '.join(f'o.{n}' for n in names)}) for o in seq if type(o) is cls]",
+         scope)
+    values_of: Callable[[typing.Any], list[tuple]] = scope["values_of"]
+    return values_of
+
+
 def _fields_encoder(names: list[str], deep: list[tuple[int, _Enc]]) -> _Enc:
     """An instance as the tuple of its field values, the `deep` ones (index, plan) encoded by their plan."""
     if not names:
         return lambda obj, dg: ()
-    get = attrgetter(*names)
     if len(names) == 1:
         name = names[0]
-        get = attrgetter(name)
         single: _Enc = (lambda obj, dg: [deep[0][1](getattr(obj, name), dg)]) if deep else \
             (lambda obj, dg: [getattr(obj, name)])
         return single
+    get = _values_getter(names)
     if not deep:
         return lambda obj, dg: get(obj)
 

@@ -33,7 +33,12 @@ def test_link_walk_of_a_rail_switch(mini: Result) -> None:
     # one uplink per spine on the upper half: spine 1 → port 33 (Ethernet256), spine 2 → port 34 (Ethernet264)
     ups = {k: v.name for k, v in found.used.items() if v.mode == "routed"}
     assert ups == {(33, 0): "Ethernet256", (34, 0): "Ethernet264"}
-    assert [n.description.split()[0] for n in found.neighbors["SPINES"]] == ["p1-spine1", "p1-spine2"]
+    assert [n.description.split()[0] for _ip, n in found.neighbors["SPINES"]] == ["p1-spine1", "p1-spine2"]
+    # each neighbor with its address as an int (the sort key of its peer group): rail0 is the first rail switch
+    # (tier slot 0), so its uplinks are /31 slots 0 and 1 of fabric_links 10.32.0.0/11; the spine is the upper end,
+    # the /31's first address: 10.32.0.0 and 10.32.0.2
+    net = (10 << 24) + (32 << 16)
+    assert [(k, n.ip) for k, n in found.neighbors["SPINES"]] == [(net, "10.32.0.0"), (net + 2, "10.32.0.2")]
     assert set(found.neighbors) == {"SPINES"} and not found.channels and not found.mlag.active
     assert found.lower_peers == {}  # every switch is SONiC
 
@@ -46,8 +51,13 @@ def test_spine_walk(mini: Result) -> None:
     # no super-spines: the spine's downlinks run from port 1, rail0 then rail1
     assert [(k, v.peer) for k, v in sorted(found.used.items())] == [((1, 0), "p1-s1-rail0"),
                                                                     ((2, 0), "p1-s1-rail1")]
-    assert [n.remote_as for n in found.neighbors["RAIL-SWITCHES"]] == [plan.asn["p1-s1-rail0"],
+    assert [n.remote_as for _ip, n in found.neighbors["RAIL-SWITCHES"]] == [plan.asn["p1-s1-rail0"],
                                                                         plan.asn["p1-s1-rail1"]]
+    # the rail switches are the lower ends: rail0's first uplink is /31 slot 0 (10.32.0.1), rail1 (tier slot 1,
+    # 16 uplinks per rail switch) starts at slot 16: 10.32.0.32/31, its end 10.32.0.33
+    net = (10 << 24) + (32 << 16)
+    assert [(k, n.ip) for k, n in found.neighbors["RAIL-SWITCHES"]] == [(net + 1, "10.32.0.1"),
+                                                                      (net + 33, "10.32.0.33")]
 
 
 def test_mtu_note() -> None:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.device.routing import Neighbor, build_bgp, group_of, peer_groups, pod_aggregates
+from fabric.address import aton
+from fabric.device.routing import (
+    Neighbor,
+    build_bgp,
+    group_of,
+    peer_groups,
+    peer_groups_keyed,
+    pod_aggregates,
+)
 from fabric.topology import Role
 from tests.helpers import base_inventory, run_data
 
@@ -28,6 +36,16 @@ def test_peer_groups_order_and_shared_as() -> None:
     assert [n.ip for n in ss.neighbors] == ["10.0.0.9", "10.0.0.10"] and ss.remote_as == 65001
     assert rails.remote_as is None and ss.bfd and ss.description == "uplinks to the super-spines"
     assert not ss.next_hop_self
+
+
+def test_peer_groups_keyed_sort_by_the_given_addresses() -> None:
+    # the link walk hands each neighbor with its address as an int: the order is the ints' (10.0.0.9 = 167772169
+    # before 10.0.0.10 = 167772170, where the texts sort the other way), the same as peer_groups' from the texts
+    ss2, ss1 = Neighbor("10.0.0.10", 65001, "ss2", "10.0.0.11"), Neighbor("10.0.0.9", 65001, "ss1", "10.0.0.8")
+    keyed = peer_groups_keyed(Role.SPINE, {"SUPER-SPINES": [(167772170, ss2), (167772169, ss1)]}, bfd=False)
+    assert [n.description for n in keyed[0].neighbors] == ["ss1", "ss2"]
+    assert keyed == peer_groups(Role.SPINE, {"SUPER-SPINES": [ss2, ss1]}, bfd=False)
+    assert aton("10.0.0.9") == 167772169  # the key above: 10·2^24 + 9
 
 
 def test_mlag_peer_group_is_next_hop_self() -> None:

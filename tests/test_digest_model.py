@@ -206,3 +206,40 @@ def test_schema_does_not_depend_on_the_order_classes_are_met(monkeypatch: pytest
     leaf = model_digest(Leaf(2))
     assert (model_digest(value), leaf) == tree_first
     assert model_digest(Tree("t", (Leaf(1, (Tree("v"),)),))) != tree_first[0]  # deep inside the recursion counts
+
+
+def test_values_getter() -> None:
+    """The compiled getter of a record's field values: the values in the order given, only for field names."""
+    import fabric.digest_model as dm
+
+    get = dm._values_getter(["y", "x"])
+    assert get(_XY(1, 2)) == (2, 1)  # y, then x
+    with pytest.raises(ValueError):
+        dm._values_getter(["x"])  # one field is a plain attribute read, not a tuple
+    with pytest.raises(ValueError):
+        dm._values_getter(["x", "y) or (0"])  # never code: only identifiers
+    with pytest.raises(ValueError):
+        dm._values_getter(["x", "class"])
+
+
+@dataclass(slots=True)
+class _XY:
+    x: int
+    y: int
+
+
+def test_records_of_another_class_are_refused(devices: dict[str, DeviceConfig]) -> None:
+    """A tuple of records is dumped positionally, as the declared class's fields: an element of any other class
+    (even a subclass with the same fields, or one that lacks them) is refused, never dumped in its place."""
+    d = devices["p1-s1-rail3"]
+    last = d.interfaces[-1]
+
+    @dataclass(slots=True)
+    class Lookalike(type(last)):  # type: ignore[misc]
+        pass
+
+    same = Lookalike(**{f.name: getattr(last, f.name) for f in dataclasses.fields(last)})
+    for stranger in (same, Inner(1)):
+        with pytest.raises(TypeError):
+            model_digest(replace(d, interfaces=(*d.interfaces[:-1], stranger)))  # type: ignore[arg-type]
+    assert model_digest(replace(d, interfaces=(*d.interfaces[:-1], copy.copy(last)))) == model_digest(d)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from operator import attrgetter
 
 from fabric.buffers import Buffers, PortFacts, build_buffers
 from fabric.device.interfaces import Interface
@@ -24,13 +23,11 @@ def device_buffers(inv: Inventory, platform: str, model: SwitchModel, interfaces
     None without the model's buffer facts (BUF001 refuses that inventory before rendering)."""
     if not PLATFORMS[platform].buffer_tables or model.buffers is None:
         return None
-    # the key as plain tuples (built, hashed and compared in C); PortFacts records are built only for a new shape
-    ports = tuple(map(_port_key, interfaces))
+    # the key as plain tuples (hashed and compared in C), PortFacts' fields with the lanes themselves; PortFacts
+    # records are built only for a new shape
+    ports = tuple([(i.name, i.speed, i.mtu, i.lanes, i.role, i.qos) for i in interfaces])
     return shared_buffers(model.buffers, ports, inv.solver.cable, inv.solver.fiber_ns_per_m, qos.tc_to_pg,
                           qos.lossless, qos.pfc_to_queue)
-
-
-_port_key = attrgetter("name", "speed", "mtu", "lanes", "role", "qos")  # PortFacts' fields, with the lanes themselves
 
 
 @lru_cache(maxsize=_SHAPES)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fabric.address import ntoa
+from fabric.address import aton, ntoa
 from fabric.allocate import Plan
 from fabric.device.buffers import device_buffers
 from fabric.device.interfaces import build_interfaces
@@ -22,7 +22,7 @@ from fabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
 from fabric.device.model import DeviceConfig
 from fabric.device.port_channels import fabric_port_channels, min_links_limit
 from fabric.device.qos import Qos, build_qos
-from fabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups
+from fabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
 from fabric.device.system import System, system_template, with_address
 from fabric.device.vlans import build_vlans
 from fabric.intent import Inventory
@@ -99,9 +99,10 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
     vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag)
     mlag = build_mlag(sw, plan, found.mlag, traits.mlag_peer_interface) if found.mlag.active else None
     if mlag is not None:
-        found.neighbors[MLAG_PEER_GROUP].append(Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip))
+        found.neighbors[MLAG_PEER_GROUP].append(
+            (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
     loopback = ntoa(plan.loopback[sw.name])
-    bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups(sw.role, found.neighbors, inv.routing.bfd),
+    bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd),
                     aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans), inv.routing.ecmp.width,
                     traits.multipath_relax)
     management_ip = ntoa(plan.management[sw.name])

@@ -111,11 +111,16 @@ def breakout_lanes(platform: str, serdes_lanes: int, port: int, lanes_speed: tup
 Breakouts = tuple[tuple[int, tuple[int, int]], ...]  # (port, (lanes, lane speed)) of the broken-out ports, sorted
 
 
+# Where a (port, lane) sits in a switch shape's layout: (its position, its speed, its physical facts there)
+_Slot = tuple[int, int, Physical]
+
+
 @lru_cache(maxsize=1 << 10)
 def port_layout(platform: str, serdes_lanes: int, ports: int, speed: int, mtu: int,
-                breakouts: Breakouts) -> tuple[tuple[Interface, ...], dict[tuple[int, int], int]]:
+                breakouts: Breakouts) -> tuple[tuple[Interface, ...], dict[tuple[int, int], _Slot]]:
     """Every port and lane of a switch shape as unused Interfaces, by port then lane (shared by the switches of
-    that shape: read-only), and the position of each (port, lane) in that order."""
+    that shape: read-only), and the slot of each (port, lane): its position in that order, its speed and physical
+    facts."""
     native, broken = native_ports(platform, serdes_lanes, ports, speed, mtu), dict(breakouts)
     out: list[Interface] = []
     for port in range(1, ports + 1):
@@ -123,7 +128,9 @@ def port_layout(platform: str, serdes_lanes: int, ports: int, speed: int, mtu: i
         facts = native[port - 1: port] if lanes_speed is None else \
             breakout_lanes(platform, serdes_lanes, port, lanes_speed, speed, mtu)
         out.extend(unused for _name, _f, unused in facts)
-    return tuple(out), {(i.port, i.lane): n for n, i in enumerate(out)}
+    slots = {(i.port, i.lane): (n, i.speed, Physical(i.breakout, i.lanes, i.speed_setting, i.fec))
+             for n, i in enumerate(out)}
+    return tuple(out), slots
 
 
 def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], Interface],
@@ -134,16 +141,15 @@ def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int],
     sequentially: port p owns (p-1)·serdes_lanes ... Unused ports are the Interfaces port_layout shares between
     the switches of one shape (read-only, like every Interface once built)."""
     platform, serdes = sw.platform, model.serdes_lanes
-    template, position = port_layout(platform, serdes, model.ports, model.speed, mtu,
-                                     tuple(sorted(breakout_of.items())))
+    template, slots = port_layout(platform, serdes, model.ports, model.speed, mtu, tuple(sorted(breakout_of.items())))
     out = list(template)
     for key, intf in used.items():
-        n = position.get(key)
-        if n is None:  # beyond the model: the validation stops rendering on PORT001 before this
+        slot = slots.get(key)
+        if slot is None:  # beyond the model: the validation stops rendering on PORT001 before this
             continue
-        t = template[n]
-        if intf.speed == t.speed:
-            intf.breakout, intf.lanes, intf.speed_setting, intf.fec = t.breakout, t.lanes, t.speed_setting, t.fec
+        n, speed, facts = slot
+        if intf.speed == speed:
+            intf.breakout, intf.lanes, intf.speed_setting, intf.fec = facts
         else:  # a port run below its native speed without a breakout
             port, lane = key
             intf.breakout, intf.lanes, intf.speed_setting, intf.fec = physical(

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
-from fabric.device.interfaces import Interface, end_name
+from fabric.device.interfaces import Interface, end_name, interface_name
 from fabric.device.mlag import MlagParts
 from fabric.device.port_channels import Member
 from fabric.device.routing import GROUPS, Neighbor
@@ -38,16 +38,17 @@ class SwitchLinks:
     used: dict[tuple[int, int], Interface] = field(default_factory=dict)  # (port, lane) → its Interface
     breakout_of: dict[int, tuple[int, int]] = field(default_factory=dict)  # port → (lanes, lane speed)
     channels: dict[str, list[Member]] = field(default_factory=lambda: defaultdict(list))  # bundle → members
-    neighbors: dict[str, list[Neighbor]] = field(default_factory=lambda: defaultdict(list))  # group → neighbors
+    # peer group → its neighbors, each with its address as an int (the sort key of routing.peer_groups_keyed)
+    neighbors: dict[str, list[tuple[int, Neighbor]]] = field(default_factory=lambda: defaultdict(list))
     vlan_members: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))  # VLAN → access ports
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
 
 
 # What one end of a switch-to-switch link gives its own switch: (its Interface, its BGP neighbor (on a bundle
-# member: the bundle's, used on the first member only), the peer group of that session, the peer's platform, the
-# link MTU (both ends' ceiling; the MTU note names the peer platforms whose links run lower)). A plain tuple: built
-# twice per link, hundreds of thousands of times at scale.
-EndParts = tuple[Interface, Neighbor, str, str, int]
+# member: the bundle's, used on the first member only) with the neighbor's address as an int, the peer group of
+# that session, the peer's platform, the link MTU (both ends' ceiling; the MTU note names the peer platforms whose
+# links run lower)). A plain tuple: built twice per link, hundreds of thousands of times at scale.
+EndParts = tuple[Interface, tuple[int, Neighbor], str, str, int]
 
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
 # routing.group_of by the roles' values: an enum member hashes in Python code, its value (a str) in C
@@ -67,30 +68,50 @@ def links_by_device(topo: Topology) -> dict[str, list[tuple[Link, bool]]]:
     return by_device
 
 
-def fabric_link(inv: Inventory, topo: Topology, plan: Plan, link: Link) -> tuple[EndParts, EndParts]:
+class SwitchEnds(dict[str, tuple[str, str, int, int, str, int]]):
+    """What a fabric link end needs of its switch, by switch name, looked up once per switch when first asked for:
+    (hostname, platform, the model's port speed, its serdes lanes per port, role value, ASN)."""
+
+    def __init__(self, inv: Inventory, topo: Topology, plan: Plan) -> None:
+        super().__init__()
+        self.inv, self.topo, self.plan = inv, topo, plan
+
+    def __missing__(self, name: str) -> tuple[str, str, int, int, str, int]:
+        sw = self.topo.switches[name]
+        model = self.inv.switch_models[sw.model]
+        end = self[name] = (sw.name, sw.platform, model.speed, model.serdes_lanes, sw.role._value_,
+                            self.plan.asn[sw.name])
+        return end
+
+
+def fabric_link(inv: Inventory, plan: Plan, ends: SwitchEnds, link: Link) -> tuple[EndParts, EndParts]:
     """Both ends of a fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (the
-    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31."""
-    a, z = topo.switches[link.a.device], topo.switches[link.z.device]
+    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31. `ends`: the
+    switches' SwitchEnds."""
+    ea, ez = link.a, link.z
+    an, a_platform, a_speed, a_serdes, a_role, a_asn = ends[ea.device]
+    zn, z_platform, z_speed, z_serdes, z_role, z_asn = ends[ez.device]
     upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
     a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
-    a_name, z_name = end_name(a, inv.switch_models[a.model], link.a), end_name(z, inv.switch_models[z.model], link.z)
-    a_desc, z_desc = f"{z.name} {z_name}", f"{a.name} {a_name}"  # each end describes its peer
-    mtu, role, ea, ez = _link_mtu(inv.fabric.mtu, a.platform, z.platform), link.role._value_, link.a, link.z
-    a_role, z_role = a.role._value_, z.role._value_
+    # end_name, inline: twice per fabric link
+    a_name = interface_name(a_platform, ea.port, ea.lane, a_speed // ea.speed if ea.lane else 1, a_serdes)
+    z_name = interface_name(z_platform, ez.port, ez.lane, z_speed // ez.speed if ez.lane else 1, z_serdes)
+    a_desc, z_desc = f"{zn} {z_name}", f"{an} {a_name}"  # each end describes its peer
+    mtu, role = _link_mtu(inv.fabric.mtu, a_platform, z_platform), link.role._value_
     if link.bundle:
-        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, z.name,
+        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, zn,
                        z_name, role)
-        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "member", True, z_desc, mtu, None, None, None, True, a.name,
+        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "member", True, z_desc, mtu, None, None, None, True, an,
                        a_name, role)
-        na, nz = Neighbor(z_ip, plan.asn[z.name], z.name, a_ip), Neighbor(a_ip, plan.asn[a.name], a.name, z_ip)
+        na, nz = Neighbor(z_ip, z_asn, zn, a_ip), Neighbor(a_ip, a_asn, an, z_ip)
     else:
         ia = Interface(a_name, ea.port, ea.lane, ea.speed, "routed", True, a_desc, mtu, f"{a_ip}/31", None, None, True,
-                       z.name, z_name, role)
+                       zn, z_name, role)
         iz = Interface(z_name, ez.port, ez.lane, ez.speed, "routed", True, z_desc, mtu, f"{z_ip}/31", None, None, True,
-                       a.name, a_name, role)
-        na, nz = Neighbor(z_ip, plan.asn[z.name], a_desc, a_ip), Neighbor(a_ip, plan.asn[a.name], z_desc, z_ip)
-    return ((ia, na, _GROUP_OF[(a_role, z_role)], z.platform, mtu),
-            (iz, nz, _GROUP_OF[(z_role, a_role)], a.platform, mtu))
+                       an, a_name, role)
+        na, nz = Neighbor(z_ip, z_asn, a_desc, a_ip), Neighbor(a_ip, a_asn, z_desc, z_ip)
+    return ((ia, (upper_ip, na), _GROUP_OF[(a_role, z_role)], z_platform, mtu),
+            (iz, (lower_ip, nz), _GROUP_OF[(z_role, a_role)], a_platform, mtu))
 
 
 def switch_links(inv: Inventory, sw: Switch, mtu: int, port_channel_name: Callable[[int], str]) -> SwitchLinks:
@@ -102,8 +123,9 @@ def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, Swit
                 peer_links: Iterable[Link]) -> None:
     """Add what `links` and `peer_links` give the switches of `outs` (by name) to their SwitchLinks; ends on other
     switches are skipped."""
+    host, ends = LinkRole.HOST, SwitchEnds(inv, topo, plan)
     for link in links:
-        if link.role is LinkRole.HOST:
+        if link.role is host:
             out = outs.get(link.z.device)
             if out is not None:
                 _host_end(out, topo, plan, link)
@@ -111,7 +133,7 @@ def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, Swit
         oa, oz = outs.get(link.a.device), outs.get(link.z.device)
         if oa is None and oz is None:
             continue
-        a_parts, z_parts = fabric_link(inv, topo, plan, link)
+        a_parts, z_parts = fabric_link(inv, plan, ends, link)
         if oa is not None:
             _fabric_end(oa, link, link.a, False, a_parts)
         if oz is not None:
@@ -168,15 +190,22 @@ def _peer_end(out: SwitchLinks, inv: Inventory, topo: Topology, link: Link, uppe
 
 def _host_end(out: SwitchLinks, topo: Topology, plan: Plan, link: Link) -> None:
     """A host NIC port on an access port of its rail VLAN, or a member of the NIC's MLAG bond."""
-    me, peer, sw = link.z, link.a, out.sw
-    _breakout(out, me)
-    name = end_name(sw, out.model, me)
-    host = topo.hosts[peer.device]
-    sub = plan.rail_subnets[(sw.name, link.rail)]  # type: ignore[index]
-    intf = out.used[(me.port, me.lane)] = Interface(
-        name, me.port, me.lane, me.speed, "access", True, f"{host.name} nic{link.nic} port{peer.port} rail{link.rail}",
-        out.mtu, None, sub.vlan, None, True, host.name, f"nic{link.nic}p{peer.port}", "host")
-    if link.channel is not None:  # MLAG host bond member: the VLAN goes on the bond
-        out.mlag.host_member(intf, link, sub.vlan)
+    me, peer, sw, model = link.z, link.a, out.sw, out.model
+    port, lane, speed = me.port, me.lane, me.speed
+    if lane:  # _breakout and end_name, inline: once per host link
+        lanes = model.speed // speed
+        out.breakout_of[port] = (lanes, speed)
+        name = interface_name(sw.platform, port, lane, lanes, model.serdes_lanes)
     else:
-        out.vlan_members[sub.vlan].append(name)
+        name = interface_name(sw.platform, port, 0, 1, model.serdes_lanes)
+    host = topo.hosts[peer.device].name
+    nic, rail = link.nic, link.rail
+    sub = plan.rail_subnets[(sw.name, rail)]  # type: ignore[index]
+    vlan = sub.vlan
+    intf = out.used[(port, lane)] = Interface(
+        name, port, lane, speed, "access", True, f"{host} nic{nic} port{peer.port} rail{rail}", out.mtu, None, vlan,
+        None, True, host, f"nic{nic}p{peer.port}", "host")
+    if link.channel is not None:  # MLAG host bond member: the VLAN goes on the bond
+        out.mlag.host_member(intf, link, vlan)
+    else:
+        out.vlan_members[vlan].append(name)
