@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.qos import build_qos
 from fabric.intent import EcmpMode, HostModel, Inventory
-from fabric.topology import Link, LinkRole, Topology
+from fabric.topology import LinkRole, Topology
 from fabric.topology.model import Host
 
 from .model import HostGroupPlan, HostPlan, HostsPlan, RailInterface, RoceSettings, Route
@@ -94,12 +95,34 @@ class GroupInput:
     packet: bool  # routing.ecmp.mode is packet
 
 
+_HOST_LINK = attrgetter("a.device", "rail", "nic", "a.port", "bundle", "z.device", "z.port", "z.lane", "id")
+_LINK_ORDER = itemgetter(1, 2, 3)  # a host's links by rail, NIC and NIC port
+
+
+def _host_links(topo: Topology, plan: Plan) -> dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]]:
+    """Host → its rail links with an address, as GroupInput.links rows, by rail, NIC and NIC port."""
+    by_host: dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]] = defaultdict(list)
+    addr = plan.host_addr
+    labels: dict[tuple[int, int], str] = {}  # a switch port's label (End.label) by (port, lane): few distinct ones
+    for lk in topo.links:
+        if lk.role is not LinkRole.HOST:
+            continue
+        host, rail, nic, port, bundle, switch, sw_port, sw_lane, link_id = _HOST_LINK(lk)
+        address = addr.get(link_id)
+        if address is None:
+            continue
+        label = labels.get((sw_port, sw_lane))
+        if label is None:
+            label = labels[(sw_port, sw_lane)] = lk.z.label()
+        by_host[host].append((host, rail or 0, nic or 0, port, bundle, switch, label, address))
+    for rows in by_host.values():
+        rows.sort(key=_LINK_ORDER)
+    return by_host
+
+
 def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]:
     """Every host group's input, by group name."""
-    by_host: dict[str, list[Link]] = defaultdict(list)
-    for lk in topo.links:
-        if lk.role is LinkRole.HOST and lk.id in plan.host_addr:
-            by_host[lk.a.device].append(lk)
+    by_host = _host_links(topo, plan)
     behind = reachable(topo, plan)
     firsts: dict[tuple, int] = {}
     for h in topo.hosts.values():  # a host group's name: its pod, segment and first host number
@@ -115,12 +138,11 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
     shapes = {name: nic_shape(m) for name, m in inv.host_models.items()}
     subnet_text: dict[tuple[str, int], tuple[tuple[str, int], int, str, int, str]] = {}
     out: list[GroupInput] = []
+    none: list[tuple[str, int, int, int, str | None, str, str, int]] = []
     for group in sorted(members):
         hosts = members[group]
         first = hosts[0]
-        links = tuple((lk.a.device, lk.rail or 0, lk.nic or 0, lk.a.port, lk.bundle, lk.z.device, lk.z.label(),
-                       plan.host_addr[lk.id])
-                      for h in hosts for lk in sorted(by_host.get(h.name, ()), key=lambda x: (x.rail, x.nic, x.a.port)))
+        links = tuple(row for h in hosts for row in by_host.get(h.name, none))
         keys = sorted({(lk[5], lk[1]) for lk in links})
         for k in keys:
             if k not in subnet_text:

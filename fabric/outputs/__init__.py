@@ -38,7 +38,7 @@ from .views import (
     Port,
     RailSubnet,
     addresses_view,
-    link_values,
+    links_digest,
     ports_view,
     rail_subnets_view,
     sessions_view,
@@ -150,6 +150,11 @@ class Sources:
         return sessions_view(self.devices)
 
     @cached_property
+    def host_addr(self) -> dict[str, int]:
+        """The plan's host link id → NIC address (read by the IP plan and the rail map)."""
+        return self.plan.host_addr
+
+    @cached_property
     def host_models(self) -> dict[str, str]:
         return {h.name: h.model for h in self.topo.hosts.values()}
 
@@ -166,14 +171,17 @@ class Sources:
         "links" digests), computed once."""
         key = f"view:{name}"
         if key not in self._digests:
-            self._digests[key] = value_digest(self._digestable(name))
+            self._digests[key] = self._digest_of(name)
         return self._digests[key]
+
+    def _digest_of(self, name: str) -> str:
+        if name == "links":
+            return links_digest(self.links)
+        return value_digest(self._digestable(name))
 
     def _digestable(self, name: str) -> object:
         if name == "docs_topology":
             return topology_values(self.docs_topology)
-        if name == "links":
-            return link_values(self.links)
         if name == "rail_subnets":
             return sorted(self.rail_subnets.items())
         return getattr(self, name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
@@ -122,7 +122,8 @@ def _ipplan(src: Sources) -> Iterator[Part]:
     plan, addresses, vlans, access, ports, links, subnets = src.plan_addresses, src.addresses, src.vlans, \
         src.access, src.ports, src.topo.links, src.rail_subnets
     yield Part("ipplan", "ipplan",
-               _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(plan), src.shared("addresses"),
+               _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(replace(plan, host_addr={})),
+                       src.shared("host_addr"), src.shared("addresses"),
                        src.shared("vlans"), src.shared("access"), src.shared("ports"), src.shared("links"),
                        src.shared("rail_subnets")),
                lambda: ipplan_files(plan, addresses, vlans, access, ports, links, subnets))
@@ -132,7 +133,8 @@ def _railmap(src: Sources) -> Iterator[Part]:
     hosts, shapes, links, addr = src.host_models, src.host_shapes, src.host_links, src.plan.host_addr
     subnets, mtu, ports = src.rail_subnets, src.inv.fabric.host_mtu, src.ports
     yield Part("railmap", "railmap",
-               _digest("railmap", ("fabric.outputs.railmap",), value_digest([hosts, shapes, addr, mtu]),
+               _digest("railmap", ("fabric.outputs.railmap",), value_digest([hosts, shapes, mtu]),
+                       src.shared("host_addr"),
                        src.shared("links"), src.shared("rail_subnets"), src.shared("ports")),
                lambda: railmap_files(hosts, shapes, links, addr, subnets, mtu, ports))
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Final
+from operator import attrgetter
+from typing import Final, get_type_hints
 
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.device.vlans import Vlan
-from fabric.topology import Link, Topology
+from fabric.digest import value_digest
+from fabric.topology import End, Link, Topology
 
 __all__ = [
     "LINK_FIELDS",
@@ -27,6 +29,7 @@ __all__ = [
     "addresses_view",
     "interface_names",
     "link_values",
+    "links_digest",
     "ports_view",
     "rail_subnets_view",
     "sessions_view",
@@ -37,11 +40,26 @@ __all__ = [
 LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Link))
 
 
+def _flat_link_fields() -> tuple[str, ...]:
+    """LINK_FIELDS with each End-typed field spelled out as its own fields in place (`a.device`, `a.port`, ...)."""
+    hints = get_type_hints(Link)
+    return tuple(n for f in LINK_FIELDS for n in ((f"{f}.{e}" for e in End._fields) if hints[f] is End else (f,)))
+
+
+FLAT_LINK_FIELDS: tuple[str, ...] = _flat_link_fields()
+_LINK_VALUES = attrgetter(*FLAT_LINK_FIELDS)  # one C call per link, no Python frame
+
+
 def link_values(links: Iterable[Link]) -> list[tuple[object, ...]]:
-    """Every field of every link as one flat tuple (the ends' four fields each in place; orjson does not take the
-    End NamedTuples): what a link digest covers."""
-    return [(lk.id, lk.role.value, *lk.a, *lk.z, lk.rail, lk.nic, lk.host_number, lk.bundle, lk.net_slot, lk.channel)
-            for lk in links]
+    """Every field of every link as one flat tuple (FLAT_LINK_FIELDS: the ends' four fields each in place; orjson
+    does not take the End NamedTuples; the role stays an enum, which orjson dumps as its value): what a link digest
+    covers."""
+    return list(map(_LINK_VALUES, links))
+
+
+def links_digest(links: Iterable[Link]) -> str:
+    """The digest of every field of every link, in order."""
+    return value_digest(link_values(links))
 
 
 # What the cabling plan, the rail map and the expected BGP/LLDP files read of one switch interface, as a plain tuple
@@ -57,10 +75,12 @@ PEER_INTERFACE: Final = 5
 ROLE: Final = 6
 
 
+_PORT = attrgetter("port", "lane", "name", "ipv4", "peer", "peer_interface", "role")  # an Interface's Port
+
+
 def ports_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Port, ...]]:
     """Switch → its interfaces as Ports, in the model's order."""
-    return {h: tuple((i.port, i.lane, i.name, i.ipv4, i.peer, i.peer_interface, i.role) for i in d.interfaces)
-            for h, d in devices.items()}
+    return {h: tuple(map(_PORT, d.interfaces)) for h, d in devices.items()}
 
 
 def interface_names(ports: Mapping[str, tuple[Port, ...]]) -> dict[tuple[str, int, int], str]:
@@ -98,9 +118,12 @@ def topology_values(topo: Topology) -> list[object]:
 Sessions = tuple[int, tuple[tuple[str, bool, tuple[tuple[str, str, int], ...]], ...]]
 
 
+_NEIGHBOR = attrgetter("ip", "local_ip", "remote_as")
+
+
 def sessions_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Sessions]:
-    return {h: (d.bgp.asn, tuple((g.name, g.bfd, tuple((n.ip, n.local_ip, n.remote_as) for n in g.neighbors))
-                                 for g in d.bgp.peer_groups)) for h, d in devices.items()}
+    return {h: (d.bgp.asn, tuple((g.name, g.bfd, tuple(map(_NEIGHBOR, g.neighbors))) for g in d.bgp.peer_groups))
+            for h, d in devices.items()}
 
 
 @dataclass(frozen=True, slots=True)
