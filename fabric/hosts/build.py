@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 from operator import attrgetter, itemgetter
 
 from fabric.address import ntoa
@@ -96,6 +97,7 @@ class GroupInput:
 
 
 _HOST_LINK = attrgetter("a.device", "rail", "nic", "a.port", "bundle", "z.device", "z.port", "z.lane", "id")
+_ROLE = attrgetter("role")
 _LINK_ORDER = itemgetter(1, 2, 3)  # a host's links by rail, NIC and NIC port
 
 
@@ -104,9 +106,7 @@ def _host_links(topo: Topology, plan: Plan) -> dict[str, list[tuple[str, int, in
     by_host: dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]] = defaultdict(list)
     addr = plan.host_addr
     labels: dict[tuple[int, int], str] = {}  # a switch port's label (End.label) by (port, lane): few distinct ones
-    for lk in topo.links:
-        if lk.role is not LinkRole.HOST:
-            continue
+    for lk in compress(topo.links, map(LinkRole.HOST.__eq__, map(_ROLE, topo.links))):  # C-level filter
         host, rail, nic, port, bundle, switch, sw_port, sw_lane, link_id = _HOST_LINK(lk)
         address = addr.get(link_id)
         if address is None:

@@ -11,13 +11,14 @@ so 12,500 hosts cost one merge per pod.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain, compress
 from operator import attrgetter
 
 from fabric.address import Prefix, range_prefixes
 from fabric.allocate import Plan
 from fabric.topology import LinkRole, Topology
 
-_ENDS = attrgetter("role", "a.device", "z.device")  # what the component walk reads of a link, in one C call
+_ROLE, _ENDS = attrgetter("role"), attrgetter("a.device", "z.device")  # what the walk reads of a link (C calls)
 _SWITCH_ROLES = frozenset({LinkRole.FABRIC, LinkRole.CORE})
 
 
@@ -26,9 +27,8 @@ def _components(topo: Topology) -> dict[str, str]:
     MLAG peer links. Each component is one set shared by its members; a link joining two merges the smaller into the
     larger (every switch moves O(log n) times)."""
     comp: dict[str, set[str]] = {name: {name} for name in topo.switches}
-    ends: Iterable[tuple] = (*(e for e in map(_ENDS, topo.links) if e[0] in _SWITCH_ROLES),
-                             *map(_ENDS, topo.peer_links))
-    for _role, a, z in ends:
+    switch_links = compress(topo.links, map(_SWITCH_ROLES.__contains__, map(_ROLE, topo.links)))  # C-level filter
+    for a, z in chain(map(_ENDS, switch_links), map(_ENDS, topo.peer_links)):
         ca, cz = comp.get(a), comp.get(z)
         if ca is None or cz is None or ca is cz:
             continue

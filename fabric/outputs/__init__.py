@@ -30,7 +30,7 @@ from .cabling import cabling_csv
 from .expected import expected_files
 from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
 from .parts import ARTIFACTS, Artifact, Once, Part
-from .railmap import host_links, host_shapes, railmap_csv
+from .railmap import host_shapes, railmap_csv
 from .rollout import RolloutSwitch, switch_peers
 from .state_index import FabricIndex, index_from, prefix_lists, routed_view
 from .views import (
@@ -107,10 +107,6 @@ class Sources:
     @cached_property
     def links(self) -> tuple:
         return topology_links(self.topo)
-
-    @cached_property
-    def host_links(self) -> list:  # a subset of `links` (its digest covers them)
-        return host_links(self.topo)
 
     @cached_property
     def ports(self) -> dict[str, tuple[Port, ...]]:

@@ -31,7 +31,8 @@ from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Topology
 
 from ._common import csv_text_plain, host_bond
-from .views import IPV4, NAME, Addresses, Port, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
+from .state_index import routed_view
+from .views import Addresses, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
 TITLE = "railfabric ip plan v1"
 HEADER = ("address", "owner", "interface", "purpose", "pool", "detail")
@@ -58,15 +59,18 @@ def plan_addresses(inv: Inventory, plan: Plan) -> PlanAddresses:
 
 def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     return ipplan_files(plan_addresses(inv, plan), addresses_view(devices), vlans_view(devices),
-                        {n: (d.platform, d.management) for n, d in devices.items()}, ports_view(devices), topo.links,
+                        {n: (d.platform, d.management) for n, d in devices.items()}, routed_view(ports_view(devices)),
+                        topo.links,
                         rail_subnets_view(plan))
 
 
 def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
-                 access: Mapping[str, tuple[str, str]], ports: Mapping[str, tuple[Port, ...]], links: Sequence[Link],
+                 access: Mapping[str, tuple[str, str]], routed: Mapping[str, tuple[tuple[str, str], ...]],
+                 links: Sequence[Link],
                  subnets: Mapping[tuple[str, int], RailSubnet]) -> dict[str, str]:
     """From exactly what the plan shows: the pools and blocks, every switch's addresses, VLANs, platform and
-    management address and interfaces, the host links with their addresses and the rail subnets."""
+    management address and routed interfaces (state_index.routed_view), the host links with their addresses and the
+    rail subnets."""
     out = _Rows(plan.pools)
     for name, net, length in plan.pools:
         out.rows.append((net, length, (f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
@@ -74,7 +78,7 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
         out.add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
     if plan.management_gateway is not None:
         out.add(f"{ntoa(plan.management_gateway)}/{plan.management_len}", "", "", "management-gateway")
-    _p2p_rows(out, devices, ports)
+    _p2p_rows(out, devices, routed)
     _switch_rows(out, devices, vlans, access)
     _host_rows(out, plan.host_addr, links, subnets)
     out.rows.sort()
@@ -100,20 +104,20 @@ class _Rows:
         self.rows.append((n, length, (address, owner, interface, purpose, self.pool_of(n), detail)))
 
 
-def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], ports: Mapping[str, tuple[Port, ...]]) -> None:
+def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], routed: Mapping[str, tuple[tuple[str, str], ...]]) -> None:
     """/31 ends, each naming its peer: the owner and interface of every routed address (_common.routed_owners,
     each address read once)."""
-    routed: list[tuple[int, int, str, str, str]] = []  # (address, length, text, device, interface)
+    addressed: list[tuple[int, int, str, str, str]] = []  # (address, length, text, device, interface)
     for name, dev in devices.items():
-        ends = [(p[NAME], p[IPV4]) for p in ports[name] if p[IPV4]]
+        ends = list(routed[name])
         ends += dev.port_channels
         if dev.mlag is not None:
             ends.append((dev.mlag[0], f"{dev.mlag[1]}/{dev.mlag[2]}"))
         for ifname, address in ends:
             n, bits = cidr_key(address)
-            routed.append((n, bits, address, name, ifname))
-    p2p = {n: (name, ifname) for n, _, _, name, ifname in routed}
-    for n, plen, address, name, ifname in routed:
+            addressed.append((n, bits, address, name, ifname))
+    p2p = {n: (name, ifname) for n, _, _, name, ifname in addressed}
+    for n, plen, address, name, ifname in addressed:
         peer = p2p.get(n ^ 1)
         detail = f"peer {peer[0]} {peer[1]}" if peer else ""
         out.rows.append((n, plen, (address, name, ifname, "p2p", out.pool_of(n), detail)))
