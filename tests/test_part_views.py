@@ -120,3 +120,19 @@ def test_combine_is_each_part_then_a_nul() -> None:
     assert combine([]) == hashlib.sha256(b"").hexdigest()
     assert combine([""]) == hashlib.sha256(b"\x00").hexdigest()
     assert combine(["ab"]) != combine(["a", "b"])
+
+
+def test_cidr_keys_read_like_cidr_key() -> None:
+    from fabric.outputs.ipplan import cidr_keys
+
+    # 10.4.0.1 = 10·2^24 + 4·2^16 + 1 = 167,772,160 + 262,144 + 1; 192.168.15.3 = 3,232,239,363
+    assert cidr_keys(["10.4.0.1/31", "192.168.15.3/24", "0.0.0.0/0"]) == [(167772160 + 262144 + 1, 31),
+                                                                           (3232239363, 24), (0, 0)]
+    assert cidr_keys([]) == []
+    # no length: cidr_key's /32; a bad address or length: cidr_key's ValueError
+    assert cidr_keys(["10.0.0.1/31", "10.0.0.9"]) == [(167772161, 31), (167772169, 32)]
+    # lengths the fast pass does not know are cidr_key's reading too (it does not check them: /33, "031")
+    assert cidr_keys(["10.0.0.0/33", "10.0.0.2/031"]) == [(167772160, 33), (167772162, 31)]
+    for bad in (["10.0.0.1/31", "10.0.0.256/31"], ["10.1/8"], ["10.0.0.1/x"]):
+        with pytest.raises(ValueError):
+            cidr_keys(bad)
