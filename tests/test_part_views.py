@@ -136,3 +136,20 @@ def test_cidr_keys_read_like_cidr_key() -> None:
     for bad in (["10.0.0.1/31", "10.0.0.256/31"], ["10.1/8"], ["10.0.0.1/x"]):
         with pytest.raises(ValueError):
             cidr_keys(bad)
+
+
+@given(st.text(max_size=12))
+def test_yaml_quoting_is_json(text: str) -> None:
+    import json
+
+    from fabric.outputs.ansible_yaml import _quoted
+
+    assert _quoted(text) == json.dumps(text)
+
+
+def test_yaml_values_mark_jinja_openers_unsafe() -> None:
+    from fabric.outputs.ansible_yaml import _value
+
+    # every opener ({{ {% {#) is marked; a lone brace, a plain and a quoted text are not
+    assert [_value(t) for t in ("a{{b", "{%x", "x {# y", "a{b", "abc", "a b")] == [
+        '!unsafe "a{{b"', '!unsafe "{%x"', '!unsafe "x {# y"', '"a{b"', "abc", '"a b"']

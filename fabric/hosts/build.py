@@ -180,6 +180,8 @@ def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
     for lk in g.links:
         by_host[lk[0]].append(lk)
     model = g.shape
+    # every host of a group has the same model: a NIC port's names, GPUs and table are worked out once per group
+    port_names: dict[tuple[int, int], tuple[str, str, tuple[int, ...], int]] = {}
     hosts: list[HostPlan] = []
     for name, number in g.hosts:
         links = by_host.get(name, [])
@@ -197,20 +199,21 @@ def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
                 rdma = bond_rdma_device(model, nic)
                 uplinks = tuple((x[5], x[6]) for x in both)
                 mode: str | None = BOND_MODE
+                gpus, table = _gpus_of(model, nic), table_of(nic, port, model.ports_per_nic)
             else:
-                port = nic_port
-                iface_name, ports = netdev(model, nic, port), ()
-                rdma = rdma_device(model, nic, port)
-                uplinks = ((switch, label),)
-                mode = None
-            table = table_of(nic, port, model.ports_per_nic)
+                port, ports, uplinks, mode = nic_port, (), ((switch, label),), None
+                named = port_names.get((nic, port))
+                if named is None:
+                    named = port_names[(nic, port)] = (netdev(model, nic, port), rdma_device(model, nic, port),
+                                                       _gpus_of(model, nic), table_of(nic, port, model.ports_per_nic))
+                iface_name, rdma, gpus, table = named
             table_routes = routes.get((switch, rail))
             if table_routes is None:
                 table_routes = routes[(switch, rail)] = (
                     Route(subnet, None), *(Route(p, gateway) for p in behind.get(switch, ()) if p != subnet),
                     Route(g.pool, None, unreachable=True))
             ifaces.append(RailInterface(
-                iface_name, ports, nic, port, rail, _gpus_of(model, nic), rdma, uplinks, vlan, ntoa(address), length,
+                iface_name, ports, nic, port, rail, gpus, rdma, uplinks, vlan, ntoa(address), length,
                 subnet, gateway, g.mtu, table, table, table_routes, mode))
         hosts.append(HostPlan(name, g.pod, g.segment, number, g.model, g.name, model.gpus, tuple(ifaces)))
     return _group(g, hosts), tuple(hosts)
