@@ -153,3 +153,26 @@ def test_yaml_values_mark_jinja_openers_unsafe() -> None:
     # every opener ({{ {% {#) is marked; a lone brace, a plain and a quoted text are not
     assert [_value(t) for t in ("a{{b", "{%x", "x {# y", "a{b", "abc", "a b")] == [
         '!unsafe "a{{b"', '!unsafe "{%x"', '!unsafe "x {# y"', '"a{b"', "abc", '"a b"']
+
+
+def test_docs_topology_digest_skips_only_management_and_override() -> None:
+    from fabric.digest import value_digest
+    from fabric.outputs.views import DOCS_SWITCH_FIELDS, docs_topology_values
+    from fabric.topology import Role, Switch
+
+    sw = Switch("p1-s1-rail0", "p1-s1-rail0", Role.RAIL, 1, 1, 1, "m1", "eos", 3, 4, ("pods", 0), (0, 1), 0, 0, None,
+                "r1", None, frozenset({9}), False)
+    changed = {"key": "k", "name": "n", "role": Role.SPINE, "pod": 2, "segment": 2, "index": 2, "model": "m2",
+               "platform": "sonic", "slot": 7, "tier_slot": 7, "src": ("pods", 1), "rails": (2,), "side": 1,
+               "group": 1, "plane": 1, "rack": "r2", "management": 167772161, "disabled_ports": frozenset({8}),
+               "overridden": True}
+    assert set(changed) == {f.name for f in fields(Switch)}  # a new Switch field must be added here
+
+    def digest(s: Switch) -> str:
+        return value_digest(docs_topology_values(Topology(switches={"p1-s1-rail0": s})))
+
+    base = digest(sw)
+    moved = {name for name, value in changed.items() if digest(replace(sw, **{name: value})) != base}
+    assert moved == set(DOCS_SWITCH_FIELDS) == {f.name for f in fields(Switch)} - {"management", "overridden"}
+    # the links and peer links are digested apart, every other field of the topology here
+    assert len(docs_topology_values(Topology())) == len(fields(Topology)) - 2

@@ -38,12 +38,12 @@ from .views import (
     Port,
     RailSubnet,
     addresses_view,
+    docs_topology_values,
     links_digest,
     ports_view,
     rail_subnets_view,
     sessions_view,
     topology_links,
-    topology_values,
     vlans_view,
 )
 
@@ -91,11 +91,16 @@ class Sources:
         return plan_addresses(self.inv, self.plan)
 
     @cached_property
-    def docs_topology(self) -> Topology:
+    def docs_topology(self) -> Once[Topology]:
         """The topology without what the docs never show and the inventory often changes: each switch's pinned
-        management address and whether it has a `devices:` entry (the links are the same objects)."""
-        switches = {n: replace(sw, management=None, overridden=False) for n, sw in self.topo.switches.items()}
-        return replace(self.topo, switches=switches)
+        management address and whether it has a `devices:` entry (the links are the same objects). Built on first
+        use; its digest (`shared("docs_topology")`, views.docs_topology_values) reads the topology without them."""
+        topo = self.topo
+
+        def build() -> Topology:
+            switches = {n: replace(sw, management=None, overridden=False) for n, sw in topo.switches.items()}
+            return replace(topo, switches=switches)
+        return Once(build)
 
     @cached_property
     def access(self) -> dict[str, tuple[str, str]]:
@@ -177,7 +182,7 @@ class Sources:
 
     def _digestable(self, name: str) -> object:
         if name == "docs_topology":
-            return topology_values(self.docs_topology)
+            return docs_topology_values(self.topo)
         if name == "rail_subnets":
             return sorted(self.rail_subnets.items())
         return getattr(self, name)

@@ -180,9 +180,9 @@ def _docs(src: Sources) -> Iterator[Part]:
         yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
     yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
-               lambda: docs_markdown(name, planes, topo, report, summary))
+               lambda: docs_markdown(name, planes, topo(), report, summary))
     yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
-               lambda: docs_pictures(name, planes, topo, report))
+               lambda: docs_pictures(name, planes, topo(), report))
 
 
 ARTIFACTS: tuple[Artifact, ...] = (

@@ -18,7 +18,7 @@ from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.device.vlans import Vlan
 from fabric.digest import value_digest
-from fabric.topology import End, Link, Topology
+from fabric.topology import End, Link, Switch, Topology
 
 __all__ = [
     "LINK_FIELDS",
@@ -27,6 +27,7 @@ __all__ = [
     "RailSubnet",
     "Sessions",
     "addresses_view",
+    "docs_topology_values",
     "interface_names",
     "link_values",
     "links_digest",
@@ -109,8 +110,24 @@ def topology_links(topo: Topology) -> tuple[Link, ...]:
 
 def topology_values(topo: Topology) -> list[object]:
     """Every field of the topology but its links (digested apart, `link_values`), in a form orjson digests."""
-    return [topo.switches, topo.hosts, topo.segments, topo.name_clashes, topo.stride_overflows, topo.bad_cables,
-            sorted(topo.pinned), [(link_values([lk])[0], at, tuple(end)) for lk, at, end in topo.off]]
+    return [topo.switches, *_rest_values(topo)]
+
+
+def _rest_values(topo: Topology) -> list[object]:
+    return [topo.hosts, topo.segments, topo.name_clashes, topo.stride_overflows, topo.bad_cables, sorted(topo.pinned),
+            [(link_values([lk])[0], at, tuple(end)) for lk, at, end in topo.off]]
+
+
+# what the docs read of a switch: every field but its pinned management address and its override mark
+DOCS_SWITCH_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Switch)
+                                            if f.name not in ("management", "overridden"))
+_DOCS_SWITCH = attrgetter(*DOCS_SWITCH_FIELDS)
+
+
+def docs_topology_values(topo: Topology) -> list[object]:
+    """topology_values of the topology the docs are built from (Sources.docs_topology: each switch without its
+    management address and override mark), without copying the switches: each as its other fields, in order."""
+    return [{n: _DOCS_SWITCH(sw) for n, sw in topo.switches.items()}, *_rest_values(topo)]
 
 
 # a switch's BGP as these files read it: (its ASN, per peer group (name, bfd, its neighbours' (ip, local_ip,
