@@ -81,6 +81,8 @@ def test_link_values_hold_every_field_of_a_link_and_its_ends() -> None:
     lk = Link("L7", LinkRole.HOST, End("h1", 2, 0, 200), End("r1", 9, 2, 200), rail=3, nic=3, host_number=1,
               bundle="b1", net_slot=5, channel=11)
     assert link_values([lk]) == [("L7", LinkRole.HOST, "h1", 2, 0, 200, "r1", 9, 2, 200, 3, 3, 1, "b1", 5, 11)]
+    # one value per flat field
+    assert len(link_values([lk])[0]) == len(FLAT_LINK_FIELDS)
 
 
 def test_one_changed_value_anywhere_changes_the_links_digest() -> None:

@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import compress
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
@@ -96,8 +95,6 @@ class GroupInput:
     packet: bool  # routing.ecmp.mode is packet
 
 
-_HOST_LINK = attrgetter("a.device", "rail", "nic", "a.port", "bundle", "z.device", "z.port", "z.lane", "id")
-_ROLE = attrgetter("role")
 _LINK_ORDER = itemgetter(1, 2, 3)  # a host's links by rail, NIC and NIC port
 
 
@@ -106,15 +103,18 @@ def _host_links(topo: Topology, plan: Plan) -> dict[str, list[tuple[str, int, in
     by_host: dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]] = defaultdict(list)
     addr = plan.host_addr
     labels: dict[tuple[int, int], str] = {}  # a switch port's label (End.label) by (port, lane): few distinct ones
-    for lk in compress(topo.links, map(LinkRole.HOST.__eq__, map(_ROLE, topo.links))):  # C-level filter
-        host, rail, nic, port, bundle, switch, sw_port, sw_lane, link_id = _HOST_LINK(lk)
-        address = addr.get(link_id)
+    host_role = LinkRole.HOST
+    for lk in topo.links:
+        if lk.role is not host_role:
+            continue
+        address = addr.get(lk.id)
         if address is None:
             continue
-        label = labels.get((sw_port, sw_lane))
+        a, z = lk.a, lk.z
+        label = labels.get(z[1:3])
         if label is None:
-            label = labels[(sw_port, sw_lane)] = lk.z.label()
-        by_host[host].append((host, rail or 0, nic or 0, port, bundle, switch, label, address))
+            label = labels[z[1:3]] = z.label()
+        by_host[a[0]].append((a[0], lk.rail or 0, lk.nic or 0, a[1], lk.bundle, z[0], label, address))
     for rows in by_host.values():
         rows.sort(key=_LINK_ORDER)
     return by_host

@@ -11,14 +11,12 @@ so 12,500 hosts cost one merge per pod.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import chain, compress
-from operator import attrgetter
+from itertools import chain
 
 from fabric.address import Prefix, range_prefixes
 from fabric.allocate import Plan
 from fabric.topology import LinkRole, Topology
 
-_ROLE, _ENDS = attrgetter("role"), attrgetter("a.device", "z.device")  # what the walk reads of a link (C calls)
 _SWITCH_ROLES = frozenset({LinkRole.FABRIC, LinkRole.CORE})
 
 
@@ -27,9 +25,8 @@ def _components(topo: Topology) -> dict[str, str]:
     MLAG peer links. Each component is one set shared by its members; a link joining two merges the smaller into the
     larger (every switch moves O(log n) times)."""
     comp: dict[str, set[str]] = {name: {name} for name in topo.switches}
-    switch_links = compress(topo.links, map(_SWITCH_ROLES.__contains__, map(_ROLE, topo.links)))  # C-level filter
-    for a, z in chain(map(_ENDS, switch_links), map(_ENDS, topo.peer_links)):
-        ca, cz = comp.get(a), comp.get(z)
+    for lk in chain((lk for lk in topo.links if lk.role in _SWITCH_ROLES), topo.peer_links):
+        ca, cz = comp.get(lk.a[0]), comp.get(lk.z[0])
         if ca is None or cz is None or ca is cz:
             continue
         if len(ca) < len(cz):

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import cast
 
 from fabric.device import DeviceConfig
@@ -60,10 +59,7 @@ class RolloutSwitch:
 
 def switch_peers(ports: Iterable[tuple], switches: Mapping[str, object]) -> tuple[str, ...]:
     """The switches among the peers of these interfaces (views.Port: the peer is the fifth field), sorted."""
-    return tuple(sorted(set(map(_PEER, ports)) & switches.keys()))
-
-
-_PEER = itemgetter(4)
+    return tuple(sorted({p[4] for p in ports} & switches.keys()))
 
 
 def rollout_view(devices: Mapping[str, DeviceConfig]) -> dict[str, RolloutSwitch]:

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import compress
-from operator import itemgetter
 
 from fabric.address import Prefix
 from fabric.device import DeviceConfig
@@ -54,10 +52,7 @@ def prefix_lists(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[str, ..
 
 def routed_view(ports: Mapping[str, tuple[Port, ...]]) -> dict[str, tuple[tuple[str, str], ...]]:
     """Switch → (interface, a.b.c.d/len) of each routed interface (views.Port with an address)."""
-    return {name: tuple(map(_NAME_IPV4, compress(ps, map(_IPV4, ps)))) for name, ps in ports.items()}
-
-
-_IPV4, _NAME_IPV4 = itemgetter(IPV4), itemgetter(NAME, IPV4)  # C-level reads of a Port (no Python frame per port)
+    return {name: tuple((p[NAME], p[IPV4]) for p in ps if p[IPV4]) for name, ps in ports.items()}
 
 
 def build_index(devices: Mapping[str, DeviceConfig]) -> FabricIndex:

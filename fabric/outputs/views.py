@@ -47,15 +47,19 @@ def _flat_link_fields() -> tuple[str, ...]:
     return tuple(n for f in LINK_FIELDS for n in ((f"{f}.{e}" for e in End._fields) if hints[f] is End else (f,)))
 
 
-FLAT_LINK_FIELDS: tuple[str, ...] = _flat_link_fields()
-_LINK_VALUES = attrgetter(*FLAT_LINK_FIELDS)  # one C call per link, no Python frame
+FLAT_LINK_FIELDS: tuple[str, ...] = _flat_link_fields()  # what link_values holds of a link, in order
 
 
 def link_values(links: Iterable[Link]) -> list[tuple[object, ...]]:
     """Every field of every link as one flat tuple (FLAT_LINK_FIELDS: the ends' four fields each in place; orjson
     does not take the End NamedTuples; the role stays an enum, which orjson dumps as its value): what a link digest
-    covers."""
-    return list(map(_LINK_VALUES, links))
+    covers. A plain loop: Python 3.11's specialised attribute and index reads beat an attrgetter of dotted names."""
+    out: list[tuple[object, ...]] = []
+    for lk in links:
+        a, z = lk.a, lk.z
+        out.append((lk.id, lk.role, a[0], a[1], a[2], a[3], z[0], z[1], z[2], z[3], lk.rail, lk.nic, lk.host_number,
+                    lk.bundle, lk.net_slot, lk.channel))
+    return out
 
 
 def links_digest(links: Iterable[Link]) -> str:
@@ -76,12 +80,11 @@ PEER_INTERFACE: Final = 5
 ROLE: Final = 6
 
 
-_PORT = attrgetter("port", "lane", "name", "ipv4", "peer", "peer_interface", "role")  # an Interface's Port
-
-
 def ports_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Port, ...]]:
-    """Switch → its interfaces as Ports, in the model's order."""
-    return {h: tuple(map(_PORT, d.interfaces)) for h, d in devices.items()}
+    """Switch → its interfaces as Ports, in the model's order (attribute reads in the comprehension: faster than an
+    attrgetter of seven names under Python 3.11's specialised attribute access)."""
+    return {h: tuple((i.port, i.lane, i.name, i.ipv4, i.peer, i.peer_interface, i.role) for i in d.interfaces)
+            for h, d in devices.items()}
 
 
 def interface_names(ports: Mapping[str, tuple[Port, ...]]) -> dict[tuple[str, int, int], str]:
