@@ -89,7 +89,7 @@ def ports_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Port, ...
 
 def interface_names(ports: Mapping[str, tuple[Port, ...]]) -> dict[tuple[str, int, int], str]:
     """(switch, physical port, lane) → platform interface name."""
-    return {(sw, port, lane): name for sw, ps in ports.items() for port, lane, name, *_ in ps}
+    return {(sw, p[PORT], p[LANE]): p[NAME] for sw, ps in ports.items() for p in ps}
 
 
 @dataclass(frozen=True, slots=True)
