@@ -57,12 +57,10 @@ def value_digest(value: object) -> str:
 
 
 def combine(parts: Iterable[str]) -> str:
-    """One digest of several (order matters)."""
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()
+    """One digest of several (order matters): sha256 of each part followed by a NUL (hex digests and names hold no
+    NUL), hashed as one text."""
+    items = list(parts)
+    return hashlib.sha256(("\0".join(items) + "\0").encode() if items else b"").hexdigest()
 
 
 @cache

@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from fabric.address import ntoa
 from fabric.allocate import Plan
 from fabric.device.qos import build_qos
 from fabric.intent import EcmpMode, HostModel, Inventory
-from fabric.topology import Link, LinkRole, Topology
+from fabric.topology import LinkRole, Topology
 from fabric.topology.model import Host
 
 from .model import HostGroupPlan, HostPlan, HostsPlan, RailInterface, RoceSettings, Route
@@ -94,12 +95,34 @@ class GroupInput:
     packet: bool  # routing.ecmp.mode is packet
 
 
+_LINK_ORDER = itemgetter(1, 2, 3)  # a host's links by rail, NIC and NIC port
+
+
+def _host_links(topo: Topology, plan: Plan) -> dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]]:
+    """Host → its rail links with an address, as GroupInput.links rows, by rail, NIC and NIC port."""
+    by_host: dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]] = defaultdict(list)
+    addr = plan.host_addr
+    labels: dict[tuple[int, int], str] = {}  # a switch port's label (End.label) by (port, lane): few distinct ones
+    host_role = LinkRole.HOST
+    for lk in topo.links:
+        if lk.role is not host_role:
+            continue
+        address = addr.get(lk.id)
+        if address is None:
+            continue
+        a, z = lk.a, lk.z
+        label = labels.get(z[1:3])
+        if label is None:
+            label = labels[z[1:3]] = z.label()
+        by_host[a[0]].append((a[0], lk.rail or 0, lk.nic or 0, a[1], lk.bundle, z[0], label, address))
+    for rows in by_host.values():
+        rows.sort(key=_LINK_ORDER)
+    return by_host
+
+
 def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]:
     """Every host group's input, by group name."""
-    by_host: dict[str, list[Link]] = defaultdict(list)
-    for lk in topo.links:
-        if lk.role is LinkRole.HOST and lk.id in plan.host_addr:
-            by_host[lk.a.device].append(lk)
+    by_host = _host_links(topo, plan)
     behind = reachable(topo, plan)
     firsts: dict[tuple, int] = {}
     for h in topo.hosts.values():  # a host group's name: its pod, segment and first host number
@@ -115,12 +138,11 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
     shapes = {name: nic_shape(m) for name, m in inv.host_models.items()}
     subnet_text: dict[tuple[str, int], tuple[tuple[str, int], int, str, int, str]] = {}
     out: list[GroupInput] = []
+    none: list[tuple[str, int, int, int, str | None, str, str, int]] = []
     for group in sorted(members):
         hosts = members[group]
         first = hosts[0]
-        links = tuple((lk.a.device, lk.rail or 0, lk.nic or 0, lk.a.port, lk.bundle, lk.z.device, lk.z.label(),
-                       plan.host_addr[lk.id])
-                      for h in hosts for lk in sorted(by_host.get(h.name, ()), key=lambda x: (x.rail, x.nic, x.a.port)))
+        links = tuple(row for h in hosts for row in by_host.get(h.name, none))
         keys = sorted({(lk[5], lk[1]) for lk in links})
         for k in keys:
             if k not in subnet_text:
@@ -158,6 +180,8 @@ def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
     for lk in g.links:
         by_host[lk[0]].append(lk)
     model = g.shape
+    # every host of a group has the same model: a NIC port's names, GPUs and table are worked out once per group
+    port_names: dict[tuple[int, int], tuple[str, str, tuple[int, ...], int]] = {}
     hosts: list[HostPlan] = []
     for name, number in g.hosts:
         links = by_host.get(name, [])
@@ -175,20 +199,21 @@ def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
                 rdma = bond_rdma_device(model, nic)
                 uplinks = tuple((x[5], x[6]) for x in both)
                 mode: str | None = BOND_MODE
+                gpus, table = _gpus_of(model, nic), table_of(nic, port, model.ports_per_nic)
             else:
-                port = nic_port
-                iface_name, ports = netdev(model, nic, port), ()
-                rdma = rdma_device(model, nic, port)
-                uplinks = ((switch, label),)
-                mode = None
-            table = table_of(nic, port, model.ports_per_nic)
+                port, ports, uplinks, mode = nic_port, (), ((switch, label),), None
+                named = port_names.get((nic, port))
+                if named is None:
+                    named = port_names[(nic, port)] = (netdev(model, nic, port), rdma_device(model, nic, port),
+                                                       _gpus_of(model, nic), table_of(nic, port, model.ports_per_nic))
+                iface_name, rdma, gpus, table = named
             table_routes = routes.get((switch, rail))
             if table_routes is None:
                 table_routes = routes[(switch, rail)] = (
                     Route(subnet, None), *(Route(p, gateway) for p in behind.get(switch, ()) if p != subnet),
                     Route(g.pool, None, unreachable=True))
             ifaces.append(RailInterface(
-                iface_name, ports, nic, port, rail, _gpus_of(model, nic), rdma, uplinks, vlan, ntoa(address), length,
+                iface_name, ports, nic, port, rail, gpus, rdma, uplinks, vlan, ntoa(address), length,
                 subnet, gateway, g.mtu, table, table, table_routes, mode))
         hosts.append(HostPlan(name, g.pod, g.segment, number, g.model, g.name, model.gpus, tuple(ifaces)))
     return _group(g, hosts), tuple(hosts)

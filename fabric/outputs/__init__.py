@@ -30,7 +30,7 @@ from .cabling import cabling_csv
 from .expected import expected_files
 from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
 from .parts import ARTIFACTS, Artifact, Once, Part
-from .railmap import host_links, host_shapes, railmap_csv
+from .railmap import host_shapes, railmap_csv
 from .rollout import RolloutSwitch, switch_peers
 from .state_index import FabricIndex, index_from, prefix_lists, routed_view
 from .views import (
@@ -38,12 +38,12 @@ from .views import (
     Port,
     RailSubnet,
     addresses_view,
-    link_values,
+    docs_topology_values,
+    links_digest,
     ports_view,
     rail_subnets_view,
     sessions_view,
     topology_links,
-    topology_values,
     vlans_view,
 )
 
@@ -91,11 +91,16 @@ class Sources:
         return plan_addresses(self.inv, self.plan)
 
     @cached_property
-    def docs_topology(self) -> Topology:
+    def docs_topology(self) -> Once[Topology]:
         """The topology without what the docs never show and the inventory often changes: each switch's pinned
-        management address and whether it has a `devices:` entry (the links are the same objects)."""
-        switches = {n: replace(sw, management=None, overridden=False) for n, sw in self.topo.switches.items()}
-        return replace(self.topo, switches=switches)
+        management address and whether it has a `devices:` entry (the links are the same objects). Built on first
+        use; its digest (`shared("docs_topology")`, views.docs_topology_values) reads the topology without them."""
+        topo = self.topo
+
+        def build() -> Topology:
+            switches = {n: replace(sw, management=None, overridden=False) for n, sw in topo.switches.items()}
+            return replace(topo, switches=switches)
+        return Once(build)
 
     @cached_property
     def access(self) -> dict[str, tuple[str, str]]:
@@ -107,10 +112,6 @@ class Sources:
     @cached_property
     def links(self) -> tuple:
         return topology_links(self.topo)
-
-    @cached_property
-    def host_links(self) -> list:  # a subset of `links` (its digest covers them)
-        return host_links(self.topo)
 
     @cached_property
     def ports(self) -> dict[str, tuple[Port, ...]]:
@@ -150,6 +151,11 @@ class Sources:
         return sessions_view(self.devices)
 
     @cached_property
+    def host_addr(self) -> dict[str, int]:
+        """The plan's host link id → NIC address (read by the IP plan and the rail map)."""
+        return self.plan.host_addr
+
+    @cached_property
     def host_models(self) -> dict[str, str]:
         return {h.name: h.model for h in self.topo.hosts.values()}
 
@@ -166,14 +172,17 @@ class Sources:
         "links" digests), computed once."""
         key = f"view:{name}"
         if key not in self._digests:
-            self._digests[key] = value_digest(self._digestable(name))
+            self._digests[key] = self._digest_of(name)
         return self._digests[key]
+
+    def _digest_of(self, name: str) -> str:
+        if name == "links":
+            return links_digest(self.links)
+        return value_digest(self._digestable(name))
 
     def _digestable(self, name: str) -> object:
         if name == "docs_topology":
-            return topology_values(self.docs_topology)
-        if name == "links":
-            return link_values(self.links)
+            return docs_topology_values(self.topo)
         if name == "rail_subnets":
             return sorted(self.rail_subnets.items())
         return getattr(self, name)

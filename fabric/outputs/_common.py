@@ -45,12 +45,12 @@ def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[st
     concern goes through csv_text."""
     rows = rows if isinstance(rows, list) else list(rows)
     try:
-        text = "\x1e".join(["\x1f".join(row) for row in rows])
+        text = "\x1e".join(map("\x1f".join, rows))
     except TypeError:  # a cell that is not text
         return csv_text(title, header, rows)
     width = len(header)
     if (any(c in text for c in (",", '"', "\n", "\r")) or text.count("\x1f") != len(rows) * (width - 1)
-            or text.count("\x1e") != max(len(rows) - 1, 0) or any(len(row) != width for row in rows)):
+            or text.count("\x1e") != max(len(rows) - 1, 0) or not set(map(len, rows)) <= {width}):
         return csv_text(title, header, rows)
     body = text.translate(_PLAIN_SEPARATORS) + ("\n" if rows else "")
     if _formula_cell(body):

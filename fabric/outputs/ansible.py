@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import cast
 
 from fabric.device import DeviceConfig
 from fabric.platforms import PLATFORMS
@@ -134,7 +135,8 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
     push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve
     host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
     # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
-    host_vars["vault_variables"] = sorted({*d.system.vault_names, *PLATFORMS[d.platform].vault_variables})
+    vault = cast(list[str], push["vault_variables"])  # the system's vault_names (push_vars lists them)
+    host_vars["vault_variables"] = sorted({*vault, *PLATFORMS[d.platform].vault_variables})
     return host_vars
 
 

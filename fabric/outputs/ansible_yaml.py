@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import yaml
 
-from fabric.textsafe import jinja_unsafe
+from fabric.textsafe import JINJA_OPENERS, jinja_unsafe
 
 _PLAIN = re.compile(r"^(?!\.\.\.)[A-Za-z0-9./][A-Za-z0-9._/-]*$")  # never starts with an indicator or '...'
 # YAML 1.2 numbers and YAML 1.1 y/n that PyYAML (1.1) reads as strings but other parsers might not: quoted too
@@ -35,13 +35,26 @@ def _scalar(value: object) -> str:
     return _text(str(value))
 
 
-@lru_cache(maxsize=1 << 16)
 def _text(text: str) -> str:
-    """_scalar of a string, once per distinct string: keys, gateways and route prefixes recur on every host, and
-    PyYAML's resolver is the costly part (2 million calls for the host files of a 65K-GPU fabric)."""
-    if _PLAIN.match(text) and not _OTHER_PARSERS.match(text) and \
-            _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR:
+    """_scalar of a string: plain when it may be (_plain_text), else JSON double-quoted (_quoted)."""
+    return _plain_text(text) if _PLAIN.match(text) else _quoted(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_text(text: str) -> str:
+    """_text of a string of plain characters, once per distinct string: keys, gateways and route prefixes recur on
+    every host, and PyYAML's resolver is the costly part (2 million calls for the host files of a 65K-GPU fabric).
+    Texts that are never plain (the `ip rule` of every host address) bypass the cache, which they would flush."""
+    if not _OTHER_PARSERS.match(text) and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR:
         return text
+    return _quoted(text)
+
+
+def _quoted(text: str) -> str:
+    """json.dumps(text): a printable ASCII text without a quote or a backslash is written as it is between quotes
+    (json.dumps escapes nothing else in it)."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
     return json.dumps(text)
 
 
@@ -50,7 +63,10 @@ def _value(value: object) -> str:
     evaluates it on the controller (validation keeps such text out of the inventory, SEC004; this is the second
     guard)."""
     text = _scalar(value)
-    return jinja_unsafe(text, value) if isinstance(value, str) else text
+    return jinja_unsafe(text, value) if isinstance(value, str) and "{" in value else text
+
+
+assert all(o.startswith("{") for o in JINJA_OPENERS), "_value looks for a Jinja opener only where a '{' is"
 
 
 def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
@@ -63,7 +79,7 @@ def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
         if isinstance(value, Mapping):
             lines.append(f"{pad}{_scalar(key)}:" + ("\n" + _yaml(value, indent + 2) if value else " {}\n"))
         elif isinstance(value, list | tuple):
-            lines.append(f"{pad}{_scalar(key)}: [{', '.join(_value(v) for v in value)}]\n")
+            lines.append(f"{pad}{_scalar(key)}: [{', '.join(map(_value, value))}]\n")
         else:
             lines.append(f"{pad}{_scalar(key)}: {_value(value)}\n")
     return "".join(lines)

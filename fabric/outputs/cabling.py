@@ -24,7 +24,7 @@ from fabric.device import DeviceConfig
 from fabric.topology import End, Link, LinkRole, Topology
 from fabric.units import format_speed
 
-from ._common import csv_text, natural_key
+from ._common import csv_text_plain, natural_key
 from .views import Port, interface_names, ports_view, topology_links
 
 TITLE = "railfabric cabling plan v1"
@@ -50,6 +50,7 @@ def cabling_files(links: Iterable[Link], racks: Mapping[str, str | None],
             a = (link.a.device, f"nic{link.nic}p{link.a.port}", f"nic{link.nic}", "")
         else:
             a = switch_end(link.a)
-        rows.append((link.id, link.role.value, link.rail, *a, *switch_end(link.z), format_speed(link.a.speed),
+        rail = "" if link.rail is None else str(link.rail)  # as csv.writer writes None and a number
+        rows.append((link.id, link.role.value, rail, *a, *switch_end(link.z), format_speed(link.a.speed),
                      link.bundle or ""))
-    return {"cabling.csv": csv_text(TITLE, HEADER, rows)}
+    return {"cabling.csv": csv_text_plain(TITLE, HEADER, rows)}  # text cells only

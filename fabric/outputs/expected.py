@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from fabric.address import address_of
 from fabric.device import DeviceConfig
 
-from ._common import csv_text, natural_key
+from ._common import csv_text, csv_text_plain, natural_key
 from .state_index import build_index
 from .views import LANE, NAME, PEER, PEER_INTERFACE, PORT, ROLE, Port, Sessions, ports_view, sessions_view
 
@@ -38,7 +38,7 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
     """From exactly what the files show: each switch's ASN and peer groups, its interfaces, and the owner (device,
     interface) of every routed address (fabric/outputs/state_index.py)."""
     bgp: list[tuple[object, ...]] = []
-    lldp: list[tuple[object, ...]] = []
+    lldp: list[tuple[str, ...]] = []
     for name in sorted(sessions, key=natural_key):
         asn, groups = sessions[name]
         rows = []
@@ -54,5 +54,5 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
         lldp.extend((name, *i[2:]) for i in cabled)
     return {
         "expected/bgp_sessions.csv": csv_text(BGP_TITLE, BGP_HEADER, bgp),
-        "expected/lldp_neighbors.csv": csv_text(LLDP_TITLE, LLDP_HEADER, lldp),
+        "expected/lldp_neighbors.csv": csv_text_plain(LLDP_TITLE, LLDP_HEADER, lldp),  # text cells only
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
@@ -27,7 +27,7 @@ from .docs import docs_markdown, docs_pictures
 from .expected import expected_from
 from .hosts import gpu_inventory, group_part_files
 from .ipplan import ipplan_files
-from .railmap import railmap_files
+from .railmap import host_links_in, railmap_files
 from .rollout import rollout_plan
 from .state import anta_hosts, device_state_files
 
@@ -119,22 +119,24 @@ def _cabling(src: Sources) -> Iterator[Part]:
 def _ipplan(src: Sources) -> Iterator[Part]:
     # every address: the plan's pools and blocks, each switch's addresses and interfaces, the host links (a subset
     # of the digested links) with their addresses, the rail subnets
-    plan, addresses, vlans, access, ports, links, subnets = src.plan_addresses, src.addresses, src.vlans, \
-        src.access, src.ports, src.topo.links, src.rail_subnets
+    plan, addresses, vlans, access, routed, links, subnets = src.plan_addresses, src.addresses, src.vlans, \
+        src.access, src.routed, src.topo.links, src.rail_subnets
     yield Part("ipplan", "ipplan",
-               _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(plan), src.shared("addresses"),
-                       src.shared("vlans"), src.shared("access"), src.shared("ports"), src.shared("links"),
+               _digest("ipplan", ("fabric.outputs.ipplan",), value_digest(replace(plan, host_addr={})),
+                       src.shared("host_addr"), src.shared("addresses"),
+                       src.shared("vlans"), src.shared("access"), src.shared("routed"), src.shared("links"),
                        src.shared("rail_subnets")),
-               lambda: ipplan_files(plan, addresses, vlans, access, ports, links, subnets))
+               lambda: ipplan_files(plan, addresses, vlans, access, routed, links, subnets))
 
 
 def _railmap(src: Sources) -> Iterator[Part]:
-    hosts, shapes, links, addr = src.host_models, src.host_shapes, src.host_links, src.plan.host_addr
+    hosts, shapes, links, addr = src.host_models, src.host_shapes, src.links, src.plan.host_addr
     subnets, mtu, ports = src.rail_subnets, src.inv.fabric.host_mtu, src.ports
     yield Part("railmap", "railmap",
-               _digest("railmap", ("fabric.outputs.railmap",), value_digest([hosts, shapes, addr, mtu]),
+               _digest("railmap", ("fabric.outputs.railmap",), value_digest([hosts, shapes, mtu]),
+                       src.shared("host_addr"),
                        src.shared("links"), src.shared("rail_subnets"), src.shared("ports")),
-               lambda: railmap_files(hosts, shapes, links, addr, subnets, mtu, ports))
+               lambda: railmap_files(hosts, shapes, host_links_in(links), addr, subnets, mtu, ports))
 
 
 def _expected(src: Sources) -> Iterator[Part]:
@@ -178,9 +180,9 @@ def _docs(src: Sources) -> Iterator[Part]:
         yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
     yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
-               lambda: docs_markdown(name, planes, topo, report, summary))
+               lambda: docs_markdown(name, planes, topo(), report, summary))
     yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
-               lambda: docs_pictures(name, planes, topo, report))
+               lambda: docs_pictures(name, planes, topo(), report))
 
 
 ARTIFACTS: tuple[Artifact, ...] = (

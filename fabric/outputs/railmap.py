@@ -41,7 +41,12 @@ def host_shapes(inv: Inventory) -> dict[str, HostShape]:
 
 
 def host_links(topo: Topology) -> list[Link]:
-    return [lk for lk in topo.links if lk.role is LinkRole.HOST]
+    return host_links_in(topo.links)
+
+
+def host_links_in(links: Iterable[Link]) -> list[Link]:
+    """The host links among `links`, in their order."""
+    return [lk for lk in links if lk.role is LinkRole.HOST]
 
 
 def railmap_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:

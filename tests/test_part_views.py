@@ -1,0 +1,180 @@
+"""The cheap encodings behind the artifact parts' digests (fabric/outputs/views.py, fabric/digest.py) and the
+host routes' prefix merge and switch components (fabric/hosts/routes.py): exact values derived by hand."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import fields, replace
+from types import SimpleNamespace
+from typing import cast
+
+import netaddr
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fabric.address import Prefix
+from fabric.digest import combine
+from fabric.hosts.routes import _components, merge_prefixes
+from fabric.outputs.state_index import routed_view
+from fabric.outputs.views import FLAT_LINK_FIELDS, LINK_FIELDS, link_values, links_digest
+from fabric.topology import End, Link, LinkRole, Topology
+
+
+def _p(text: str) -> Prefix:
+    return Prefix.parse(text)
+
+
+@pytest.mark.parametrize(("given_", "merged"), [
+    ([], []),
+    (["10.0.0.0/24"], ["10.0.0.0/24"]),
+    # two halves of 10.0.0.0/23 (10.0.0.0 .. 10.0.1.255): one route
+    (["10.0.1.0/24", "10.0.0.0/24"], ["10.0.0.0/23"]),
+    # adjacent but 10.0.1.0 is no /23 boundary (1·256 is odd in /24 units): both stay
+    (["10.0.1.0/24", "10.0.2.0/24"], ["10.0.1.0/24", "10.0.2.0/24"]),
+    # three /24s from 10.0.0.0: the first two make the /23, the third (10.0.2.0, even /24 but the /23 from there
+    # would need 10.0.3.0) stays a /24
+    (["10.0.0.0/24", "10.0.1.0/24", "10.0.2.0/24"], ["10.0.0.0/23", "10.0.2.0/24"]),
+    # a /24 inside a /16 and a duplicate: the /16 alone
+    (["10.0.5.0/24", "10.0.0.0/16", "10.0.0.0/16"], ["10.0.0.0/16"]),
+    # four /26 of 10.1.0.0/24 out of order with a gap after it: the /24, and 10.1.2.0/25 apart
+    (["10.1.0.192/26", "10.1.2.0/25", "10.1.0.64/26", "10.1.0.0/26", "10.1.0.128/26"],
+     ["10.1.0.0/24", "10.1.2.0/25"]),
+])
+def test_merge_prefixes(given_: list[str], merged: list[str]) -> None:
+    assert [str(p) for p in merge_prefixes(_p(t) for t in given_)] == merged
+
+
+@given(st.lists(st.tuples(st.integers(0, (1 << 20) - 1), st.integers(12, 32)), max_size=30))
+def test_merge_prefixes_is_the_cidr_cover(raw: list[tuple[int, int]]) -> None:
+    # the minimal CIDR cover of a union of prefixes is unique: netaddr's cidr_merge (used before) must agree
+    # prefixes inside 10.0.0.0/8: an address 10.0.0.0 + n·16 with its host bits cleared for the length
+    prefixes = [Prefix(((0x0A000000 + (n << 4)) >> (32 - length)) << (32 - length), length) for n, length in raw]
+    want = [str(n) for n in sorted(netaddr.cidr_merge([str(p) for p in prefixes]))]
+    assert [str(p) for p in merge_prefixes(prefixes)] == want
+
+
+def _link(i: int, role: LinkRole, a: str, z: str) -> Link:
+    return Link(f"L{i}", role, End(a, i, 0, 400), End(z, i + 1, 0, 400))
+
+
+def test_components_follow_fabric_core_and_peer_links_only() -> None:
+    # s1-s2 (fabric) and s2-ss1 (core) join {s1, s2, ss1}; r1-r2 only through an MLAG peer link; r3 reaches s3 only
+    # through a host link (which does not count): r3 and s3 stay alone. Each component is named by its smallest name
+    topo = SimpleNamespace(
+        switches={n: None for n in ("s1", "s2", "ss1", "r1", "r2", "r3", "s3")},
+        links=[_link(1, LinkRole.FABRIC, "s1", "s2"), _link(2, LinkRole.CORE, "s2", "ss1"),
+               _link(3, LinkRole.HOST, "r3", "s3"), _link(4, LinkRole.FABRIC, "h9", "s3")],
+        peer_links=[_link(5, LinkRole.FABRIC, "r2", "r1")])
+    assert _components(cast(Topology, topo)) == {"s1": "s1", "s2": "s1", "ss1": "s1", "r1": "r1", "r2": "r1",
+                                                 "r3": "r3", "s3": "s3"}
+
+
+def test_link_values_hold_every_field_of_a_link_and_its_ends() -> None:
+    # Link's fields with each end (a, z: End) spelled out as End's four fields, in order
+    ends = {f.name for f in fields(Link) if f.name in ("a", "z")}
+    assert ends == {"a", "z"}
+    want: list[str] = []
+    for f in LINK_FIELDS:
+        want += [f"{f}.{e}" for e in ("device", "port", "lane", "speed")] if f in ends else [f]
+    assert list(FLAT_LINK_FIELDS) == want
+    lk = Link("L7", LinkRole.HOST, End("h1", 2, 0, 200), End("r1", 9, 2, 200), rail=3, nic=3, host_number=1,
+              bundle="b1", net_slot=5, channel=11)
+    assert link_values([lk]) == [("L7", LinkRole.HOST, "h1", 2, 0, 200, "r1", 9, 2, 200, 3, 3, 1, "b1", 5, 11)]
+    # one value per flat field
+    assert len(link_values([lk])[0]) == len(FLAT_LINK_FIELDS)
+
+
+def test_one_changed_value_anywhere_changes_the_links_digest() -> None:
+    links = [Link("L1", LinkRole.FABRIC, End("r1", 1, 0, 400), End("s1", 3, 0, 400), net_slot=0),
+             Link("L2", LinkRole.HOST, End("h1", 1, 0, 400), End("r1", 9, 1, 200), rail=0, nic=0, host_number=1)]
+    base = links_digest(links)
+    changed = {"id": "L9", "role": LinkRole.CORE, "rail": 7, "nic": 7, "host_number": 7, "bundle": "x", "net_slot": 7,
+               "channel": 7}
+    seen = {base}
+    for i in range(len(links)):
+        for name, value in changed.items():
+            edited = [replace(lk, **{name: value}) if j == i else lk for j, lk in enumerate(links)]
+            seen.add(links_digest(edited))
+        for end in ("a", "z"):
+            for k, v in enumerate(("hX", 77, 7, 100)):
+                old = getattr(links[i], end)
+                new_end = End(*(v if m == k else x for m, x in enumerate(old)))
+                edited = [replace(lk, **{end: new_end}) if j == i else lk for j, lk in enumerate(links)]
+                seen.add(links_digest(edited))
+    # every edit (8 fields and 2 × 4 end fields, on each of the 2 links) gives its own digest
+    assert len(seen) == 1 + 2 * (8 + 8)
+    assert links_digest(links[::-1]) != base  # the order counts
+
+
+def test_routed_view_keeps_the_addressed_interfaces_in_order() -> None:
+    ports = {"r1": ((1, 0, "Ethernet0", "10.0.0.0/31", "s1", "Ethernet8", "fabric"),
+                    (2, 0, "Ethernet4", None, "", "", ""),
+                    (3, 1, "Ethernet8", "10.0.0.2/31", "s2", "Ethernet9", "fabric")),
+             "r2": ((1, 0, "Ethernet0", None, "h1", "nic0p1", "host"),)}
+    assert routed_view(ports) == {"r1": (("Ethernet0", "10.0.0.0/31"), ("Ethernet8", "10.0.0.2/31")), "r2": ()}
+
+
+def test_combine_is_each_part_then_a_nul() -> None:
+    # sha256("a\0b\0") and sha256("") by hand; a generator is read like a list
+    assert combine(["a", "b"]) == hashlib.sha256(b"a\x00b\x00").hexdigest()
+    assert combine(p for p in ["a", "b"]) == combine(["a", "b"])
+    assert combine([]) == hashlib.sha256(b"").hexdigest()
+    assert combine([""]) == hashlib.sha256(b"\x00").hexdigest()
+    assert combine(["ab"]) != combine(["a", "b"])
+
+
+def test_cidr_keys_read_like_cidr_key() -> None:
+    from fabric.outputs.ipplan import cidr_keys
+
+    # 10.4.0.1 = 10·2^24 + 4·2^16 + 1 = 167,772,160 + 262,144 + 1; 192.168.15.3 = 3,232,239,363
+    assert cidr_keys(["10.4.0.1/31", "192.168.15.3/24", "0.0.0.0/0"]) == [(167772160 + 262144 + 1, 31),
+                                                                           (3232239363, 24), (0, 0)]
+    assert cidr_keys([]) == []
+    # no length: cidr_key's /32; a bad address or length: cidr_key's ValueError
+    assert cidr_keys(["10.0.0.1/31", "10.0.0.9"]) == [(167772161, 31), (167772169, 32)]
+    # lengths the fast pass does not know are cidr_key's reading too (it does not check them: /33, "031")
+    assert cidr_keys(["10.0.0.0/33", "10.0.0.2/031"]) == [(167772160, 33), (167772162, 31)]
+    for bad in (["10.0.0.1/31", "10.0.0.256/31"], ["10.1/8"], ["10.0.0.1/x"]):
+        with pytest.raises(ValueError):
+            cidr_keys(bad)
+
+
+@given(st.text(max_size=12))
+def test_yaml_quoting_is_json(text: str) -> None:
+    import json
+
+    from fabric.outputs.ansible_yaml import _quoted
+
+    assert _quoted(text) == json.dumps(text)
+
+
+def test_yaml_values_mark_jinja_openers_unsafe() -> None:
+    from fabric.outputs.ansible_yaml import _value
+
+    # every opener ({{ {% {#) is marked; a lone brace, a plain and a quoted text are not
+    assert [_value(t) for t in ("a{{b", "{%x", "x {# y", "a{b", "abc", "a b")] == [
+        '!unsafe "a{{b"', '!unsafe "{%x"', '!unsafe "x {# y"', '"a{b"', "abc", '"a b"']
+
+
+def test_docs_topology_digest_skips_only_management_and_override() -> None:
+    from fabric.digest import value_digest
+    from fabric.outputs.views import DOCS_SWITCH_FIELDS, docs_topology_values
+    from fabric.topology import Role, Switch
+
+    sw = Switch("p1-s1-rail0", "p1-s1-rail0", Role.RAIL, 1, 1, 1, "m1", "eos", 3, 4, ("pods", 0), (0, 1), 0, 0, None,
+                "r1", None, frozenset({9}), False)
+    changed = {"key": "k", "name": "n", "role": Role.SPINE, "pod": 2, "segment": 2, "index": 2, "model": "m2",
+               "platform": "sonic", "slot": 7, "tier_slot": 7, "src": ("pods", 1), "rails": (2,), "side": 1,
+               "group": 1, "plane": 1, "rack": "r2", "management": 167772161, "disabled_ports": frozenset({8}),
+               "overridden": True}
+    assert set(changed) == {f.name for f in fields(Switch)}  # a new Switch field must be added here
+
+    def digest(s: Switch) -> str:
+        return value_digest(docs_topology_values(Topology(switches={"p1-s1-rail0": s})))
+
+    base = digest(sw)
+    moved = {name for name, value in changed.items() if digest(replace(sw, **{name: value})) != base}
+    assert moved == set(DOCS_SWITCH_FIELDS) == {f.name for f in fields(Switch)} - {"management", "overridden"}
+    # the links and peer links are digested apart, every other field of the topology here
+    assert len(docs_topology_values(Topology())) == len(fields(Topology)) - 2
