@@ -76,6 +76,7 @@ def _ansible(src: Sources) -> Iterator[Part]:
     switches, access, groups = src.rollout, src.access, src.host_groups
     code = code_digest("fabric.outputs.ansible", "fabric.outputs.hosts", "fabric.hosts")
     plan = Once(lambda: rollout_plan(switches))
+    waves = Once(lambda: plan().wave_of)  # each switch's wave, worked out once (not once per switch)
     yield Part("ansible", "ansible",
                combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
                lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
@@ -83,7 +84,7 @@ def _ansible(src: Sources) -> Iterator[Part]:
     for name, dev in src.devices.items():
         key, data = f"ansible:{name}", host_vars_data(dev)
         yield Part(key, "ansible", combine([key, code, value_digest(data), src.shared("rollout")]),
-                   lambda name=name, data=data: host_vars_text(name, data, plan().wave_of[name]))  # type: ignore[misc]
+                   lambda name=name, data=data: host_vars_text(name, data, waves()[name]))  # type: ignore[misc]
     yield Part("ansible:playbook", "ansible", _digest("ansible:playbook", ("fabric.outputs.ansible",),
                                                      data=PLAYBOOK_DATA), playbook_files)
 

@@ -39,6 +39,7 @@ class RolloutPlan:
 
     @property
     def wave_of(self) -> dict[str, int]:
+        """Each switch's wave (1-based), made afresh on every read: keep it rather than read it per switch."""
         return {name: i for i, wave in enumerate(self.waves, 1) for name in wave}
 
     @property
