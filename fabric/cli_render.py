@@ -57,15 +57,19 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
     nothing is validated or rendered (fabric.reuse)."""
     from fabric.emit import RenderError, build_models, build_tree
     from fabric.reuse import Reuse
+    from fabric.workers import Early
 
     reuse = Reuse(None if getattr(args, "full", False) else Path(args.out))
+    early: Early | None = None
     try:
         same = reuse.unchanged(Path(args.inventory))
         if same is not None:
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
             return dict(same), 0, reuse.listing(), reuse
-        res, rc, models = _validated(args, progress, lambda r: build_models(r, progress), reuse.loaded)
+        # nothing earlier to reuse (a cold render): the configs start rendering as soon as the models exist
+        early = Early(args.workers, stage) if not reuse.previous.devices else None
+        res, rc, models = _validated(args, progress, lambda r: build_models(r, progress, early), reuse.loaded)
         if res is None:
             return None, rc, None, reuse
         try:
@@ -77,6 +81,8 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
             return None, 2, None, reuse
         return files, 0, reuse.listing() if reuse.out is not None else None, reuse
     finally:
+        if early is not None:
+            early.close()
         reuse.close()
 
 

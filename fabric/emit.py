@@ -37,7 +37,7 @@ from fabric.progress import SILENT, Progress
 from fabric.render import RenderError
 from fabric.reuse import Kept, Reuse, code_sha256
 from fabric.staging import Stage, Staged
-from fabric.workers import bounded_workers, produce, render_all
+from fabric.workers import Early, bounded_workers, produce, render_all
 
 Say = Callable[[str], None]
 T = TypeVar("T")
@@ -99,18 +99,22 @@ class Models:
     """Every switch's device model (by hostname, in topology order) and its digest (fabric.digest_model)."""
     devices: dict[str, DeviceConfig]
     digests: dict[str, str]
+    early: Early | None = None  # their configs, being rendered already (a render that keeps no device)
 
 
-def build_models(res: Result, progress: Progress = SILENT) -> Models:
+def build_models(res: Result, progress: Progress = SILENT, early: Early | None = None) -> Models:
     """The device models of an allocated fabric and their digests (the first step of a render; the CLI runs it while
-    the pipeline's checks run in a second process: fabric.pipeline.run_with)."""
+    the pipeline's checks run in a second process: fabric.pipeline.run_with). With `early` (only for a render that
+    will keep no device: nothing earlier to reuse) the configs start rendering in its workers as soon as the models
+    exist, before they are digested; the caller closes it if the run ends otherwise."""
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     enabled = gc.isenabled()
     gc.disable()
     try:
         progress.stage("building the switches' device models", total=len(res.topology.switches))
         devices = build_devices(res.inventory, res.topology, res.plan, done=progress.advance)
-        return Models(devices, model_digests(devices))
+        started = early is not None and early.start(list(devices.values()))
+        return Models(devices, model_digests(devices), early if started else None)
     finally:
         if enabled:
             gc.enable()
@@ -151,7 +155,14 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
     arts, art_entries, parts = _reused_parts(src, reuse)
     progress.stage("rendering the switch configs (and the fabric-wide files meanwhile)"
                    + (f"; {unchanged:,} unchanged switches kept" if unchanged else ""), total=len(todo))
-    made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage, fabric=len(devices))
+    if have.early is not None:  # every device is being rendered already (started before anything was digested)
+        if len(todo) != len(devices):
+            raise AssertionError("configs rendered early for a render that keeps devices")
+        have.early.report_to(progress.advance)
+        made, _ = produce([], parts, workers, stage=stage, fabric=len(devices))
+        made.configs = have.early.collect()
+    else:
+        made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage, fabric=len(devices))
     for part, part_files in zip(parts, made.parts, strict=True):
         new = {p: m if isinstance(m, Staged) else m.encode() for p, m in part_files.items()}
         _claim(arts, new)

@@ -11,6 +11,7 @@ The output does not depend on the worker count or on which worker ran what.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -134,6 +135,80 @@ def _forked(devices: list[DeviceConfig], parts: Sequence[Part], workers: int,
                 for i, files in fut.result():
                     made.parts[i] = files
     return made, extra
+
+
+class Early:
+    """The device configs of a render that keeps no device (no earlier render to reuse: a cold one), started in
+    forked workers as soon as the device models exist, while this process digests the models and the artifact parts
+    (which decide nothing then: every device is rendered). `start` says whether it started (not for a small fabric,
+    one worker or where fork is unavailable: the configs are then rendered with the parts, as usual); `collect`
+    waits for the configs; `close` stops the workers when the run ends otherwise (the checks found errors)."""
+
+    def __init__(self, workers: int, stage: Stage | None) -> None:
+        self.workers, self.stage = workers, stage
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[tuple[Future[list], int]] = []
+        self._lock = threading.Lock()
+        self._finished = 0
+        self._done: Callable[[int], object] | None = None
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def start(self, devices: list[DeviceConfig]) -> bool:
+        global _DEVICES
+        import multiprocessing
+
+        workers = bounded_workers(self.workers, len(devices))
+        if workers <= 1 or len(devices) < SERIAL_BELOW or not can_fork():
+            return False
+        _DEVICES, _STAGE[:] = devices, [self.stage] if self.stage is not None else []
+        try:
+            self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+            step = max(16, len(devices) // (workers * 8))
+            for lo in range(0, len(devices), step):
+                hi = min(lo + step, len(devices))
+                fut: Future[list] = self._pool.submit(_device_job, lo, hi)  # every worker forks here, at once
+                fut.add_done_callback(partial(self._finish, hi - lo))
+                self._futures.append((fut, hi - lo))
+        except OSError:  # no process to spare: render with the parts instead
+            self.close()
+            return False
+        finally:
+            _DEVICES, _STAGE[:] = [], []
+        return True
+
+    def _finish(self, devices: int, _future: Future[object]) -> None:
+        with self._lock:
+            self._finished += devices
+            done = self._done
+        if done is not None:
+            done(devices)
+
+    def report_to(self, done: Callable[[int], object]) -> None:
+        """Tell `done` the devices rendered so far, and each chunk from now on."""
+        with self._lock:
+            self._done, finished = done, self._finished
+        if finished:
+            done(finished)
+
+    def collect(self) -> dict[str, Rendered]:
+        configs: dict[str, Rendered] = {}
+        try:
+            for fut, _n in self._futures:
+                configs.update(fut.result())
+        finally:
+            self.close()
+        return configs
+
+    def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            for proc in list(getattr(pool, "_processes", {}).values()):  # stop work nobody will collect
+                if any(not f.done() for f, _n in self._futures):
+                    proc.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callable[[], T] | None = None,
