@@ -15,11 +15,11 @@ Rows are sorted by device and then by neighbor address / interface, digits compa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from socket import inet_aton
 
-from fabric.address import address_of
 from fabric.device import DeviceConfig
 
-from ._common import csv_text, csv_text_plain, natural_key
+from ._common import csv_text_plain, natural_key
 from .state_index import build_index
 from .views import LANE, NAME, PEER, PEER_INTERFACE, PORT, ROLE, Port, Sessions, ports_view, sessions_view
 
@@ -37,7 +37,7 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
                   owners: Mapping[str, tuple[str, str]]) -> dict[str, str]:
     """From exactly what the files show: each switch's ASN and peer groups, its interfaces, and the owner (device,
     interface) of every routed address (fabric/outputs/state_index.py)."""
-    bgp: list[tuple[object, ...]] = []
+    bgp: list[tuple[str, ...]] = []
     lldp: list[tuple[str, ...]] = []
     for name in sorted(sessions, key=natural_key):
         asn, groups = sessions[name]
@@ -46,13 +46,15 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
             for ip, local_ip, remote_as in neighbors:
                 _, local_if = owners.get(local_ip, ("", ""))
                 peer, peer_if = owners.get(ip, ("", ""))
-                rows.append((address_of(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
-                                              peer_if, group, "yes" if bfd else "no")))
-        bgp.extend(row for _, row in sorted(rows))
+                # inet_aton: the address as 4 big-endian bytes, which compare as the numbers do
+                rows.append((inet_aton(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
+                                             peer_if, group, "yes" if bfd else "no")))
+        rows.sort()  # on the numbers, as the file always was; then every cell as text (csv.writer's str())
+        bgp.extend((r[0], r[1], r[2], str(r[3]), r[4], str(r[5]), *r[6:]) for _, r in rows)
         cabled = sorted((i[PORT], i[LANE], i[NAME], i[PEER], i[PEER_INTERFACE], i[ROLE])
                         for i in ports[name] if i[PEER])
         lldp.extend((name, *i[2:]) for i in cabled)
     return {
-        "expected/bgp_sessions.csv": csv_text(BGP_TITLE, BGP_HEADER, bgp),
+        "expected/bgp_sessions.csv": csv_text_plain(BGP_TITLE, BGP_HEADER, bgp),  # text cells only
         "expected/lldp_neighbors.csv": csv_text_plain(LLDP_TITLE, LLDP_HEADER, lldp),  # text cells only
     }

@@ -43,10 +43,10 @@ def _emit(value: dict[str, object] | list[object] | tuple[object, ...], indent: 
         for key in sorted(value):
             item = value[key]
             if item and (type(item) is dict or type(item) is list or type(item) is tuple):
-                lines.append(f"{pad}{_scalar(key)}:")
+                lines.append(f"{pad}{_text(key)}:")
                 lines += _emit(item, indent + 2)
             else:
-                lines.append(f"{pad}{_scalar(key)}: {_leaf(item)}")
+                lines.append(f"{pad}{_text(key)}: {_leaf(item)}")
     else:
         assert type(value) is list or type(value) is tuple, type(value)
         for item in value:
@@ -60,11 +60,29 @@ def _emit(value: dict[str, object] | list[object] | tuple[object, ...], indent: 
 
 
 def _leaf(value: object) -> str:
+    if type(value) is str:
+        return _text(value)
+    if type(value) is int:  # as _scalar writes them (exact types: a bool is not an int here)
+        return str(value)
+    if type(value) is bool:
+        return "true" if value else "false"
     if type(value) is dict:
         return "{}"
     if type(value) is list or type(value) is tuple:
         return "[]"
     return _scalar(value)
+
+
+_TEXTS: dict[str, str] = {}  # _scalar of the strings seen lately: keys, route prefixes and gateways recur per host
+
+
+def _text(value: str) -> str:
+    out = _TEXTS.get(value)
+    if out is None:
+        if len(_TEXTS) >= 1 << 16:  # a bound, not a policy: what recurs is back within a host or two
+            _TEXTS.clear()
+        out = _TEXTS[value] = _scalar(value)
+    return out
 
 
 def dump(data: dict[str, object]) -> str:

@@ -11,6 +11,7 @@ is byte-identical across runs.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from socket import inet_aton
 from typing import Any
 
 import orjson
@@ -77,7 +78,7 @@ def _bgp(dev: DeviceConfig, ix: FabricIndex) -> dict[str, Any]:
                               "peer_group": group.name, "bfd": group.bfd,
                               "type": "ibgp" if group.name == MLAG_PEER_GROUP or n.remote_as == dev.bgp.asn
                               else "ebgp"})
-    neighbors.sort(key=lambda x: tuple(map(int, x["address"].split("."))))
+    neighbors.sort(key=lambda x: inet_aton(x["address"]))  # 4 bytes, big-endian: compared as the numbers
     # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
     return {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
             "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
@@ -134,8 +135,10 @@ def state_text(state: State) -> str:
 def _laid_out(value: object, indent: int, depth: int) -> str:
     """A non-empty list: an item a line; a non-empty mapping above the third level: a key a line; else flat JSON."""
     pad = " " * indent
-    if isinstance(value, list) and value:
-        return "[\n" + ",\n".join(f"{pad}  {_json(v)}" for v in value) + f"\n{pad}]"
+    if isinstance(value, list) and value:  # the items dumped and joined as bytes: one decode per list
+        inner = f"\n{pad}  "
+        return f"[{inner}" + f",{inner}".encode().join([orjson.dumps(v, option=_SORT) for v in value]).decode() \
+            + f"\n{pad}]"
     if isinstance(value, dict) and value and depth < 2:
         return "{\n" + ",\n".join(f"{pad}  {_json(k)}: {_laid_out(value[k], indent + 2, depth + 1)}"
                                    for k in sorted(value)) + f"\n{pad}}}"
