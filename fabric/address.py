@@ -37,6 +37,12 @@ def aton(text: str) -> int:
         raise ValueError(f"{text!r} is not an IPv4 address") from None
 
 
+def order_key(text: str) -> bytes:
+    """'10.0.0.1' → its 4 bytes, big-endian: they compare as the numbers do (a sort key, cheaper than aton for the
+    hundreds of thousands of neighbour addresses sorted per render; only for addresses railfabric wrote itself)."""
+    return inet_pton(AF_INET, text)
+
+
 def address_of(text: str) -> int:
     """'10.0.0.1' or '10.0.0.1/31' (an interface address as configs write it) → the address."""
     return aton(text.partition("/")[0])

@@ -14,6 +14,7 @@ from fabric.address import (
     cidr_key,
     length_for,
     ntoa,
+    order_key,
     range_prefixes,
     size,
 )
@@ -41,6 +42,16 @@ def test_ntoa_refuses_what_is_not_an_ipv4_address(n: int) -> None:
 def test_aton_takes_only_the_dotted_quad(text: str) -> None:
     with pytest.raises(ValueError, match="not an IPv4 address"):
         aton(text)
+
+
+def test_order_key_sorts_as_the_numbers() -> None:
+    # text order would put 10.0.0.10 before 10.0.0.9 and 9.255.255.255 after 10.0.0.0; the numbers do not
+    texts = ["10.0.0.10", "9.255.255.255", "10.0.0.9", "255.0.0.1", "0.0.0.0", "10.0.1.0"]
+    assert sorted(texts, key=order_key) == ["0.0.0.0", "9.255.255.255", "10.0.0.9", "10.0.0.10", "10.0.1.0",
+                                            "255.0.0.1"]
+    assert order_key("10.0.0.1") == bytes([10, 0, 0, 1])
+    with pytest.raises(OSError):  # only the dotted quad (inet_pton), as aton
+        order_key("10.1")
 
 
 def test_address_of_drops_the_length() -> None:

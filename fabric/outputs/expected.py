@@ -15,8 +15,8 @@ Rows are sorted by device and then by neighbor address / interface, digits compa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from socket import inet_aton
 
+from fabric.address import order_key
 from fabric.device import DeviceConfig
 
 from ._common import csv_text_plain, natural_key
@@ -46,8 +46,8 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
             for ip, local_ip, remote_as in neighbors:
                 _, local_if = owners.get(local_ip, ("", ""))
                 peer, peer_if = owners.get(ip, ("", ""))
-                # inet_aton: the address as 4 big-endian bytes, which compare as the numbers do
-                rows.append((inet_aton(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
+                # order_key: the address as 4 big-endian bytes, which compare as the numbers do
+                rows.append((order_key(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
                                              peer_if, group, "yes" if bfd else "no")))
         rows.sort()  # on the numbers, as the file always was; then every cell as text (csv.writer's str())
         bgp.extend((r[0], r[1], r[2], str(r[3]), r[4], str(r[5]), *r[6:]) for _, r in rows)

@@ -11,11 +11,11 @@ is byte-identical across runs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from socket import inet_aton
 from typing import Any
 
 import orjson
 
+from fabric.address import order_key
 from fabric.device import DeviceConfig
 from fabric.device.interfaces import Interface
 from fabric.device.mlag import MLAG_PEER_GROUP
@@ -78,7 +78,7 @@ def _bgp(dev: DeviceConfig, ix: FabricIndex) -> dict[str, Any]:
                               "peer_group": group.name, "bfd": group.bfd,
                               "type": "ibgp" if group.name == MLAG_PEER_GROUP or n.remote_as == dev.bgp.asn
                               else "ebgp"})
-    neighbors.sort(key=lambda x: inet_aton(x["address"]))  # 4 bytes, big-endian: compared as the numbers
+    neighbors.sort(key=lambda x: order_key(x["address"]))  # 4 bytes, big-endian: compared as the numbers
     # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
     return {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
             "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
