@@ -85,9 +85,10 @@ def _add_render(sub: argparse._SubParsersAction[argparse.ArgumentParser], worker
     """`fabric render`: write (or with --check compare) generated/; `workers` is the --workers default."""
     r = sub.add_parser("render", help="render every device config and artifact into generated/",
                        description="Validate INVENTORY, build the vendor-neutral device model, render it through "
-                                   "templates/<platform>/ and write generated/ atomically (nothing is touched on "
-                                   "error; unchanged files are not rewritten). With --check nothing is written: "
-                                   "exit 3 when generated/ is stale.",
+                                   "templates/<platform>/ and write generated/ all or nothing (nothing is touched on "
+                                   "error; unchanged files are not rewritten; a render that was killed while it "
+                                   "wrote is completed by the next one). With --check nothing is written: exit 3 "
+                                   "when generated/ is stale.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     r.add_argument("--out", default="generated", help="output directory (default: generated)")
