@@ -354,7 +354,8 @@ def _update_in_place(target: Path, files: Mapping[str, Content], diff: Diff, sta
 
 
 def _commit(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage, place: list[str]) -> bool:
-    if os.path.realpath(stage.path.parent) != os.path.realpath(target.parent) or not stage.take():
+    if os.path.realpath(stage.path.parent) != os.path.realpath(target.parent) \
+            or os.stat(stage.path).st_dev != os.stat(target).st_dev or not stage.take():  # moves must be renames
         return False
     base = os.fspath(stage.path)
     try:

@@ -6,7 +6,8 @@ Here the files that differ are moved into place one by one, each move atomic (a 
 and the set is made all-or-nothing by a journal kept in the render's staging directory (fabric.staging):
 
 1. every new file is in the stage at its own path (`stage`); each file that will be replaced or removed is
-   hard-linked into the stage's `.railfabric-old/` (the way back);
+   hard-linked (or, where the file system has no hard links, copied) into the stage's `.railfabric-old/` (the way
+   back);
 2. the journal (`.railfabric-journal.json`) names the moves and the removals: from then on the update is decided;
 3. the removals are made, directories they leave empty are removed (one still holding a dot file stays), the moves
    are made, and the journal is deleted.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +47,10 @@ def commit(target: Path, stage: Path, place: Sequence[str], remove: Sequence[str
             if (folder := os.path.dirname(back)) not in folders:
                 os.makedirs(folder, exist_ok=True)
                 folders.add(folder)
-            os.link(have, back, follow_symlinks=False)
+            try:
+                os.link(have, back, follow_symlinks=False)
+            except OSError:  # a file system without hard links: a copy is as good a way back
+                shutil.copy2(have, back, follow_symlinks=False)
     _write_journal(new, place, remove)
     steps = _Steps()
     try:

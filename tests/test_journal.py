@@ -234,3 +234,22 @@ def test_a_file_that_becomes_a_directory(tmp_path: Path) -> None:
     _write(stage, {"k/m": "m\n", "d": "d\n"})
     journal.commit(target, stage, ["d", "k/m"], ["d/q", "k"])
     assert _tree(target) == {"d": b"d\n", "k/m": b"m\n"}
+
+
+def test_without_hard_links_the_way_back_is_a_copy(dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system that refuses hard links: the old files are copied aside instead, and an error midway still
+    puts every byte back (the restored files are the copies: same content, new inodes)."""
+    target, stage = dirs
+    before = _tree(target)
+
+    def no_links(*_args: object, **_kw: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(journal.os, "link", no_links)
+    monkeypatch.setattr(journal.os, "replace", _failing_move(1, os.replace))
+    with pytest.raises(PermissionError):
+        journal.commit(target, stage, PLACE, REMOVE)
+    assert _tree(target) == before
+    monkeypatch.setattr(journal.os, "replace", os.replace)
+    _write(stage, {"a/x": "new x\n"})  # the failed update had moved it in (then put the old one back)
+    journal.commit(target, stage, PLACE, REMOVE)
+    assert _tree(target) == AFTER
