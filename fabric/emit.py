@@ -1,35 +1,26 @@
-"""The emit stage: the only code that writes files.
+"""The emit stage: everything generated/ should hold, built from the pipeline's result.
 
-`build_files` turns a validated pipeline result into {path under generated/: bytes} in memory (device configs,
-artifacts, manifest). `write_tree` makes generated/ equal to that, all or nothing. A small change
-(at most 1 in 4 files) is made in place: only the files that differ are moved in, under a journal that makes the set
-atomic (fabric.journal). A larger one, or a new output directory, is built as a new tree beside generated/
-(unchanged files hard-linked) and the directories are swapped. Either way unchanged files keep their inode and
-mtime, nothing is touched when nothing changed, and an error leaves generated/ exactly as it was. `compare` and
-`plan` read only.
+`build_tree` renders the device configs and builds the artifacts, reusing what an earlier render in the output
+directory still holds when its digests match (fabric.reuse), and records it all in the manifest; `build_files` is
+the same as bytes in memory (a cold render). Writing is fabric/write.py's (`write_tree`, re-exported here), the
+comparison fabric/compare.py's (`compare`, `unified`).
 """
 
 from __future__ import annotations
 
-import difflib
-import errno
 import gc
 import hashlib
-import os
-import shutil
-import sys
-import tempfile
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from fabric import __version__, journal, manifest
+from fabric import __version__, manifest
 from fabric.canonical import inventory_digest
+from fabric.compare import Content, Diff, compare, payload, unified
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digests, platform_digest
-from fabric.intact import listing
-from fabric.outdir import MANIFEST, OutputRefused, check_output_dir, dir_mode, render_lock
+from fabric.outdir import MANIFEST, OutputRefused
 from fabric.outputs import ARTIFACTS, Part, Sources, artifact_parts
 from fabric.pipeline import Result
 from fabric.platforms import PLATFORMS
@@ -38,8 +29,8 @@ from fabric.render import RenderError
 from fabric.reuse import Kept, Reuse, code_sha256
 from fabric.staging import Stage, Staged
 from fabric.workers import Early, bounded_workers, produce, render_all
+from fabric.write import write_tree
 
-Say = Callable[[str], None]
 T = TypeVar("T")
 
 # --------------------------------------------------------------------------- building (in memory)
@@ -51,9 +42,6 @@ def input_digest(res: Result) -> str:
     return inventory_digest(res.inventory)
 
 
-Content = bytes | Kept | Staged
-
-
 @dataclass
 class Tree:
     """What generated/ should hold: path → bytes (rendered now) or Kept (reused from the output directory), and
@@ -61,10 +49,6 @@ class Tree:
     files: dict[str, Content]
     rendered: tuple[str, ...] = ()
     built: tuple[str, ...] = ()
-
-
-def payload(content: Content) -> bytes:
-    return content if isinstance(content, bytes) else content.read()
 
 
 def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> dict[str, bytes]:
@@ -208,289 +192,6 @@ def _reused_parts(src: Sources, reuse: Reuse) -> tuple[dict[str, Content], dict[
         _claim(kept_files, kept)
         entries[part.key] = manifest.Entry(part.digest, tuple(sorted(kept)))
     return kept_files, entries, todo
-
-
-# --------------------------------------------------------------------------- comparing
-
-
-@dataclass
-class Diff:
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-
-    @property
-    def clean(self) -> bool:
-        return not (self.added or self.removed or self.changed)
-
-
-def _differs(have: str, content: Content) -> bool:
-    if isinstance(content, Staged):
-        if os.stat(have).st_size != content.size:
-            return True
-        with open(have, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest() != content.sha256
-    if isinstance(content, Kept):
-        if have == content.source:  # verified against the manifest's sha256 (and its size) when it was kept
-            return False
-        if os.stat(have).st_size != content.size:
-            return True
-        with open(have, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest() != content.sha256
-    if os.stat(have).st_size != len(content):
-        return True
-    with open(have, "rb") as fh:
-        return fh.read() != content
-
-
-def compare(out: Path, files: Mapping[str, Content], have: Mapping[str, str] | None = None) -> Diff:
-    """What differs between `out` and `files`. `have`: `out`'s listing (fabric.intact.listing) when it was taken
-    already (by the background hashing of fabric.reuse, for a comparison that only reports)."""
-    if have is None:
-        have = listing(out)
-    diff = Diff()
-    for path, data in files.items():
-        where = have.get(path)
-        if where is None:
-            diff.added.append(path)
-        elif _differs(where, data):
-            diff.changed.append(path)
-    diff.removed = sorted(set(have) - set(files))
-    return diff
-
-
-def unified(out: Path, path: str, new: Content | None, context: int = 2) -> list[str]:
-    """A unified diff of generated/`path` against `new`. The lines both share at the start and the end are set
-    aside first (difflib is quadratic in what it compares: a one-line change in a 100,000-line CSV takes seconds
-    otherwise); hunk line numbers are those of the whole files."""
-    old_path = out / path
-    old = old_path.read_bytes().decode(errors="replace").splitlines() if old_path.is_file() else []
-    cur = payload(new).decode(errors="replace").splitlines() if new is not None else []
-    head = 0
-    while head < len(old) and head < len(cur) and old[head] == cur[head]:
-        head += 1
-    tail = 0
-    while tail < len(old) - head and tail < len(cur) - head and old[-1 - tail] == cur[-1 - tail]:
-        tail += 1
-    lo = max(0, head - context)
-    lines = list(difflib.unified_diff(old[lo:len(old) - tail + min(tail, context)],
-                                      cur[lo:len(cur) - tail + min(tail, context)],
-                                      f"a/{path}", f"b/{path}", n=context, lineterm=""))
-    return [_shift(line, lo) for line in lines]
-
-
-def _shift(line: str, offset: int) -> str:
-    """A hunk header of a diff of slices starting at line `offset`, renumbered for the whole files."""
-    if not offset or not line.startswith("@@ "):
-        return line
-    old, new = line[3:line.index(" @@")].split(" ")
-
-    def moved(rng: str) -> str:
-        start, _, count = rng[1:].partition(",")  # an empty range's start is the line before it: shifts alike
-        return f"{rng[0]}{int(start) + offset}" + (f",{count}" if count else "")
-
-    return f"@@ {moved(old)} {moved(new)} @@{line[line.index(' @@') + 3:]}"
-
-
-# --------------------------------------------------------------------------- writing (atomic)
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two directories in one atomic step (Linux renameat2 RENAME_EXCHANGE); False when unavailable."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd, rename_exchange = -100, 2
-    return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
-
-
-def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None = None,
-               say: Say | None = None, stage: Stage | None = None, since: Reuse | None = None) -> Diff:
-    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did. With the `stage` the
-    files were staged in (fabric.staging), that directory becomes the new tree when it lies beside `out`: the files
-    made afresh are already in place, and only the kept ones are linked in.
-
-    `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the
-    manifest of an earlier render; never the inventory, a repository root, `/` or the home directory), else
-    OutputRefused is raised before anything is touched. The swap runs under the output directory's lock, which also
-    clears the leftovers of a killed render. `since`: the earlier render in `out` that `files` reuses (fabric.reuse):
-    if another render replaced it meanwhile, the files kept from it are no longer what is there, so nothing is
-    written and OSError(EBUSY) says to run again."""
-    target = check_output_dir(out, inventory)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with render_lock(target, say):
-        target = check_output_dir(out, inventory)  # again under the lock: another writer may have been first
-        if since is not None and since.out is not None and manifest.identity(target) != since.seen:
-            raise OSError(errno.EBUSY, "another fabric render wrote it while this one ran (nothing written): run "
-                          "again", str(target))
-        diff = compare(target, files)
-        if not diff.clean and not _update_in_place(target, files, diff, stage):
-            _swap_in(target, files, diff, stage)
-    return diff
-
-
-IN_PLACE_SHARE = 4  # an update that touches at most 1 in 4 of the files is made in place (fabric.journal)
-
-
-def _update_in_place(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage | None) -> bool:
-    """Update `target` in place (fabric.journal) when it exists and the change is small: the files that differ are
-    staged (those produced afresh into a stage beside `target` are already; without one, a stage is made for them)
-    and moved in; the others are not touched. False when the new tree must be swapped in instead (also when the
-    stage lies elsewhere: moves must be renames within one file system)."""
-    place = sorted([*diff.changed, *diff.added])
-    if (len(place) + len(diff.removed)) * IN_PLACE_SHARE > len(files) or not target.is_dir() \
-            or os.path.islink(target):
-        return False
-    if stage is None:
-        with Stage(target) as own:
-            return _commit(target, files, diff, own, place)
-    return _commit(target, files, diff, stage, place)
-
-
-def _commit(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage, place: list[str]) -> bool:
-    if os.path.realpath(stage.path.parent) != os.path.realpath(target.parent) \
-            or os.stat(stage.path).st_dev != os.stat(target).st_dev or not stage.take():  # moves must be renames
-        return False
-    base = os.fspath(stage.path)
-    try:
-        for rel in place:
-            data = files[rel]
-            if not (isinstance(data, Staged) and data.source == os.path.join(base, rel)):
-                stage.put(rel, payload(data))
-        journal.commit(target, stage.path, place, sorted(diff.removed))
-    except OSError as exc:
-        raise _named(exc, stage.path, target) from exc
-    return True
-
-
-def _named(exc: OSError, private: Path, target: Path) -> OSError:
-    """`exc` naming the directory the user asked for instead of a private one of ours."""
-    where = exc.filename
-    if where is None or str(where).startswith(str(private)):
-        where = target
-    return OSError(exc.errno, exc.strerror or str(exc), str(where))
-
-
-def _fill(tree: Path, target: Path, files: Mapping[str, Content], changed: set[str]) -> None:
-    """Fill the new tree: unchanged files hard-linked from `target` (same inode and mtime: not rewritten), staged
-    ones (fabric.staging) hard-linked from the staging directory, the rest written. `tree` may be the staging
-    directory itself: its staged files are in place already, and one whose bytes did not change is swapped for a
-    link to the old file."""
-    base, old = os.fspath(tree), os.fspath(target)
-    for folder in sorted({p.rpartition("/")[0] for p in files} - {""}):
-        os.makedirs(os.path.join(base, folder), exist_ok=True)
-    for path, data in files.items():
-        dest = os.path.join(base, path)
-        placed = isinstance(data, Staged) and data.source == dest
-        if path not in changed and _link(os.path.join(old, path), dest, replace=placed):
-            continue
-        if placed or (isinstance(data, Staged) and _link(data.source, dest)):
-            continue  # in place already (its copy has the same bytes when the link above failed), or linked
-        with open(dest, "wb") as fh:
-            fh.write(payload(data))
-    _keep_dotted(tree, target)
-
-
-def _link(source: str, dest: str, replace: bool = False) -> bool:
-    """Hard-link `source` as `dest` (over it, atomically, with `replace`); False when the file system refuses."""
-    try:
-        if replace:
-            spare = f"{dest}.railfabric-link"
-            os.link(source, spare)
-            os.replace(spare, dest)
-        else:
-            os.link(source, dest)
-    except OSError:
-        return False
-    return True
-
-
-def _keep_dotted(tree: Path, target: Path) -> None:
-    """Link the dot files of the old tree, and whatever lies in its dot directories (.gitkeep, .gitattributes, a
-    tool's .cache/), into the new one: they are not ours to drop."""
-    if target.is_dir():
-        for dotted in _dotted(target):
-            keep = tree / dotted.relative_to(target)
-            keep.parent.mkdir(parents=True, exist_ok=True)
-            os.link(dotted, keep)
-
-
-def _dotted(target: Path) -> list[Path]:
-    """Regular files under `target` whose own name or some parent directory's name starts with a dot."""
-    found: list[Path] = []
-    for folder, dirs, names in os.walk(target):
-        here = Path(folder)
-        dotted_dir = any(part.startswith(".") for part in here.relative_to(target).parts)
-        for name in names:
-            p = here / name
-            if (dotted_dir or name.startswith(".")) and p.is_file() and not p.is_symlink():
-                found.append(p)
-        dirs.sort()
-    return found
-
-
-def _swap_in(target: Path, files: Mapping[str, Content], diff: Diff, stage: Stage | None = None) -> None:
-    parent = target.parent
-    in_place = stage is not None and os.path.realpath(stage.path.parent) == os.path.realpath(parent) and stage.take()
-    try:
-        tmp = stage.path if in_place and stage is not None else \
-            Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
-    try:
-        os.chmod(tmp, dir_mode(target))  # mkdtemp makes 0700; the output keeps the user's mode
-        _fill(tmp, target, files, set(diff.added) | set(diff.changed))
-        if target.exists() and _exchange(tmp, target):
-            _remove_old(tmp, target, len(files))  # tmp now holds the old tree
-        else:
-            old = None
-            if target.exists():
-                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
-                old.rmdir()
-                os.rename(target, old)
-            os.rename(tmp, target)
-            if old is not None:
-                _remove_old(old, target, len(files))
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise _named(exc, tmp, target) from exc
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-BACKGROUND_REMOVAL_MIN = 10_000  # files: an old tree this large is removed by a detached process
-
-
-def _remove_old(tree: Path, target: Path, files: int) -> None:
-    """Remove the old tree after the swap. A large one (tens of thousands of files: about a second) is renamed to a
-    leftover's name (.<name>.old-*) and removed by a detached process, so the command does not wait for it; if that
-    process is killed, the next render's cleanup removes the rest (fabric.outdir.leftovers)."""
-    if files < BACKGROUND_REMOVAL_MIN or not hasattr(os, "fork"):
-        shutil.rmtree(tree, ignore_errors=True)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-    try:
-        old.rmdir()
-        os.rename(tree, old)  # its own name: the stage's cleanup (fabric.staging) no longer sees it
-        child = os.fork()
-    except OSError:
-        shutil.rmtree(old if old.exists() else tree, ignore_errors=True)
-        return
-    if child == 0:  # detach: a grandchild removes the tree, so nobody has to reap it
-        try:
-            if os.fork() == 0:
-                os.setsid()
-                shutil.rmtree(old, ignore_errors=True)
-        finally:
-            os._exit(0)
-    os.waitpid(child, 0)
 
 
 __all__ = ["Content", "Diff", "Kept", "OutputRefused", "RenderError", "Tree", "bounded_workers", "build_files",

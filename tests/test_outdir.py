@@ -172,7 +172,7 @@ def test_environment_error_is_one_line_with_path_and_errno(tmp_path: Path, capsy
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "gen"))
 
-    monkeypatch.setattr("fabric.emit._fill", full)
+    monkeypatch.setattr("fabric.write._fill", full)
     assert main(["render", str(EXAMPLE), "--out", str(tmp_path / "gen"), "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"fabric: {tmp_path / 'gen'}: No space left on device (ENOSPC)"

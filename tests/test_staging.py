@@ -109,9 +109,10 @@ def test_the_stage_becomes_the_new_tree(tmp_path: Path, monkeypatch: pytest.Monk
     linked twice) or moved in one by one (a small change: fabric.journal). A file made afresh with the bytes it
     already had keeps its old inode, a changed one is the staged file itself, a dot file stays."""
     import fabric.emit as emit
+    import fabric.write as write
 
     if swap:  # one changed file in 1 is "large"
-        monkeypatch.setattr(emit, "IN_PLACE_SHARE", 10**9)
+        monkeypatch.setattr(write, "IN_PLACE_SHARE", 10**9)
     out = tmp_path / "gen"
     res = run(EXAMPLE)
     with Stage(out) as stage:
@@ -179,12 +180,13 @@ def test_a_large_old_tree_is_removed_in_the_background(tmp_path: Path, monkeypat
     process: the render returns before it is gone, and it does go."""
     import time
 
-    import fabric.emit as emit
+    import fabric.write as write
 
     out = tmp_path / "gen"
     assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
     (out / "cabling.csv").write_text("edited\n")
-    monkeypatch.setattr(emit, "BACKGROUND_REMOVAL_MIN", 1)
+    monkeypatch.setattr(write, "BACKGROUND_REMOVAL_MIN", 1)
+    monkeypatch.setattr(write, "IN_PLACE_SHARE", 10**9)  # one changed file: swap a whole new tree in all the same
     assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
     assert (out / "cabling.csv").read_text() != "edited\n"
     deadline = time.monotonic() + 20

@@ -1,0 +1,101 @@
+"""What a render made against what the output directory holds: the kinds of content a render hands the writer
+(`Content`: bytes made now, a file kept from the earlier render, a file in the staging directory), which files
+differ (`compare`) and a short unified diff of one (`unified`). Reading only."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fabric.intact import listing
+from fabric.reuse import Kept
+from fabric.staging import Staged
+
+Content = bytes | Kept | Staged
+
+
+def payload(content: Content) -> bytes:
+    return content if isinstance(content, bytes) else content.read()
+
+
+@dataclass
+class Diff:
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+def _differs(have: str, content: Content) -> bool:
+    if isinstance(content, Staged):
+        if os.stat(have).st_size != content.size:
+            return True
+        with open(have, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest() != content.sha256
+    if isinstance(content, Kept):
+        if have == content.source:  # verified against the manifest's sha256 (and its size) when it was kept
+            return False
+        if os.stat(have).st_size != content.size:
+            return True
+        with open(have, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest() != content.sha256
+    if os.stat(have).st_size != len(content):
+        return True
+    with open(have, "rb") as fh:
+        return fh.read() != content
+
+
+def compare(out: Path, files: Mapping[str, Content], have: Mapping[str, str] | None = None) -> Diff:
+    """What differs between `out` and `files`. `have`: `out`'s listing (fabric.intact.listing) when it was taken
+    already (by the background hashing of fabric.reuse, for a comparison that only reports)."""
+    if have is None:
+        have = listing(out)
+    diff = Diff()
+    for path, data in files.items():
+        where = have.get(path)
+        if where is None:
+            diff.added.append(path)
+        elif _differs(where, data):
+            diff.changed.append(path)
+    diff.removed = sorted(set(have) - set(files))
+    return diff
+
+
+def unified(out: Path, path: str, new: Content | None, context: int = 2) -> list[str]:
+    """A unified diff of generated/`path` against `new`. The lines both share at the start and the end are set
+    aside first (difflib is quadratic in what it compares: a one-line change in a 100,000-line CSV takes seconds
+    otherwise); hunk line numbers are those of the whole files."""
+    old_path = out / path
+    old = old_path.read_bytes().decode(errors="replace").splitlines() if old_path.is_file() else []
+    cur = payload(new).decode(errors="replace").splitlines() if new is not None else []
+    head = 0
+    while head < len(old) and head < len(cur) and old[head] == cur[head]:
+        head += 1
+    tail = 0
+    while tail < len(old) - head and tail < len(cur) - head and old[-1 - tail] == cur[-1 - tail]:
+        tail += 1
+    lo = max(0, head - context)
+    lines = list(difflib.unified_diff(old[lo:len(old) - tail + min(tail, context)],
+                                      cur[lo:len(cur) - tail + min(tail, context)],
+                                      f"a/{path}", f"b/{path}", n=context, lineterm=""))
+    return [_shift(line, lo) for line in lines]
+
+
+def _shift(line: str, offset: int) -> str:
+    """A hunk header of a diff of slices starting at line `offset`, renumbered for the whole files."""
+    if not offset or not line.startswith("@@ "):
+        return line
+    old, new = line[3:line.index(" @@")].split(" ")
+
+    def moved(rng: str) -> str:
+        start, _, count = rng[1:].partition(",")  # an empty range's start is the line before it: shifts alike
+        return f"{rng[0]}{int(start) + offset}" + (f",{count}" if count else "")
+
+    return f"@@ {moved(old)} {moved(new)} @@{line[line.index(' @@') + 3:]}"
