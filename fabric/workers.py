@@ -205,8 +205,8 @@ class Early:
     def close(self) -> None:
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            for proc in list(getattr(pool, "_processes", {}).values()):  # stop work nobody will collect
-                if any(not f.done() for f, _n in self._futures):
+            if any(not f.done() for f, _n in self._futures):  # stop the work nobody will collect
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
                     proc.terminate()
             pool.shutdown(wait=True, cancel_futures=True)
 
