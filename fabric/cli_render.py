@@ -16,6 +16,7 @@ from fabric.findings import format_text
 from fabric.outdir import MANIFEST
 
 if TYPE_CHECKING:
+    from fabric.compare import Diff
     from fabric.emit import Content
     from fabric.load import Loaded
     from fabric.pipeline import Result
@@ -128,34 +129,58 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render(args, progress, stage)
 
 
-def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
-    from fabric.emit import compare, unified, write_tree
+def _compared(args: argparse.Namespace, progress: Progress, stage: Stage) \
+        -> tuple[dict[str, Content], Diff] | int:
+    """`render --check` and `plan`: validate and render, then compare with --out (with the listing taken at the
+    start, see _rendered): (files, what differs), or the exit code after printing why nothing was rendered."""
+    from fabric.emit import compare
 
-    files, rc, listed, reuse = _rendered(args, progress, stage)
+    files, rc, listed, _reuse = _rendered(args, progress, stage)
     if files is None:
         return rc
+    progress.stage(f"comparing with {args.out}/")
+    diff = compare(Path(args.out), files, listed)
+    progress.close()
+    return files, diff
+
+
+def _check(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+    """`render --check`: 0 when --out is up to date, else 3 with what differs."""
+    from fabric.emit import unified
+
     out = Path(args.out)
+    compared = _compared(args, progress, stage)
+    if isinstance(compared, int):
+        return compared
+    files, diff = compared
+    if diff.clean:
+        print(f"{out}/ is up to date ({len(files):,} files)")
+        return 0
+    print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
+          f"{len(diff.removed)} extra file(s); run `make render` and commit")
+    _say_unfinished(out)
+    for path in diff.changed[:20]:
+        print(f"  changed  {path}")
+        if path == MANIFEST:
+            print(f"    ({RECORD})")
+        else:
+            _print_diff(unified(out, path, files[path]), 8)
+    for path in diff.added[:20]:
+        print(f"  missing  {path}")
+    for path in diff.removed[:20]:
+        print(f"  extra    {path}")
+    return 3
+
+
+def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+    from fabric.emit import write_tree
+
     if args.check:
-        progress.stage(f"comparing with {out}/")
-        diff = compare(out, files, listed)
-        progress.close()
-        if diff.clean:
-            print(f"{out}/ is up to date ({len(files):,} files)")
-            return 0
-        print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
-              f"{len(diff.removed)} extra file(s); run `make render` and commit")
-        _say_unfinished(out)
-        for path in diff.changed[:20]:
-            print(f"  changed  {path}")
-            if path == MANIFEST:
-                print(f"    ({RECORD})")
-            else:
-                _print_diff(unified(out, path, files[path]), 8)
-        for path in diff.added[:20]:
-            print(f"  missing  {path}")
-        for path in diff.removed[:20]:
-            print(f"  extra    {path}")
-        return 3
+        return _check(args, progress, stage)
+    out = Path(args.out)
+    files, rc, _listed, reuse = _rendered(args, progress, stage)
+    if files is None:
+        return rc
     progress.stage(f"writing {out}/ ({len(files):,} files)")
     diff = write_tree(out, files, inventory=Path(args.inventory), say=progress.note, stage=stage, since=reuse)
     progress.close()
@@ -183,15 +208,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
-    from fabric.emit import compare, unified
+    from fabric.emit import unified
 
-    files, rc, listed, _reuse = _rendered(args, progress, stage)
-    if files is None:
-        return rc
+    compared = _compared(args, progress, stage)
+    if isinstance(compared, int):
+        return compared
+    files, diff = compared
     out = Path(args.out)
-    progress.stage(f"comparing with {out}/")
-    diff = compare(out, files, listed)
-    progress.close()
     if diff.clean:
         print("No changes. generated/ matches the inventory.")
         return 0

@@ -70,13 +70,12 @@ def recover(target: Path, stage: Path) -> bool:
     try:
         with open(os.path.join(new, JOURNAL), encoding="utf-8") as fh:
             doc = json.load(fh)
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):  # a journal cut short was being written: nothing had been moved yet
+        decided, gone = list(doc["place"]), list(doc["remove"])
+    except (OSError, ValueError, KeyError, TypeError):  # none, or one cut short: nothing had been moved yet
         return False
     base = os.fspath(target)
-    place = [rel for rel in doc["place"] if os.path.lexists(os.path.join(new, rel))]
-    remove = [rel for rel in doc["remove"] if os.path.lexists(os.path.join(base, rel))]
+    place = [rel for rel in decided if os.path.lexists(os.path.join(new, rel))]
+    remove = [rel for rel in gone if os.path.lexists(os.path.join(base, rel))]
     _apply(base, new, place, remove, _Steps())
     os.unlink(os.path.join(new, JOURNAL))
     return True
@@ -103,7 +102,7 @@ class _Steps:
     moved: list[str] = field(default_factory=list)
 
 
-def _apply(base: str, new: str, place: Iterable[str], remove: Iterable[str], steps: _Steps) -> None:
+def _apply(base: str, new: str, place: Sequence[str], remove: Sequence[str], steps: _Steps) -> None:
     """The removals (and the directories they leave empty), then the moves: a path that turns from a file into a
     directory, or back, is free when its new content arrives. Each step is recorded in `steps` as it is made."""
     for rel in remove:

@@ -62,6 +62,13 @@ class Produced:
     parts: list[Rendered] = field(default_factory=list)
 
 
+def _device_chunks(devices: int, workers: int) -> list[tuple[int, int]]:
+    """The device jobs, as index ranges: about an eighth of a worker's share each (at least 16 devices), so the
+    workers stay busy to the end."""
+    step = max(16, devices // (workers * 8))
+    return [(lo, min(lo + step, devices)) for lo in range(0, devices, step)]
+
+
 def _jobs(devices: int, parts: Sequence[Part], workers: int) -> list[tuple[str, int, int]]:
     """Part jobs of few-part artifacts first (whole-fabric files: the long ones), then the device chunks, then the
     parts of many-part artifacts in chunks: big jobs first keeps both workers busy to the end."""
@@ -70,8 +77,7 @@ def _jobs(devices: int, parts: Sequence[Part], workers: int) -> list[tuple[str, 
         per_artifact[p.artifact] = per_artifact.get(p.artifact, 0) + 1
     whole = [("part", i, i + 1) for i, p in enumerate(parts) if per_artifact[p.artifact] < PART_CHUNK]
     many = [i for i, p in enumerate(parts) if per_artifact[p.artifact] >= PART_CHUNK]
-    step = max(16, devices // (workers * 8))
-    jobs = whole + [("device", i, min(i + step, devices)) for i in range(0, devices, step)]
+    jobs = whole + [("device", lo, hi) for lo, hi in _device_chunks(devices, workers)]
     start = 0
     while start < len(many):  # consecutive indices of many-part artifacts, PART_CHUNK at a time
         end = start
@@ -147,7 +153,7 @@ class Early:
     def __init__(self, workers: int, stage: Stage | None) -> None:
         self.workers, self.stage = workers, stage
         self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[tuple[Future[list], int]] = []
+        self._futures: list[Future[list]] = []
         self._lock = threading.Lock()
         self._finished = 0
         self._done: Callable[[int], object] | None = None
@@ -166,12 +172,10 @@ class Early:
         _DEVICES, _STAGE[:] = devices, [self.stage] if self.stage is not None else []
         try:
             self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-            step = max(16, len(devices) // (workers * 8))
-            for lo in range(0, len(devices), step):
-                hi = min(lo + step, len(devices))
+            for lo, hi in _device_chunks(len(devices), workers):
                 fut: Future[list] = self._pool.submit(_device_job, lo, hi)  # every worker forks here, at once
                 fut.add_done_callback(partial(self._finish, hi - lo))
-                self._futures.append((fut, hi - lo))
+                self._futures.append(fut)
         except OSError:  # no process to spare: render with the parts instead
             self.close()
             return False
@@ -196,7 +200,7 @@ class Early:
     def collect(self) -> dict[str, Rendered]:
         configs: dict[str, Rendered] = {}
         try:
-            for fut, _n in self._futures:
+            for fut in self._futures:
                 configs.update(fut.result())
         finally:
             self.close()
@@ -205,7 +209,7 @@ class Early:
     def close(self) -> None:
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            if any(not f.done() for f, _n in self._futures):  # stop the work nobody will collect
+            if any(not f.done() for f in self._futures):  # stop the work nobody will collect
                 for proc in list((getattr(pool, "_processes", None) or {}).values()):
                     proc.terminate()
             pool.shutdown(wait=True, cancel_futures=True)

@@ -40,13 +40,14 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def write_tree(out: Path, files: Mapping[str, Content], inventory: Path | None = None,
                say: Say | None = None, stage: Stage | None = None, since: Reuse | None = None) -> Diff:
-    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did. With the `stage` the
-    files were staged in (fabric.staging), that directory becomes the new tree when it lies beside `out`: the files
-    made afresh are already in place, and only the kept ones are linked in.
+    """Make `out` hold exactly `files`. Returns what changed; does nothing when nothing did. A small change is made
+    in place (`_update_in_place`), a larger one by swapping a new tree in (`_swap_in`). With the `stage` the files
+    were staged in (fabric.staging), and when it lies beside `out`, the files made afresh are moved in from there (in
+    place), or it becomes the new tree itself with the kept files linked in (swap): nothing is written twice.
 
     `out` must be railfabric's to replace (see `fabric.outdir.check_output_dir`: new, empty, or holding the
     manifest of an earlier render; never the inventory, a repository root, `/` or the home directory), else
-    OutputRefused is raised before anything is touched. The swap runs under the output directory's lock, which also
+    OutputRefused is raised before anything is touched. Writing runs under the output directory's lock, which also
     clears the leftovers of a killed render. `since`: the earlier render in `out` that `files` reuses (fabric.reuse):
     if another render replaced it meanwhile, the files kept from it are no longer what is there, so nothing is
     written and OSError(EBUSY) says to run again."""
