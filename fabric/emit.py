@@ -143,8 +143,7 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
         if len(todo) != len(devices):
             raise AssertionError("configs rendered early for a render that keeps devices")
         have.early.report_to(progress.advance)
-        made, _ = produce([], parts, workers, stage=stage, fabric=len(devices))
-        made.configs = have.early.collect()
+        made, _ = produce([], parts, workers, stage=stage, fabric=len(devices), early=have.early)
     else:
         made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage, fabric=len(devices))
     for part, part_files in zip(parts, made.parts, strict=True):

@@ -1,24 +1,24 @@
-"""The forked workers of a render: device configs and artifact parts, produced in parallel.
+"""The work of a render: device configs and artifact parts, made by this process and forked helpers together.
 
 Two kinds of job: a chunk of devices renders their configs (fabric.render.render_device), a chunk of artifact parts
-builds their files (fabric.outputs.Part.build). With a stage (fabric.staging) each worker writes what it produces
-there itself and sends back only where it is (Staged), so the texts of a whole fabric never gather in one process;
-without one it sends back the text. The work is inherited by fork (module globals, set before the pool starts),
-never pickled. For a fabric of fewer than SERIAL_BELOW switches (its whole-fabric files are small), for a single job,
-with one worker or where fork is unavailable, everything runs in this process.
-The output does not depend on the worker count or on which worker ran what.
+builds their files (fabric.outputs.Part.build). With a stage (fabric.staging) whoever makes a file writes it there
+and keeps only where it is (Staged), so the texts of a whole fabric never gather in one process; without one the
+text is kept. The jobs are shared through a crew (fabric.crew): with N workers, N - 1 forked helpers and this
+process take them as they are free. This process takes the whole-fabric files first (they read the whole fabric,
+which a forked helper would have to copy page by page), the helpers the per-device jobs. For a fabric of fewer
+than SERIAL_BELOW switches (its whole-fabric files are small), with one worker or where fork is unavailable,
+everything runs in this process. The output does not depend on the worker count or on who ran what.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TypeVar
 
 from fabric.cpus import available_cpus, can_fork
+from fabric.crew import Crew
 from fabric.device import DeviceConfig
 from fabric.outputs import Part
 from fabric.render import render_device
@@ -27,11 +27,12 @@ from fabric.staging import Stage, Staged
 T = TypeVar("T")
 Rendered = dict[str, "str | Staged"]  # file name (or path, for parts) → its text, or where it was written
 
-_DEVICES: list[DeviceConfig] = []
-_PARTS: list[Part] = []
-_STAGE: list[Stage] = []  # where workers write (empty: they return the text)
-SERIAL_BELOW = 64  # a fabric of fewer switches than this renders in this process: a pool costs more than it saves
+SERIAL_BELOW = 64  # a fabric of fewer switches than this renders in this process: a helper costs more than it saves
 PART_CHUNK = 64  # parts of a many-part artifact (one per device or host group) per job
+# the crew's lists, and who takes which first: this process the whole-fabric parts, the helpers the rest
+DEVICES, WHOLE, MANY = "devices", "whole-fabric parts", "per-device parts"
+HERE_ORDER = (WHOLE, MANY, DEVICES)
+HELPER_ORDER = (MANY, DEVICES, WHOLE)
 
 
 def bounded_workers(requested: int, devices: int) -> int:
@@ -39,20 +40,17 @@ def bounded_workers(requested: int, devices: int) -> int:
     return max(1, min(requested, available_cpus(), devices))
 
 
-def _put(path: str, text: str) -> str | Staged:
-    return _STAGE[0].put(path, text.encode()) if _STAGE else text
+def _put(stage: Stage | None, path: str, text: str) -> str | Staged:
+    return stage.put(path, text.encode()) if stage is not None else text
 
 
-def _render_one(device: DeviceConfig) -> Rendered:
-    return {name: _put(f"configs/{device.hostname}/{name}", text) for name, text in render_device(device).items()}
+def _device_job(devices: Sequence[DeviceConfig], stage: Stage | None, lo: int, hi: int) -> list[tuple[str, Rendered]]:
+    return [(d.hostname, {name: _put(stage, f"configs/{d.hostname}/{name}", text)
+                          for name, text in render_device(d).items()}) for d in devices[lo:hi]]
 
 
-def _device_job(lo: int, hi: int) -> list[tuple[str, Rendered]]:
-    return [(d.hostname, _render_one(d)) for d in _DEVICES[lo:hi]]
-
-
-def _part_job(lo: int, hi: int) -> list[tuple[int, Rendered]]:
-    return [(i, {p: _put(p, t) for p, t in _PARTS[i].build().items()}) for i in range(lo, hi)]
+def _part_job(parts: Sequence[Part], stage: Stage | None, lo: int, hi: int) -> list[tuple[int, Rendered]]:
+    return [(i, {p: _put(stage, p, t) for p, t in parts[i].build().items()}) for i in range(lo, hi)]
 
 
 @dataclass
@@ -69,121 +67,111 @@ def _device_chunks(devices: int, workers: int) -> list[tuple[int, int]]:
     return [(lo, min(lo + step, devices)) for lo in range(0, devices, step)]
 
 
-def _jobs(devices: int, parts: Sequence[Part], workers: int) -> list[tuple[str, int, int]]:
-    """Part jobs of few-part artifacts first (whole-fabric files: the long ones), then the device chunks, then the
-    parts of many-part artifacts in chunks: big jobs first keeps both workers busy to the end."""
+def _part_chunks(parts: Sequence[Part]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(the whole-fabric jobs: each part of a few-part artifact alone, the long ones; the per-device jobs:
+    consecutive parts of a many-part artifact, PART_CHUNK at a time), as index ranges into `parts`."""
     per_artifact: dict[str, int] = {}
     for p in parts:
         per_artifact[p.artifact] = per_artifact.get(p.artifact, 0) + 1
-    whole = [("part", i, i + 1) for i, p in enumerate(parts) if per_artifact[p.artifact] < PART_CHUNK]
+    whole = [(i, i + 1) for i, p in enumerate(parts) if per_artifact[p.artifact] < PART_CHUNK]
     many = [i for i, p in enumerate(parts) if per_artifact[p.artifact] >= PART_CHUNK]
-    jobs = whole + [("device", lo, hi) for lo, hi in _device_chunks(devices, workers)]
+    chunks: list[tuple[int, int]] = []
     start = 0
     while start < len(many):  # consecutive indices of many-part artifacts, PART_CHUNK at a time
         end = start
         while end < len(many) and end - start < PART_CHUNK and many[end] == many[start] + (end - start):
             end += 1
-        jobs.append(("part", many[start], many[end - 1] + 1))
+        chunks.append((many[start], many[end - 1] + 1))
         start = end
-    return jobs
+    return whole, chunks
 
 
-def _job_done(done: Callable[[int], object], devices: int, _future: Future[object]) -> None:
-    done(devices)
+def _add_devices(crew: Crew, devices: Sequence[DeviceConfig], stage: Stage | None, workers: int,
+                 done: Callable[[int], object] | None) -> None:
+    chunks = _device_chunks(len(devices), workers)
+    crew.add(DEVICES, len(chunks), lambda i: _device_job(devices, stage, *chunks[i]),
+             None if done is None else lambda i: done(chunks[i][1] - chunks[i][0]))
+
+
+def _add_parts(crew: Crew, parts: Sequence[Part], stage: Stage | None) -> None:
+    whole, many = _part_chunks(parts)
+    crew.add(WHOLE, len(whole), lambda i: _part_job(parts, stage, *whole[i]))
+    crew.add(MANY, len(many), lambda i: _part_job(parts, stage, *many[i]))
+
+
+def _gather(crew: Crew, parts: int) -> Produced:
+    made = Produced(parts=[{} for _ in range(parts)])
+    for result in crew.results(DEVICES).values():
+        made.configs.update(result)
+    for name in (WHOLE, MANY):
+        for result in crew.results(name).values():
+            for i, files in result:
+                made.parts[i] = files
+    return made
 
 
 def produce(devices: list[DeviceConfig], parts: Sequence[Part] = (), workers: int = 1,
             done: Callable[[int], object] | None = None, stage: Stage | None = None,
-            meanwhile: Callable[[], T] | None = None, fabric: int | None = None) -> tuple[Produced, T | None]:
-    """Render `devices` and build `parts`, in forked workers when it pays; `meanwhile()` runs in this process
-    while they work. `fabric`: how many switches the whole fabric has (default: the devices given), which says
-    how heavy its whole-fabric parts are: one changed switch of a large fabric still rebuilds its IP plan.
-    `done(n)`: n more devices rendered (from a pool thread when workers render)."""
-    global _DEVICES, _PARTS
-    workers = bounded_workers(workers, len(devices) + len(parts))
-    _STAGE[:] = [stage] if stage is not None else []
+            meanwhile: Callable[[], T] | None = None, fabric: int | None = None,
+            early: Early | None = None) -> tuple[Produced, T | None]:
+    """Render `devices` and build `parts`, with forked helpers when it pays; `meanwhile()` runs in this process
+    once the helpers have started, before it takes jobs itself. `fabric`: how many switches the whole fabric has
+    (default: the devices given), which says how heavy its whole-fabric parts are: one changed switch of a large
+    fabric still rebuilds its IP plan. `early`: the configs of every device, started already (Early); `devices`
+    must then be empty. `done(n)`: n more devices rendered (from a reader thread when a helper rendered them)."""
+    if early is not None and devices:
+        raise ValueError("devices are rendered early already")
+    size = len(devices) if fabric is None else fabric
+    helpers = bounded_workers(workers, len(devices) + len(parts)) - 1
+    if size < SERIAL_BELOW or len(devices) + len(parts) < 2 or not can_fork():
+        helpers = 0
+    crew = early.crew if early is not None and early.crew is not None else Crew()
     try:
-        size = len(devices) if fabric is None else fabric
-        if workers <= 1 or size < SERIAL_BELOW or len(devices) + len(parts) < 2 or not can_fork():
-            made = Produced()
-            for d in devices:
-                made.configs[d.hostname] = _render_one(d)
-                if done is not None:
-                    done(1)
-            extra = meanwhile() if meanwhile else None
-            made.parts = [{p: _put(p, t) for p, t in part.build().items()} for part in parts]
-            return made, extra
-        return _forked(devices, parts, workers, done, meanwhile)
-    finally:
-        _DEVICES, _PARTS = [], []
-        _STAGE[:] = []
-
-
-def _forked(devices: list[DeviceConfig], parts: Sequence[Part], workers: int,
-            done: Callable[[int], object] | None, meanwhile: Callable[[], T] | None) -> tuple[Produced, T | None]:
-    global _DEVICES, _PARTS
-    import multiprocessing
-
-    _DEVICES, _PARTS = devices, list(parts)
-    made = Produced(parts=[{} for _ in parts])
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures: list[tuple[str, Future[list]]] = []
-        for kind, lo, hi in _jobs(len(devices), parts, workers):
-            fut: Future[list] = pool.submit(_device_job if kind == "device" else _part_job, lo, hi)
-            if kind == "device" and done is not None:
-                fut.add_done_callback(partial(_job_done, done, hi - lo))
-            futures.append((kind, fut))
+        if early is None or early.crew is None:
+            _add_devices(crew, devices, stage, helpers + 1, done)
+        _add_parts(crew, parts, stage)
+        crew.hire(helpers, HELPER_ORDER)
         extra = meanwhile() if meanwhile else None
-        for kind, fut in futures:
-            if kind == "device":
-                made.configs.update(fut.result())
-            else:
-                for i, files in fut.result():
-                    made.parts[i] = files
-    return made, extra
+        crew.work(HERE_ORDER)
+        return _gather(crew, len(parts)), extra
+    finally:
+        crew.close()
+        if early is not None:
+            early.crew = None
 
 
 class Early:
-    """The device configs of a render that keeps no device (no earlier render to reuse: a cold one), started in
-    forked workers as soon as the device models exist, while this process digests the models and the artifact parts
-    (which decide nothing then: every device is rendered). `start` says whether it started (not for a small fabric,
-    one worker or where fork is unavailable: the configs are then rendered with the parts, as usual); `collect`
-    waits for the configs; `close` stops the workers when the run ends otherwise (the checks found errors)."""
+    """The device configs of a render that keeps no device (no earlier render to reuse: a cold one), started by
+    forked helpers as soon as the device models exist, while this process digests the models and the artifact
+    parts (which decide nothing then: every device is rendered). `start` says whether it started (not for a small
+    fabric, one worker or where fork is unavailable: the configs are then rendered with the parts, as usual);
+    `produce(..., early=)` adds the parts to its crew and gathers everything; `close` stops the helpers when the
+    run ends otherwise (the checks found errors)."""
 
     def __init__(self, workers: int, stage: Stage | None) -> None:
         self.workers, self.stage = workers, stage
-        self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[Future[list]] = []
+        self.crew: Crew | None = None
         self._lock = threading.Lock()
         self._finished = 0
         self._done: Callable[[int], object] | None = None
 
     @property
     def started(self) -> bool:
-        return self._pool is not None
+        return self.crew is not None
 
     def start(self, devices: list[DeviceConfig]) -> bool:
-        global _DEVICES
-        import multiprocessing
-
-        workers = bounded_workers(self.workers, len(devices))
-        if workers <= 1 or len(devices) < SERIAL_BELOW or not can_fork():
+        helpers = bounded_workers(self.workers, len(devices)) - 1
+        if helpers < 1 or len(devices) < SERIAL_BELOW or not can_fork():
             return False
-        _DEVICES, _STAGE[:] = devices, [self.stage] if self.stage is not None else []
-        try:
-            self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-            for lo, hi in _device_chunks(len(devices), workers):
-                fut: Future[list] = self._pool.submit(_device_job, lo, hi)  # every worker forks here, at once
-                fut.add_done_callback(partial(self._finish, hi - lo))
-                self._futures.append(fut)
-        except OSError:  # no process to spare: render with the parts instead
-            self.close()
+        crew = Crew()
+        _add_devices(crew, devices, self.stage, helpers + 1, self._finish)
+        if crew.hire(helpers, (DEVICES,)) == 0:  # no process to spare: render with the parts instead
+            crew.close()
             return False
-        finally:
-            _DEVICES, _STAGE[:] = [], []
+        self.crew = crew
         return True
 
-    def _finish(self, devices: int, _future: Future[object]) -> None:
+    def _finish(self, devices: int) -> None:  # from the crew's reader thread, or this one
         with self._lock:
             self._finished += devices
             done = self._done
@@ -197,22 +185,10 @@ class Early:
         if finished:
             done(finished)
 
-    def collect(self) -> dict[str, Rendered]:
-        configs: dict[str, Rendered] = {}
-        try:
-            for fut in self._futures:
-                configs.update(fut.result())
-        finally:
-            self.close()
-        return configs
-
     def close(self) -> None:
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            if any(not f.done() for f in self._futures):  # stop the work nobody will collect
-                for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                    proc.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
+        if self.crew is not None:
+            crew, self.crew = self.crew, None
+            crew.close()
 
 
 def render_all(devices: list[DeviceConfig], workers: int = 1, meanwhile: Callable[[], T] | None = None,

@@ -26,9 +26,9 @@ SWITCHES = 34  # inventory/: 4 super-spines + pod 1 (4 spines, 12 rail) + pod 2 
 _PIDS: list[Path] = []  # where forked device jobs leave their pid (set before the pool forks)
 
 
-def _recording_device_job(lo: int, hi: int) -> list:
+def _recording_device_job(devices: list, stage: object, lo: int, hi: int) -> list:
     (_PIDS[0] / f"{os.getpid()}-{lo}").write_text("")
-    return workers._real_device_job(lo, hi)  # type: ignore[attr-defined]
+    return workers._real_device_job(devices, stage, lo, hi)  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -59,7 +59,8 @@ def test_configs_start_before_the_digests_and_match(pool_for_the_example: Path, 
     assert got == cold
     assert len(tree.rendered) == SWITCHES
     made_by = {int(f.name.split("-")[0]) for f in pool_for_the_example.iterdir()}
-    assert made_by and os.getpid() not in made_by and started <= {f.name for f in pool_for_the_example.iterdir()}
+    assert made_by - {os.getpid()}  # a forked helper rendered device chunks (this process may have taken some too)
+    assert started <= {f.name for f in pool_for_the_example.iterdir()}
     assert not early.started  # collected and closed
 
 

@@ -140,19 +140,19 @@ def test_the_stage_becomes_the_new_tree(tmp_path: Path, monkeypatch: pytest.Monk
 _PIDS: list[Path] = []  # where forked part jobs leave their pid (set before the pool forks)
 
 
-def _recording_part_job(lo: int, hi: int) -> list:
+def _recording_part_job(parts: list, stage: object, lo: int, hi: int) -> list:
     import fabric.workers as workers
 
     (_PIDS[0] / f"{os.getpid()}-{lo}").write_text("")
-    return workers._real_part_job(lo, hi)  # type: ignore[attr-defined]
+    return workers._real_part_job(parts, stage, lo, hi)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("staged", [True, False])
 def test_forked_workers_build_parts_and_configs_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       staged: bool) -> None:
-    """The example is small enough to render in one process; forced through the pool, every device and every
-    artifact part is made by a forked worker (written to the stage, or sent back as text) and the tree is the
-    same byte for byte."""
+    """The example is small enough to render in one process; forced through a forked helper (this process taking
+    no job), every device and every artifact part is made there (written to the stage, or sent back as text) and
+    the tree is the same byte for byte."""
     import fabric.workers as workers
 
     if workers.available_cpus() < 2:
@@ -164,6 +164,7 @@ def test_forked_workers_build_parts_and_configs_alike(tmp_path: Path, monkeypatc
     monkeypatch.setattr(workers, "SERIAL_BELOW", 1)
     monkeypatch.setattr(workers, "_real_part_job", workers._part_job, raising=False)
     monkeypatch.setattr(workers, "_part_job", _recording_part_job)
+    monkeypatch.setattr(workers, "HERE_ORDER", ())  # this process takes no job: the helper makes everything
     monkeypatch.setattr(sys.modules[__name__], "_PIDS", [pids])
     with Stage(tmp_path / "gen") as stage:
         tree = build_tree(res, workers=2, stage=stage if staged else None)
@@ -172,7 +173,7 @@ def test_forked_workers_build_parts_and_configs_alike(tmp_path: Path, monkeypatc
         if staged:
             assert all(isinstance(c, Staged) for p, c in tree.files.items() if p != "manifest.json")
     made_by = {int(f.name.split("-")[0]) for f in pids.iterdir()}
-    assert made_by and os.getpid() not in made_by  # every part was built in a forked worker
+    assert made_by and os.getpid() not in made_by  # every part was built in the forked helper
 
 
 def test_a_large_old_tree_is_removed_in_the_background(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
