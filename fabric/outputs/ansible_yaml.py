@@ -62,6 +62,9 @@ def _value(value: object) -> str:
     """A YAML scalar for a value Ansible reads: text holding a Jinja opener is marked `!unsafe`, so Ansible never
     evaluates it on the controller (validation keeps such text out of the inventory, SEC004; this is the second
     guard)."""
+    if type(value) is str:  # the usual case, without _scalar's checks for the other types
+        text = _text(value)
+        return jinja_unsafe(text, value) if "{" in value else text
     text = _scalar(value)
     return jinja_unsafe(text, value) if isinstance(value, str) and "{" in value else text
 
@@ -73,13 +76,38 @@ def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
     """Block-style YAML for mappings of scalars, lists of scalars (written in flow style) and nested mappings.
     Hand-written because PyYAML's pure-Python emitter costs 3 s for the host_vars of a 65K-GPU fabric and its C
     emitter is not on every machine; the test suite reads every file back with yaml.safe_load."""
-    pad = " " * indent
-    lines = []
-    for key, value in data.items():
-        if isinstance(value, Mapping):
-            lines.append(f"{pad}{_scalar(key)}:" + ("\n" + _yaml(value, indent + 2) if value else " {}\n"))
-        elif isinstance(value, list | tuple):
-            lines.append(f"{pad}{_scalar(key)}: [{', '.join(map(_value, value))}]\n")
-        else:
-            lines.append(f"{pad}{_scalar(key)}: {_value(value)}\n")
+    lines: list[str] = []
+    _block(data, " " * indent, lines)
     return "".join(lines)
+
+
+def _block(data: Mapping[str, object], pad: str, lines: list[str]) -> None:
+    """_yaml's lines, appended to `lines`. Exact type checks first (a str, a dict, a list: what the callers mostly
+    hold), the ABCs only for the other types: isinstance against Mapping costs a Python call each."""
+    for key, value in data.items():
+        k = _key(key) if type(key) is str else _scalar(key)
+        t = type(value)
+        if t is str:
+            lines.append(f"{pad}{k}: {_value(value)}\n")
+        elif t is dict or (t is not list and t is not tuple and isinstance(value, Mapping)):
+            if value:
+                lines.append(f"{pad}{k}:\n")
+                _block(value, pad + "  ", lines)  # type: ignore[arg-type]
+            else:
+                lines.append(f"{pad}{k}: {{}}\n")
+        elif t is list or t is tuple or isinstance(value, list | tuple):
+            lines.append(f"{pad}{k}: [{', '.join(map(_value, value))}]\n")  # type: ignore[call-overload]
+        else:
+            lines.append(f"{pad}{k}: {_value(value)}\n")
+
+
+_KEYS: dict[str, str] = {}  # _text of the keys: a few dozen names recur in every file (hostnames do not: bounded)
+
+
+def _key(key: str) -> str:
+    out = _KEYS.get(key)
+    if out is None:
+        if len(_KEYS) >= 1 << 12:
+            _KEYS.clear()
+        out = _KEYS[key] = _text(key)
+    return out

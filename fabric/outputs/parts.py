@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
-from fabric.hosts.build import build_group, plan_of
+from fabric.hosts.build import build_group
 from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 
@@ -25,7 +25,7 @@ from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_f
 from .cabling import cabling_files
 from .docs import docs_markdown, docs_pictures
 from .expected import expected_from
-from .hosts import gpu_inventory, group_part_files
+from .hosts import gpu_hosts, group_part_files
 from .ipplan import ipplan_files
 from .railmap import host_links_in, railmap_files
 from .rollout import rollout_plan
@@ -79,7 +79,7 @@ def _ansible(src: Sources) -> Iterator[Part]:
     waves = Once(lambda: plan().wave_of)  # each switch's wave, worked out once (not once per switch)
     yield Part("ansible", "ansible",
                combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
-               lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
+               lambda: inventory_files(switches, access, gpu_hosts(groups), plan()))
     # host_vars/<switch>.yml: what it shows of the switch's model (host_vars_data) and its rollout wave
     for name, dev in src.devices.items():
         key, data = f"ansible:{name}", host_vars_data(dev)
