@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fabric.hosts import HostsPlan, build_hosts
-from fabric.outputs.ansible_yaml import _text
+from fabric.outputs.ansible_yaml import _ADDRESS, _plain_text, _text
 from fabric.outputs.hosts_netplan import _DOTTED, netplan_files, netplan_text
 from tests.helpers import base_inventory, mlag_inventory, run_data
 
@@ -88,10 +88,15 @@ _QUADS = st.lists(st.text(alphabet="0123456789", min_size=1, max_size=3), min_si
 def test_dotted_quads_are_plain(address: str, length: int) -> None:
     # what the template relies on: an address it writes bare (_DOTTED: four runs of 1-3 ASCII digits, leading zeros
     # and values past 255 included) is one _text writes bare, with or without a length
-    assert _DOTTED.fullmatch(address)
-    assert _text(address) == address and _text(f"{address}/{length}") == f"{address}/{length}"
+    # _plain_text is the resolver's verdict (_text now takes such addresses as plain without asking it)
+    prefix = f"{address}/{length}"
+    assert _DOTTED.fullmatch(address) and _ADDRESS.fullmatch(address) and _ADDRESS.fullmatch(prefix)
+    assert _plain_text(address) == address and _plain_text(prefix) == prefix
+    assert _text(address) == address and _text(prefix) == prefix
 
 
 def test_a_non_ascii_digit_is_not_a_dotted_quad() -> None:
     assert _DOTTED.fullmatch("0.0.0.\u0660") is None and _text("0.0.0.\u0660") == '"0.0.0.\\u0660"'
+    assert _ADDRESS.fullmatch("0.0.0.\u0660") is None and _ADDRESS.fullmatch("1.2.3.4/\u0660") is None
+    assert _ADDRESS.fullmatch("1.2") is None and _text("1.2") == '"1.2"'  # a float, no address: still quoted
     assert _DOTTED.fullmatch("10.0.0.1") is not None

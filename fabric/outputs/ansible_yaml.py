@@ -35,9 +35,16 @@ def _scalar(value: object) -> str:
     return _text(str(value))
 
 
+# an IPv4 address or prefix: four runs of ASCII digits joined by dots are no number, boolean, null or timestamp of
+# YAML 1.1 or 1.2 and hold no indicator, so it is plain; tested, and it spares the resolver the unique ones
+_ADDRESS = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?:/[0-9]{1,2})?")
+
+
 def _text(text: str) -> str:
     """_scalar of a string: plain when it may be (_plain_text), else JSON double-quoted (_quoted)."""
-    return _plain_text(text) if _PLAIN.match(text) else _quoted(text)
+    if _PLAIN.match(text):
+        return text if "0" <= text[0] <= "9" and _ADDRESS.fullmatch(text) else _plain_text(text)
+    return _quoted(text)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -101,13 +108,13 @@ def _block(data: Mapping[str, object], pad: str, lines: list[str]) -> None:
             lines.append(f"{pad}{k}: {_value(value)}\n")
 
 
-_KEYS: dict[str, str] = {}  # _text of the keys: a few dozen names recur in every file (hostnames do not: bounded)
+_KEYS: dict[str, str] = {}  # _text of the keys: names recur in every file, hostnames in several groups (bounded)
 
 
 def _key(key: str) -> str:
     out = _KEYS.get(key)
     if out is None:
-        if len(_KEYS) >= 1 << 12:
+        if len(_KEYS) >= 1 << 16:
             _KEYS.clear()
         out = _KEYS[key] = _text(key)
     return out
