@@ -23,7 +23,7 @@ from fabric.render import TEMPLATES
 
 from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_files
 from .cabling import cabling_files
-from .docs import docs_markdown, docs_pictures
+from .docs import docs_facts, docs_markdown, docs_pictures
 from .expected import expected_from
 from .hosts import gpu_hosts, group_part_files
 from .ipplan import ipplan_files
@@ -180,10 +180,11 @@ def _docs(src: Sources) -> Iterator[Part]:
     if report is None or summary is None:
         yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
+    facts = Once(lambda: docs_facts(name, planes, topo(), report))  # both parts' figures, from `common` alone
     yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
-               lambda: docs_markdown(name, planes, topo(), report, summary))
+               lambda: docs_markdown(name, planes, topo(), report, summary, facts()))
     yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
-               lambda: docs_pictures(name, planes, topo(), report))
+               lambda: docs_pictures(name, planes, topo(), report, facts()))
 
 
 ARTIFACTS: tuple[Artifact, ...] = (
