@@ -259,11 +259,16 @@ def group_rules(g: GroupInput) -> tuple[HostGroupPlan, dict[str, tuple[tuple[str
     ppn = g.shape.ports_per_nic
     rules: dict[str, tuple[tuple[str, int], ...]] = {}
     most, first = -1, ("", 0)
+    bonds = any(lk[4] for lk in g.links)
     for name, number in g.hosts:
-        selected = _selected(by_host.get(name, []))
-        rules[name] = tuple((ntoa(row[7]), _table(row, both, ppn)) for row, both in selected)
-        if len(selected) > most:  # the first host with the most interfaces speaks for the group (as in build_group)
-            most, first = len(selected), (name, number)
+        links = by_host.get(name, [])
+        if bonds:
+            selected = _selected(links)
+            rules[name] = tuple((ntoa(row[7]), _table(row, both, ppn)) for row, both in selected)
+        else:  # no bond in the group: every link is an interface (_selected's rows), its table its NIC port's
+            rules[name] = tuple((ntoa(row[7]), table_of(row[2], row[3], ppn)) for row in links)
+        if len(rules[name]) > most:  # the first host with the most interfaces speaks for the group (build_group)
+            most, first = len(rules[name]), (name, number)
     return _group(g, list(rules), _Hosts(g).host(*first, by_host.get(first[0], []))), rules
 
 

@@ -69,9 +69,12 @@ def _value(value: object) -> str:
     """A YAML scalar for a value Ansible reads: text holding a Jinja opener is marked `!unsafe`, so Ansible never
     evaluates it on the controller (validation keeps such text out of the inventory, SEC004; this is the second
     guard)."""
-    if type(value) is str:  # the usual case, without _scalar's checks for the other types
-        text = _text(value)
-        return jinja_unsafe(text, value) if "{" in value else text
+    t = type(value)
+    if t is str:  # the usual cases first, without _scalar's checks for the other types
+        text = _text(value)  # type: ignore[arg-type]
+        return jinja_unsafe(text, value) if "{" in value else text  # type: ignore[operator, arg-type]
+    if t is int:  # exactly int: a bool is not
+        return str(value)
     text = _scalar(value)
     return jinja_unsafe(text, value) if isinstance(value, str) and "{" in value else text
 
