@@ -20,7 +20,7 @@ Decisions made here, once:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -292,12 +292,13 @@ def _group(g: GroupInput, names: list[str], first: HostPlan) -> HostGroupPlan:
     if g.packet:
         nccl["NCCL_IB_ADAPTIVE_ROUTING"] = "1"
     return HostGroupPlan(
-        g.name, g.pod, g.segment, g.model, tuple(sorted(names, key=_natural)),
+        g.name, g.pod, g.segment, g.model, tuple(sorted(names, key=_natural())),
         tuple(p for i in ifaces for p in i.ports), tuple(i.name for i in ifaces), rdma, roce,
         tuple(sorted(nccl.items())))
 
 
-def _natural(name: str) -> tuple:
+def _natural() -> Callable[[str], tuple]:
+    """fabric.outputs._common.natural_key (imported late: fabric.outputs imports this module)."""
     from fabric.outputs._common import natural_key
 
-    return natural_key(name)
+    return natural_key

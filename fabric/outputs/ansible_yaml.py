@@ -71,8 +71,7 @@ def _value(value: object) -> str:
     guard)."""
     t = type(value)
     if t is str:  # the usual cases first, without _scalar's checks for the other types
-        text = _text(value)  # type: ignore[arg-type]
-        return jinja_unsafe(text, value) if "{" in value else text  # type: ignore[operator, arg-type]
+        return _str_value(value)  # type: ignore[arg-type]
     if t is int:  # exactly int: a bool is not
         return str(value)
     text = _scalar(value)
@@ -80,6 +79,21 @@ def _value(value: object) -> str:
 
 
 assert all(o.startswith("{") for o in JINJA_OPENERS), "_value looks for a Jinja opener only where a '{' is"
+
+
+_PLAIN_MATCH, _ADDRESS_MATCH = _PLAIN.match, _ADDRESS.fullmatch
+
+
+def _str_value(text: str) -> str:
+    """_value of a str: _text and _quoted inlined (the writer's most frequent call: a few hundred thousand values
+    for the Ansible files of a 131K-GPU fabric), the same text (tests/test_ansible_yaml_fast.py)."""
+    if _PLAIN_MATCH(text):
+        out = text if "0" <= text[0] <= "9" and _ADDRESS_MATCH(text) else _plain_text(text)
+    elif text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        out = f'"{text}"'
+    else:
+        out = json.dumps(text)
+    return jinja_unsafe(out, text) if "{" in text else out
 
 
 def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
@@ -98,7 +112,7 @@ def _block(data: Mapping[str, object], pad: str, lines: list[str]) -> None:
         k = _key(key) if type(key) is str else _scalar(key)
         t = type(value)
         if t is str:
-            lines.append(f"{pad}{k}: {_value(value)}\n")
+            lines.append(f"{pad}{k}: {_str_value(value)}\n")  # type: ignore[arg-type]
         elif t is dict or (t is not list and t is not tuple and isinstance(value, Mapping)):
             if value:
                 lines.append(f"{pad}{k}:\n")
