@@ -20,7 +20,7 @@ Decisions made here, once:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -171,29 +171,54 @@ def plan_of(inputs: Iterable[GroupInput]) -> HostsPlan:
     return HostsPlan(dict(sorted(hosts.items())), groups)
 
 
-def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
-    """One host group's plan and its hosts' plans, from its input alone."""
-    subnets = {k: (vlan, subnet, length, gateway) for k, vlan, subnet, length, gateway in g.subnets}
-    behind = dict(g.behind)
-    routes: dict[tuple[str, int], tuple[Route, ...]] = {}  # the same table for every NIC on one rail subnet
-    by_host: dict[str, list[tuple[str, int, int, int, str | None, str, str, int]]] = defaultdict(list)
+Row = tuple[str, int, int, int, str | None, str, str, int]  # a GroupInput.links row
+
+
+def _selected(links: list[Row]) -> list[tuple[Row, tuple[Row, ...] | None]]:
+    """A host's layer-3 rail interfaces, each as its first link row and, for an MLAG bond, every link of its NIC
+    (the bond's members); a plain NIC port is its own row (None)."""
+    out: list[tuple[Row, tuple[Row, ...] | None]] = []
+    done: set[int] = set()
+    for lk in links:
+        if lk[4]:  # a bundle: the NIC's links are one bond with one address
+            if lk[2] in done:
+                continue
+            done.add(lk[2])
+            out.append((lk, tuple(x for x in links if x[2] == lk[2])))
+        else:
+            out.append((lk, None))
+    return out
+
+
+def _table(row: Row, bonded: tuple[Row, ...] | None, ports_per_nic: int) -> int:
+    """The routing table of an interface: a bond counts as its NIC's port 1."""
+    return table_of(row[2], 1 if bonded else row[3], ports_per_nic)
+
+
+def _links_by_host(g: GroupInput) -> dict[str, list[Row]]:
+    by_host: dict[str, list[Row]] = defaultdict(list)
     for lk in g.links:
         by_host[lk[0]].append(lk)
-    model = g.shape
-    # every host of a group has the same model: a NIC port's names, GPUs and table are worked out once per group
-    port_names: dict[tuple[int, int], tuple[str, str, tuple[int, ...], int]] = {}
-    hosts: list[HostPlan] = []
-    for name, number in g.hosts:
-        links = by_host.get(name, [])
+    return by_host
+
+
+class _Hosts:
+    """Builds the HostPlan of hosts of one group; a NIC port's names, GPUs and table (the same for every host of
+    the group: one model) and a rail subnet's routes are worked out once."""
+
+    def __init__(self, g: GroupInput) -> None:
+        self.g = g
+        self.subnets = {k: (vlan, subnet, length, gateway) for k, vlan, subnet, length, gateway in g.subnets}
+        self.behind = dict(g.behind)
+        self.routes: dict[tuple[str, int], tuple[Route, ...]] = {}  # the same table for every NIC on one subnet
+        self.port_names: dict[tuple[int, int], tuple[str, str, tuple[int, ...], int]] = {}
+
+    def host(self, name: str, number: int, links: list[Row]) -> HostPlan:
+        g, model = self.g, self.g.shape
         ifaces: list[RailInterface] = []
-        done: set[int] = set()
-        for _host, rail, nic, nic_port, bundle, switch, label, address in links:
-            if bundle and nic in done:
-                continue
-            vlan, subnet, length, gateway = subnets[(switch, rail)]
-            if bundle:  # MLAG: the NIC's two links are one bond with one address
-                done.add(nic)
-                both = [x for x in links if x[2] == nic]
+        for (_host, rail, nic, nic_port, _bundle, switch, label, address), both in _selected(links):
+            vlan, subnet, length, gateway = self.subnets[(switch, rail)]
+            if both:
                 iface_name, port = bond(nic), 1
                 ports = tuple(netdev(model, nic, x[3]) for x in both)
                 rdma = bond_rdma_device(model, nic)
@@ -202,21 +227,49 @@ def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
                 gpus, table = _gpus_of(model, nic), table_of(nic, port, model.ports_per_nic)
             else:
                 port, ports, uplinks, mode = nic_port, (), ((switch, label),), None
-                named = port_names.get((nic, port))
+                named = self.port_names.get((nic, port))
                 if named is None:
-                    named = port_names[(nic, port)] = (netdev(model, nic, port), rdma_device(model, nic, port),
-                                                       _gpus_of(model, nic), table_of(nic, port, model.ports_per_nic))
+                    named = self.port_names[(nic, port)] = (
+                        netdev(model, nic, port), rdma_device(model, nic, port), _gpus_of(model, nic),
+                        table_of(nic, port, model.ports_per_nic))
                 iface_name, rdma, gpus, table = named
-            table_routes = routes.get((switch, rail))
+            table_routes = self.routes.get((switch, rail))
             if table_routes is None:
-                table_routes = routes[(switch, rail)] = (
-                    Route(subnet, None), *(Route(p, gateway) for p in behind.get(switch, ()) if p != subnet),
+                table_routes = self.routes[(switch, rail)] = (
+                    Route(subnet, None), *(Route(p, gateway) for p in self.behind.get(switch, ()) if p != subnet),
                     Route(g.pool, None, unreachable=True))
             ifaces.append(RailInterface(
                 iface_name, ports, nic, port, rail, gpus, rdma, uplinks, vlan, ntoa(address), length,
                 subnet, gateway, g.mtu, table, table, table_routes, mode))
-        hosts.append(HostPlan(name, g.pod, g.segment, number, g.model, g.name, model.gpus, tuple(ifaces)))
-    return _group(g, hosts), tuple(hosts)
+        return HostPlan(name, g.pod, g.segment, number, g.model, g.name, model.gpus, tuple(ifaces))
+
+
+def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
+    """One host group's plan and its hosts' plans, from its input alone."""
+    by_host = _links_by_host(g)
+    make = _Hosts(g)
+    hosts = [make.host(name, number, by_host.get(name, [])) for name, number in g.hosts]
+    return _group(g, [h.name for h in hosts], max(hosts, key=lambda h: len(h.interfaces))), tuple(hosts)
+
+
+def group_rules(g: GroupInput) -> tuple[HostGroupPlan, dict[str, tuple[tuple[str, int], ...]]]:
+    """One host group's plan and each of its hosts' (address, table) per rail interface, in interface order: what
+    build_group gives, without making every host's plan (the Ansible inventory reads no more of the hosts)."""
+    by_host = _links_by_host(g)
+    ppn = g.shape.ports_per_nic
+    rules: dict[str, tuple[tuple[str, int], ...]] = {}
+    most, first = -1, ("", 0)
+    bonds = any(lk[4] for lk in g.links)
+    for name, number in g.hosts:
+        links = by_host.get(name, [])
+        if bonds:
+            selected = _selected(links)
+            rules[name] = tuple((ntoa(row[7]), _table(row, both, ppn)) for row, both in selected)
+        else:  # no bond in the group: every link is an interface (_selected's rows), its table its NIC port's
+            rules[name] = tuple((ntoa(row[7]), table_of(row[2], row[3], ppn)) for row in links)
+        if len(rules[name]) > most:  # the first host with the most interfaces speaks for the group (build_group)
+            most, first = len(rules[name]), (name, number)
+    return _group(g, list(rules), _Hosts(g).host(*first, by_host.get(first[0], []))), rules
 
 
 def _gpus_of(model: NicShape, nic: int) -> tuple[int, ...]:
@@ -225,11 +278,11 @@ def _gpus_of(model: NicShape, nic: int) -> tuple[int, ...]:
     return (nic,) if nic < model.gpus else ()
 
 
-def _group(g: GroupInput, hosts: list[HostPlan]) -> HostGroupPlan:
+def _group(g: GroupInput, names: list[str], first: HostPlan) -> HostGroupPlan:
+    """The group's plan from its hosts' names and the first of its hosts with the most interfaces: every host of
+    a group has the same model and NIC layout, so that host speaks for all (a host with a NIC off the fabric,
+    PORT007, still gets the group's settings for the NICs it has)."""
     roce = g.roce
-    # every host of a group has the same model and the same NIC layout: its first host speaks for all (a host
-    # with a NIC off the fabric, PORT007, still gets the group's settings for the NICs it has)
-    first = max(hosts, key=lambda h: len(h.interfaces))
     ifaces = first.interfaces
     rdma = tuple(i.rdma_device for i in ifaces)
     nccl = {"NCCL_IB_HCA": "=" + ",".join(f"{d}:1" for d in rdma), "NCCL_IB_TC": str(roce.tos),
@@ -239,12 +292,13 @@ def _group(g: GroupInput, hosts: list[HostPlan]) -> HostGroupPlan:
     if g.packet:
         nccl["NCCL_IB_ADAPTIVE_ROUTING"] = "1"
     return HostGroupPlan(
-        g.name, g.pod, g.segment, g.model, tuple(sorted((h.name for h in hosts), key=_natural)),
+        g.name, g.pod, g.segment, g.model, tuple(sorted(names, key=_natural())),
         tuple(p for i in ifaces for p in i.ports), tuple(i.name for i in ifaces), rdma, roce,
         tuple(sorted(nccl.items())))
 
 
-def _natural(name: str) -> tuple:
+def _natural() -> Callable[[str], tuple]:
+    """fabric.outputs._common.natural_key (imported late: fabric.outputs imports this module)."""
     from fabric.outputs._common import natural_key
 
-    return natural_key(name)
+    return natural_key

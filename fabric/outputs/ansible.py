@@ -89,8 +89,13 @@ def inventory_files(switches: Mapping[str, RolloutSwitch], access: Mapping[str, 
     for role, role_group in ROLE_GROUPS.items():
         members = [n for n in names if switches[n].role == role.value]
         children[role_group] = {"hosts": {n: {"ansible_host": access[n][1].split("/", 1)[0]} for n in members}}
-    for pod in sorted({d.pod for d in switches.values() if d.pod is not None}):
-        children[f"pod{pod}"] = {"hosts": {n: {} for n in names if switches[n].pod == pod}}
+    pods: dict[int, dict[str, object]] = {}
+    for n in names:  # each pod's switches in name order, in one pass
+        pod = switches[n].pod
+        if pod is not None:
+            pods.setdefault(pod, {})[n] = {}
+    for pod in sorted(pods):
+        children[f"pod{pod}"] = {"hosts": pods[pod]}
     for platform in sorted(PLATFORMS):
         members = [n for n in names if access[n][0] == platform]
         group: dict[str, object] = {"vars": dict(PLATFORMS[platform].ansible_vars)}

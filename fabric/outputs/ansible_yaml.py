@@ -35,9 +35,16 @@ def _scalar(value: object) -> str:
     return _text(str(value))
 
 
+# an IPv4 address or prefix: four runs of ASCII digits joined by dots are no number, boolean, null or timestamp of
+# YAML 1.1 or 1.2 and hold no indicator, so it is plain; tested, and it spares the resolver the unique ones
+_ADDRESS = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?:/[0-9]{1,2})?")
+
+
 def _text(text: str) -> str:
     """_scalar of a string: plain when it may be (_plain_text), else JSON double-quoted (_quoted)."""
-    return _plain_text(text) if _PLAIN.match(text) else _quoted(text)
+    if _PLAIN.match(text):
+        return text if "0" <= text[0] <= "9" and _ADDRESS.fullmatch(text) else _plain_text(text)
+    return _quoted(text)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -62,6 +69,11 @@ def _value(value: object) -> str:
     """A YAML scalar for a value Ansible reads: text holding a Jinja opener is marked `!unsafe`, so Ansible never
     evaluates it on the controller (validation keeps such text out of the inventory, SEC004; this is the second
     guard)."""
+    t = type(value)
+    if t is str:  # the usual cases first, without _scalar's checks for the other types
+        return _str_value(value)  # type: ignore[arg-type]
+    if t is int:  # exactly int: a bool is not
+        return str(value)
     text = _scalar(value)
     return jinja_unsafe(text, value) if isinstance(value, str) and "{" in value else text
 
@@ -69,17 +81,57 @@ def _value(value: object) -> str:
 assert all(o.startswith("{") for o in JINJA_OPENERS), "_value looks for a Jinja opener only where a '{' is"
 
 
+_PLAIN_MATCH, _ADDRESS_MATCH = _PLAIN.match, _ADDRESS.fullmatch
+
+
+def _str_value(text: str) -> str:
+    """_value of a str: _text and _quoted inlined (the writer's most frequent call: a few hundred thousand values
+    for the Ansible files of a 131K-GPU fabric), the same text (tests/test_ansible_yaml_fast.py)."""
+    if _PLAIN_MATCH(text):
+        out = text if "0" <= text[0] <= "9" and _ADDRESS_MATCH(text) else _plain_text(text)
+    elif text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        out = f'"{text}"'
+    else:
+        out = json.dumps(text)
+    return jinja_unsafe(out, text) if "{" in text else out
+
+
 def _yaml(data: Mapping[str, object], indent: int = 0) -> str:
     """Block-style YAML for mappings of scalars, lists of scalars (written in flow style) and nested mappings.
     Hand-written because PyYAML's pure-Python emitter costs 3 s for the host_vars of a 65K-GPU fabric and its C
     emitter is not on every machine; the test suite reads every file back with yaml.safe_load."""
-    pad = " " * indent
-    lines = []
-    for key, value in data.items():
-        if isinstance(value, Mapping):
-            lines.append(f"{pad}{_scalar(key)}:" + ("\n" + _yaml(value, indent + 2) if value else " {}\n"))
-        elif isinstance(value, list | tuple):
-            lines.append(f"{pad}{_scalar(key)}: [{', '.join(map(_value, value))}]\n")
-        else:
-            lines.append(f"{pad}{_scalar(key)}: {_value(value)}\n")
+    lines: list[str] = []
+    _block(data, " " * indent, lines)
     return "".join(lines)
+
+
+def _block(data: Mapping[str, object], pad: str, lines: list[str]) -> None:
+    """_yaml's lines, appended to `lines`. Exact type checks first (a str, a dict, a list: what the callers mostly
+    hold), the ABCs only for the other types: isinstance against Mapping costs a Python call each."""
+    for key, value in data.items():
+        k = _key(key) if type(key) is str else _scalar(key)
+        t = type(value)
+        if t is str:
+            lines.append(f"{pad}{k}: {_str_value(value)}\n")  # type: ignore[arg-type]
+        elif t is dict or (t is not list and t is not tuple and isinstance(value, Mapping)):
+            if value:
+                lines.append(f"{pad}{k}:\n")
+                _block(value, pad + "  ", lines)  # type: ignore[arg-type]
+            else:
+                lines.append(f"{pad}{k}: {{}}\n")
+        elif t is list or t is tuple or isinstance(value, list | tuple):
+            lines.append(f"{pad}{k}: [{', '.join(map(_value, value))}]\n")  # type: ignore[call-overload]
+        else:
+            lines.append(f"{pad}{k}: {_value(value)}\n")
+
+
+_KEYS: dict[str, str] = {}  # _text of the keys: names recur in every file, hostnames in several groups (bounded)
+
+
+def _key(key: str) -> str:
+    out = _KEYS.get(key)
+    if out is None:
+        if len(_KEYS) >= 1 << 16:
+            _KEYS.clear()
+        out = _KEYS[key] = _text(key)
+    return out

@@ -6,9 +6,10 @@ play checks afterwards (the PFC priorities every rail port must show, the `ip ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from fabric.hosts import HostGroupPlan, HostPlan, HostsPlan
+from fabric.hosts.build import GroupInput, group_rules
 
 from ._common import natural_key
 from .hosts_netplan import INSTALL_PATH, netplan_files
@@ -21,18 +22,38 @@ def ansible_group(name: str) -> str:
 
 
 def gpu_inventory(plan: HostsPlan) -> dict[str, object]:
+    """The `gpu_hosts` group of ansible/inventory.yml from the host plan (gpu_group_inventory)."""
+    rules = {h.name: tuple((i.address, i.table) for i in h.interfaces) for h in plan.hosts.values()}
+    return gpu_group_inventory(plan.groups.values(), rules)
+
+
+def gpu_hosts(groups: Iterable[GroupInput]) -> dict[str, object]:
+    """The `gpu_hosts` group from the host groups' inputs: each group's plan and its hosts' rail rules
+    (fabric.hosts.build.group_rules), not every host's whole plan."""
+    plans: list[HostGroupPlan] = []
+    rules: dict[str, tuple[tuple[str, int], ...]] = {}
+    for g in groups:
+        plan, host_rules = group_rules(g)
+        plans.append(plan)
+        rules.update(host_rules)
+    return gpu_group_inventory(plans, rules)
+
+
+def gpu_group_inventory(groups: Iterable[HostGroupPlan],
+                        rules: Mapping[str, Sequence[tuple[str, int]]]) -> dict[str, object]:
     """The `gpu_hosts` group of ansible/inventory.yml, variables inline (not in host_vars/, which holds the
     switches, one file each, for the push and the parse-back verifier): where the installed files go (group vars),
     each host group's shared files, rail ports and the PFC priorities `dcb pfc show` must list (child vars), and per
-    host the `ip rule` lines the play checks. The netplan file is ../hosts/<inventory_hostname>/netplan.yaml."""
+    host the `ip rule` lines the play checks, from its rail interfaces' (address, table) in `rules`. The netplan
+    file is ../hosts/<inventory_hostname>/netplan.yaml."""
     children: dict[str, object] = {}
-    for g in sorted(plan.groups.values(), key=lambda g: natural_key(g.name)):
+    for g in sorted(groups, key=lambda g: natural_key(g.name)):
         d = f"../{group_dir(g.name)}"
         children[ansible_group(g.name)] = {
             "vars": {"host_group": g.name, "roce_script": f"{d}/roce.sh", "roce_unit": f"{d}/{UNIT_NAME}",
                      "nccl_conf": f"{d}/nccl.conf", "rail_ports": list(g.ports),
                      "pfc_expected": " ".join(f"{p}:on" for p in g.roce.pfc_prios)},
-            "hosts": {h: {"rail_rules": [f"from {i.address} lookup {i.table}" for i in plan.hosts[h].interfaces]}
+            "hosts": {h: {"rail_rules": [f"from {a} lookup {t}" for a, t in rules[h]]}
                       for h in sorted(g.hosts, key=natural_key)},
         }
     return {"vars": {"netplan_install": INSTALL_PATH, "roce_script_install": SCRIPT_PATH,

@@ -24,6 +24,9 @@ yaml.safe_load and run `netplan generate` on it.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from fabric.hosts import HostPlan, HostsPlan, RailInterface, Route
 
 from .ansible_yaml import _scalar
@@ -133,6 +136,62 @@ def netplan_path(host: str) -> str:
     return f"hosts/{host}/netplan.yaml"
 
 
+def netplan_text(host: HostPlan) -> str:
+    """The whole netplan file of a host, through the block emitter (netplan_files makes the same bytes faster)."""
+    return _head(host.name) + dump(netplan_data(host))
+
+
+def _head(name: str) -> str:
+    return HEADER + f"# {name}: the rail NICs; install as {INSTALL_PATH} (mode 0600)\n"
+
+
+# The hosts of a host group differ in their addresses only: a host's netplan file is a template made once per
+# shape (what the file reads of each interface but its address) with each address filled in. The template is the
+# emitter's own output for the host with a marker in place of every address, so it holds the same bytes; a marker
+# is plain YAML (_text leaves it as it is), as is an address a.b.c.d (and a.b.c.d/len): four dot-separated digit
+# runs are no YAML 1.1 or 1.2 number, boolean, null or timestamp, and hold no indicator. A host with any other
+# address text is emitted whole.
+_MARK = re.compile(r"railfabricaddress(\d+)x")
+_DOTTED = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}")  # ASCII digits (\d takes any digit)
+Shape = tuple[tuple[str, tuple[str, ...], int, int, int, int, int], ...]
+Template = tuple[tuple[str, ...], tuple[int, ...]]  # the texts between the markers, and each marker's interface
+
+
+def _template(host: HostPlan) -> Template | None:
+    """The host's file with a marker for each address, or None where a name holds marker text itself (then the
+    markers are not the addresses only: every host of that shape is emitted whole)."""
+    marked = replace(host, interfaces=tuple(replace(i, address=f"railfabricaddress{n}x")
+                                            for n, i in enumerate(host.interfaces)))
+    pieces = _MARK.split(dump(netplan_data(marked)))
+    marks = tuple(int(n) for n in pieces[1::2])
+    if sorted(marks) != sorted(n for n in range(len(host.interfaces)) for _ in (1, 2)):  # each address twice
+        return None
+    return tuple(pieces[0::2]), marks
+
+
 def netplan_files(plan: HostsPlan) -> dict[str, str]:
-    return {netplan_path(name): HEADER + f"# {name}: the rail NICs; install as {INSTALL_PATH} (mode 0600)\n"
-            + dump(netplan_data(host)) for name, host in plan.hosts.items()}
+    out: dict[str, str] = {}
+    templates: dict[Shape, Template | None] = {}
+    fullmatch = _DOTTED.fullmatch
+    for name, host in plan.hosts.items():
+        ifaces = host.interfaces
+        addresses = [i.address for i in ifaces]
+        if not all(map(fullmatch, addresses)):
+            out[netplan_path(name)] = netplan_text(host)
+            continue
+        # the routes tuples are the plan's own objects, alive through this call: their id stands for them
+        shape = tuple((i.name, i.members, i.prefix_len, i.mtu, i.table, i.rule_priority, id(i.routes))
+                      for i in ifaces)
+        if shape in templates:
+            template = templates[shape]
+        else:
+            template = templates[shape] = _template(host)
+        if template is None:
+            out[netplan_path(name)] = netplan_text(host)
+            continue
+        texts, marks = template
+        body = [texts[0]]
+        for text, n in zip(texts[1:], marks, strict=True):
+            body += (addresses[n], text)
+        out[netplan_path(name)] = _head(name) + "".join(body)
+    return out

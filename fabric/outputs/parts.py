@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
-from fabric.hosts.build import build_group, plan_of
+from fabric.hosts.build import build_group
 from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 
 from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_files
 from .cabling import cabling_files
-from .docs import docs_markdown, docs_pictures
+from .docs import docs_facts, docs_markdown, docs_pictures
 from .expected import expected_from
-from .hosts import gpu_inventory, group_part_files
+from .hosts import gpu_hosts, group_part_files
 from .ipplan import ipplan_files
 from .railmap import host_links_in, railmap_files
 from .rollout import rollout_plan
@@ -79,7 +79,7 @@ def _ansible(src: Sources) -> Iterator[Part]:
     waves = Once(lambda: plan().wave_of)  # each switch's wave, worked out once (not once per switch)
     yield Part("ansible", "ansible",
                combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
-               lambda: inventory_files(switches, access, gpu_inventory(plan_of(groups)), plan()))
+               lambda: inventory_files(switches, access, gpu_hosts(groups), plan()))
     # host_vars/<switch>.yml: what it shows of the switch's model (host_vars_data) and its rollout wave
     for name, dev in src.devices.items():
         key, data = f"ansible:{name}", host_vars_data(dev)
@@ -180,10 +180,11 @@ def _docs(src: Sources) -> Iterator[Part]:
     if report is None or summary is None:
         yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
+    facts = Once(lambda: docs_facts(name, planes, topo(), report))  # both parts' figures, from `common` alone
     yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
-               lambda: docs_markdown(name, planes, topo(), report, summary))
+               lambda: docs_markdown(name, planes, topo(), report, summary, facts()))
     yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
-               lambda: docs_pictures(name, planes, topo(), report))
+               lambda: docs_pictures(name, planes, topo(), report, facts()))
 
 
 ARTIFACTS: tuple[Artifact, ...] = (

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fabric.outputs.docs.facts import SegmentFacts, gbps
 from fabric.outputs.pictures_layout import Box, Placed, layered
@@ -114,8 +115,14 @@ def _blocks(switches: list[Switch], links: list[Link]) -> dict[str, list[tuple[i
     ends: dict[tuple[str, int | None], list[tuple[int, int]]] = defaultdict(list)
     for lk in links:
         ends[(lk.z.device, lk.rail)].append((lk.z.port, lk.z.lane))
-    return {sw.name: [(r, f"r{r}: {port_ranges(ends[(sw.name, r)])}" if ends.get((sw.name, r)) else f"r{r}: no cable")
-                      for r in sw.rails] for sw in switches}
+    return {sw.name: [(r, f"r{r}: {_port_text(tuple(ends[(sw.name, r)]))}" if ends.get((sw.name, r))
+                       else f"r{r}: no cable") for r in sw.rails] for sw in switches}
+
+
+@lru_cache(maxsize=1 << 12)
+def _port_text(ends: tuple[tuple[int, int], ...]) -> str:
+    """port_ranges, once per list of ports: the switches of segments of one shape have the same ports."""
+    return port_ranges(ends)
 
 
 def _switch_lines(sw: Switch, info: SegmentInfo) -> list[str]:
@@ -142,12 +149,9 @@ def _draw(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], shown:
     attach = _attach_points(switches, shown, blocks, at)
     for h, s in enumerate(shown):
         box = at[f"h{h}"]
-        for k, lk in enumerate(s.links):
-            if lk.z.device not in attach:
-                continue
-            x0 = box.x + PAD + k * (MARK_W + 2) + MARK_W // 2
-            x1, y1 = attach[lk.z.device][(lk.rail, h)]
-            svg.line(x0, box.y, x1, y1, stroke=rail_colour(lk.rail or 0), width=3 if s.fold else 1.2, opacity=0.8)
+        ends = tuple((lk.rail, attach[lk.z.device][(lk.rail, h)] if lk.z.device in attach else None)
+                     for lk in s.links)
+        svg.parts += _cables(box.x, box.y, bool(s.fold), ends)
     for i, sw in enumerate(switches):
         _switch_box(svg, at[f"s{i}"], sw_lines[sw.name], blocks[sw.name])
     for h, s in enumerate(shown):
@@ -189,14 +193,35 @@ def _switch_box(svg: Svg, p: Placed, lines: list[str], blocks: list[tuple[int, s
 
 def _host_box(svg: Svg, p: Placed, s: _Shown) -> None:
     svg.rect(p.x, p.y, p.w, p.h, fill="#f3f0f7" if not s.fold else "#ffffff", width=1.2, dash=bool(s.fold))
-    for k, lk in enumerate(s.links):
-        x = p.x + PAD + k * (MARK_W + 2)
-        colour = rail_colour(lk.rail or 0)
-        svg.rect(x, p.y + 3, MARK_W, MARK_H, fill=colour, stroke=colour, rx=2)
-        label = f"{lk.nic}{'ab'[lk.a.port - 1]}" if s.dual else str(lk.nic)
-        svg.text(x + MARK_W // 2, p.y + 3 + MARK_H - 2, label, size=9, anchor="middle", fill=on_colour(colour))
+    svg.parts += _markers(p.x, p.y, s.dual, tuple((lk.rail, lk.nic, lk.a.port) for lk in s.links))
     for i, line in enumerate(s.lines):
         svg.text(p.x + PAD, p.y + MARK_H + 8 + 12 + i * LINE_H, line, bold=i == 0 and not s.fold)
+
+
+@lru_cache(maxsize=1 << 12)
+def _cables(x: int, y: int, fold: bool, ends: tuple[tuple[int | None, tuple[int, int] | None], ...]) -> tuple[str, ...]:
+    """The cables of a host box at (x, y), from each cable's rail and where it meets its switch (None: a switch not
+    drawn): the same for every box at that place with those ends, so drawn once."""
+    svg = Svg("")
+    for k, (rail, end) in enumerate(ends):
+        if end is not None:
+            svg.line(x + PAD + k * (MARK_W + 2) + MARK_W // 2, y, end[0], end[1], stroke=rail_colour(rail or 0),
+                     width=3 if fold else 1.2, opacity=0.8)
+    return tuple(svg.parts)
+
+
+@lru_cache(maxsize=1 << 12)
+def _markers(x: int, y: int, dual: bool, links: tuple[tuple[int | None, int | None, int], ...]) -> tuple[str, ...]:
+    """The NIC port markers of a host box at (x, y), from each cable's (rail, NIC, NIC port): the same in every
+    box at that place with those cables (segments of one shape share their layout), so drawn once."""
+    svg = Svg("")
+    for k, (rail, nic, port) in enumerate(links):
+        at = x + PAD + k * (MARK_W + 2)
+        colour = rail_colour(rail or 0)
+        svg.rect(at, y + 3, MARK_W, MARK_H, fill=colour, stroke=colour, rx=2)
+        label = f"{nic}{'ab'[port - 1]}" if dual else str(nic)
+        svg.text(at + MARK_W // 2, y + 3 + MARK_H - 2, label, size=9, anchor="middle", fill=on_colour(colour))
+    return tuple(svg.parts)
 
 
 def _peer_arcs(svg: Svg, switches: list[Switch], peers: list[Link], at: dict[str, Placed]) -> None:

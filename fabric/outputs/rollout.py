@@ -21,6 +21,7 @@ with (a role's waves come after the previous role's, so the order holds with any
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -113,24 +114,33 @@ def _keys(dev: RolloutSwitch, near: Mapping[str, set[str]]) -> set[tuple]:
 
 
 def rollout_plan(devices: Mapping[str, DeviceConfig] | Mapping[str, RolloutSwitch]) -> RolloutPlan:
-    """Waves by first fit, linear in switches × waves (each wave keeps the keys and the switches it holds). Reads
-    only each switch's RolloutSwitch."""
+    """Waves by first fit: each switch joins the first wave of its role holding none of its keys and none of its
+    neighbours, else opens a new one. Reads only each switch's RolloutSwitch. The waves a switch may not join are
+    looked up (those holding one of its keys, those of its neighbours placed so far) rather than every wave tried."""
     view = _view(devices)
     names = sorted(view, key=lambda n: (ROLE_ORDER.get(view[n].role, 3), natural_key(n)))
     near = neighbours(view)
-    waves: list[tuple[list[str], set[str], set[tuple]]] = []
+    waves: list[list[str]] = []
+    wave_of: dict[str, int] = {}  # switch → its wave's index
+    key_waves: dict[tuple, set[int]] = defaultdict(set)  # a key → the waves holding it
     tier_start, tier = 1, None  # a role's switches only join waves opened for that role (never the canary's)
     for name in names:
         if view[name].role != tier:
             tier, tier_start = view[name].role, max(1, len(waves))
         keys = _keys(view[name], near)
-        for members, member_set, taken in waves[tier_start:]:
-            if not (keys & taken) and not (near[name] & member_set):
-                members.append(name)
-                member_set.add(name)
-                taken |= keys
-                break
+        blocked = {wave_of[n] for n in near[name] if n in wave_of}
+        for key in keys:
+            blocked |= key_waves[key]
+        at = tier_start
+        while at in blocked:
+            at += 1
+        if at < len(waves):
+            waves[at].append(name)
         else:
-            waves.append(([name], {name}, set(keys)))
-    ordered = tuple(tuple(w[0]) for w in waves)
+            at = len(waves)
+            waves.append([name])
+        wave_of[name] = at
+        for key in keys:
+            key_waves[key].add(at)
+    ordered = tuple(tuple(w) for w in waves)
     return RolloutPlan(tuple(n for w in ordered for n in w), ordered)

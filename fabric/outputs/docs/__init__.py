@@ -14,7 +14,8 @@ from fabric.outputs.pictures_rails import RailPictures
 from fabric.topology import Topology
 from fabric.topology.model import Host, Link
 
-__all__ = ["GLANCE", "docs_files", "docs_markdown", "docs_pictures", "fabric_markdown", "rail_diagram_path"]
+__all__ = ["GLANCE", "docs_facts", "docs_files", "docs_markdown", "docs_pictures", "fabric_markdown",
+           "rail_diagram_path"]
 
 GLANCE = "fabric-at-a-glance.svg"
 
@@ -32,30 +33,39 @@ def docs_files(inv: Inventory, topo: Topology, report: dict, summary: dict) -> d
     return dict(sorted(out.items()))
 
 
-def _facts(name: str, planes: int, topo: Topology, report: dict) -> tuple[FabricFacts, dict]:
+Facts = tuple[FabricFacts, dict[tuple[int, int], list[Link]]]
+
+
+def docs_facts(name: str, planes: int, topo: Topology, report: dict) -> Facts:
+    """The figures both docs parts show and the host links by segment: from the same inputs as the parts, so the
+    two parts of a render may share them (fabric/outputs/parts.py)."""
     by_segment = host_links_by_segment(topo)
     return fabric_facts(name, topo, report, planes, by_segment), by_segment
 
 
-def docs_markdown(name: str, planes: int, topo: Topology, report: dict, summary: dict) -> dict[str, str]:
-    """docs/fabric.md, from the fabric's name and super-spine planes, the topology, the report and the summary."""
-    facts, _ = _facts(name, planes, topo, report)
+def docs_markdown(name: str, planes: int, topo: Topology, report: dict, summary: dict,
+                  facts: Facts | None = None) -> dict[str, str]:
+    """docs/fabric.md, from the fabric's name and super-spine planes, the topology, the report and the summary
+    (and `facts`: docs_facts of the same, when already made)."""
+    fabric, _ = facts or docs_facts(name, planes, topo, report)
     keys = sorted((s.pod, s.id) for s in topo.segments)
     diagrams = {key: rail_diagram_path(*key) for key in keys}
-    return {"docs/fabric.md": fabric_markdown(summary, report, facts, GLANCE, diagrams)}
+    return {"docs/fabric.md": fabric_markdown(summary, report, fabric, GLANCE, diagrams)}
 
 
-def docs_pictures(name: str, planes: int, topo: Topology, report: dict) -> dict[str, str]:
-    """docs/fabric-at-a-glance.svg and docs/rails/*.svg (no summary: pool usage is not drawn)."""
-    facts, by_segment = _facts(name, planes, topo, report)
-    out = {f"docs/{GLANCE}": glance_svg(facts)[0]}
+def docs_pictures(name: str, planes: int, topo: Topology, report: dict,
+                  facts: Facts | None = None) -> dict[str, str]:
+    """docs/fabric-at-a-glance.svg and docs/rails/*.svg (no summary: pool usage is not drawn; `facts` as in
+    docs_markdown)."""
+    fabric, by_segment = facts or docs_facts(name, planes, topo, report)
+    out = {f"docs/{GLANCE}": glance_svg(fabric)[0]}
     hosts: dict[tuple[int, int], list[Host]] = defaultdict(list)
     for h in topo.hosts.values():
         hosts[(h.pod, h.segment)].append(h)
     peers: dict[str, list[Link]] = defaultdict(list)
     for lk in topo.peer_links:
         peers[lk.a.device].append(lk)
-    seg_facts = {(s.pod, s.id): s for p in facts.pods for s in p.segments}
+    seg_facts = {(s.pod, s.id): s for p in fabric.pods for s in p.segments}
     drawer = RailPictures()
     for info in sorted(topo.segments, key=lambda s: (s.pod, s.id)):
         key = (info.pod, info.id)

@@ -105,11 +105,11 @@ def _models(names: Iterable[str]) -> str:
 def host_links_by_segment(topo: Topology) -> dict[tuple[int, int], list[Link]]:
     """Every host link, by (pod, segment) of its host, in topology order."""
     out: dict[tuple[int, int], list[Link]] = defaultdict(list)
-    hosts = topo.hosts
+    place = {name: (h.pod, h.segment) for name, h in topo.hosts.items()}
+    host = LinkRole.HOST
     for link in topo.links:
-        if link.role is LinkRole.HOST:
-            h = hosts[link.a.device]
-            out[(h.pod, h.segment)].append(link)
+        if link.role is host:
+            out[place[link.a[0]]].append(link)
     return out
 
 
@@ -117,20 +117,24 @@ def _uplinks(topo: Topology) -> tuple[dict[str, tuple[int, int]], dict[int, int]
     """Switch → (uplinks, fastest uplink speed), rail switches to spines and spines to super-spines; and pod →
     members of its largest L3 port-channel bundle (rail switch ↔ spine)."""
     count: dict[str, int] = defaultdict(int)
-    speed: dict[str, int] = defaultdict(int)
+    speed: dict[str, int] = {}
     members: dict[str, int] = defaultdict(int)
     bundle_pod: dict[str, int] = {}
+    host, switches = LinkRole.HOST, topo.switches
     for link in topo.links:
-        if link.role is not LinkRole.HOST:
-            count[link.a.device] += 1
-            speed[link.a.device] = max(speed[link.a.device], link.a.speed)
-            if link.bundle:
-                members[link.bundle] += 1
-                bundle_pod[link.bundle] = topo.switches[link.z.device].pod or 0
+        if link.role is not host:
+            device, link_speed = link.a[0], link.a[3]
+            count[device] += 1
+            if link_speed > speed.get(device, 0):
+                speed[device] = link_speed
+            bundle = link.bundle
+            if bundle:
+                members[bundle] += 1
+                bundle_pod[bundle] = switches[link.z[0]].pod or 0
     pods: dict[int, int] = defaultdict(int)
     for bundle, n in members.items():
         pods[bundle_pod[bundle]] = max(pods[bundle_pod[bundle]], n)
-    return {name: (count[name], speed[name]) for name in count}, pods
+    return {name: (count[name], speed.get(name, 0)) for name in count}, pods
 
 
 def _worst(names: Iterable[str], cap: dict[str, dict]) -> tuple[float | None, str]:
