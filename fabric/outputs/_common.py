@@ -9,6 +9,8 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise, starmap
+from operator import itemgetter
 
 from fabric.address import address_of
 from fabric.device import DeviceConfig
@@ -23,6 +25,47 @@ def natural_key(text: str) -> tuple:
     # re.split with a capturing group alternates text, number, text, ...: types line up position by position
     parts[1::2] = map(int, parts[1::2])
     return tuple(parts)
+
+
+# natural_order: ASCII digits moved below every other character a text may hold (the line separator and the other
+# control characters excepted: a text holding one takes the slow path), and every low digit made one (a skeleton)
+_LOW_DIGITS = str.maketrans({str(d): chr(0x10 + d) for d in range(10)})
+_SKELETON = str.maketrans({chr(0x10 + d): "\x10" for d in range(10)})
+_LOW_RUN = re.compile("\x10+")
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f]")
+
+
+def natural_order(texts: Sequence[str]) -> list[int]:
+    """The positions of `texts` in the order of sorted(texts, key=natural_key) (stable), without a natural_key
+    per text (a third of a million link ids at 131,072 GPUs).
+
+    Each text's key is the text with its digits moved below every other character and each run of digits padded
+    on the left with zeros to the longest run's width: comparing two such keys compares text as text and runs as
+    numbers (equal width: the digits decide; a leading zero pads like any other), and a text ending before the
+    other's (a prefix) comes first in both. Texts with the same skeleton (the text with every digit the same) have
+    their runs at the same places, so one itemgetter and one format string pad them all. Non-ASCII text or a
+    control character (Unicode digits, a line break) goes through natural_key."""
+    low = "\n".join(texts)
+    if not low.isascii() or _CONTROL.search(low) or low.count("\n") != max(len(texts) - 1, 0):
+        return sorted(range(len(texts)), key=lambda i: natural_key(texts[i]))
+    low = low.translate(_LOW_DIGITS)
+    lows, skeletons = low.split("\n"), low.translate(_SKELETON).split("\n")
+    groups: dict[str, list[int]] = {}
+    for i, skeleton in enumerate(skeletons):
+        groups.setdefault(skeleton, []).append(i)
+    runs = {s: [m.span() for m in _LOW_RUN.finditer(s)] for s in groups}
+    width = max((end - start for spans in runs.values() for start, end in spans), default=0)
+    keys = lows  # padded in place, group by group
+    for skeleton, members in groups.items():
+        spans = runs[skeleton]
+        if not spans:
+            continue
+        cuts = [0, *(start for start, _ in spans), len(skeleton)]
+        pieces = itemgetter(*(slice(a, b) for a, b in pairwise(cuts)))
+        padded = "{}" + "".join("\x10" * (width - (end - start)) + "{}" for start, end in spans)
+        for i, key in zip(members, starmap(padded.format, map(pieces, map(lows.__getitem__, members))), strict=True):
+            keys[i] = key
+    return sorted(range(len(texts)), key=keys.__getitem__)
 
 
 # csv.writer's output with every cell start made visible: a line break becomes a delimiter, quotes go (a quoted cell

@@ -73,6 +73,6 @@ def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], lin
                 sw = link.z.device
                 sub = subnets[(sw, link.rail)]  # type: ignore[index]
                 bond = (host_bond(nic), BOND_MODE) if link.bundle else ("", "")
-                rows.append((hostname, gpu, nic, port, link.rail, sw, names[(sw, link.z.port, link.z.lane)], sub.vlan,
+                rows.append((hostname, gpu, nic, port, link.rail, sw, names[sw][(link.z.port, link.z.lane)], sub.vlan,
                              f"{ntoa(host_addr[link.id])}/{sub.length}", ntoa(sub.gateway), mtu, *bond))
     return {"hosts/railmap.csv": csv_text(TITLE, HEADER, rows)}
