@@ -83,25 +83,23 @@ def _formula_cell(text: str) -> bool:
 
 def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     """csv_text for rows of text cells only, at a fraction of the cost when no cell needs quoting or escaping (the
-    IP plan's third of a million rows): cells joined with the unit separator and rows with the record separator,
-    checked in one pass, then turned into ',' and '\\n'. Anything a quote, a formula or a stray separator could
-    concern goes through csv_text."""
+    IP plan's half a million rows): cells joined with ',' and rows with '\\n' in C, then checked in one pass each:
+    every row as wide as the header and exactly (width - 1) commas a row and one line break between rows (a cell
+    holding either adds one), no quote or carriage return, no cell starting with a formula character. Anything a
+    quote, a formula or a stray separator could concern goes through csv_text."""
     rows = rows if isinstance(rows, list) else list(rows)
     try:
-        text = "\x1e".join(map("\x1f".join, rows))
+        text = "\n".join(map(",".join, rows))
     except TypeError:  # a cell that is not text
         return csv_text(title, header, rows)
     width = len(header)
-    if (any(c in text for c in (",", '"', "\n", "\r")) or text.count("\x1f") != len(rows) * (width - 1)
-            or text.count("\x1e") != max(len(rows) - 1, 0) or not set(map(len, rows)) <= {width}):
+    if ('"' in text or "\r" in text or not set(map(len, rows)) <= {width}
+            or text.count(",") != len(rows) * (width - 1) or text.count("\n") != max(len(rows) - 1, 0)):
         return csv_text(title, header, rows)
-    body = text.translate(_PLAIN_SEPARATORS) + ("\n" if rows else "")
+    body = text + ("\n" if rows else "")
     if _formula_cell(body):
         return csv_text(title, header, rows)
     return csv_text(title, header, []) + body
-
-
-_PLAIN_SEPARATORS = str.maketrans({"\x1f": ",", "\x1e": "\n"})
 
 
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
