@@ -9,6 +9,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from itertools import pairwise, starmap
 from operator import itemgetter
 
@@ -83,23 +84,46 @@ def _formula_cell(text: str) -> bool:
 
 def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     """csv_text for rows of text cells only, at a fraction of the cost when no cell needs quoting or escaping (the
-    IP plan's half a million rows): cells joined with ',' and rows with '\\n' in C, then checked in one pass each:
-    every row as wide as the header and exactly (width - 1) commas a row and one line break between rows (a cell
-    holding either adds one), no quote or carriage return, no cell starting with a formula character. Anything a
-    quote, a formula or a stray separator could concern goes through csv_text."""
+    cabling plan's and the rail map's hundreds of thousands of rows): cells joined with ',' and rows with '\\n' in
+    C, then checked: every row as wide as the header, exactly (width - 1) commas a row and one line break between
+    rows (a cell holding either adds one), and plain_cells. Anything else goes through csv_text."""
     rows = rows if isinstance(rows, list) else list(rows)
     try:
         text = "\n".join(map(",".join, rows))
     except TypeError:  # a cell that is not text
         return csv_text(title, header, rows)
     width = len(header)
-    if ('"' in text or "\r" in text or not set(map(len, rows)) <= {width}
-            or text.count(",") != len(rows) * (width - 1) or text.count("\n") != max(len(rows) - 1, 0)):
+    if (not set(map(len, rows)) <= {width} or text.count(",") != len(rows) * (width - 1)
+            or text.count("\n") != max(len(rows) - 1, 0) or not plain_cells(text, ",\n")):
         return csv_text(title, header, rows)
-    body = text + ("\n" if rows else "")
-    if _formula_cell(body):
-        return csv_text(title, header, rows)
-    return csv_text(title, header, []) + body
+    return csv_text(title, header, []) + text + ("\n" if rows else "")
+
+
+@cache
+def _cell_marks(separators: str) -> bytes:
+    """A bytes.translate table for plain_cells: 0 for what no plain cell holds, 2 for a formula's first character,
+    3 for a separator, 1 for the rest."""
+    marks = bytearray([1] * 256)
+    for code in range(0x20):
+        marks[code] = 0
+    for char in '"\r\n,\x7f':
+        marks[ord(char)] = 0
+    for char in FORMULA_PREFIXES:
+        marks[ord(char)] = 0 if ord(char) < 0x20 else 2
+    for char in separators:
+        marks[ord(char)] = 3
+    return bytes(marks)
+
+
+def plain_cells(text: str, separators: str) -> bool:
+    """Whether `text`, cells separated by any of `separators`, is what csv.writer would write unchanged and csv_text
+    would not escape: ASCII without a control character, a quote, a carriage return, a comma or a line break but
+    the separators (whose count the caller checks), and no cell starting with a formula character (textsafe).
+    One C pass: the text's bytes translated to marks (_cell_marks)."""
+    if not text.isascii():
+        return False
+    marks = text.encode("ascii").translate(_cell_marks(separators))
+    return b"\0" not in marks and not marks.startswith(b"\2") and b"\3\2" not in marks
 
 
 def csv_text(title: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
