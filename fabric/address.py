@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
+from itertools import repeat
 from socket import AF_INET, inet_ntoa, inet_pton
 from typing import Protocol, SupportsInt
 
@@ -31,14 +31,11 @@ def ntoa(n: int) -> str:
         raise ValueError(f"{n} is not an IPv4 address (0 .. {LAST})") from None
 
 
-_TO_BYTES = partial(int.to_bytes, length=4, byteorder="big")
-
-
 def ntoa_many(ns: Iterable[int]) -> list[str]:
     """ntoa of each address, in C-level passes (hundreds of thousands per table of a large fabric)."""
     ns = ns if isinstance(ns, list) else list(ns)
     try:
-        return list(map(inet_ntoa, map(_TO_BYTES, ns)))
+        return list(map(inet_ntoa, map(int.to_bytes, ns, repeat(4), repeat("big"))))  # type: ignore[arg-type]
     except OverflowError:
         return [ntoa(n) for n in ns]  # raises ntoa's error for the first address out of range
 
