@@ -14,6 +14,7 @@ from fabric.address import (
     cidr_key,
     length_for,
     ntoa,
+    ntoa_many,
     order_key,
     range_prefixes,
     size,
@@ -36,6 +37,19 @@ def test_ntoa_and_aton_are_inverse_at_the_edges() -> None:
 def test_ntoa_refuses_what_is_not_an_ipv4_address(n: int) -> None:
     with pytest.raises(ValueError, match="not an IPv4 address"):
         ntoa(n)  # never a wrapped address: 2^32 would otherwise print as 0.0.0.0
+
+
+def test_ntoa_many_is_ntoa_of_each() -> None:
+    # the same values as above, in one call (a generator too); nothing gives nothing
+    assert ntoa_many([167772161, 0, LAST]) == ["10.0.0.1", "0.0.0.0", "255.255.255.255"]
+    assert ntoa_many(n for n in (2886730499,)) == ["172.16.3.3"]
+    assert ntoa_many([]) == []
+
+
+@pytest.mark.parametrize("n", [LAST + 1, -1])
+def test_ntoa_many_refuses_what_ntoa_refuses(n: int) -> None:
+    with pytest.raises(ValueError, match="not an IPv4 address"):
+        ntoa_many([1, n])
 
 
 @pytest.mark.parametrize("text", ["10.1", "010.0.0.1", "0x0a.0.0.1", "10.0.0.256", " 10.0.0.1", "10.0.0.1/31", ""])

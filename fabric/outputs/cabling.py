@@ -18,13 +18,13 @@ Rows are sorted by link id, digits compared as numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 
 from fabric.device import DeviceConfig
-from fabric.topology import End, Link, LinkRole, Topology
+from fabric.topology import Link, LinkRole, Topology
 from fabric.units import format_speed
 
-from ._common import csv_text_plain, natural_key
+from ._common import csv_text_plain, natural_order
 from .views import Port, interface_names, ports_view, topology_links
 
 TITLE = "railfabric cabling plan v1"
@@ -36,21 +36,36 @@ def cabling_csv(topo: Topology, devices: Mapping[str, DeviceConfig]) -> dict[str
     return cabling_files(topology_links(topo), {n: sw.rack for n, sw in topo.switches.items()}, ports_view(devices))
 
 
-def cabling_files(links: Iterable[Link], racks: Mapping[str, str | None],
+def cabling_files(links: Sequence[Link], racks: Mapping[str, str | None],
                   ports: Mapping[str, tuple[Port, ...]]) -> dict[str, str]:
     """From exactly what the plan shows: the links, each switch's rack and its interfaces' names."""
     names = interface_names(ports)
-
-    def switch_end(end: End) -> tuple[str, str, str, str]:
-        return end.device, end.label(), names[(end.device, end.port, end.lane)], racks[end.device] or ""
-
+    rack = {n: r or "" for n, r in racks.items()}
+    labels: dict[tuple[int, int], str] = {}  # (port, lane) → End.label(), worked out once per distinct pair
+    nic_ports: dict[tuple[int | None, int], tuple[str, str]] = {}  # (nic, port) → a host end's port and interface
+    role_text = {r: r.value for r in LinkRole}
+    speeds: dict[int, str] = {}
+    host = LinkRole.HOST
     rows = []
-    for link in sorted(links, key=lambda lk: natural_key(lk.id)):
-        if link.role is LinkRole.HOST:
-            a = (link.a.device, f"nic{link.nic}p{link.a.port}", f"nic{link.nic}", "")
-        else:
-            a = switch_end(link.a)
-        rail = "" if link.rail is None else str(link.rail)  # as csv.writer writes None and a number
-        rows.append((link.id, link.role.value, rail, *a, *switch_end(link.z), format_speed(link.a.speed),
+    for link in map(links.__getitem__, natural_order([lk.id for lk in links])):
+        a, z = link.a, link.z
+        z_at = z[1:3]
+        if (z_label := labels.get(z_at)) is None:
+            z_label = labels[z_at] = z.label()
+        if (speed := speeds.get(a[3])) is None:
+            speed = speeds[a[3]] = format_speed(a[3])
+        rail = link.rail
+        if link.role is host:
+            where = (link.nic, a[1])
+            if (nic := nic_ports.get(where)) is None:
+                nic = nic_ports[where] = (f"nic{link.nic}p{a[1]}", f"nic{link.nic}")
+            rows.append((link.id, "host", "" if rail is None else str(rail), a[0], *nic, "",
+                         z[0], z_label, names[z[0]][z_at], rack[z[0]], speed, link.bundle or ""))
+            continue
+        where = a[1:3]
+        if (a_label := labels.get(where)) is None:
+            a_label = labels[where] = a.label()
+        rows.append((link.id, role_text[link.role], "" if rail is None else str(rail),  # as csv.writer writes them
+                     a[0], a_label, names[a[0]][where], rack[a[0]], z[0], z_label, names[z[0]][z_at], rack[z[0]], speed,
                      link.bundle or ""))
     return {"cabling.csv": csv_text_plain(TITLE, HEADER, rows)}  # text cells only

@@ -20,13 +20,13 @@ text).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from socket import AF_INET, inet_pton
 
-from fabric.address import BITS, cidr_key, ntoa, size
+from fabric.address import BITS, cidr_key, ntoa, ntoa_many, size
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.device.vlans import Vlan
@@ -34,7 +34,7 @@ from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text_plain, host_bond
+from ._common import csv_text, host_bond, plain_cells
 from .state_index import routed_view
 from .views import Addresses, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
@@ -75,9 +75,21 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
     """From exactly what the plan shows: the pools and blocks, every switch's addresses, VLANs, platform and
     management address and routed interfaces (state_index.routed_view), the host links with their addresses and the
     rail subnets."""
-    out = _Rows(plan.pools)
+    text = _plan_text(plan, devices, vlans, access, routed, links, subnets, plain=True)
+    if text is None:  # a cell to quote or escape (never in a valid inventory): rows of cells through csv_text
+        text = _plan_text(plan, devices, vlans, access, routed, links, subnets, plain=False)
+    assert text is not None
+    return {"ipplan.csv": text}
+
+
+def _plan_text(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
+               access: Mapping[str, tuple[str, str]], routed: Mapping[str, tuple[tuple[str, str], ...]],
+               links: Sequence[Link], subnets: Mapping[tuple[str, int], RailSubnet], plain: bool) -> str | None:
+    """The IP plan's text; `plain`: each row made as one line of cells joined with _CELL (no tuple per row, no
+    join at the end) and written as is, or None when a cell would need csv.writer (see _plain_text)."""
+    out = _Rows(plan.pools, plain)
     for name, net, length in plan.pools:
-        out.rows.append((net, length, (f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
+        out.rows.append((net, length, out.row(f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
     for pod, segment, block in plan.blocks:
         out.add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
     if plan.management_gateway is not None:
@@ -86,23 +98,49 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
     _switch_rows(out, devices, vlans, access)
     _host_rows(out, plan.host_addr, links, subnets)
     out.rows.sort()
-    return {"ipplan.csv": csv_text_plain(TITLE, HEADER, list(map(_ROW, out.rows)))}
+    if plain:
+        return _plain_text(list(map(_ROW, out.rows)))
+    return csv_text(TITLE, HEADER, list(map(_ROW, out.rows)))
+
+
+# The plain rows' separators: below every character a cell may hold, so that a line sorts as its cells do (a cell
+# before a longer one it begins: the separator sorts first, as the shorter string does in a tuple), and turned into
+# ',' and '\n' in one pass at the end.
+_CELL, _LINE = "\x1f", "\x1e"
+_SEPARATORS = str.maketrans({_CELL: ",", _LINE: "\n"})
+
+
+def _plain_text(lines: list[str]) -> str | None:
+    """The CSV text of plain lines, or None when a cell holds what csv.writer would quote or textsafe escape
+    (_common.plain_cells): each line has exactly len(HEADER) - 1 cell separators of its own making, so any more is
+    a cell's."""
+    text = _LINE.join(lines)
+    if (text.count(_CELL) != len(lines) * (len(HEADER) - 1) or text.count(_LINE) != max(len(lines) - 1, 0)
+            or not plain_cells(text, _CELL + _LINE)):
+        return None
+    return csv_text(TITLE, HEADER, []) + text.translate(_SEPARATORS) + ("\n" if lines else "")
 
 
 _ROW = itemgetter(2)
-_FIRST, _THIRD = itemgetter(0), itemgetter(2)
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def cidr_keys(texts: Sequence[str]) -> list[tuple[int, int]]:
-    """cidr_key of each text 'a.b.c.d/len', without a function call per text (two hundred thousand at 65,536 GPUs);
-    any text this refuses (a bad address, no or a bad length) goes through cidr_key, which parses it or raises its
-    own error."""
+    """cidr_key of each text 'a.b.c.d/len' (cidr_columns, paired)."""
+    return list(zip(*cidr_columns(texts), strict=True))
+
+
+def cidr_columns(texts: Sequence[str]) -> tuple[list[int], list[int]]:
+    """The addresses and the prefix lengths of texts 'a.b.c.d/len' (cidr_key of each), in C-level passes, without
+    a function call of ours per text (half a million at 131,072 GPUs); any text this refuses (a bad address, no or
+    a bad length) goes through cidr_key, which parses it or raises its own error."""
     from_bytes = int.from_bytes
     try:
-        return [(from_bytes(inet_pton(AF_INET, a), "big"), _LENGTHS[n])
+        keys = [(from_bytes(inet_pton(AF_INET, a), "big"), _LENGTHS[n])
                 for a, _, n in map(str.partition, texts, repeat("/"))]
     except (OSError, KeyError):
-        return [cidr_key(t) for t in texts]
+        keys = [cidr_key(t) for t in texts]
+    return list(map(_FIRST, keys)), list(map(_SECOND, keys))
 
 
 _LENGTHS = {str(n): n for n in range(BITS + 1)}  # a prefix length's text → its value (nothing else is one)
@@ -112,9 +150,10 @@ class _Rows:
     """The plan's rows as (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix
     on several owners) broken by the row's text; each row names the pool holding its address."""
 
-    def __init__(self, pools: Sequence[tuple[str, int, int]]) -> None:
+    def __init__(self, pools: Sequence[tuple[str, int, int]], plain: bool) -> None:
         self.pools = sorted((net, net + size(length), name) for name, net, length in pools)
-        self.rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
+        self.plain = plain
+        self.rows: list[tuple[int, int, str | tuple[str, ...]]] = []
         # the pools cut the address space into segments between their bounds; within a segment every address lies
         # in the same pools, so the first pool (in `pools` order) holding the segment's start names all of it
         self._bounds = sorted({x for net, end, _ in self.pools for x in (net, end)})
@@ -133,9 +172,19 @@ class _Rows:
         """pool_of of each address, in C-level passes."""
         return list(map(self._names.__getitem__, map(bisect_right, repeat(self._bounds), nets)))
 
+    def row(self, *cells: str) -> str | tuple[str, ...]:
+        """One row: its line of cells when plain, else the cells."""
+        return _CELL.join(cells) if self.plain else cells
+
+    def many(self, *columns: Iterable[str]) -> Iterator[str | tuple[str, ...]]:
+        """Rows of the cells in `columns`, one row per position (lines formatted in C when plain)."""
+        if self.plain:
+            return map(_CELL.join(["{}"] * len(columns)).format, *columns)
+        return zip(*columns, strict=True)
+
     def add(self, address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
         n, length = cidr_key(address)
-        self.rows.append((n, length, (address, owner, interface, purpose, self.pool_of(n), detail)))
+        self.rows.append((n, length, self.row(address, owner, interface, purpose, self.pool_of(n), detail)))
 
 
 def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], routed: Mapping[str, tuple[tuple[str, str], ...]]) -> None:
@@ -151,15 +200,12 @@ def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], routed: Mapping[str,
         owners += repeat(name, len(ends))
         ifnames += map(_FIRST, ends)
         texts += map(_SECOND, ends)
-    keys = cidr_keys(texts)
-    nets = list(map(_FIRST, keys))
+    nets, lengths = cidr_columns(texts)
     peer_of = dict(zip(nets, map("peer {} {}".format, owners, ifnames), strict=True))  # the last end of an address
     details = map(peer_of.get, map(int.__xor__, nets, repeat(1)), repeat(""))
-    rows = zip(texts, owners, ifnames, repeat("p2p"), out.pools_of(nets), details)  # all of len(texts) but one
-    out.rows += zip(nets, map(_SECOND, keys), rows, strict=True)
+    rows = out.many(texts, owners, ifnames, repeat("p2p", len(texts)), out.pools_of(nets), details)
+    out.rows += zip(nets, lengths, rows, strict=True)
 
-
-_SECOND = itemgetter(1)
 
 
 def _switch_rows(out: _Rows, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
@@ -187,31 +233,39 @@ def _switch_rows(out: _Rows, devices: Mapping[str, Addresses], vlans: Mapping[st
 
 def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
                subnets: Mapping[tuple[str, int], RailSubnet]) -> None:
-    """Each host NIC port's address, or each MLAG bond's (one address per bond, listed once)."""
+    """Each host NIC port's address, or each MLAG bond's (one address per bond, listed once). The cells a switch
+    and rail share are made once per (switch, rail), the addresses' text in one pass (address.ntoa_many)."""
     bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
     host_links = list(compress(links, map(LinkRole.HOST.__eq__, map(_LINK_ROLE, links))))
     for link in host_links:
         if link.bundle:
             bonds.setdefault(link.bundle, []).append(link.z.device)
+    rails: dict[tuple[str, int | None], tuple[int, str, str]] = {}  # (switch, rail) → length, "/len", detail
     nets: list[int] = []
-    rows: list[tuple[int, int, tuple[str, str, str, str, str, str]]] = []
+    lengths: list[int] = []
+    slashes: list[str] = []
+    cells: list[tuple[str, str, str]] = []  # owner, interface, detail
     for link in host_links:
         n = host_addr.get(link.id)
         if n is None:
             continue
         sw = link.z.device
-        sub = subnets[(sw, link.rail)]  # type: ignore[index]
+        if (rail := rails.get((sw, link.rail))) is None:
+            sub = subnets[(sw, link.rail)]  # type: ignore[index]
+            rail = rails[(sw, link.rail)] = (sub.length, f"/{sub.length}", f"rail {link.rail} vlan {sub.vlan} via ")
         if link.bundle is None:
-            interface, via = f"nic{link.nic}p{link.a.port}", sw
+            cells.append((link.a.device, f"nic{link.nic}p{link.a.port}", rail[2] + sw))
         elif (switches := bonds.pop(link.bundle, None)) is not None:
-            interface, via = host_bond(link.nic or 0), f"MLAG {' + '.join(switches)}"
+            cells.append((link.a.device, host_bond(link.nic or 0), f"{rail[2]}MLAG {' + '.join(switches)}"))
         else:
             continue
         nets.append(n)
-        rows.append((n, sub.length, (f"{ntoa(n)}/{sub.length}", link.a.device, interface, "host", "",
-                                     f"rail {link.rail} vlan {sub.vlan} via {via}")))
-    out.rows += ((n, length, (*row[:4], pool, row[5])) for (n, length, row), pool in
-                 zip(rows, out.pools_of(nets), strict=True))
+        lengths.append(rail[0])
+        slashes.append(rail[1])
+    texts = map(str.__add__, ntoa_many(nets), slashes)
+    owners, interfaces, details = zip(*cells, strict=True) if cells else ((), (), ())
+    rows = out.many(texts, owners, interfaces, repeat("host", len(nets)), out.pools_of(nets), details)
+    out.rows += zip(nets, lengths, rows, strict=True)
 
 
 _LINK_ROLE = attrgetter("role")

@@ -15,14 +15,16 @@ no row.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import compress
+from operator import attrgetter
 
-from fabric.address import ntoa
+from fabric.address import ntoa, ntoa_many
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text, host_bond, natural_key
+from ._common import csv_text_plain, host_bond, natural_key
 from .views import Port, RailSubnet, interface_names, ports_view, rail_subnets_view
 
 TITLE = "railfabric host rail map v2"
@@ -45,8 +47,12 @@ def host_links(topo: Topology) -> list[Link]:
 
 
 def host_links_in(links: Iterable[Link]) -> list[Link]:
-    """The host links among `links`, in their order."""
-    return [lk for lk in links if lk.role is LinkRole.HOST]
+    """The host links among `links`, in their order (picked in C-level passes)."""
+    links = links if isinstance(links, list | tuple) else list(links)
+    return list(compress(links, map(LinkRole.HOST.__eq__, map(_ROLE, links))))
+
+
+_ROLE = attrgetter("role")
 
 
 def railmap_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
@@ -58,9 +64,15 @@ def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], lin
                   host_addr: Mapping[str, int], subnets: Mapping[tuple[str, int], RailSubnet], mtu: int,
                   ports: Mapping[str, tuple[Port, ...]]) -> dict[str, str]:
     """From exactly what the map shows: host → host model, the models' GPU/NIC shapes, the host links, their
-    addresses, the rail subnets, the host MTU and the switches' interface names."""
-    names = interface_names(ports)
+    addresses, the rail subnets, the host MTU and the switches' interface names. Rows are built as text cells (as
+    csv.writer writes numbers) column by column: the addresses in one pass (address.ntoa_many)."""
     by_id: dict[str, Link] = {lk.id: lk for lk in links}
+    address_text = dict(zip(host_addr, ntoa_many(host_addr.values()), strict=True))
+    names: dict[str, dict[tuple[int, int], str]] = {}  # of the switches the map shows only
+    rails: dict[tuple[str, int | None], tuple[str, str, str, str]] = {}  # (switch, rail) → rail, vlan, /len, gateway
+    text = {n: str(n) for gpus, gpu_to_nic, ports_per_nic in shapes.values()  # each GPU, NIC and port number
+            for n in (*range(gpus), *(gpu_to_nic or ()), *range(1, ports_per_nic + 1))}
+    mtu_text, no_bond = str(mtu), ("", "")
     rows = []
     for hostname in sorted(hosts, key=natural_key):
         gpus, gpu_to_nic, ports_per_nic = shapes[hosts[hostname]]
@@ -68,11 +80,17 @@ def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], lin
             nic = gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu
             for port in range(1, ports_per_nic + 1):
                 link = by_id.get(f"{hostname}:nic{nic}p{port}")
-                if link is None or link.id not in host_addr:
+                if link is None or (address := address_text.get(link.id)) is None:
                     continue
-                sw = link.z.device
-                sub = subnets[(sw, link.rail)]  # type: ignore[index]
-                bond = (host_bond(nic), BOND_MODE) if link.bundle else ("", "")
-                rows.append((hostname, gpu, nic, port, link.rail, sw, names[(sw, link.z.port, link.z.lane)], sub.vlan,
-                             f"{ntoa(host_addr[link.id])}/{sub.length}", ntoa(sub.gateway), mtu, *bond))
-    return {"hosts/railmap.csv": csv_text(TITLE, HEADER, rows)}
+                z = link.z
+                sw = z[0]
+                if (rail := rails.get((sw, link.rail))) is None:
+                    sub = subnets[(sw, link.rail)]  # type: ignore[index]
+                    rail = rails[(sw, link.rail)] = (str(link.rail), str(sub.vlan), f"/{sub.length}", ntoa(sub.gateway))
+                if (sw_names := names.get(sw)) is None:
+                    sw_names = names[sw] = interface_names({sw: ports[sw]})[sw]
+                rows.append((hostname, text[gpu], text[nic], text[port], rail[0], sw, sw_names[z[1:3]], rail[1],
+                             address + rail[2], rail[3], mtu_text,
+                             *((host_bond(nic), BOND_MODE) if link.bundle else no_bond)))
+    return {"hosts/railmap.csv": csv_text_plain(TITLE, HEADER, rows)}
+
