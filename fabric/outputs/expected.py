@@ -15,6 +15,7 @@ Rows are sorted by device and then by neighbor address / interface, digits compa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 
 from fabric.address import order_key
 from fabric.device import DeviceConfig
@@ -30,31 +31,56 @@ LLDP_TITLE = "railfabric expected lldp neighbors v1"
 LLDP_HEADER = ("device", "interface", "neighbor", "neighbor_interface", "role")
 
 def expected_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
-    return expected_from(sessions_view(devices), ports_view(devices), build_index(devices).owners)
+    return expected_from(sessions_view(devices), ports_view(devices), build_index(devices).ends)
 
 
 def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Port, ...]],
-                  owners: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+                  ends: Mapping[str, tuple[tuple[str, str], ...]]) -> dict[str, str]:
     """From exactly what the files show: each switch's ASN and peer groups, its interfaces, and the owner (device,
-    interface) of every routed address (fabric/outputs/state_index.py)."""
+    interface) of each session's two addresses (FabricIndex.ends, fabric/outputs/state_index.py)."""
     bgp: list[tuple[str, ...]] = []
     lldp: list[tuple[str, ...]] = []
     for name in sorted(sessions, key=natural_key):
-        asn, groups = sessions[name]
-        rows = []
-        for group, bfd, neighbors in groups:
-            for ip, local_ip, remote_as in neighbors:
-                _, local_if = owners.get(local_ip, ("", ""))
-                peer, peer_if = owners.get(ip, ("", ""))
-                # order_key: the address as 4 big-endian bytes, which compare as the numbers do
-                rows.append((order_key(ip), (name, local_if, local_ip, asn, ip, remote_as, peer,
-                                             peer_if, group, "yes" if bfd else "no")))
-        rows.sort()  # on the numbers, as the file always was; then every cell as text (csv.writer's str())
-        bgp.extend((r[0], r[1], r[2], str(r[3]), r[4], str(r[5]), *r[6:]) for _, r in rows)
-        cabled = sorted((i[PORT], i[LANE], i[NAME], i[PEER], i[PEER_INTERFACE], i[ROLE])
-                        for i in ports[name] if i[PEER])
-        lldp.extend((name, *i[2:]) for i in cabled)
+        bgp.extend(_session_rows(name, sessions[name], ends[name]))
+        # (port, lane) first, as the file always was sorted (the name, the same on every row, changes no order)
+        cabled = sorted([(i[PORT], i[LANE], name, i[NAME], i[PEER], i[PEER_INTERFACE], i[ROLE])
+                         for i in ports[name] if i[PEER]])
+        lldp.extend(map(_LLDP_CELLS, cabled))
     return {
-        "expected/bgp_sessions.csv": csv_text_plain(BGP_TITLE, BGP_HEADER, bgp),  # text cells only
-        "expected/lldp_neighbors.csv": csv_text_plain(LLDP_TITLE, LLDP_HEADER, lldp),  # text cells only
+        "expected/bgp_sessions.csv": csv_text_plain(BGP_TITLE, BGP_HEADER, bgp),
+        "expected/lldp_neighbors.csv": csv_text_plain(LLDP_TITLE, LLDP_HEADER, lldp),
     }
+
+
+_LLDP_CELLS = itemgetter(2, 3, 4, 5, 6)
+_ADDRESS = itemgetter(0)
+
+
+def _session_rows(name: str, bgp: Sessions, ends: tuple[tuple[str, str], ...]) -> list[tuple[str, ...]]:
+    """One switch's session rows (text cells), sorted by neighbour address as the numbers (order_key: 4 big-endian
+    bytes) and then, between sessions to one address, by the row's cells with the AS numbers as numbers. `ends`:
+    the owners of each session's neighbour and local address, in order."""
+    asn, groups = bgp
+    mine = str(asn)
+    rows: list[tuple[bytes, tuple[str, ...]]] = []
+    k = 0
+    for group, bfd, neighbors in groups:
+        yes = "yes" if bfd else "no"
+        for ip, local_ip, remote_as in neighbors:
+            peer, peer_if = ends[k]
+            local_if = ends[k + 1][1]
+            k += 2
+            rows.append((order_key(ip), (name, local_if, local_ip, mine, ip, str(remote_as), peer, peer_if, group,
+                                         yes)))
+    if k != len(ends):
+        raise ValueError(f"{name}: the index holds {len(ends) // 2} BGP sessions, the view {k // 2}")
+    if len({r[0] for r in rows}) == len(rows):  # one session per address (always, in a valid fabric)
+        rows.sort(key=_ADDRESS)
+    else:
+        rows.sort(key=_numbers_kept)
+    return [r for _, r in rows]
+
+
+def _numbers_kept(row: tuple[bytes, tuple[str, ...]]) -> tuple[object, ...]:
+    key, cells = row
+    return (key, *cells[:3], int(cells[3]), cells[4], int(cells[5]), *cells[6:])
