@@ -19,7 +19,7 @@ import orjson
 from fabric.device import DeviceConfig
 
 from .state_index import FabricIndex, build_index
-from .state_items import QUOTED, Dumped, bare, interface_items, lldp_items, neighbor_items, plain, quoted, route_items
+from .state_items import QUOTED, Dumped, interface_items, is_plain, lldp_items, neighbor_items, route_items
 from .state_routes import expected_routes
 
 SCHEMA_ID = "https://railfabric.dev/schema/expected-state/v1.json"
@@ -72,7 +72,7 @@ def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
     """expected/state/<device>.json: the long lists (interfaces, LLDP neighbours, BGP neighbours, routes) written
     item by item as flat JSON (fabric/outputs/state_items.py), the rest laid out from plain values."""
     interfaces = sorted(dev.interfaces, key=_PORT_LANE)
-    quote = bare if plain(_addresses(dev)) else quoted  # addresses are written unquoted when no byte needs it
+    plain = is_plain(_addresses(dev))  # no byte of its addresses needs escaping: written as they are
     doc: dict[str, object] = {
         "$schema": SCHEMA_ID,
         "schema_version": SCHEMA_VERSION,
@@ -84,18 +84,18 @@ def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
         "management": dev.management,
         "loopback": {"interface": dev.loopback_interface, "address": dev.loopback},
         "mtu": dev.mtu,
-        "interfaces": Dumped(interface_items(interfaces, quote)),
+        "interfaces": Dumped(interface_items(interfaces, plain)),
         "port_channels": _port_channels(dev),
         "vlans": _vlans(dev),
         "lldp_neighbors": Dumped(lldp_items(interfaces)),
         # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
         "bgp": {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
                 "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
-                "address_families": [ADDRESS_FAMILY], "neighbors": Dumped(neighbor_items(dev, ix, quote))},
+                "address_families": [ADDRESS_FAMILY], "neighbors": Dumped(neighbor_items(dev, ix, plain))},
         "mlag": _mlag(dev),
         "routes": Dumped(route_items(expected_routes(dev, ix))),  # all BGP, default VRF
     }
-    return _laid_out(doc, 0, 0) + "\n"
+    return _laid_out(doc)
 
 
 _PORT_LANE = attrgetter("port", "lane")
@@ -117,26 +117,47 @@ def _json(value: object) -> str:
 def state_text(state: State) -> str:
     """Sorted keys, one key per line down to the second level and one list item per line: about a third smaller
     than indented JSON at 5,000+ switches, and a diff still names the interface, neighbour or route that changed."""
-    return _laid_out(state, 0, 0) + "\n"
+    return _laid_out(state)
 
 
-def _laid_out(value: object, indent: int, depth: int) -> str:
+def _laid_out(document: Mapping[str, object]) -> str:
     """A non-empty list: an item a line; a non-empty mapping above the third level: a key a line; else flat JSON.
-    A Dumped list's items are flat JSON already."""
-    pad = " " * indent
-    if isinstance(value, Dumped):
-        if not value.items:
-            return "[]"
-        inner = f"\n{pad}  "
-        return f"[{inner}" + f",{inner}".join(value.items) + f"\n{pad}]"
-    if isinstance(value, list) and value:  # the items dumped and joined as bytes: one decode per list
-        inner = f"\n{pad}  "
-        return f"[{inner}" + f",{inner}".encode().join([orjson.dumps(v, option=_SORT) for v in value]).decode() \
-            + f"\n{pad}]"
-    if isinstance(value, dict) and value and depth < 2:
-        return "{\n" + ",\n".join(f"{pad}  {QUOTED[k]}: {_laid_out(value[k], indent + 2, depth + 1)}"
-                                   for k in sorted(value)) + f"\n{pad}}}"
-    return _json(value)
+    A Dumped list's items are flat JSON already. Ends with a line break."""
+    out: list[str] = []
+    _lay(document, 0, 0, out)
+    out.append("\n")
+    return "".join(out)
+
+
+def _lay(value: object, indent: int, depth: int, out: list[str]) -> None:
+    """_laid_out's text, in pieces appended to `out` (joined once: a file's text is copied once, not once per
+    level). Text and whole numbers first: most values are."""
+    kind = type(value)
+    if kind is str:
+        out.append(QUOTED[value])  # type: ignore[index]
+    elif kind is int:  # not a bool: its type is bool
+        out.append(str(value))
+    elif kind is Dumped:
+        items = value.items  # type: ignore[attr-defined]
+        if items:
+            inner = f"\n{' ' * indent}  "
+            out += ("[", inner, f",{inner}".join(items), inner[:-2], "]")
+        else:
+            out.append("[]")
+    elif isinstance(value, list) and value:  # the items dumped and joined as bytes: one decode per list
+        inner = f"\n{' ' * indent}  "
+        out += ("[", inner, f",{inner}".encode().join([orjson.dumps(v, option=_SORT) for v in value]).decode(),
+                inner[:-2], "]")
+    elif isinstance(value, dict) and value and depth < 2:
+        inner = f"\n{' ' * indent}  "
+        sep = "{" + inner
+        for k in sorted(value):
+            out += (sep, QUOTED[k], ": ")
+            _lay(value[k], indent + 2, depth + 1, out)
+            sep = "," + inner
+        out += (inner[:-2], "}")
+    else:
+        out.append(_json(value))
 
 
 def state_path(device: str) -> str:

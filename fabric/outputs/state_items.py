@@ -4,14 +4,15 @@ million items at 131,072 GPUs. A record built as a dict and dumped costs about t
 
 Strings are quoted as orjson quotes them. Those that repeat across switches (interface and device names, peer
 groups, prefixes) are quoted once each (QUOTED); the addresses each switch has its own of are written between bare
-quotes when the switch's addresses hold no byte that JSON escapes (`plain`, one search per switch), else quoted
-through orjson too. tests/test_state_text.py reads every item back and compares it with its record.
+quotes when the switch's addresses hold no byte that JSON escapes (`is_plain`, one search per switch), else
+escaped by orjson too. Lines that repeat across switches (an interface but its address, a route) are made once.
+tests/test_state_text.py compares each switch's text with the one its record, built as dicts, is laid out to.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -44,19 +45,9 @@ QUOTED = _Quoted()
 _NOT_PLAIN = re.compile(r'[^ !#-\[\]-~]')
 
 
-def plain(text: str) -> bool:
+def is_plain(text: str) -> bool:
     """Whether orjson writes every string of `text` as the string itself between quotes."""
     return _NOT_PLAIN.search(text) is None
-
-
-def bare(text: str) -> str:
-    """A string known to be plain, as JSON."""
-    return f'"{text}"'
-
-
-def quoted(text: str) -> str:
-    """Any string, as JSON (not kept: for the addresses, which do not repeat)."""
-    return orjson.dumps(text).decode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,19 +56,45 @@ class Dumped:
     items: list[str]
 
 
-def interface_items(interfaces: Iterable[Interface], quote: Callable[[str], str]) -> list[str]:
+# an interface's text but its address, by everything else it shows: 176 different ones at 131,072 GPUs (the same
+# ports of the same switch models), so most lines are two joins
+_Shown = tuple[str, bool, str | None, int, str, int, int, int | None]
+_INTERFACE_PARTS: dict[_Shown, tuple[str, str]] = {}
+
+
+def interface_items(interfaces: Iterable[Interface], plain: bool) -> list[str]:
     """{"admin", "channel"?, "ipv4"?, "lanes", "mode", "mtu", "name", "oper", "speed_gbps", "vlan"?} of each
-    interface; `quote` writes the address."""
-    q = QUOTED
-    out: list[str] = []
+    interface; `plain`: the addresses need no escaping."""
+    parts, out = _INTERFACE_PARTS, []
     for i in interfaces:
-        up = '"up"' if i.admin_up else '"down"'
-        channel = f'"channel":{q[i.channel]},' if i.channel else ""
-        ipv4 = f'"ipv4":{quote(i.ipv4)},' if i.ipv4 else ""
-        vlan = "" if i.vlan is None else f',"vlan":{i.vlan}'
-        out.append(f'{{"admin":{up},{channel}{ipv4}"lanes":{len(i.lanes)},"mode":{q[i.mode]},"mtu":{i.mtu},'
-                   f'"name":{q[i.name]},"oper":{up},"speed_gbps":{i.speed}{vlan}}}')
+        shown = (i.name, i.admin_up, i.channel, len(i.lanes), i.mode, i.mtu, i.speed, i.vlan)
+        around = parts.get(shown)
+        if around is None:
+            around = _interface_parts(i)
+            if len(parts) >= QUOTED_MAX:
+                parts.clear()
+            parts[shown] = around
+        if i.ipv4:
+            out.append(f'{around[0]}"ipv4":"{i.ipv4 if plain else _inner(i.ipv4)}",{around[1]}')
+        else:
+            out.append(around[0] + around[1])
     return out
+
+
+def _interface_parts(i: Interface) -> tuple[str, str]:
+    """An interface's text before and after its address (`"ipv4":"a.b.c.d/len",`, where it has one)."""
+    q = QUOTED
+    up = '"up"' if i.admin_up else '"down"'
+    channel = f'"channel":{q[i.channel]},' if i.channel else ""
+    vlan = "" if i.vlan is None else f',"vlan":{i.vlan}'
+    return (f'{{"admin":{up},{channel}',
+            f'"lanes":{len(i.lanes)},"mode":{q[i.mode]},"mtu":{i.mtu},"name":{q[i.name]},"oper":{up},'
+            f'"speed_gbps":{i.speed}{vlan}}}')
+
+
+def _inner(text: str) -> str:
+    """A string as JSON, without its quotes."""
+    return orjson.dumps(text).decode()[1:-1]
 
 
 def lldp_items(interfaces: Iterable[Interface]) -> list[str]:
@@ -90,34 +107,51 @@ def lldp_items(interfaces: Iterable[Interface]) -> list[str]:
 _ADDRESS = itemgetter(0)
 
 
-def neighbor_items(dev: DeviceConfig, ix: FabricIndex, quote: Callable[[str], str]) -> list[str]:
+def neighbor_items(dev: DeviceConfig, ix: FabricIndex, plain: bool) -> list[str]:
     """{"address", "bfd", "interface", "local_address", "peer_device", "peer_group", "peer_interface",
     "remote_as", "type"} of each BGP neighbour, by address (4 bytes, big-endian: compared as the numbers), the
     device and interface of each address from the index (FabricIndex.ends, in the model's order of neighbours);
-    `quote` writes the addresses."""
+    `plain`: the addresses need no escaping."""
     q, asn = QUOTED, dev.bgp.asn
-    ends, k = ix.ends[dev.hostname], 0  # two per neighbour, the same model's: a mismatch raises IndexError
+    peers, locals_ = ix.ends[dev.hostname]  # the same model's neighbours, in order: a mismatch raises IndexError
+    k = 0
     rows: list[tuple[bytes, str]] = []
     for group in dev.bgp.peer_groups:
         name, bfd = q[group.name], "true" if group.bfd else "false"
         ibgp = group.name == MLAG_PEER_GROUP
         for n in group.neighbors:
-            peer, peer_if = ends[k]
-            local_if = ends[k + 1][1]
-            k += 2
+            peer, peer_if = peers[k]
+            local_if = locals_[k][1]
+            k += 1
             kind = '"ibgp"' if ibgp or n.remote_as == asn else '"ebgp"'
-            rows.append((order_key(n.ip), f'{{"address":{quote(n.ip)},"bfd":{bfd},"interface":{q[local_if]},'
-                                          f'"local_address":{quote(n.local_ip)},"peer_device":{q[peer]},'
+            ip, local_ip = (n.ip, n.local_ip) if plain else (_inner(n.ip), _inner(n.local_ip))
+            rows.append((order_key(n.ip), f'{{"address":"{ip}","bfd":{bfd},"interface":{q[local_if]},'
+                                          f'"local_address":"{local_ip}","peer_device":{q[peer]},'
                                           f'"peer_group":{name},"peer_interface":{q[peer_if]},'
                                           f'"remote_as":{n.remote_as},"type":{kind}}}'))
-    if k != len(ends):
-        raise ValueError(f"{dev.hostname}: the index holds {len(ends) // 2} BGP neighbours, the model {k // 2}")
+    if k != len(peers):
+        raise ValueError(f"{dev.hostname}: the index holds {len(peers)} BGP neighbours, the model {k}")
     rows.sort(key=_ADDRESS)  # stable: sessions to one address keep the model's order
     return [text for _, text in rows]
 
 
+_ROUTE_LINES: dict[Route, str] = {}  # a route is in the files of every switch that hears it alike
+
+
 def route_items(routes: Sequence[Route]) -> list[str]:
     """{"kind", "next_hops", "origin", "prefix"} of each route."""
+    lines, out = _ROUTE_LINES, []
+    for route in routes:
+        line = lines.get(route)
+        if line is None:
+            if len(lines) >= QUOTED_MAX:
+                lines.clear()
+            line = lines[route] = _route_line(route)
+        out.append(line)
+    return out
+
+
+def _route_line(route: Route) -> str:
     q = QUOTED
-    return [f'{{"kind":{q[kind]},"next_hops":{hops},"origin":[{",".join([q[o] for o in origin])}],'
-            f'"prefix":{q[prefix]}}}' for prefix, hops, kind, origin in routes]
+    prefix, hops, kind, origin = route
+    return f'{{"kind":{q[kind]},"next_hops":{hops},"origin":[{",".join([q[o] for o in origin])}],"prefix":{q[prefix]}}}'
