@@ -15,8 +15,8 @@ Rows are sorted by device and then by neighbor address / interface, digits compa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import repeat
-from operator import itemgetter
+from itertools import islice, repeat
+from operator import itemgetter, lt
 
 from fabric.address import order_key
 from fabric.device import DeviceConfig
@@ -43,17 +43,18 @@ def expected_from(sessions: Mapping[str, Sessions], ports: Mapping[str, tuple[Po
     lldp: list[tuple[str, ...]] = []
     for name in sorted(sessions, key=natural_key):
         bgp.extend(_session_rows(name, sessions[name], ends[name]))
-        # (port, lane) first, as the file always was sorted (the name, the same on every row, changes no order)
-        cabled = sorted([(i[PORT], i[LANE], name, i[NAME], i[PEER], i[PEER_INTERFACE], i[ROLE])
-                         for i in ports[name] if i[PEER]])
-        lldp.extend(map(_LLDP_CELLS, cabled))
+        # by (port, lane) and then the cells, as the file always was sorted; rows zipped in C
+        cabled = sorted(filter(_PEER, ports[name]), key=_CABLE_ORDER)
+        lldp.extend(zip(repeat(name), map(_NAME, cabled), map(_PEER, cabled), map(_PEER_INTERFACE, cabled),
+                        map(_ROLE, cabled), strict=False))  # repeat(): endless
     return {
         "expected/bgp_sessions.csv": csv_text_plain(BGP_TITLE, BGP_HEADER, bgp),
         "expected/lldp_neighbors.csv": csv_text_plain(LLDP_TITLE, LLDP_HEADER, lldp),
     }
 
 
-_LLDP_CELLS = itemgetter(2, 3, 4, 5, 6)
+_CABLE_ORDER = itemgetter(PORT, LANE, NAME, PEER, PEER_INTERFACE, ROLE)
+_NAME, _PEER, _PEER_INTERFACE, _ROLE = itemgetter(NAME), itemgetter(PEER), itemgetter(PEER_INTERFACE), itemgetter(ROLE)
 
 
 def _session_rows(name: str, bgp: Sessions, ends: Ends) -> list[tuple[str, ...]]:
@@ -65,23 +66,26 @@ def _session_rows(name: str, bgp: Sessions, ends: Ends) -> list[tuple[str, ...]]
     peers, locals_ = ends
     if sum(len(ns) for _g, _b, ns in groups) != len(peers):
         raise ValueError(f"{name}: the index holds {len(peers)} BGP sessions, the view another number")
-    rows: list[tuple[bytes, tuple[str, ...]]] = []
+    rows: list[tuple[str, ...]] = []
     at, mine = 0, str(asn)
     for group, bfd, neighbors in groups:
-        ips = list(map(_FIRST, neighbors))
-        there, here = peers[at:at + len(ips)], locals_[at:at + len(ips)]
-        at += len(ips)
-        rows.extend(zip(map(order_key, ips), zip(
-            repeat(name), map(_SECOND, here), map(_SECOND, neighbors), repeat(mine), ips,
-            map(str, map(_THIRD, neighbors)), map(_FIRST, there), map(_SECOND, there), repeat(group),
-            repeat("yes" if bfd else "no"), strict=False), strict=True))  # repeat(): endless
-    if len({r[0] for r in rows}) == len(rows):  # one session per address (always, in a valid fabric)
-        rows.sort(key=_FIRST)
+        there, here = peers[at:at + len(neighbors)], locals_[at:at + len(neighbors)]
+        at += len(neighbors)
+        rows.extend(zip(repeat(name), map(_SECOND, here), map(_SECOND, neighbors), repeat(mine),
+                        map(_FIRST, neighbors), map(str, map(_THIRD, neighbors)), map(_FIRST, there),
+                        map(_SECOND, there), repeat(group), repeat("yes" if bfd else "no"), strict=False))
+    keys = list(map(order_key, map(_NEIGHBOR_ADDRESS, rows)))
+    if all(map(lt, keys, islice(keys, 1, None))):  # one session per address, in order already (the model's)
+        return rows
+    decorated = list(zip(keys, rows, strict=True))
+    if len(set(keys)) == len(keys):  # one session per address (always, in a valid fabric)
+        decorated.sort(key=_FIRST)
     else:
-        rows.sort(key=_numbers_kept)
-    return list(map(_SECOND, rows))
+        decorated.sort(key=_numbers_kept)
+    return list(map(_SECOND, decorated))
 
 
+_NEIGHBOR_ADDRESS = itemgetter(4)
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
