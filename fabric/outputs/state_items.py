@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import islice
+from operator import itemgetter, le
 
 import orjson
 
@@ -115,7 +116,8 @@ def neighbor_items(dev: DeviceConfig, ix: FabricIndex, plain: bool) -> list[str]
     q, asn = QUOTED, dev.bgp.asn
     peers, locals_ = ix.ends[dev.hostname]  # the same model's neighbours, in order: a mismatch raises IndexError
     k = 0
-    rows: list[tuple[bytes, str]] = []
+    keys: list[bytes] = []
+    texts: list[str] = []
     for group in dev.bgp.peer_groups:
         name, bfd = q[group.name], "true" if group.bfd else "false"
         ibgp = group.name == MLAG_PEER_GROUP
@@ -125,13 +127,15 @@ def neighbor_items(dev: DeviceConfig, ix: FabricIndex, plain: bool) -> list[str]
             k += 1
             kind = '"ibgp"' if ibgp or n.remote_as == asn else '"ebgp"'
             ip, local_ip = (n.ip, n.local_ip) if plain else (_inner(n.ip), _inner(n.local_ip))
-            rows.append((order_key(n.ip), f'{{"address":"{ip}","bfd":{bfd},"interface":{q[local_if]},'
-                                          f'"local_address":"{local_ip}","peer_device":{q[peer]},'
-                                          f'"peer_group":{name},"peer_interface":{q[peer_if]},'
-                                          f'"remote_as":{n.remote_as},"type":{kind}}}'))
+            keys.append(order_key(n.ip))
+            texts.append(f'{{"address":"{ip}","bfd":{bfd},"interface":{q[local_if]},"local_address":"{local_ip}",'
+                         f'"peer_device":{q[peer]},"peer_group":{name},"peer_interface":{q[peer_if]},'
+                         f'"remote_as":{n.remote_as},"type":{kind}}}')
     if k != len(peers):
         raise ValueError(f"{dev.hostname}: the index holds {len(peers)} BGP neighbours, the model {k}")
-    rows.sort(key=_ADDRESS)  # stable: sessions to one address keep the model's order
+    if all(map(le, keys, islice(keys, 1, None))):  # in order already (the model's, mostly)
+        return texts
+    rows = sorted(zip(keys, texts, strict=True), key=_ADDRESS)  # stable: one address's sessions keep their order
     return [text for _, text in rows]
 
 
