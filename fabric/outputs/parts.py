@@ -145,7 +145,7 @@ def _expected(src: Sources) -> Iterator[Part]:
     yield Part("expected", "expected",
                _digest("expected", ("fabric.outputs.expected",), src.shared("sessions"), src.shared("ports"),
                        src.index_digest),
-               lambda: expected_from(sessions, ports, index().owners))
+               lambda: expected_from(sessions, ports, index().ends))
 
 
 def _state(src: Sources) -> Iterator[Part]:

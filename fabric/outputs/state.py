@@ -11,16 +11,15 @@ is byte-identical across runs.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 import orjson
 
-from fabric.address import order_key
 from fabric.device import DeviceConfig
-from fabric.device.interfaces import Interface
-from fabric.device.mlag import MLAG_PEER_GROUP
 
 from .state_index import FabricIndex, build_index
+from .state_items import QUOTED, Dumped, interface_items, is_plain, lldp_items, neighbor_items, route_items
 from .state_routes import expected_routes
 
 SCHEMA_ID = "https://railfabric.dev/schema/expected-state/v1.json"
@@ -30,19 +29,6 @@ ADDRESS_FAMILY = "ipv4-unicast"  # the underlay's only address family
 VRF = "default"  # fabric sessions and routes live in the default VRF (management has its own)
 
 State = dict[str, Any]
-
-
-def _interface(i: Interface) -> dict[str, Any]:
-    up = "up" if i.admin_up else "down"
-    out: dict[str, Any] = {"name": i.name, "admin": up, "oper": up, "mtu": i.mtu, "speed_gbps": i.speed,
-                           "mode": i.mode, "lanes": len(i.lanes)}
-    if i.ipv4:
-        out["ipv4"] = i.ipv4
-    if i.vlan is not None:
-        out["vlan"] = i.vlan
-    if i.channel:
-        out["channel"] = i.channel
-    return out
 
 
 def _port_channels(dev: DeviceConfig) -> list[dict[str, Any]]:
@@ -67,24 +53,6 @@ def _vlans(dev: DeviceConfig) -> list[dict[str, Any]]:
              **({"own_address": v.own} if v.own else {})} for v in dev.vlans]
 
 
-def _bgp(dev: DeviceConfig, ix: FabricIndex) -> dict[str, Any]:
-    neighbors: list[dict[str, Any]] = []
-    for group in dev.bgp.peer_groups:
-        for n in group.neighbors:
-            peer, peer_if = ix.owners.get(n.ip, ("", ""))
-            _, local_if = ix.owners.get(n.local_ip, ("", ""))
-            neighbors.append({"address": n.ip, "remote_as": n.remote_as, "local_address": n.local_ip,
-                              "interface": local_if, "peer_device": peer, "peer_interface": peer_if,
-                              "peer_group": group.name, "bfd": group.bfd,
-                              "type": "ibgp" if group.name == MLAG_PEER_GROUP or n.remote_as == dev.bgp.asn
-                              else "ebgp"})
-    neighbors.sort(key=lambda x: order_key(x["address"]))  # 4 bytes, big-endian: compared as the numbers
-    # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
-    return {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
-            "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
-            "address_families": [ADDRESS_FAMILY], "neighbors": neighbors}
-
-
 def _mlag(dev: DeviceConfig) -> dict[str, Any] | None:
     m = dev.mlag
     if m is None:
@@ -94,9 +62,18 @@ def _mlag(dev: DeviceConfig) -> dict[str, Any] | None:
 
 
 def device_state(dev: DeviceConfig, ix: FabricIndex) -> State:
-    """The expected state of one switch (a plain, JSON-ready dict; schema/expected-state.schema.json)."""
-    interfaces = sorted(dev.interfaces, key=lambda i: (i.port, i.lane))
-    return {
+    """The expected state of one switch (a plain, JSON-ready dict; schema/expected-state.schema.json): its text
+    read back, so the record and the file cannot differ."""
+    state: State = orjson.loads(device_state_text(dev, ix))
+    return state
+
+
+def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
+    """expected/state/<device>.json: the long lists (interfaces, LLDP neighbours, BGP neighbours, routes) written
+    item by item as flat JSON (fabric/outputs/state_items.py), the rest laid out from plain values."""
+    interfaces = sorted(dev.interfaces, key=_PORT_LANE)
+    plain = is_plain(_addresses(dev))  # no byte of its addresses needs escaping: written as they are
+    doc: dict[str, object] = {
         "$schema": SCHEMA_ID,
         "schema_version": SCHEMA_VERSION,
         "device": dev.hostname,
@@ -107,16 +84,27 @@ def device_state(dev: DeviceConfig, ix: FabricIndex) -> State:
         "management": dev.management,
         "loopback": {"interface": dev.loopback_interface, "address": dev.loopback},
         "mtu": dev.mtu,
-        "interfaces": [_interface(i) for i in interfaces],
+        "interfaces": Dumped(interface_items(interfaces, plain)),
         "port_channels": _port_channels(dev),
         "vlans": _vlans(dev),
-        "lldp_neighbors": [{"interface": i.name, "neighbor": i.peer, "neighbor_interface": i.peer_interface,
-                            "role": i.role} for i in interfaces if i.peer],
-        "bgp": _bgp(dev, ix),
+        "lldp_neighbors": Dumped(lldp_items(interfaces)),
+        # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
+        "bgp": {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
+                "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
+                "address_families": [ADDRESS_FAMILY], "neighbors": Dumped(neighbor_items(dev, ix, plain))},
         "mlag": _mlag(dev),
-        "routes": [{"prefix": r.prefix, "next_hops": r.next_hops, "kind": r.kind, "origin": list(r.origin)}
-                   for r in expected_routes(dev, ix)],  # all BGP, default VRF
+        "routes": Dumped(route_items(expected_routes(dev, ix))),  # all BGP, default VRF
     }
+    return _laid_out(doc)
+
+
+_PORT_LANE = attrgetter("port", "lane")
+
+
+def _addresses(dev: DeviceConfig) -> str:
+    """The addresses the items write without quoting them through orjson: interfaces' and BGP neighbours'."""
+    return "".join([i.ipv4 for i in dev.interfaces if i.ipv4]) + "".join(
+        [n.ip + n.local_ip for g in dev.bgp.peer_groups for n in g.neighbors])
 
 
 _SORT = orjson.OPT_SORT_KEYS
@@ -129,20 +117,47 @@ def _json(value: object) -> str:
 def state_text(state: State) -> str:
     """Sorted keys, one key per line down to the second level and one list item per line: about a third smaller
     than indented JSON at 5,000+ switches, and a diff still names the interface, neighbour or route that changed."""
-    return _laid_out(state, 0, 0) + "\n"
+    return _laid_out(state)
 
 
-def _laid_out(value: object, indent: int, depth: int) -> str:
-    """A non-empty list: an item a line; a non-empty mapping above the third level: a key a line; else flat JSON."""
-    pad = " " * indent
-    if isinstance(value, list) and value:  # the items dumped and joined as bytes: one decode per list
-        inner = f"\n{pad}  "
-        return f"[{inner}" + f",{inner}".encode().join([orjson.dumps(v, option=_SORT) for v in value]).decode() \
-            + f"\n{pad}]"
-    if isinstance(value, dict) and value and depth < 2:
-        return "{\n" + ",\n".join(f"{pad}  {_json(k)}: {_laid_out(value[k], indent + 2, depth + 1)}"
-                                   for k in sorted(value)) + f"\n{pad}}}"
-    return _json(value)
+def _laid_out(document: Mapping[str, object]) -> str:
+    """A non-empty list: an item a line; a non-empty mapping above the third level: a key a line; else flat JSON.
+    A Dumped list's items are flat JSON already. Ends with a line break."""
+    out: list[str] = []
+    _lay(document, 0, 0, out)
+    out.append("\n")
+    return "".join(out)
+
+
+def _lay(value: object, indent: int, depth: int, out: list[str]) -> None:
+    """_laid_out's text, in pieces appended to `out` (joined once: a file's text is copied once, not once per
+    level). Text and whole numbers first: most values are."""
+    kind = type(value)
+    if kind is str:
+        out.append(QUOTED[value])  # type: ignore[index]
+    elif kind is int:  # not a bool: its type is bool
+        out.append(str(value))
+    elif kind is Dumped:
+        items = value.items  # type: ignore[attr-defined]
+        if items:
+            inner = f"\n{' ' * indent}  "
+            out += ("[", inner, f",{inner}".join(items), inner[:-2], "]")
+        else:
+            out.append("[]")
+    elif isinstance(value, list) and value:  # the items dumped and joined as bytes: one decode per list
+        inner = f"\n{' ' * indent}  "
+        out += ("[", inner, f",{inner}".encode().join([orjson.dumps(v, option=_SORT) for v in value]).decode(),
+                inner[:-2], "]")
+    elif isinstance(value, dict) and value and depth < 2:
+        inner = f"\n{' ' * indent}  "
+        sep = "{" + inner
+        for k in sorted(value):
+            out += (sep, QUOTED[k], ": ")
+            _lay(value[k], indent + 2, depth + 1, out)
+            sep = "," + inner
+        out += (inner[:-2], "}")
+    else:
+        out.append(_json(value))
 
 
 def state_path(device: str) -> str:
@@ -172,10 +187,10 @@ def device_state_files(dev: DeviceConfig, ix: FabricIndex) -> dict[str, str]:
     the fabric-wide index only."""
     from .anta import catalog_path, catalog_text
 
-    st = device_state(dev, ix)
-    out = {state_path(dev.hostname): state_text(st)}
+    text = device_state_text(dev, ix)
+    out = {state_path(dev.hostname): text}
     if dev.platform == "eos":
-        out[catalog_path(dev.hostname)] = catalog_text(st)
+        out[catalog_path(dev.hostname)] = catalog_text(orjson.loads(text))
     return out
 
 

@@ -1,19 +1,26 @@
 """The fabric-wide facts a device's expected state needs about other devices, gathered once per render.
 
 A device's expected state (fabric/outputs/state.py) is a pure function of its own DeviceConfig and of this index:
-- owners: every routed address → (device, interface), to name each BGP neighbour's device and interface;
+- owners: every routed address → (device, interface); ends: for each device's BGP sessions, the owners of both
+  addresses (each looked up once per render here, not once per file that names them: the state files and
+  expected/bgp_sessions.csv);
 - loopbacks / advertised: what each device originates (its loopback /32; its rail summary, or its rail subnets where
   no summary covers them; a spine's pod aggregate);
-- sessions: eBGP sessions per (device, peer device), so a route's next-hop count is a sum of session counts.
+- sessions: eBGP sessions per (device, peer device), so a route's next-hop count is a sum of session counts;
+  heard_by, its inverse;
+- per pod and rail, its rail switches; every prefix's sort key (fabric/outputs/state_routes.py reads these so
+  that no switch's routes scan its pod or parse a prefix).
 What a device's routes depend on: its direct BGP peers and, on a rail switch, its pod's spines and the rail
 switches of the other segments of its pod (`depends_on` lists them for incremental rendering).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import itemgetter, ne
 
 from fabric.address import Prefix
 from fabric.device import DeviceConfig
@@ -21,10 +28,17 @@ from fabric.device import DeviceConfig
 from .rollout import RolloutSwitch, rollout_view
 from .views import IPV4, NAME, Addresses, Port, Sessions, addresses_view, ports_view, sessions_view
 
+NOBODY = ("", "")  # the owner of an address no switch holds
+Owner = tuple[str, str]  # (device, interface or port-channel)
+Ends = tuple[tuple[Owner, ...], tuple[Owner, ...]]  # the owners of a switch's sessions' (neighbour, local) addresses
+
 
 @dataclass(frozen=True, slots=True)
 class FabricIndex:
     owners: dict[str, tuple[str, str]]  # routed address a.b.c.d → (device, interface or port-channel)
+    # device → the owners of its BGP neighbours' addresses and of its own (local) addresses, (device, interface),
+    # NOBODY for none, in views.Sessions order (the model's peer groups and neighbours): looked up once per render
+    ends: dict[str, Ends]
     loopbacks: dict[str, str]  # device → loopback a.b.c.d/32
     advertised: dict[str, tuple[str, ...]]  # device → rail prefixes it sends (aggregates, uncovered subnets)
     sessions: dict[str, dict[str, int]]  # device → eBGP peer device → number of sessions
@@ -34,6 +48,9 @@ class FabricIndex:
     rails: dict[str, frozenset[int]]
     pod_rail_switches: dict[int, tuple[str, ...]]  # pod → its rail switches (sorted)
     pod_spine_aggregates: dict[int, tuple[tuple[str, str], ...]]  # pod → (aggregate, spine) of its spines
+    pod_rail_switches_by_rail: dict[tuple[int, int], tuple[str, ...]]  # (pod, rail) → its rail switches (sorted)
+    heard_by: dict[str, frozenset[str]]  # device → the devices with an eBGP session to it (sessions, inverted)
+    prefix_order: dict[str, tuple[int, int]]  # every loopback, advertised and aggregate prefix → (address, length)
 
 
 def _advertised(aggregates: tuple[str, ...], prefix_list: tuple[str, ...], loopback: str) -> tuple[str, ...]:
@@ -65,36 +82,31 @@ def index_from(routed: Mapping[str, tuple[tuple[str, str], ...]], addresses: Map
                prefix_list: Mapping[str, tuple[str, ...]]) -> FabricIndex:
     """The index from exactly these views of the switches: routed interfaces, other addresses, BGP sessions,
     places (role, pod, segment, rails) and prefix lists."""
-    owners: dict[str, tuple[str, str]] = {}  # _common.routed_owners keyed by the model's own a.b.c.d text
-    for name, ends in routed.items():
-        for ifname, ipv4 in ends:
-            owners[ipv4.partition("/")[0]] = (name, ifname)
-        own = addresses[name]
-        for pc_name, pc_ip in own.port_channels:
-            owners[pc_ip.partition("/")[0]] = (name, pc_name)
-        if own.mlag is not None:
-            owners[own.mlag[1]] = (name, own.mlag[0])
-    sessions: dict[str, dict[str, int]] = {}
-    for name, (asn, groups) in bgp.items():
-        count: dict[str, int] = defaultdict(int)
-        for _group, _bfd, neighbors in groups:
-            for ip, _local, remote_as in neighbors:
-                peer = owners.get(ip, ("", ""))[0]
-                if peer and remote_as != asn:  # iBGP (the MLAG peer) is not counted: see state_routes
-                    count[peer] += 1
-        sessions[name] = dict(count)
+    owners = _owners(routed, addresses)
+    sessions, ends = _sessions(bgp, owners)
+    heard: dict[str, list[str]] = defaultdict(list)
+    for name, count in sessions.items():
+        for other in count:
+            heard[other].append(name)
     pod_rails: dict[int, list[str]] = defaultdict(list)
+    by_rail: dict[tuple[int, int], list[str]] = defaultdict(list)
     spine_aggs: dict[int, list[tuple[str, str]]] = defaultdict(list)
     for name in sorted(places):
         sw = places[name]
         if sw.pod is not None and sw.role == "rail":
             pod_rails[sw.pod].append(name)
+            for rail in set(sw.rails):
+                by_rail[(sw.pod, rail)].append(name)
         if sw.pod is not None and sw.role == "spine":
             spine_aggs[sw.pod].extend((a, name) for a in addresses[name].aggregates)
+    advertised = {n: _advertised(a.aggregates, prefix_list[n], a.loopback) for n, a in addresses.items()}
+    prefixes = {a.loopback for a in addresses.values()}.union(*advertised.values(),
+                                                               *(a.aggregates for a in addresses.values()))
     return FabricIndex(
         owners=owners,
+        ends=ends,
         loopbacks={n: a.loopback for n, a in addresses.items()},
-        advertised={n: _advertised(a.aggregates, prefix_list[n], a.loopback) for n, a in addresses.items()},
+        advertised=advertised,
         sessions=sessions,
         role={n: sw.role for n, sw in places.items()},
         pod={n: sw.pod for n, sw in places.items()},
@@ -102,4 +114,56 @@ def index_from(routed: Mapping[str, tuple[tuple[str, str], ...]], addresses: Map
         rails={n: frozenset(sw.rails) for n, sw in places.items()},
         pod_rail_switches={pod: tuple(names) for pod, names in pod_rails.items()},
         pod_spine_aggregates={pod: tuple(aggs) for pod, aggs in spine_aggs.items()},
+        pod_rail_switches_by_rail={key: tuple(names) for key, names in by_rail.items()},
+        heard_by={name: frozenset(who) for name, who in heard.items()},
+        prefix_order={p: _order_key(p) for p in prefixes},
     )
+
+
+def _owners(routed: Mapping[str, tuple[tuple[str, str], ...]],
+            addresses: Mapping[str, Addresses]) -> dict[str, tuple[str, str]]:
+    """Every routed address → (device, interface): _common.routed_owners keyed by the model's own a.b.c.d text.
+    Built in C loops (zip, map, dict.update): a million addresses at 131,072 GPUs."""
+    owners: dict[str, tuple[str, str]] = {}
+    for name, ifs in routed.items():
+        own = addresses[name]
+        ends = (*ifs, *own.port_channels)  # (interface, a.b.c.d/len)
+        owners.update(zip(map(_address_text, map(_SECOND, ends)),
+                          zip(repeat(name), map(_FIRST, ends), strict=False), strict=True))  # repeat(): endless
+        if own.mlag is not None:
+            owners[own.mlag[1]] = (name, own.mlag[0])
+    return owners
+
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
+def _address_text(ipv4: str) -> str:
+    return ipv4.partition("/")[0]
+
+
+def _sessions(bgp: Mapping[str, Sessions], owners: Mapping[str, tuple[str, str]]
+              ) -> tuple[dict[str, dict[str, int]], dict[str, Ends]]:
+    """eBGP sessions per (device, peer device), and the owners of each session's two addresses (FabricIndex.ends):
+    every address looked up once, in C loops (map of dict.get)."""
+    sessions: dict[str, dict[str, int]] = {}
+    ends: dict[str, Ends] = {}
+    get = owners.get
+    for name, (asn, groups) in bgp.items():
+        neighbors = [n for _group, _bfd, ns in groups for n in ns]  # (ip, local_ip, remote_as)
+        peers = tuple(map(get, map(_FIRST, neighbors), repeat(NOBODY)))
+        ends[name] = (peers, tuple(map(get, map(_SECOND, neighbors), repeat(NOBODY))))
+        # iBGP (the MLAG peer) is not counted: see state_routes; nor an address no switch holds
+        count = Counter(compress(map(_FIRST, peers), map(ne, map(_THIRD, neighbors), repeat(asn))))
+        count.pop("", None)
+        sessions[name] = dict(count)
+    return sessions, ends
+
+
+_THIRD = itemgetter(2)
+
+
+def _order_key(prefix: str) -> tuple[int, int]:
+    """A route's sort key: the prefix's network address, then its length."""
+    net = Prefix.parse(prefix, strict=False)
+    return net.net, net.length
