@@ -93,8 +93,20 @@ def _add_devices(crew: Crew, devices: Sequence[DeviceConfig], stage: Stage | Non
              None if done is None else lambda i: done(chunks[i][1] - chunks[i][0]))
 
 
-def _add_parts(crew: Crew, parts: Sequence[Part], stage: Stage | None) -> None:
+def _share(parts: Sequence[Part], whole: list[tuple[int, int]], many: list[tuple[int, int]]) -> None:
+    """Compute now the shared values (Part.shares) that parts of both lists read: the helpers then inherit them
+    instead of each process computing its own (the fabric index of the state files and expected/, 0.6 s at 131K)."""
+    def needed(chunks: list[tuple[int, int]]) -> dict[int, Callable[[], object]]:
+        return {id(s): s for lo, hi in chunks for i in range(lo, hi) for s in parts[i].shares}
+    here, there = needed(whole), needed(many)
+    for key in sorted(here.keys() & there.keys(), key=list(here).index):
+        here[key]()
+
+
+def _add_parts(crew: Crew, parts: Sequence[Part], stage: Stage | None, helpers: int) -> None:
     whole, many = _part_chunks(parts)
+    if helpers:
+        _share(parts, whole, many)
     crew.add(WHOLE, len(whole), lambda i: _part_job(parts, stage, *whole[i]))
     crew.add(MANY, len(many), lambda i: _part_job(parts, stage, *many[i]))
 
@@ -129,7 +141,7 @@ def produce(devices: list[DeviceConfig], parts: Sequence[Part] = (), workers: in
     try:
         if early is None or early.crew is None:
             _add_devices(crew, devices, stage, helpers + 1, done)
-        _add_parts(crew, parts, stage)
+        _add_parts(crew, parts, stage, helpers)
         crew.hire(helpers, HELPER_ORDER)
         extra = meanwhile() if meanwhile else None
         crew.work(HERE_ORDER)

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
 from fabric.hosts.build import build_group
@@ -43,11 +43,14 @@ T = TypeVar("T")
 class Part:
     """One independently cached piece of an artifact: `build()` returns {path under generated/: text} and must read
     nothing that `digest` does not cover. `key` is unique across all artifacts (the manifest's entry name; a whole
-    artifact is one part keyed by its name), `artifact` names the artifact it belongs to."""
+    artifact is one part keyed by its name), `artifact` names the artifact it belongs to. `shares`: values computed
+    on first use (Once) that `build` reads and other parts may read too: when the parts are split between processes
+    (fabric.workers), one such value needed on both sides is computed before they part, not once in each."""
     key: str
     artifact: str
     digest: str
     build: Callable[[], Mapping[str, str]]
+    shares: tuple[Once[Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ def _expected(src: Sources) -> Iterator[Part]:
     yield Part("expected", "expected",
                _digest("expected", ("fabric.outputs.expected",), src.shared("sessions"), src.shared("ports"),
                        src.index_digest),
-               lambda: expected_from(sessions, ports, index().ends))
+               lambda: expected_from(sessions, ports, index().ends), (index,))
 
 
 def _state(src: Sources) -> Iterator[Part]:
@@ -157,7 +160,7 @@ def _state(src: Sources) -> Iterator[Part]:
     for name, dev in src.devices.items():
         key = f"state:{name}"
         yield Part(key, "state", combine([key, code, src.model_digests[name], ix_digest]),
-                   lambda dev=dev: device_state_files(dev, index()))  # type: ignore[misc]
+                   lambda dev=dev: device_state_files(dev, index()), (index,))  # type: ignore[misc]
     hosts = anta_hosts(src.devices)
     yield Part("state:anta", "state", combine(["state:anta", code, value_digest(hosts)]),
                lambda: anta_inventory_files(hosts))

@@ -1,0 +1,37 @@
+"""How a render's parts are split between this process and its helpers (fabric/workers.py): whole-fabric parts one
+by one, many-part artifacts in chunks, and a shared value that both sides read computed once, before they part."""
+
+from __future__ import annotations
+
+import pytest
+
+from fabric import workers
+from fabric.outputs import Once, Part
+
+
+def _part(key: str, artifact: str, shares: tuple[Once[object], ...] = ()) -> Part:
+    return Part(key, artifact, "digest", dict, shares)
+
+
+def test_few_part_artifacts_go_alone_and_many_part_ones_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "PART_CHUNK", 3)
+    # "ipplan" has 1 part and "docs" 2 (fewer than PART_CHUNK = 3: whole-fabric), "state" 7 (in chunks of 3, broken
+    # where another artifact's part sits between them)
+    parts = [_part("ipplan", "ipplan"), *(_part(f"state:{i}", "state") for i in range(4)), _part("docs", "docs"),
+             *(_part(f"state:{i}", "state") for i in range(4, 7)), _part("docs:pictures", "docs")]
+    whole, many = workers._part_chunks(parts)
+    assert whole == [(0, 1), (5, 6), (9, 10)]
+    assert many == [(1, 4), (4, 5), (6, 9)]
+
+
+def test_a_value_both_sides_read_is_computed_before_they_part() -> None:
+    made: list[str] = []
+    both = Once(lambda: made.append("both"))
+    here_only = Once(lambda: made.append("here only"))
+    there_only = Once(lambda: made.append("there only"))
+    parts = [_part("expected", "expected", (both, here_only)), _part("state:a", "state", (both, there_only)),
+             _part("state:b", "state", (both,))]
+    workers._share(parts, whole=[(0, 1)], many=[(1, 3)])
+    assert made == ["both"]  # once; the values one side alone reads are left to it
+    workers._share(parts, whole=[(0, 1)], many=[])
+    assert made == ["both"]
