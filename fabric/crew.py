@@ -8,7 +8,9 @@ jobs that suit it: this one the whole-fabric files (which read everything: no co
 per-device jobs (which touch little of the heap).
 
 - `add(name, size, run, done)`: a list of `size` jobs; `run(i)` does job i in whichever process takes it and returns
-  a picklable result; `done(i)` (optional) is called in this process when job i's result is in. A list is seen by
+  a picklable result; `done(i)` (optional) is called in this process when job i is finished (a helper announces
+  each job as it finishes and sends all its results at the end: a result sent at once would wait in a full pipe
+  until this process, busy with its own jobs, read it; at 131K a helper lost 1.5 s that way). A list is seen by
   the helpers hired after it was added: the jobs and what they read are inherited by fork, never pickled.
 - `hire(n, order)`: fork n helpers, each working through the lists named in `order` (earlier names first).
 - `work(order)`: this process takes jobs the same way until every job of those lists is taken.
@@ -93,7 +95,10 @@ class Crew:
             lst = self._lists.get(name)
             while lst is not None and self._error is None and (i := lst.take()) is not None:
                 result = lst.run(i)  # an error here propagates as is: the caller closes the crew
-                self._deliver(lst.name, i, result)
+                with self._cond:
+                    lst.results[i] = result
+                if lst.done is not None:
+                    lst.done(i)
 
     def results(self, name: str) -> dict[int, Any]:
         """Every job's result of list `name` by job index, once all are in (run `work` first: a job nobody took
@@ -120,16 +125,9 @@ class Crew:
             reader.join()
         self._helpers = []
 
-    def _deliver(self, name: str, i: int, result: Any) -> None:
-        lst = self._lists[name]
-        with self._cond:
-            lst.results[i] = result
-            self._cond.notify_all()
-        if lst.done is not None:
-            lst.done(i)
-
     def _read(self, proc: Any, conn: Connection) -> None:
-        """A helper's messages, in a thread of this process: results, then 'finished', or an error."""
+        """A helper's messages, in a thread of this process: each job finished, then all its results; or an
+        error."""
         while True:
             try:
                 kind, name, i, value = conn.recv()
@@ -140,8 +138,15 @@ class Crew:
                         self._error = HelperDied(f"a render worker ended with exit code {proc.exitcode}")
                     self._cond.notify_all()
                 return
-            if kind == "ok":
-                self._deliver(name, i, value)
+            if kind == "finished":
+                done = self._lists[name].done
+                if done is not None:
+                    done(i)
+            elif kind == "results":
+                with self._cond:
+                    for list_name, results in value.items():
+                        self._lists[list_name].results.update(results)
+                    self._cond.notify_all()
             elif kind == "error":
                 with self._cond:
                     if self._error is None:
@@ -150,16 +155,21 @@ class Crew:
 
 
 def _helper(lists: list[_List], conn: Connection) -> None:
-    """A helper's life: the jobs of `lists`, in order, each result sent back as it is made."""
+    """A helper's life: the jobs of `lists`, in order. Each finished job is announced at once (a few bytes: the
+    pipe never fills, so the helper never waits for the parent, which reads between its own jobs), and every
+    result is sent at the end in one message."""
+    results: dict[str, dict[int, Any]] = {}
     try:
         for lst in lists:
+            mine = results.setdefault(lst.name, {})
             while (i := lst.take()) is not None:
                 try:
-                    result = lst.run(i)
+                    mine[i] = lst.run(i)
                 except BaseException as exc:  # every failure is the parent's to report
                     conn.send(("error", lst.name, i, _portable(exc)))
                     return
-                conn.send(("ok", lst.name, i, result))
+                conn.send(("finished", lst.name, i, None))
+        conn.send(("results", "", 0, results))
     finally:
         conn.close()
 
