@@ -9,6 +9,7 @@ import os
 import sys
 import traceback
 
+from fabric import cli_render
 from fabric.cli_commands import (
     cmd_explain,
     cmd_lab,
@@ -70,14 +71,16 @@ def run() -> None:
     """The `fabric` console script (and `python -m fabric.cli`): main(), then leave at once. After a render of a
     large fabric the process holds millions of objects; freeing them one by one at exit decides nothing (every file
     is closed, every worker joined and the staging directory gone by then) and costs about 0.2 s at 65,536 GPUs, so
-    once the output is flushed the process ends with os._exit. Not under a profiler, tracer or coverage tool: those
-    write their results at exit.
+    once the output is flushed the process ends with os._exit; for the same reason a render keeps what it built
+    until then (fabric.cli_render.UNTIL_EXIT) instead of freeing it as it returns. Not under a profiler, tracer or
+    coverage tool: those write their results at exit.
 
     The cyclic garbage collector is off for the whole command. A render builds millions of small objects without
     reference cycles, and the library pauses the collector while it builds them; once it is enabled again, the first
     young-generation pass walks every one of them (0.4 s at 65,536 GPUs) and frees nothing. A command is one short
     process whose objects die with it, so reference counting alone frees what it must."""
     gc.disable()
+    cli_render.UNTIL_EXIT = []  # nothing a render built is freed before the process ends (below)
     rc = main()
     if _instrumented():
         sys.exit(rc)

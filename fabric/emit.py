@@ -58,19 +58,22 @@ def build_files(res: Result, workers: int = 1, progress: Progress = SILENT) -> d
 
 
 def build_tree(res: Result, workers: int = 1, progress: Progress = SILENT, cache: Path | None = None,
-               reuse: Reuse | None = None, stage: Stage | None = None, models: Models | None = None) -> Tree:
+               reuse: Reuse | None = None, stage: Stage | None = None, models: Models | None = None,
+               keep: list[object] | None = None) -> Tree:
     """Everything generated/ should hold. With `cache` (an earlier render's output directory) or `reuse` (one
     already opened, see fabric.reuse), devices and artifact parts whose digests match its manifest and whose files
     there are intact are not rendered again. With `stage` (fabric.staging) every file produced afresh is written
     there as it is made and stands in the tree as Staged, not as bytes. `models`: the device models already built
     (build_models, e.g. while the fabric was being checked). Each step is told to `progress`. The
-    cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time)."""
+    cyclic GC is paused meanwhile (millions of short-lived acyclic objects; it only costs time). `keep`: a list the
+    views, parts and rendered results are appended to instead of being freed on return (for a process that ends
+    without freeing anything: fabric.cli.run)."""
     enabled = gc.isenabled()
     gc.disable()
     own = reuse is None
     opened = Reuse(cache) if reuse is None else reuse
     try:
-        return _build_tree(res, workers, progress, opened, stage, models)
+        return _build_tree(res, workers, progress, opened, stage, models, keep)
     finally:
         if own:
             opened.close()
@@ -115,7 +118,7 @@ def _reusable(reuse: Reuse, name: str, digest: str, entries: dict[str, manifest.
 
 
 def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, stage: Stage | None,
-                models: Models | None) -> Tree:
+                models: Models | None, keep: list[object] | None) -> Tree:
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
     previous = reuse.previous
@@ -146,6 +149,8 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
         made, _ = produce([], parts, workers, stage=stage, fabric=len(devices), early=have.early)
     else:
         made, _ = produce(todo, parts, workers, done=progress.advance, stage=stage, fabric=len(devices))
+    if keep is not None:
+        keep.extend((have, src, parts, made))
     for part, part_files in zip(parts, made.parts, strict=True):
         new = {p: m if isinstance(m, Staged) else m.encode() for p, m in part_files.items()}
         _claim(arts, new)

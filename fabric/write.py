@@ -112,14 +112,18 @@ def _fill(tree: Path, target: Path, files: Mapping[str, Content], changed: set[s
     directory itself: its staged files are in place already, and one whose bytes did not change is swapped for a
     link to the old file."""
     base, old = os.fspath(tree), os.fspath(target)
-    for folder in sorted({p.rpartition("/")[0] for p in files} - {""}):
+    # the files the stage holds in place already (a cold render: all of them); their directories exist
+    placed = {p for p, data in files.items() if isinstance(data, Staged) and data.source == os.path.join(base, p)}
+    for folder in sorted({p.rpartition("/")[0] for p in files if p not in placed} - {""}):
         os.makedirs(os.path.join(base, folder), exist_ok=True)
     for path, data in files.items():
+        here = path in placed
+        if here and path in changed:
+            continue  # made by this render, where it belongs
         dest = os.path.join(base, path)
-        placed = isinstance(data, Staged) and data.source == dest
-        if path not in changed and _link(os.path.join(old, path), dest, replace=placed):
+        if path not in changed and _link(os.path.join(old, path), dest, replace=here):
             continue
-        if placed or (isinstance(data, Staged) and _link(data.source, dest)):
+        if here or (isinstance(data, Staged) and _link(data.source, dest)):
             continue  # in place already (its copy has the same bytes when the link above failed), or linked
         with open(dest, "wb") as fh:
             fh.write(payload(data))
