@@ -107,3 +107,24 @@ def test_errors_stop_the_early_workers(pool_for_the_example: Path, tmp_path: Pat
     assert "HOST999" in capsys.readouterr().out
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["pids"]
     assert multiprocessing.active_children() == []
+
+
+def test_keep_holds_what_the_render_built_until_the_caller_lets_go() -> None:
+    """`fabric render` leaves with os._exit, so build_tree(keep=...) hands it the models, views, parts and results
+    instead of freeing them on return (fabric.cli_render.UNTIL_EXIT); without `keep` they are freed as usual."""
+    import weakref
+
+    from fabric.emit import Models
+    from fabric.outputs import Sources
+
+    res = run(EXAMPLE)
+    keep: list[object] = []
+    build_tree(res, keep=keep)
+    assert any(isinstance(k, Models) for k in keep) and any(isinstance(k, Sources) for k in keep)
+    kept_models = next(k for k in keep if isinstance(k, Models))
+    assert len(kept_models.devices) == SWITCHES
+    models = build_models(res)
+    gone = weakref.ref(models)
+    build_tree(res, models=models)
+    del models
+    assert gone() is None  # nothing kept without `keep`
