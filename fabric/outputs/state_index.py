@@ -139,9 +139,11 @@ def _owners(routed: Mapping[str, tuple[tuple[str, str], ...]],
         if own.mlag is not None:
             mlag[name] = (own.mlag[1], (name, own.mlag[0]))
     owners = dict(zip(_address_texts(texts), zip(devices, ifnames, strict=True), strict=True))
-    if mlag:  # in the switches' order, each after the switch's own interfaces (a later owner of an address wins)
-        owners = _with_mlag(routed, addresses, owners) if _mlag_overlaps(owners, mlag) else owners
-        owners.update(mlag.values())
+    # each MLAG address after its switch's interfaces, in the switches' order (a later owner of an address wins):
+    # when none is also an interface's, all of them after the interfaces is the same
+    if _mlag_overlaps(owners, mlag):
+        return _with_mlag(routed, addresses)
+    owners.update(mlag.values())
     return owners
 
 
@@ -150,8 +152,8 @@ def _mlag_overlaps(owners: Mapping[str, tuple[str, str]], mlag: Mapping[str, tup
     return any(address in owners for address, _ in mlag.values())
 
 
-def _with_mlag(routed: Mapping[str, tuple[tuple[str, str], ...]], addresses: Mapping[str, Addresses],
-               owners: Mapping[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+def _with_mlag(routed: Mapping[str, tuple[tuple[str, str], ...]],
+               addresses: Mapping[str, Addresses]) -> dict[str, tuple[str, str]]:
     """The owners in the plain order, switch by switch (an MLAG peer address that is also a routed interface's:
     never in a valid fabric)."""
     out: dict[str, tuple[str, str]] = {}
