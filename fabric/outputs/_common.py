@@ -99,6 +99,24 @@ def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[st
     return csv_text(title, header, []) + text + ("\n" if rows else "")
 
 
+def csv_lines_plain(title: str, header: Sequence[str], lines: Sequence[str]) -> str | None:
+    """csv_text of rows already made as lines of cells joined with ',' (formatted in C, no tuple per row), or None
+    when a line may not be what csv.writer writes for its cells: each line must hold exactly len(header) - 1
+    commas and no line break (a cell holding either adds one), and every cell must pass plain_cells. On None the
+    caller writes its rows of cells through csv_text."""
+    text = "\n".join(lines)
+    if (text.count(",") != len(lines) * (len(header) - 1) or text.count("\n") != max(len(lines) - 1, 0)
+            or not plain_cells(text, ",\n")):
+        return None
+    return csv_text(title, header, []) + text + ("\n" if lines else "")
+
+
+def format_template(*cells: str | None) -> str:
+    """A str.format template of one CSV line: each None a field ('{}'), each text a fixed cell (its braces
+    doubled, so that format writes it as it is), joined with ','."""
+    return ",".join("{}" if c is None else c.replace("{", "{{").replace("}", "}}") for c in cells)
+
+
 @cache
 def _cell_marks(separators: str) -> bytes:
     """A bytes.translate table for plain_cells: 0 for what no plain cell holds, 2 for a formula's first character,

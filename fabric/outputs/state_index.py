@@ -16,6 +16,7 @@ switches of the other segments of its pod (`depends_on` lists them for increment
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -123,23 +124,64 @@ def index_from(routed: Mapping[str, tuple[tuple[str, str], ...]], addresses: Map
 def _owners(routed: Mapping[str, tuple[tuple[str, str], ...]],
             addresses: Mapping[str, Addresses]) -> dict[str, tuple[str, str]]:
     """Every routed address → (device, interface): _common.routed_owners keyed by the model's own a.b.c.d text.
-    Built in C loops (zip, map, dict.update): a million addresses at 131,072 GPUs."""
-    owners: dict[str, tuple[str, str]] = {}
+    Built in C loops: the owners column by column, the addresses' text without its length in one pass
+    (_address_texts); a million addresses at 131,072 GPUs."""
+    devices: list[str] = []
+    ifnames: list[str] = []
+    texts: list[str] = []
+    mlag: dict[str, tuple[str, tuple[str, str]]] = {}
     for name, ifs in routed.items():
         own = addresses[name]
         ends = (*ifs, *own.port_channels)  # (interface, a.b.c.d/len)
-        owners.update(zip(map(_address_text, map(_SECOND, ends)),
-                          zip(repeat(name), map(_FIRST, ends), strict=False), strict=True))  # repeat(): endless
+        devices += repeat(name, len(ends))
+        ifnames += map(_FIRST, ends)
+        texts += map(_SECOND, ends)
         if own.mlag is not None:
-            owners[own.mlag[1]] = (name, own.mlag[0])
+            mlag[name] = (own.mlag[1], (name, own.mlag[0]))
+    owners = dict(zip(_address_texts(texts), zip(devices, ifnames, strict=True), strict=True))
+    # each MLAG address after its switch's interfaces, in the switches' order (a later owner of an address wins):
+    # when none is also an interface's, all of them after the interfaces is the same
+    if _mlag_overlaps(owners, mlag):
+        return _with_mlag(routed, addresses)
+    owners.update(mlag.values())
     return owners
+
+
+def _mlag_overlaps(owners: Mapping[str, tuple[str, str]], mlag: Mapping[str, tuple[str, tuple[str, str]]]) -> bool:
+    """Whether an MLAG peer address is also a routed interface's (then the order of the updates matters)."""
+    return any(address in owners for address, _ in mlag.values())
+
+
+def _with_mlag(routed: Mapping[str, tuple[tuple[str, str], ...]],
+               addresses: Mapping[str, Addresses]) -> dict[str, tuple[str, str]]:
+    """The owners in the plain order, switch by switch (an MLAG peer address that is also a routed interface's:
+    never in a valid fabric)."""
+    out: dict[str, tuple[str, str]] = {}
+    for name, ifs in routed.items():
+        own = addresses[name]
+        for ifname, ipv4 in (*ifs, *own.port_channels):
+            out[ipv4.partition("/")[0]] = (name, ifname)
+        if own.mlag is not None:
+            out[own.mlag[1]] = (name, own.mlag[0])
+    return out
 
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
-def _address_text(ipv4: str) -> str:
-    return ipv4.partition("/")[0]
+def _address_texts(texts: list[str]) -> list[str]:
+    """Each 'a.b.c.d/len' (or 'a.b.c.d') without its '/len', in C passes over the texts joined: the /31s' lengths
+    replaced at once, any other length cut by a regular expression."""
+    joined = "\n".join(texts) + "\n"
+    if joined.count("\n") != len(texts):  # a text holding a line break: one at a time
+        return [t.partition("/")[0] for t in texts]
+    cut = joined.replace("/31\n", "\n")
+    if "/" in cut:
+        cut = _LENGTH.sub("", cut)
+    return cut.split("\n")[:-1]
+
+
+_LENGTH = re.compile("/[^\n]*")  # what partition("/")[0] drops: from the first '/' to the end of the text
 
 
 def _sessions(bgp: Mapping[str, Sessions], owners: Mapping[str, tuple[str, str]]
