@@ -32,17 +32,20 @@ from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
 from .parts import ARTIFACTS, Artifact, Once, Part
 from .railmap import host_shapes, railmap_csv
 from .rollout import RolloutSwitch, switch_peers
-from .state_index import FabricIndex, index_from, prefix_lists, routed_view
+from .state_index import FabricIndex, index_from, prefix_lists
 from .views import (
     Addresses,
+    Digested,
     Port,
     RailSubnet,
+    Routed,
+    Sessions,
     addresses_view,
     docs_topology_values,
     links_digest,
-    ports_view,
+    ports_and_routed,
     rail_subnets_view,
-    sessions_view,
+    sessions_digested,
     topology_links,
     vlans_view,
 )
@@ -114,8 +117,12 @@ class Sources:
         return topology_links(self.topo)
 
     @cached_property
+    def _ports_routed(self) -> tuple[Digested[dict[str, tuple[Port, ...]]], Digested[dict[str, Routed]]]:
+        return ports_and_routed(self.devices)
+
+    @cached_property
     def ports(self) -> dict[str, tuple[Port, ...]]:
-        return ports_view(self.devices)
+        return self._ports_routed[0].view
 
     @cached_property
     def racks(self) -> dict[str, str | None]:
@@ -126,8 +133,9 @@ class Sources:
         return vlans_view(self.devices)
 
     @cached_property
-    def routed(self) -> dict[str, tuple[tuple[str, str], ...]]:
-        return routed_view(self.ports)
+    def routed(self) -> dict[str, Routed]:
+        """state_index.routed_view of `ports`, made in the same pass."""
+        return self._ports_routed[1].view
 
     @cached_property
     def prefix_lists(self) -> dict[str, tuple[str, ...]]:
@@ -147,8 +155,12 @@ class Sources:
                         *(self.shared(v) for v in ("routed", "addresses", "sessions", "rollout", "prefix_lists"))])
 
     @cached_property
-    def sessions(self) -> dict:
-        return sessions_view(self.devices)
+    def _sessions(self) -> Digested[dict[str, Sessions]]:
+        return sessions_digested(self.devices)
+
+    @cached_property
+    def sessions(self) -> dict[str, Sessions]:
+        return self._sessions.view
 
     @cached_property
     def host_addr(self) -> dict[str, int]:
@@ -178,6 +190,10 @@ class Sources:
     def _digest_of(self, name: str) -> str:
         if name == "links":
             return links_digest(self.links)
+        if name in ("ports", "routed"):  # digested as they are built (views.ports_and_routed)
+            return self._ports_routed[0 if name == "ports" else 1].digest
+        if name == "sessions":
+            return self._sessions.digest
         return value_digest(self._digestable(name))
 
     def _digestable(self, name: str) -> object:
