@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from fabric.address import Prefix
 from fabric.digest import ItemsDigest, combine
 from fabric.hosts.routes import _components, merge_prefixes
+from fabric.outputs import views
 from fabric.outputs.state_index import routed_view
 from fabric.outputs.views import (
     FLAT_LINK_FIELDS,
@@ -92,7 +93,9 @@ def test_link_values_hold_every_field_of_a_link_and_its_ends() -> None:
     assert len(link_values([lk])[0]) == len(FLAT_LINK_FIELDS)
 
 
-def test_one_changed_value_anywhere_changes_the_links_digest() -> None:
+@pytest.mark.parametrize("chunk", [1, 2048])  # each link its own chunk, or both in one
+def test_one_changed_value_anywhere_changes_the_links_digest(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(views, "LINK_CHUNK", chunk)
     links = [Link("L1", LinkRole.FABRIC, End("r1", 1, 0, 400), End("s1", 3, 0, 400), net_slot=0),
              Link("L2", LinkRole.HOST, End("h1", 1, 0, 400), End("r1", 9, 1, 200), rail=0, nic=0, host_number=1)]
     base = links_digest(links)
@@ -112,6 +115,19 @@ def test_one_changed_value_anywhere_changes_the_links_digest() -> None:
     # every edit (8 fields and 2 × 4 end fields, on each of the 2 links) gives its own digest
     assert len(seen) == 1 + 2 * (8 + 8)
     assert links_digest(links[::-1]) != base  # the order counts
+
+
+def test_links_digest_is_each_chunk_by_its_first_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ItemsDigest("links") of (first index, link_values of the chunk): with chunks of 1, [0, [L1]] then [1, [L2]];
+    # a link: id, role, a's device/port/lane/speed, z's, rail, nic, host_number, bundle, net_slot, channel
+    links = [Link("L1", LinkRole.FABRIC, End("r1", 1, 0, 400), End("s1", 3, 0, 400), net_slot=0),
+             Link("L2", LinkRole.HOST, End("h1", 1, 0, 400), End("r1", 9, 1, 200), rail=0, nic=0, host_number=1)]
+    l1 = b'["L1","fabric","r1",1,0,400,"s1",3,0,400,null,null,null,null,0,null]'
+    l2 = b'["L2","host","h1",1,0,400,"r1",9,1,200,0,0,1,null,null,null]'
+    monkeypatch.setattr(views, "LINK_CHUNK", 1)
+    assert links_digest(links) == hashlib.sha256(b"links\0[0,[" + l1 + b"]][1,[" + l2 + b"]]").hexdigest()
+    monkeypatch.setattr(views, "LINK_CHUNK", 2)
+    assert links_digest(links) == hashlib.sha256(b"links\0[0,[" + l1 + b"," + l2 + b"]]").hexdigest()
 
 
 def test_routed_view_keeps_the_addressed_interfaces_in_order() -> None:

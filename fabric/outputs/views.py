@@ -9,7 +9,7 @@ changed switch's own files).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Final, Generic, TypeVar, get_type_hints
@@ -17,7 +17,7 @@ from typing import Final, Generic, TypeVar, get_type_hints
 from fabric.allocate import Plan
 from fabric.device import DeviceConfig
 from fabric.device.vlans import Vlan
-from fabric.digest import ItemsDigest, value_digest
+from fabric.digest import ItemsDigest
 from fabric.topology import End, Link, Switch, Topology
 
 __all__ = [
@@ -71,9 +71,16 @@ def link_values(links: Iterable[Link]) -> list[tuple[object, ...]]:
     return out
 
 
-def links_digest(links: Iterable[Link]) -> str:
-    """The digest of every field of every link, in order."""
-    return value_digest(link_values(links))
+LINK_CHUNK = 2048  # links per ItemsDigest item: each chunk's values are dumped while they are in the cache
+
+
+def links_digest(links: Sequence[Link]) -> str:
+    """The digest of every field of every link, in order: ItemsDigest of (index of a chunk's first link, the chunk's
+    link_values), LINK_CHUNK links a chunk (one list of 400,000 tuples dumped at once is twice as slow)."""
+    digest = ItemsDigest("links")
+    for start in range(0, len(links), LINK_CHUNK):
+        digest.add(start, link_values(links[start:start + LINK_CHUNK]))
+    return digest.hexdigest()
 
 
 # What the cabling plan, the rail map and the expected BGP/LLDP files read of one switch interface, as a plain tuple
