@@ -31,19 +31,20 @@ from .expected import expected_files
 from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
 from .parts import ARTIFACTS, Artifact, Once, Part
 from .railmap import host_shapes, railmap_csv
-from .rollout import RolloutSwitch, switch_peers
+from .rollout import RolloutSwitch
 from .state_index import FabricIndex, index_from, prefix_lists
 from .views import (
     Addresses,
     Digested,
     Port,
+    PortViews,
     RailSubnet,
     Routed,
     Sessions,
     addresses_view,
     docs_topology_values,
     links_digest,
-    ports_and_routed,
+    ports_pass,
     rail_subnets_view,
     sessions_digested,
     topology_links,
@@ -80,10 +81,10 @@ class Sources:
 
     @cached_property
     def rollout(self) -> dict[str, RolloutSwitch]:
-        """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
-        ports, devices = self.ports, self.devices
-        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails, switch_peers(ports[n], devices))
-                for n, d in devices.items()}
+        """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`
+        (rollout.switch_peers, in the pass that makes them)."""
+        peers = self._ports_pass.peers
+        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails, peers[n]) for n, d in self.devices.items()}
 
     @cached_property
     def addresses(self) -> dict[str, Addresses]:
@@ -117,12 +118,13 @@ class Sources:
         return topology_links(self.topo)
 
     @cached_property
-    def _ports_routed(self) -> tuple[Digested[dict[str, tuple[Port, ...]]], Digested[dict[str, Routed]]]:
-        return ports_and_routed(self.devices)
+    def _ports_pass(self) -> PortViews:
+        """ports, routed (with their digests) and each switch's switch peers, in one pass (views.ports_pass)."""
+        return ports_pass(self.devices)
 
     @cached_property
     def ports(self) -> dict[str, tuple[Port, ...]]:
-        return self._ports_routed[0].view
+        return self._ports_pass.ports.view
 
     @cached_property
     def racks(self) -> dict[str, str | None]:
@@ -135,7 +137,7 @@ class Sources:
     @cached_property
     def routed(self) -> dict[str, Routed]:
         """state_index.routed_view of `ports`, made in the same pass."""
-        return self._ports_routed[1].view
+        return self._ports_pass.routed.view
 
     @cached_property
     def prefix_lists(self) -> dict[str, tuple[str, ...]]:
@@ -191,7 +193,7 @@ class Sources:
         if name == "links":
             return links_digest(self.links)
         if name in ("ports", "routed"):  # digested as they are built (views.ports_and_routed)
-            return self._ports_routed[0 if name == "ports" else 1].digest
+            return (self._ports_pass.ports if name == "ports" else self._ports_pass.routed).digest
         if name == "sessions":
             return self._sessions.digest
         return value_digest(self._digestable(name))

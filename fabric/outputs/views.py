@@ -20,11 +20,14 @@ from fabric.device.vlans import Vlan
 from fabric.digest import ItemsDigest
 from fabric.topology import End, Link, Switch, Topology
 
+from .rollout import switch_peers
+
 __all__ = [
     "LINK_FIELDS",
     "Addresses",
     "Digested",
     "Port",
+    "PortViews",
     "RailSubnet",
     "Routed",
     "Sessions",
@@ -35,6 +38,7 @@ __all__ = [
     "links_digest",
     "ports_and_routed",
     "ports_of",
+    "ports_pass",
     "ports_view",
     "rail_subnets_view",
     "routed_of",
@@ -120,20 +124,37 @@ class Digested(Generic[V]):
     digest: str
 
 
-def ports_and_routed(devices: Mapping[str, DeviceConfig]) -> tuple[Digested[dict[str, tuple[Port, ...]]],
-                                                                   Digested[dict[str, Routed]]]:
-    """The ports view and the routed view (state_index.routed_view) with their digests, in one pass over the
-    switches: each switch's Ports are digested and their routed ones picked while still in the processor's cache
-    (at 131,072 GPUs a million Ports: a second pass over them costs more than building them)."""
+@dataclass(frozen=True, slots=True)
+class PortViews:
+    """What one pass over the switches' interfaces gives (ports_pass)."""
+
+    ports: Digested[dict[str, tuple[Port, ...]]]
+    routed: Digested[dict[str, Routed]]  # state_index.routed_view of the ports
+    peers: dict[str, tuple[str, ...]]  # rollout.switch_peers of each switch's ports
+
+
+def ports_pass(devices: Mapping[str, DeviceConfig]) -> PortViews:
+    """The ports view, the routed view with their digests and each switch's switch peers, in one pass over the
+    switches: each switch's Ports are digested, their routed ones and peers picked while still in the processor's
+    cache (at 131,072 GPUs a million Ports: a second pass over them costs more than building them)."""
     ports: dict[str, tuple[Port, ...]] = {}
     routed: dict[str, Routed] = {}
+    peers: dict[str, tuple[str, ...]] = {}
     hp, hr = ItemsDigest("ports"), ItemsDigest("routed")
     for h, d in devices.items():
         ps = ports[h] = ports_of(d)
         rt = routed[h] = routed_of(ps)
         hp.add(h, ps)
         hr.add(h, rt)
-    return Digested(ports, hp.hexdigest()), Digested(routed, hr.hexdigest())
+        peers[h] = switch_peers(ps, devices)
+    return PortViews(Digested(ports, hp.hexdigest()), Digested(routed, hr.hexdigest()), peers)
+
+
+def ports_and_routed(devices: Mapping[str, DeviceConfig]) -> tuple[Digested[dict[str, tuple[Port, ...]]],
+                                                                   Digested[dict[str, Routed]]]:
+    """The ports view and the routed view with their digests (ports_pass)."""
+    views = ports_pass(devices)
+    return views.ports, views.routed
 
 
 def interface_names(ports: Mapping[str, tuple[Port, ...]]) -> dict[str, dict[tuple[int, int], str]]:
