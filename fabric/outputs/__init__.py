@@ -183,7 +183,7 @@ class Sources:
 
     def shared(self, name: str) -> str:
         """The digest of projection `name` (an attribute above; of docs_topology every field but the links, which
-        "links" digests), computed once."""
+        "links" digests), computed once (ports, routed and sessions: as they are built)."""
         key = f"view:{name}"
         if key not in self._digests:
             self._digests[key] = self._digest_of(name)

@@ -1,6 +1,8 @@
 """Narrow projections of the topology, the plan and the device models that the whole-fabric artifacts read, built
 once per render and digested once (fabric/outputs/parts.py hands each builder exactly these values, so a part's
-digest covers everything its builder reads).
+digest covers everything its builder reads). The largest (ports, routed, sessions, links) are digested while they
+are built (fabric.digest.ItemsDigest, item by item while each is in the processor's cache): at 131,072 GPUs a
+second pass over a million Ports costs more than building them.
 
 Each projection leaves out what its readers do not show, so that a change there rebuilds nothing: none of them
 holds a management address (that rebuilds only the Ansible inventory, the IP plan, the ANTA inventory and the
