@@ -56,6 +56,24 @@ def value_digest(value: object) -> str:
     return hashlib.sha256(orjson.dumps(value, default=_unserialisable, option=_DUMP_OPTIONS)).hexdigest()
 
 
+class ItemsDigest:
+    """The digest of a sequence of (key, value) pairs, fed one at a time (a view is digested while it is built, each
+    value still in the processor's cache): sha256 of a tag, a NUL, then each pair dumped as value_digest dumps the
+    list [key, value]. Each dump is one complete JSON text (JSON holds no raw NUL), so the sequence of pairs is
+    recovered from the hashed bytes: two sequences that differ in any key, value or order never hash alike."""
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, tag: str) -> None:
+        self._hash = hashlib.sha256(tag.encode() + b"\0")
+
+    def add(self, key: object, value: object) -> None:
+        self._hash.update(orjson.dumps([key, value], default=_unserialisable, option=_DUMP_OPTIONS))
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
 def combine(parts: Iterable[str]) -> str:
     """One digest of several (order matters): sha256 of each part followed by a NUL (hex digests and names hold no
     NUL), hashed as one text."""

@@ -60,7 +60,10 @@ class _Digester:
         if hit is not None:
             return hit[1]
         cls = type(obj)
-        text = orjson.dumps([_schema(cls), _class_plan(cls)[0](obj, self)], default=_refuse, option=_OPTIONS)
+        known = _READY.get(cls)
+        if known is None:
+            known = _READY[cls] = (_schema(cls), _class_plan(cls)[0])
+        text = orjson.dumps([known[0], known[1](obj, self)], default=_refuse, option=_OPTIONS)
         hexdigest = hashlib.sha256(text).hexdigest()
         self.memo[id(obj)] = (obj, hexdigest)
         return hexdigest
@@ -176,6 +179,7 @@ _PLANS: dict[type, _Plan] = {}
 _SCHEMAS: dict[type, str] = {}
 _SHAPES: dict[type, tuple[list[object], list[type]]] = {}  # class → (its own layout, the classes it holds inline)
 _PLANNING: set[type] = set()
+_READY: dict[type, tuple[str, _Enc]] = {}  # class → (its schema, its encoder): both made, read in one lookup
 _LOCK = threading.RLock()  # plans are made once per class and process; a thread finds them made or waits
 
 

@@ -14,10 +14,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fabric.address import Prefix
-from fabric.digest import combine
+from fabric.digest import ItemsDigest, combine
 from fabric.hosts.routes import _components, merge_prefixes
+from fabric.outputs import views
 from fabric.outputs.state_index import routed_view
-from fabric.outputs.views import FLAT_LINK_FIELDS, LINK_FIELDS, link_values, links_digest
+from fabric.outputs.views import (
+    FLAT_LINK_FIELDS,
+    LINK_FIELDS,
+    link_values,
+    links_digest,
+    ports_and_routed,
+    sessions_digested,
+)
 from fabric.topology import End, Link, LinkRole, Topology
 
 
@@ -85,7 +93,9 @@ def test_link_values_hold_every_field_of_a_link_and_its_ends() -> None:
     assert len(link_values([lk])[0]) == len(FLAT_LINK_FIELDS)
 
 
-def test_one_changed_value_anywhere_changes_the_links_digest() -> None:
+@pytest.mark.parametrize("chunk", [1, 2048])  # each link its own chunk, or both in one
+def test_one_changed_value_anywhere_changes_the_links_digest(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(views, "LINK_CHUNK", chunk)
     links = [Link("L1", LinkRole.FABRIC, End("r1", 1, 0, 400), End("s1", 3, 0, 400), net_slot=0),
              Link("L2", LinkRole.HOST, End("h1", 1, 0, 400), End("r1", 9, 1, 200), rail=0, nic=0, host_number=1)]
     base = links_digest(links)
@@ -105,6 +115,19 @@ def test_one_changed_value_anywhere_changes_the_links_digest() -> None:
     # every edit (8 fields and 2 × 4 end fields, on each of the 2 links) gives its own digest
     assert len(seen) == 1 + 2 * (8 + 8)
     assert links_digest(links[::-1]) != base  # the order counts
+
+
+def test_links_digest_is_each_chunk_by_its_first_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ItemsDigest("links") of (first index, link_values of the chunk): with chunks of 1, [0, [L1]] then [1, [L2]];
+    # a link: id, role, a's device/port/lane/speed, z's, rail, nic, host_number, bundle, net_slot, channel
+    links = [Link("L1", LinkRole.FABRIC, End("r1", 1, 0, 400), End("s1", 3, 0, 400), net_slot=0),
+             Link("L2", LinkRole.HOST, End("h1", 1, 0, 400), End("r1", 9, 1, 200), rail=0, nic=0, host_number=1)]
+    l1 = b'["L1","fabric","r1",1,0,400,"s1",3,0,400,null,null,null,null,0,null]'
+    l2 = b'["L2","host","h1",1,0,400,"r1",9,1,200,0,0,1,null,null,null]'
+    monkeypatch.setattr(views, "LINK_CHUNK", 1)
+    assert links_digest(links) == hashlib.sha256(b"links\0[0,[" + l1 + b"]][1,[" + l2 + b"]]").hexdigest()
+    monkeypatch.setattr(views, "LINK_CHUNK", 2)
+    assert links_digest(links) == hashlib.sha256(b"links\0[0,[" + l1 + b"," + l2 + b"]]").hexdigest()
 
 
 def test_routed_view_keeps_the_addressed_interfaces_in_order() -> None:
@@ -178,3 +201,74 @@ def test_docs_topology_digest_skips_only_management_and_override() -> None:
     assert moved == set(DOCS_SWITCH_FIELDS) == {f.name for f in fields(Switch)} - {"management", "overridden"}
     # the links and peer links are digested apart, every other field of the topology here
     assert len(docs_topology_values(Topology())) == len(fields(Topology)) - 2
+
+
+def test_items_digest_hashes_a_tag_then_each_pair_as_json() -> None:
+    # the tag, a NUL, then each pair dumped as the JSON list [key, value]: here ["a",[1,"x"]] and ["b",null]
+    d = ItemsDigest("t")
+    d.add("a", (1, "x"))
+    d.add("b", None)
+    assert d.hexdigest() == hashlib.sha256(b't\0["a",[1,"x"]]["b",null]').hexdigest()
+
+
+def _iface(name: str, port: int, lane: int, ipv4: str | None, peer: str, peer_if: str, role: str) -> object:
+    return SimpleNamespace(name=name, port=port, lane=lane, ipv4=ipv4, peer=peer, peer_interface=peer_if, role=role)
+
+
+def _switches() -> dict[str, object]:
+    # r1: a routed port and an unrouted host port; s1: one routed port back to r1
+    return {"r1": SimpleNamespace(interfaces=[_iface("Ethernet1", 1, 0, "10.0.0.0/31", "s1", "Ethernet9", "fabric"),
+                                              _iface("Ethernet2", 2, 1, None, "h1", "eth0", "host")]),
+            "s1": SimpleNamespace(interfaces=[_iface("Ethernet9", 9, 0, "10.0.0.1/31", "r1", "Ethernet1", "fabric")])}
+
+
+def test_ports_and_routed_views_and_their_digests() -> None:
+    ports, routed = ports_and_routed(cast(dict, _switches()))
+    # Port = (port, lane, name, ipv4, peer, peer_interface, role); routed: (name, ipv4) of the addressed ones
+    assert ports.view == {"r1": ((1, 0, "Ethernet1", "10.0.0.0/31", "s1", "Ethernet9", "fabric"),
+                                 (2, 1, "Ethernet2", None, "h1", "eth0", "host")),
+                          "s1": ((9, 0, "Ethernet9", "10.0.0.1/31", "r1", "Ethernet1", "fabric"),)}
+    assert routed.view == {"r1": (("Ethernet1", "10.0.0.0/31"),), "s1": (("Ethernet9", "10.0.0.1/31"),)}
+    assert routed.view == routed_view(ports.view)
+    assert ports.digest == hashlib.sha256(
+        b'ports\0["r1",[[1,0,"Ethernet1","10.0.0.0/31","s1","Ethernet9","fabric"],[2,1,"Ethernet2",null,"h1","eth0",'
+        b'"host"]]]["s1",[[9,0,"Ethernet9","10.0.0.1/31","r1","Ethernet1","fabric"]]]').hexdigest()
+    assert routed.digest == hashlib.sha256(
+        b'routed\0["r1",[["Ethernet1","10.0.0.0/31"]]]["s1",[["Ethernet9","10.0.0.1/31"]]]').hexdigest()
+
+
+@pytest.mark.parametrize("field", ["name", "port", "lane", "ipv4", "peer", "peer_interface", "role"])
+def test_any_port_value_changes_the_ports_digest(field: str) -> None:
+    base_ports, base_routed = ports_and_routed(cast(dict, _switches()))
+    for switch, index in (("r1", 0), ("r1", 1), ("s1", 0)):
+        devices = _switches()
+        iface = cast(SimpleNamespace, devices[switch]).interfaces[index]
+        setattr(iface, field, "10.9.9.9/31" if field == "ipv4" else 77 if field in ("port", "lane") else "other")
+        ports, routed = ports_and_routed(cast(dict, devices))
+        assert ports.digest != base_ports.digest
+        # the routed view holds the name and address of the addressed ports only (r1's port 2 has none until now)
+        shown = field in ("name", "ipv4") and (iface.ipv4 is not None)
+        assert (routed.digest != base_routed.digest) == shown
+    swapped = {"s1": _switches()["s1"], "r1": _switches()["r1"]}
+    assert ports_and_routed(cast(dict, swapped))[0].digest != base_ports.digest  # the order counts
+
+
+def _bgp_switch(asn: int, bfd: bool, neighbors: list[tuple[str, str, int]]) -> object:
+    group = SimpleNamespace(name="FABRIC", bfd=bfd,
+                            neighbors=[SimpleNamespace(ip=i, local_ip=loc, remote_as=r) for i, loc, r in neighbors])
+    return SimpleNamespace(bgp=SimpleNamespace(asn=asn, peer_groups=[group]))
+
+
+def test_sessions_view_and_any_value_changes_its_digest() -> None:
+    base = sessions_digested(cast(dict, {"r1": _bgp_switch(65001, True, [("10.0.0.1", "10.0.0.0", 65100)])}))
+    # Sessions = (asn, ((group, bfd, ((ip, local_ip, remote_as), ...)), ...))
+    assert base.view == {"r1": (65001, (("FABRIC", True, (("10.0.0.1", "10.0.0.0", 65100),)),))}
+    assert base.digest == hashlib.sha256(b'sessions\0["r1",[65001,[["FABRIC",true,[["10.0.0.1","10.0.0.0",65100]]]]]]'
+                                         ).hexdigest()
+    for asn, bfd, neighbor in ((65002, True, ("10.0.0.1", "10.0.0.0", 65100)),
+                               (65001, False, ("10.0.0.1", "10.0.0.0", 65100)),
+                               (65001, True, ("10.0.0.3", "10.0.0.0", 65100)),
+                               (65001, True, ("10.0.0.1", "10.0.0.2", 65100)),
+                               (65001, True, ("10.0.0.1", "10.0.0.0", 65101))):
+        other = sessions_digested(cast(dict, {"r1": _bgp_switch(asn, bfd, [neighbor])}))
+        assert other.digest != base.digest

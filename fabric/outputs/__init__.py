@@ -31,18 +31,22 @@ from .expected import expected_files
 from .ipplan import PlanAddresses, ipplan_csv, plan_addresses
 from .parts import ARTIFACTS, Artifact, Once, Part
 from .railmap import host_shapes, railmap_csv
-from .rollout import RolloutSwitch, switch_peers
-from .state_index import FabricIndex, index_from, prefix_lists, routed_view
+from .rollout import RolloutSwitch
+from .state_index import FabricIndex, index_from, prefix_lists
 from .views import (
     Addresses,
+    Digested,
     Port,
+    PortViews,
     RailSubnet,
+    Routed,
+    Sessions,
     addresses_view,
     docs_topology_values,
     links_digest,
-    ports_view,
+    ports_pass,
     rail_subnets_view,
-    sessions_view,
+    sessions_digested,
     topology_links,
     vlans_view,
 )
@@ -77,10 +81,10 @@ class Sources:
 
     @cached_property
     def rollout(self) -> dict[str, RolloutSwitch]:
-        """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`."""
-        ports, devices = self.ports, self.devices
-        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails, switch_peers(ports[n], devices))
-                for n, d in devices.items()}
+        """Each switch's place and its switch peers (fabric/outputs/rollout.py), the peers taken from `ports`
+        (rollout.switch_peers, in the pass that makes them)."""
+        peers = self._ports_pass.peers
+        return {n: RolloutSwitch(n, d.role, d.pod, d.segment, d.rails, peers[n]) for n, d in self.devices.items()}
 
     @cached_property
     def addresses(self) -> dict[str, Addresses]:
@@ -114,8 +118,13 @@ class Sources:
         return topology_links(self.topo)
 
     @cached_property
+    def _ports_pass(self) -> PortViews:
+        """ports, routed (with their digests) and each switch's switch peers, in one pass (views.ports_pass)."""
+        return ports_pass(self.devices)
+
+    @cached_property
     def ports(self) -> dict[str, tuple[Port, ...]]:
-        return ports_view(self.devices)
+        return self._ports_pass.ports.view
 
     @cached_property
     def racks(self) -> dict[str, str | None]:
@@ -126,8 +135,9 @@ class Sources:
         return vlans_view(self.devices)
 
     @cached_property
-    def routed(self) -> dict[str, tuple[tuple[str, str], ...]]:
-        return routed_view(self.ports)
+    def routed(self) -> dict[str, Routed]:
+        """state_index.routed_view of `ports`, made in the same pass."""
+        return self._ports_pass.routed.view
 
     @cached_property
     def prefix_lists(self) -> dict[str, tuple[str, ...]]:
@@ -147,8 +157,12 @@ class Sources:
                         *(self.shared(v) for v in ("routed", "addresses", "sessions", "rollout", "prefix_lists"))])
 
     @cached_property
-    def sessions(self) -> dict:
-        return sessions_view(self.devices)
+    def _sessions(self) -> Digested[dict[str, Sessions]]:
+        return sessions_digested(self.devices)
+
+    @cached_property
+    def sessions(self) -> dict[str, Sessions]:
+        return self._sessions.view
 
     @cached_property
     def host_addr(self) -> dict[str, int]:
@@ -169,7 +183,7 @@ class Sources:
 
     def shared(self, name: str) -> str:
         """The digest of projection `name` (an attribute above; of docs_topology every field but the links, which
-        "links" digests), computed once."""
+        "links" digests), computed once (ports, routed and sessions: as they are built)."""
         key = f"view:{name}"
         if key not in self._digests:
             self._digests[key] = self._digest_of(name)
@@ -178,6 +192,10 @@ class Sources:
     def _digest_of(self, name: str) -> str:
         if name == "links":
             return links_digest(self.links)
+        if name in ("ports", "routed"):  # digested as they are built (views.ports_and_routed)
+            return (self._ports_pass.ports if name == "ports" else self._ports_pass.routed).digest
+        if name == "sessions":
+            return self._sessions.digest
         return value_digest(self._digestable(name))
 
     def _digestable(self, name: str) -> object:

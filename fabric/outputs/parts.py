@@ -84,9 +84,11 @@ def _ansible(src: Sources) -> Iterator[Part]:
                combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
                lambda: inventory_files(switches, access, gpu_hosts(groups), plan()))
     # host_vars/<switch>.yml: what it shows of the switch's model (host_vars_data) and its rollout wave
+    rollout = src.shared("rollout")
     for name, dev in src.devices.items():
         key, data = f"ansible:{name}", host_vars_data(dev)
-        yield Part(key, "ansible", combine([key, code, value_digest(data), src.shared("rollout")]),
+        # one dump and one hash a switch (of 10,000s): its key, the code, its data and the rollout's digest
+        yield Part(key, "ansible", value_digest([key, code, data, rollout]),
                    lambda name=name, data=data: host_vars_text(name, data, waves()[name]))  # type: ignore[misc]
     yield Part("ansible:playbook", "ansible", _digest("ansible:playbook", ("fabric.outputs.ansible",),
                                                      data=PLAYBOOK_DATA), playbook_files)

@@ -27,7 +27,7 @@ from fabric.address import Prefix
 from fabric.device import DeviceConfig
 
 from .rollout import RolloutSwitch, rollout_view
-from .views import IPV4, NAME, Addresses, Port, Sessions, addresses_view, ports_view, sessions_view
+from .views import Addresses, Port, Sessions, addresses_view, ports_view, routed_of, sessions_view
 
 NOBODY = ("", "")  # the owner of an address no switch holds
 Owner = tuple[str, str]  # (device, interface or port-channel)
@@ -70,7 +70,7 @@ def prefix_lists(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[str, ..
 
 def routed_view(ports: Mapping[str, tuple[Port, ...]]) -> dict[str, tuple[tuple[str, str], ...]]:
     """Switch → (interface, a.b.c.d/len) of each routed interface (views.Port with an address)."""
-    return {name: tuple((p[NAME], p[IPV4]) for p in ps if p[IPV4]) for name, ps in ports.items()}
+    return {name: routed_of(ps) for name, ps in ports.items()}
 
 
 def build_index(devices: Mapping[str, DeviceConfig]) -> FabricIndex:
