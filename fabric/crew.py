@@ -23,6 +23,7 @@ Which process ran which job never changes a result: each job is a pure function 
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 import traceback
 from collections.abc import Callable, Sequence
@@ -101,8 +102,8 @@ class Crew:
                     lst.done(i)
 
     def results(self, name: str) -> dict[int, Any]:
-        """Every job's result of list `name` by job index, once all are in (run `work` first: a job nobody took
-        would be waited for forever). Raises the first failure of any job."""
+        """Every job's result of list `name` by job index, once all are in (run `work` first: a job nobody took is
+        reported as lost once every helper has ended). Raises the first failure of any job."""
         lst = self._lists[name]
         with self._cond:
             while self._error is None and len(lst.results) < lst.size:
@@ -134,7 +135,7 @@ class Crew:
             except (EOFError, OSError):
                 proc.join()
                 with self._cond:
-                    if self._error is None and proc.exitcode not in (0, None) and proc.exitcode != -15:
+                    if self._error is None and proc.exitcode not in (0, None, -signal.SIGTERM):  # ours: close()
                         self._error = HelperDied(f"a render worker ended with exit code {proc.exitcode}")
                     self._cond.notify_all()
                 return

@@ -98,9 +98,10 @@ def _share(parts: Sequence[Part], whole: list[tuple[int, int]], many: list[tuple
     instead of each process computing its own (the fabric index of the state files and expected/, 0.6 s at 131K)."""
     def needed(chunks: list[tuple[int, int]]) -> dict[int, Callable[[], object]]:
         return {id(s): s for lo, hi in chunks for i in range(lo, hi) for s in parts[i].shares}
-    here, there = needed(whole), needed(many)
-    for key in sorted(here.keys() & there.keys(), key=list(here).index):
-        here[key]()
+    there = needed(many)
+    for key, value in needed(whole).items():
+        if key in there:
+            value()
 
 
 def _add_parts(crew: Crew, parts: Sequence[Part], stage: Stage | None, helpers: int) -> None:
@@ -137,9 +138,10 @@ def produce(devices: list[DeviceConfig], parts: Sequence[Part] = (), workers: in
     helpers = bounded_workers(workers, len(devices) + len(parts)) - 1
     if size < SERIAL_BELOW or len(devices) + len(parts) < 2 or not can_fork():
         helpers = 0
-    crew = early.crew if early is not None and early.crew is not None else Crew()
+    started = early.crew if early is not None else None
+    crew = started or Crew()
     try:
-        if early is None or early.crew is None:
+        if started is None:
             _add_devices(crew, devices, stage, helpers + 1, done)
         _add_parts(crew, parts, stage, helpers)
         crew.hire(helpers, HELPER_ORDER)

@@ -20,9 +20,10 @@ from pathlib import Path
 import yaml
 
 from fabric.hosts import build_hosts
+from fabric.hosts.build import group_inputs
 from fabric.hosts.names import bond
 from fabric.outputs._common import host_bond
-from fabric.outputs.hosts import gpu_inventory, hosts_files
+from fabric.outputs.hosts import gpu_hosts, hosts_files
 from fabric.outputs.hosts_netplan import netplan_data
 from fabric.outputs.hosts_roce import nccl_conf, roce_script
 from tests.helpers import base_inventory, codes, mlag_inventory, run_data
@@ -58,7 +59,7 @@ def test_netplan_of_a_named_host(tmp_path: Path) -> None:
 
 
 def test_roce_script_and_nccl_of_the_group(tmp_path: Path) -> None:
-    _, plan = _plan(tmp_path, base_inventory())
+    res, plan = _plan(tmp_path, base_inventory())
     assert list(plan.groups) == ["p1-s1-h1"]
     g = plan.groups["p1-s1-h1"]
     assert g.hosts == ("p1-s1-gpu001", "p1-s1-gpu002", "p1-s1-gpu003", "p1-s1-gpu004")
@@ -79,7 +80,8 @@ def test_roce_script_and_nccl_of_the_group(tmp_path: Path) -> None:
     # pod with spines, ECMP per flow: no NCCL_CROSS_NIC, no adaptive routing
     assert nccl_conf(g).splitlines()[2:] == ["NCCL_IB_GID_INDEX=3", "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1",
                                              "NCCL_IB_TC=106"]
-    child = gpu_inventory(plan)["children"]["gpu_p1_s1_h1"]  # type: ignore[index]
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    child = gpu_hosts(group_inputs(res.inventory, res.topology, res.plan))["children"]["gpu_p1_s1_h1"]  # type: ignore[index]
     assert list(child["hosts"]) == list(g.hosts)
     assert child["hosts"]["p1-s1-gpu002"] == {"rail_rules": ["from 172.16.0.3 lookup 101",
                                                              "from 172.16.1.3 lookup 102"]}

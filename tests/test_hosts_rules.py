@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from fabric.hosts import HostsPlan
 from fabric.hosts.build import GroupInput, build_group, group_inputs, group_rules, plan_of
-from fabric.outputs.hosts import gpu_hosts, gpu_inventory
+from fabric.outputs.hosts import gpu_group_inventory, gpu_hosts
 from tests.helpers import base_inventory, mlag_inventory, run_data
 
 
@@ -53,8 +54,14 @@ def test_the_group_speaks_through_its_first_fullest_host(tmp_path: Path) -> None
     assert (group, rules) == _from_build_group(short)
 
 
+def _from_whole_plan(plan: HostsPlan) -> dict[str, object]:
+    """The gpu_hosts group the plain way: every host's whole plan, its interfaces' (address, table)."""
+    rules = {h.name: tuple((i.address, i.table) for i in h.interfaces) for h in plan.hosts.values()}
+    return gpu_group_inventory(plan.groups.values(), rules)
+
+
 def test_inventory_from_rules_is_the_plans(tmp_path: Path) -> None:
     inputs = _inputs(tmp_path, mlag_inventory())
-    assert gpu_hosts(inputs) == gpu_inventory(plan_of(inputs))
+    assert gpu_hosts(inputs) == _from_whole_plan(plan_of(inputs))
     hosts = gpu_hosts(inputs)["children"]["gpu_p1_s1_h1"]["hosts"]  # type: ignore[index]
     assert hosts["p1-s1-gpu001"] == {"rail_rules": ["from 172.16.0.2 lookup 101", "from 172.16.1.2 lookup 103"]}

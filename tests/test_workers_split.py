@@ -35,3 +35,22 @@ def test_a_value_both_sides_read_is_computed_before_they_part() -> None:
     assert made == ["both"]  # once; the values one side alone reads are left to it
     workers._share(parts, whole=[(0, 1)], many=[])
     assert made == ["both"]
+
+
+def test_the_fabric_index_is_declared_shared_by_its_readers() -> None:
+    """expected/ (this process's side) and the state files (the helpers' side) both read the fabric index: each
+    part names the same Once, so it is built once before the helpers fork."""
+    from pathlib import Path
+
+    from fabric.emit import build_models
+    from fabric.outputs import Sources, artifact_parts
+    from fabric.pipeline import run
+
+    res = run(Path(__file__).resolve().parents[1] / "inventory")
+    models = build_models(res)
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    src = Sources(res.inventory, res.topology, res.plan, models.devices, res.report, res.summary(), models.digests)
+    parts = {p.key: p for p in artifact_parts(src)}
+    (index,) = parts["expected"].shares
+    state = [p for k, p in parts.items() if k.startswith("state:") and k != "state:anta"]
+    assert len(state) == len(models.devices) and all(p.shares == (index,) for p in state)

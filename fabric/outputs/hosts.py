@@ -21,12 +21,6 @@ def ansible_group(name: str) -> str:
     return "gpu_" + name.replace("-", "_")
 
 
-def gpu_inventory(plan: HostsPlan) -> dict[str, object]:
-    """The `gpu_hosts` group of ansible/inventory.yml from the host plan (gpu_group_inventory)."""
-    rules = {h.name: tuple((i.address, i.table) for i in h.interfaces) for h in plan.hosts.values()}
-    return gpu_group_inventory(plan.groups.values(), rules)
-
-
 def gpu_hosts(groups: Iterable[GroupInput]) -> dict[str, object]:
     """The `gpu_hosts` group from the host groups' inputs: each group's plan and its hosts' rail rules
     (fabric.hosts.build.group_rules), not every host's whole plan."""
