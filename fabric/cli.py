@@ -22,6 +22,7 @@ from fabric.cli_commands import (
 )
 from fabric.cli_parser import EPILOG, build_parser
 from fabric.cli_render import cmd_plan, cmd_render
+from fabric.heap import keep_freed_memory
 from fabric.outdir import OutputRefused
 
 __all__ = ["EPILOG", "build_parser", "cmd_explain", "cmd_lab", "cmd_plan", "cmd_render", "cmd_report", "cmd_schema",
@@ -78,8 +79,12 @@ def run() -> None:
     The cyclic garbage collector is off for the whole command. A render builds millions of small objects without
     reference cycles, and the library pauses the collector while it builds them; once it is enabled again, the first
     young-generation pass walks every one of them (0.4 s at 65,536 GPUs) and frees nothing. A command is one short
-    process whose objects die with it, so reference counting alone frees what it must."""
+    process whose objects die with it, so reference counting alone frees what it must.
+
+    For the same short life, malloc keeps what is freed for reuse instead of handing it back to the kernel
+    (fabric.heap: a quarter fewer page faults in a render at 131,072 GPUs)."""
     gc.disable()
+    keep_freed_memory()
     cli_render.UNTIL_EXIT = []  # nothing a render built is freed before the process ends (below)
     rc = main()
     if _instrumented():

@@ -27,11 +27,11 @@ class Ports:
         self.lanes = max(lanes, 1)
         self.breakout = lanes > 1
         self.overflow_base = overflow_base
-        self._table = _positions(self.ports, self.lanes, self.breakout)
+        self.table = _positions(self.ports, self.lanes, self.breakout)  # at(i) for i < len(table): table[i]
 
     def at(self, position: int) -> tuple[int, int]:
-        if 0 <= position < len(self._table):  # within the candidate ports: looked up
-            return self._table[position]
+        if 0 <= position < len(self.table):  # within the candidate ports: looked up
+            return self.table[position]
         q, r = divmod(position, self.lanes)
         port = self.ports[q] if q < len(self.ports) else self.overflow_base + (q - len(self.ports)) + 1
         return port, (r + 1 if self.breakout else 0)
@@ -54,10 +54,14 @@ def uplink_candidates(model: SwitchModel) -> tuple[int, ...]:
 def downlink_candidates(model: SwitchModel, has_uplinks: bool) -> tuple[int, ...]:
     """Ports towards the tier below (hosts of a rail switch without rail blocks, rail switches of a spine): every
     port outside the uplink block when the switch has uplinks, else every port."""
-    if not has_uplinks:
-        return tuple(range(1, model.ports + 1))
-    up = set(uplink_candidates(model))
-    return tuple(p for p in range(1, model.ports + 1) if p not in up)
+    return _downlinks(model.ports, uplink_candidates(model) if has_uplinks else ())
+
+
+@lru_cache(maxsize=256)
+def _downlinks(ports: int, uplinks: tuple[int, ...]) -> tuple[int, ...]:
+    """Ports 1..`ports` less `uplinks`: worked out once per distinct model (every rail switch asks)."""
+    up = set(uplinks)
+    return tuple(p for p in range(1, ports + 1) if p not in up)
 
 
 def host_candidates(model: SwitchModel, slot: int, has_uplinks: bool, peer_ports: int = 0) -> tuple[int, ...]:

@@ -106,6 +106,7 @@ def _host_links(x: Expansion, p: int, seg: Segment, src: tuple, groups: tuple[tu
     topo, s = x.topo, seg.id
     add_link, host_role = topo.add, LinkRole.HOST
     place = topo.links.append  # the hot path: host links on enabled ports
+    new = tuple.__new__  # new(End, ...): End without namedtuple's Python-level __new__
     rail_slot = {r: (g, i) for g, rails in enumerate(groups) for i, r in enumerate(rails)}
     m = len(groups[0]) if groups else 1
     uses_blocks = {sw.name: blocks_for(x.inv, sw) for g in group_sw for sw in g}
@@ -128,8 +129,9 @@ def _host_links(x: Expansion, p: int, seg: Segment, src: tuple, groups: tuple[tu
                 swname = sw.name
                 position = (number - 1) if uses_blocks[swname] else (number - 1) * m + i
                 ports = port_alloc[(swname, i)]
-                port, lane = ports.at(position)
-                z = End(swname, port, lane, speed)
+                table = ports.table
+                port, lane = table[position] if position < len(table) else ports.at(position)
+                z = new(End, (swname, port, lane, speed))
                 host_link = Link(f"{hname}:nic{nic}p{side + 1}", host_role, host_ends[side], z, nic, nic, number)
                 if mlag:  # one LACP bond per NIC over both switches: same number on both
                     host_link.bundle = f"{hname}:nic{nic}"

@@ -45,6 +45,7 @@ def fabric_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch],
                                        spine.disabled_ports, lanes_for(smodel, sp.link_speed) or 1, smodel.ports)
     seg_by_id = {s.id: s for s in pod.segments}
     speed, members, add, fabric = sp.link_speed, sp.port_channel_members, x.topo.add, LinkRole.FABRIC
+    place, new = x.topo.links.append, tuple.__new__  # new(End, ...): End without namedtuple's Python-level __new__
     for info, switches in seg_switches:
         per_spine = seg_by_id[info.id].links_per_spine or sp.links_per_rail_switch
         _segment_stride(x, pi, p, sp, info, spines, down_pos, len(switches) * per_spine)
@@ -52,24 +53,30 @@ def fabric_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch],
             model = x.inv.switch_models[sw.model]
             up = uplink_ports(model, sw, lanes_for(model, speed) or 1)
             name, slot_base = sw.name, sw.tier_slot * lim.uplinks_per_rail_switch
+            up_table = up.table
             for spine in spines:
-                down = spine_down[spine.name]
+                sname, down = spine.name, spine_down[spine.name]
+                down_table = down.table
                 first_u = (spine.index - 1) * per_spine
                 for link in range(per_spine):
                     u = first_u + link
-                    port, lane = up.at(u)
-                    sport, slane = down.at(down_pos[spine.name])
-                    down_pos[spine.name] += 1
+                    port, lane = up_table[u] if u < len(up_table) else up.at(u)
+                    d = down_pos[sname]
+                    sport, slane = down_table[d] if d < len(down_table) else down.at(d)
+                    down_pos[sname] = d + 1
                     bundle = None
                     slot_u = u
                     if members:
                         c = link // members
-                        bundle = f"{name}>{spine.name}#pc{c + 1}"
+                        bundle = f"{name}>{sname}#pc{c + 1}"
                         slot_u = first_u + c * members
-                    a, z = End(name, port, lane, speed), End(spine.name, sport, slane, speed)
-                    add(Link(f"{name}>{spine.name}#{link + 1}", fabric, a, z, bundle=bundle,
-                             net_slot=slot_base + slot_u),
-                        a if port in up.disabled else z if sport in down.disabled else None)
+                    a, z = new(End, (name, port, lane, speed)), new(End, (sname, sport, slane, speed))
+                    made = Link(f"{name}>{sname}#{link + 1}", fabric, a, z, None, None, None, bundle,
+                                slot_base + slot_u)
+                    if port in up.disabled or sport in down.disabled:
+                        add(made, a if port in up.disabled else z)
+                    else:
+                        place(made)
 
 
 def _segment_stride(x: Expansion, pi: int, p: int, sp: Spines, info: SegmentInfo, spines: list[Switch],
@@ -106,21 +113,28 @@ def core_links(x: Expansion, pi: int, pod: Pod, spines: list[Switch], core: Core
             by_plane.setdefault(sup.plane, []).append(sup)
     _pod_stride(x, pi, pod.id, sp, ss_cfg, spines, core)
     links, add, role = sp.links_per_super_spine, x.topo.add, LinkRole.CORE
+    place, new = x.topo.links.append, tuple.__new__  # new(End, ...): End without namedtuple's Python-level __new__
     position = core.position
     for spine in spines:
         smodel = x.inv.switch_models[spine.model]
         up = uplink_ports(smodel, spine, lanes_for(smodel, speed) or 1)
         name, slot_base = spine.name, x.core_net_base + spine.tier_slot * lim.uplinks_per_spine
+        up_table = up.table
         for pos, sup in enumerate(by_plane[spine.plane if planes else None]):
-            down = core.ports[(sup.name, speed)]
+            uname, down = sup.name, core.ports[(sup.name, speed)]
+            down_table = down.table
             for link in range(links):
                 u = pos * links + link
-                port, lane = up.at(u)
-                sport, slane = down.at(position[sup.name])
-                position[sup.name] += 1
-                a, z = End(name, port, lane, speed), End(sup.name, sport, slane, speed)
-                add(Link(f"{name}>{sup.name}#{link + 1}", role, a, z, net_slot=slot_base + u),
-                    a if port in up.disabled else z if sport in down.disabled else None)
+                port, lane = up_table[u] if u < len(up_table) else up.at(u)
+                d = position[uname]
+                sport, slane = down_table[d] if d < len(down_table) else down.at(d)
+                position[uname] = d + 1
+                a, z = new(End, (name, port, lane, speed)), new(End, (uname, sport, slane, speed))
+                made = Link(f"{name}>{uname}#{link + 1}", role, a, z, None, None, None, None, slot_base + u)
+                if port in up.disabled or sport in down.disabled:
+                    add(made, a if port in up.disabled else z)
+                else:
+                    place(made)
 
 
 def _pod_stride(x: Expansion, pi: int, p: int, sp: Spines, ss_cfg: SuperSpines, spines: list[Switch],
