@@ -18,7 +18,7 @@ from fabric.cli_commands import (
 )
 from fabric.cli_render import cmd_plan, cmd_render
 from fabric.completion import add_parser as add_completion_parser
-from fabric.sonic_yang.check import add_parser as add_sonic_yang_parser
+from fabric.sonic_yang.command import add_parser as add_sonic_yang_parser
 
 FULL_HELP = ("render every device and artifact afresh instead of reusing the files of --out whose digests (in its "
              "manifest.json) still match; the output is the same either way")

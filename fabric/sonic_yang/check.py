@@ -92,16 +92,3 @@ def cmd_sonic_yang(args: argparse.Namespace) -> int:
     print(f"{len(problems)} problem(s) in {failing} of {devices} config_db.json file(s)",
           file=sys.stderr if not problems else sys.stdout)
     return 1 if problems else 0
-
-
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("sonic-yang", help="validate every rendered SONiC config_db.json against SONiC's YANG models",
-                       description="Translate each configs/*/config_db.json of GENERATED into a YANG instance "
-                                   "document the way SONiC's sonic-yang-mgmt does and validate it with yanglint "
-                                   "against SONiC's YANG models, as the Generic Config Updater (config replace / "
-                                   "apply-patch) does on the switch: every table modelled, every value and "
-                                   "reference valid. Exit 1 on any problem, 2 when models or yanglint are missing.")
-    p.add_argument("generated", nargs="?", default="generated", help="a generated/ tree (default: generated)")
-    p.add_argument("--models", help=f"directory of SONiC YANG models (default: ${model_source.ENV_MODELS}); "
-                                    "export them with `python -m fabric.sonic_yang.models SONIC_BUILDIMAGE DIR`")
-    p.set_defaults(func=cmd_sonic_yang)

@@ -19,13 +19,14 @@ from pathlib import Path
 
 import jinja2
 
+from fabric.sonic_yang.command import ENV_MODELS as ENV_MODELS  # defined beside the parser, which names it too
+
 MODELS_SUBDIR = "src/sonic-yang-models/yang-models"
 TEMPLATES_SUBDIR = "src/sonic-yang-models/yang-templates"
 # What SONiC's build passes when it renders the templates (sonic-yang-models/setup.py, build_py).
 TEMPLATE_VARIABLES = {"yang_model_type": "py"}
 # Where the `fetch` tool leaves a bare copy of sonic-buildimage on the development machine.
 MIRROR = Path("/work/.mirror/sonic-net+sonic-buildimage/repo")
-ENV_MODELS = "SONIC_YANG_MODELS"
 
 
 class ExportError(Exception):
