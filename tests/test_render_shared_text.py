@@ -140,3 +140,14 @@ def test_platform_filters_registered_once() -> None:
     assert PLATFORMS["sonic"].filters == (("frr_neighbors", "fabric.platforms.sonic_frr:neighbor_lines"),)
     assert platform_filters() == {"frr_neighbors": neighbor_lines}
     assert environment().filters["frr_neighbors"] is neighbor_lines
+
+
+def test_port_texts_made_once_per_value_and_bounded() -> None:
+    from fabric.platforms.sonic_config_db_ports import LANES_TEXT, MTU_TEXT, _Texts
+
+    assert LANES_TEXT[(0, 1, 2, 3)] == "0,1,2,3" and LANES_TEXT[(4, 5, 6, 7)] == "4,5,6,7"
+    assert MTU_TEXT[9216] == "9216" and MTU_TEXT[9100] == "9100"
+    made: list[int] = []
+    texts = _Texts(lambda n: made.append(n) or f"<{n}>", limit=2)
+    assert [texts[1], texts[2], texts[1]] == ["<1>", "<2>", "<1>"] and made == [1, 2]  # 1 made once
+    assert texts[3] == "<3>" and len(texts) == 1  # full at 2 keys: emptied, then 3 added
