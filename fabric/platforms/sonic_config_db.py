@@ -91,9 +91,10 @@ def dumps(db: Tables) -> str:
 
 # The document is assembled from its tables' texts (members), so that the tables every switch of a shape shares
 # (QoS and buffers: about three quarters of the bytes) are serialised once, not once per switch. A member is the
-# bytes orjson writes for that table inside the whole document: the table alone as a one-key object, indented as at
-# depth 1, without the enclosing braces. Joined in table order with ",\n" inside "{\n" ... "\n}", the members give
-# exactly dumps() of the whole document (tests/test_sonic_config_db.py compares the two).
+# text orjson writes for that table inside the whole document: the table alone as a one-key object, indented as at
+# depth 1, without the enclosing braces. Joined in table order with ",\n" inside "{\n" ... "\n}\n", the members give
+# exactly dumps() of the whole document (tests/test_render_shared_text.py compares the two for every SONiC switch
+# of the example, and that a switch differing in one value a shared text reads gets its own text).
 
 
 def members(tables: Tables) -> list[Member]:
