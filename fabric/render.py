@@ -12,6 +12,7 @@ import os
 import traceback
 from collections.abc import Callable
 from functools import cache, lru_cache
+from importlib import import_module
 from pathlib import Path
 
 import jinja2
@@ -101,7 +102,23 @@ def environment(root: str = str(TEMPLATES)) -> jinja2.Environment:
     env.filters["dscp_list"] = _dscp_list
     env.filters["tojson"] = _tojson
     env.globals["render_once"] = _render_once(env)
+    filters = platform_filters()
+    if clash := sorted(set(filters) & set(env.filters)):
+        raise ValueError(f"platform template filters {clash} would replace filters of the environment")
+    env.filters.update(filters)
     return env
+
+
+def platform_filters() -> dict[str, Callable[..., str]]:
+    """Every platform's template filters (Platform.filters), imported; two platforms may not name the same one."""
+    out: dict[str, Callable[..., str]] = {}
+    for platform in PLATFORMS.values():
+        for name, spec in platform.filters:
+            if name in out:
+                raise ValueError(f"template filter {name!r} of platform {platform.name} is already defined")
+            module, _, function = spec.partition(":")
+            out[name] = getattr(import_module(module), function)
+    return out
 
 
 def _where(exc: BaseException, root: str, entry: str) -> tuple[str, int | None]:

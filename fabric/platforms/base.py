@@ -75,6 +75,9 @@ class Platform:
     # its standalone Ansible filter plugin, a file name under fabric/platforms/ ("eos_ansible.py"), copied to
     # generated/ansible/filter_plugins/railfabric_<name>.py: its access check, drain and `show` readers
     ansible_plugin: str = ""
+    # Jinja filters its templates use, (name, "module:function"): formatting of long per-item loops done in Python,
+    # registered in the one render environment (fabric/render.py); a name is the platform's alone
+    filters: tuple[tuple[str, str], ...] = ()
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

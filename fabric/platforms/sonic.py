@@ -27,6 +27,7 @@ PLATFORM = Platform(
     watchdog_actions=frozenset({"drop", "forward", "alert"}),
     files=(OutputFile("config_db.json", builder="fabric.platforms.sonic_config_db:config_db"),
            OutputFile("frr.conf", template="frr.conf.j2")),
+    filters=(("frr_neighbors", "fabric.platforms.sonic_frr:neighbor_lines"),),
     port_channel_prefix="PortChannel",
     management_interface="eth0",
     loopback_interface="Loopback0",

@@ -18,6 +18,8 @@ unchanged from the templates this module replaced.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -26,13 +28,15 @@ from fabric.platforms.sonic import PLATFORM
 from fabric.platforms.sonic_config_db_buffers import BUFFER_TABLES, buffer_tables
 from fabric.platforms.sonic_config_db_mclag import MCLAG_TABLES, mclag_tables
 from fabric.platforms.sonic_config_db_ports import PORT_TABLES, port_tables
-from fabric.platforms.sonic_config_db_qos import QOS_TABLES, qos_tables
+from fabric.platforms.sonic_config_db_qos import QOS_TABLES, ports_qos_tables, qos_tables, roce_ports
 from fabric.platforms.sonic_config_db_system import SYSTEM_TABLES, system_tables
 
 if TYPE_CHECKING:  # types only: the platform registry imports this module before fabric.device exists
-    from fabric.device import DeviceConfig
+    from fabric.buffers import Buffers
+    from fabric.device import DeviceConfig, Qos
 
 Tables = dict[str, dict[str, Any]]
+Member = tuple[str, str]  # (table name, its `  "NAME": {...}` text inside the document)
 
 _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 
@@ -73,14 +77,10 @@ def identity_tables(dev: DeviceConfig) -> Tables:
 
 def config_db_tables(dev: DeviceConfig) -> Tables:
     """The whole CONFIG_DB of one switch, as data."""
-    db = identity_tables(dev)
-    db.update(port_tables(dev))
-    if dev.mlag is not None:
-        db.update(mclag_tables(dev.mlag))
+    db = own_tables(dev)
     db.update(qos_tables(dev.qos, dev.interfaces))
     if dev.buffers:
         db.update(buffer_tables(dev.buffers))
-    db.update(system_tables(dev.system, dev.management, dev.management_gateway))
     return db
 
 
@@ -89,6 +89,72 @@ def dumps(db: Tables) -> str:
     return orjson.dumps(db, option=_JSON_OPTIONS).decode() + "\n"
 
 
+# The document is assembled from its tables' texts (members), so that the tables every switch of a shape shares
+# (QoS and buffers: about three quarters of the bytes) are serialised once, not once per switch. A member is the
+# text orjson writes for that table inside the whole document: the table alone as a one-key object, indented as at
+# depth 1, without the enclosing braces. Joined in table order with ",\n" inside "{\n" ... "\n}\n", the members give
+# exactly dumps() of the whole document (tests/test_render_shared_text.py compares the two for every SONiC switch
+# of the example, and that a switch differing in one value a shared text reads gets its own text).
+
+
+def members(tables: Tables) -> list[Member]:
+    """Each table of `tables` as its member text."""
+    return [(name, orjson.dumps({name: rows}, option=_JSON_OPTIONS)[2:-2].decode()) for name, rows in tables.items()]
+
+
+def document(parts: Iterable[Member]) -> str:
+    """The file's text from the members of all its tables (each table once): as dumps() of the whole."""
+    texts = ["{\n"]
+    for _, text in sorted(parts, key=_name):
+        texts += (text, ",\n")
+    texts[-1] = "\n}\n"
+    return "".join(texts)  # the whole file's text made in one piece (a large buffer costs page faults)
+
+
+def _name(member: Member) -> str:
+    return member[0]
+
+
+@lru_cache(maxsize=64)
+def qos_members(q: Qos, ports: tuple[str, ...]) -> tuple[Member, ...]:
+    """The QoS tables of a switch whose RoCE ports are `ports`, serialised once per (Qos, ports): every switch of a
+    shape has the same ports, and one Qos serves the whole fabric. Keyed on exactly what ports_qos_tables reads."""
+    return tuple(members(ports_qos_tables(q, ports)))
+
+
+# Switches of one shape share one Buffers object (fabric/device/buffers.py; frozen, so its value never changes):
+# its tables are serialised once per object. Keyed by identity (hashing a Buffers walks every port's assignment),
+# holding the Buffers so that the id cannot be reused by another object while the entry lives.
+_BUFFER_MEMBERS: dict[int, tuple[Buffers, tuple[Member, ...]]] = {}
+_BUFFER_MEMBERS_MAX = 256
+
+
+def buffer_members(b: Buffers) -> tuple[Member, ...]:
+    hit = _BUFFER_MEMBERS.get(id(b))
+    if hit is not None and hit[0] is b:
+        return hit[1]
+    if len(_BUFFER_MEMBERS) >= _BUFFER_MEMBERS_MAX:
+        _BUFFER_MEMBERS.clear()
+    made = tuple(members(buffer_tables(b)))
+    _BUFFER_MEMBERS[id(b)] = (b, made)
+    return made
+
+
+def own_tables(dev: DeviceConfig) -> Tables:
+    """The tables that differ from switch to switch: identity, ports and interfaces, MCLAG, management."""
+    db = identity_tables(dev)
+    db.update(port_tables(dev))
+    if dev.mlag is not None:
+        db.update(mclag_tables(dev.mlag))
+    db.update(system_tables(dev.system, dev.management, dev.management_gateway))
+    return db
+
+
 def config_db(dev: DeviceConfig) -> str:
-    """config_db.json of one SONiC switch (the platform's builder: fabric/platforms/sonic.py)."""
-    return dumps(config_db_tables(dev))
+    """config_db.json of one SONiC switch (the platform's builder: fabric/platforms/sonic.py): the text of
+    dumps(config_db_tables(dev)), with the shared tables' members made once."""
+    parts = members(own_tables(dev))
+    parts.extend(qos_members(dev.qos, roce_ports(dev.interfaces)))
+    if dev.buffers:
+        parts.extend(buffer_members(dev.buffers))
+    return document(parts)

@@ -6,8 +6,7 @@ An address row is the interface's own key plus `<name>|<a.b.c.d/len>`, both with
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: the platform registry imports this module before fabric.device exists
@@ -32,27 +31,39 @@ def address_rows(rows: Iterable[tuple[str, str]]) -> dict[str, dict[str, str]]:
     return out
 
 
-@lru_cache(maxsize=1 << 12)
+class _Texts(dict[Any, str]):
+    """value → its CONFIG_DB text, made on the first miss: a hit is one dict lookup in the caller's expression, no
+    call (a million ports at 131,072 GPUs). The values are ints and tuples of ints: the text is a function of the key
+    alone. Bounded: emptied when it reaches `limit` keys."""
+
+    def __init__(self, text: Callable[[Any], str], limit: int = 1 << 12) -> None:
+        super().__init__()
+        self.text, self.limit = text, limit
+
+    def __missing__(self, key: Any) -> str:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.text(key)
+        return value
+
+
 def lanes_text(lanes: tuple[int, ...]) -> str:
-    """PORT.lanes ("0,1,2,3"): the same serdes lanes recur on every switch of a model, so each is joined once."""
+    """PORT.lanes ("0,1,2,3")."""
     return ",".join(str(lane) for lane in lanes)
 
 
-def port_row(i: Interface) -> dict[str, str]:
-    return {
-        "admin_status": "up" if i.admin_up else "down",
-        "speed": i.speed_setting,
-        "fec": i.fec,
-        "mtu": str(i.mtu),
-        "lanes": lanes_text(i.lanes),
-        "description": i.description,
-    }
+LANES_TEXT = _Texts(lanes_text)  # the same serdes lanes recur on every switch of a model: each joined once
+MTU_TEXT = _Texts(str)
 
 
 def interface_tables(interfaces: tuple[Interface, ...]) -> Tables:
     """PORT for every port (unused ones admin down), BREAKOUT_CFG on the first lane of each broken-out port, and
     INTERFACE for the routed ports."""
-    out: Tables = {"PORT": {i.name: port_row(i) for i in interfaces}}
+    # a PORT row: admin status, speed, FEC, MTU, serdes lanes and description (a million ports at 131,072 GPUs:
+    # written out in the comprehension, no call per port)
+    out: Tables = {"PORT": {i.name: {"admin_status": "up" if i.admin_up else "down", "speed": i.speed_setting,
+                                     "fec": i.fec, "mtu": MTU_TEXT[i.mtu], "lanes": LANES_TEXT[i.lanes],
+                                     "description": i.description} for i in interfaces}}
     breakouts = {i.name: {"brkout_mode": i.breakout} for i in interfaces if i.breakout and i.lane == 1}
     if breakouts:
         out["BREAKOUT_CFG"] = breakouts

@@ -118,5 +118,15 @@ def port_tables(q: Qos, ports: list[str]) -> Tables:
     return out
 
 
+def roce_ports(interfaces: tuple[Interface, ...]) -> tuple[str, ...]:
+    """The ports the RoCE QoS applies to (Interface.qos), in model order."""
+    return tuple(i.name for i in interfaces if i.qos)
+
+
 def qos_tables(q: Qos, interfaces: tuple[Interface, ...]) -> Tables:
-    return {**map_tables(q), **scheduler_tables(q), **port_tables(q, [i.name for i in interfaces if i.qos])}
+    return ports_qos_tables(q, roce_ports(interfaces))
+
+
+def ports_qos_tables(q: Qos, ports: tuple[str, ...]) -> Tables:
+    """Every QoS table of a switch whose RoCE ports are `ports`: what it reads is exactly (q, ports)."""
+    return {**map_tables(q), **scheduler_tables(q), **port_tables(q, list(ports))}
