@@ -44,6 +44,17 @@ class SwitchLinks:
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
 
 
+class Dotted(dict[int, str]):
+    """ntoa at the link walk's rate: the text "a.b.c." of each /24 (by address >> 8), made by ntoa when first met,
+    so an address's text is its /24's text and its last octet's (DOTTED_OCTETS). A fabric's /31s fill a few
+    thousand /24s, met hundreds of thousands of times; the same text as ntoa, and ntoa's error out of range."""
+
+    def __missing__(self, block: int) -> str:
+        text = self[block] = ntoa(block << 8)[:-1]  # "a.b.c.0" → "a.b.c."
+        return text
+
+
+DOTTED_OCTETS = tuple(map(str, range(256)))
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
 # routing.group_of by the roles' values: an enum member hashes in Python code, its value (a str) in C
 _GROUP_OF = {(mine.value, peer.value): group for (mine, peer), (group, _desc) in GROUPS.items()}
@@ -106,6 +117,7 @@ def _links(inv: Inventory, topo: Topology, plan: Plan, ends: SwitchEnds, outs: d
     out in one loop, without a call or a parts tuple per end: it runs for every fabric link, hundreds of thousands
     of times at scale."""
     fabric_mtu, get, p2p_ends, host = inv.fabric.mtu, outs.get, plan.p2p_ends, LinkRole.HOST
+    dotted, octet = Dotted(), DOTTED_OCTETS
     for link in links:
         if link.role is host:
             out = get(link.z.device)
@@ -120,7 +132,8 @@ def _links(inv: Inventory, topo: Topology, plan: Plan, ends: SwitchEnds, outs: d
         zn, z_platform, z_speed, z_serdes, z_role, z_asn = ends[ez.device]
         bundle = link.bundle
         upper_ip, lower_ip = p2p_ends(bundle or link.id)
-        a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
+        a_ip = dotted[lower_ip >> 8] + octet[lower_ip & 255]  # ntoa(lower_ip)
+        z_ip = dotted[upper_ip >> 8] + octet[upper_ip & 255]
         a_port, a_lane, z_port, z_lane = ea.port, ea.lane, ez.port, ez.lane
         a_name = interface_name(a_platform, a_port, a_lane, a_speed // ea.speed if a_lane else 1, a_serdes)
         z_name = interface_name(z_platform, z_port, z_lane, z_speed // ez.speed if z_lane else 1, z_serdes)
