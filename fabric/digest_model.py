@@ -132,13 +132,14 @@ def _inline_elements(elem: object) -> tuple[_Enc | None, list[type]]:
             return TypeError(f"cannot digest {sorted({type(v).__name__ for v in seq})} as {elem.__name__}s")
 
         if get is not None:  # every field as it is: one compiled comprehension over the sequence
-            values_of = _records_getter(elem, [f.name for f in dataclasses.fields(elem)])
+            values_of = _records_getter([f.name for f in dataclasses.fields(elem)])
 
             def scalar_records(seq: tuple, dg: _Digester) -> _Encoded:
-                out = values_of(seq)
-                if len(out) != len(seq):  # it leaves out what is not an `elem`: the positional form is of `elem` only
+                # the positional form is of `elem` only: checked first, in one C-level pass (a third of the cost
+                # of a test per element inside the comprehension)
+                if seq and set(map(type, seq)) != only:
                     raise refuse(seq)
-                return out
+                return values_of(seq)
             return scalar_records, [elem]
 
         def records(seq: tuple, dg: _Digester) -> _Encoded:
@@ -256,14 +257,12 @@ def _values_getter(names: list[str]) -> Callable[[typing.Any], tuple]:
     return values
 
 
-def _records_getter(cls: type, names: list[str]) -> Callable[[typing.Any], list[tuple]]:
-    """A function giving, for a sequence, the tuple of attributes `names` (two or more) of each element whose type
-    is exactly `cls`, leaving the others out (the caller compares lengths): one comprehension, no call per
-    element."""
+def _records_getter(names: list[str]) -> Callable[[typing.Any], list[tuple]]:
+    """A function giving, for a sequence of instances of one class (the caller checks their type), the tuple of
+    their attributes `names` (two or more): one comprehension, no call per element."""
     _check_names(names)
-    scope: dict[str, typing.Any] = {"cls": cls}
-    exec(f"def values_of(seq):\n    return [({', '.join(f'o.{n}' for n in names)}) for o in seq if type(o) is cls]",
-         scope)
+    scope: dict[str, typing.Any] = {}
+    exec(f"def values_of(seq):\n    return [({', '.join(f'o.{n}' for n in names)}) for o in seq]", scope)
     values_of: Callable[[typing.Any], list[tuple]] = scope["values_of"]
     return values_of
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fabric.device.buffers import device_buffers
-from fabric.device.interfaces import Interface
+from fabric.device.interfaces import Interface, build_interfaces_shaped
 from fabric.device.qos import build_qos
 from tests.helpers import base_inventory, run_data
 
@@ -26,3 +26,26 @@ def test_only_platforms_with_buffer_tables(tmp_path: Path) -> None:
     assert b.cable_lengths == (("Ethernet0", "3m"), ("Ethernet8", "0m"))
     # lossless PG 3 (the RoCE priority) only on the host port
     assert [(a.port, a.index) for a in b.pgs if a.index == "3"] == [("Ethernet0", "3")]
+
+
+def test_a_shape_stands_for_the_port_facts(tmp_path: Path) -> None:
+    """With the shape build_interfaces_shaped gives, the same Buffers as from every interface's facts; a shape that
+    differs only in one port's MTU gives that port's other tables."""
+    r = run_data(tmp_path, base_inventory())
+    inv, topo = r.inventory, r.topology
+    assert inv is not None and topo is not None
+    sw, qos = topo.switches["p1-s1-rail0"], build_qos(inv)
+    model = inv.switch_models[sw.model]
+
+    def host(mtu: int) -> dict[tuple[int, int], Interface]:
+        return {(1, 1): Interface("Ethernet0", 1, 1, 400, "access", True, "h1", mtu, vlan=100, qos=True, role="host")}
+
+    out, shape = build_interfaces_shaped(sw, model, host(9216), {1: (2, 400)}, 9216)
+    low, low_shape = build_interfaces_shaped(sw, model, host(4200), {1: (2, 400)}, 9216)
+    assert shape != low_shape  # (0, "Ethernet0", 400, 9216, ...) against (0, "Ethernet0", 400, 4200, ...)
+    b, b_low = device_buffers(inv, "sonic", model, out, qos, shape), device_buffers(inv, "sonic", model, low, qos,
+                                                                                    low_shape)
+    assert b == device_buffers(inv, "sonic", model, out, qos) and b_low == device_buffers(inv, "sonic", model, low, qos)
+    # the headroom of a lossless PG grows with the port MTU (the frame in flight, fabric/buffers.py): 4200 < 9216
+    assert b != b_low
+    assert device_buffers(inv, "sonic", model, out, qos, shape) is b  # the same shape: the same (frozen) tables

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from fabric.device.interfaces import Interface, build_interfaces, end_name
+from fabric.device.interfaces import Interface, build_interfaces, build_interfaces_shaped, end_name
 from fabric.pipeline import Result
 from fabric.topology import End
 from tests.helpers import base_inventory, run_data
@@ -68,3 +68,20 @@ def test_native_port_below_its_speed_and_shared_unused_ports(mini: Result) -> No
     # the same shape again: the unused ports are the same (read-only) objects, the used one is the switch's own
     again = build_interfaces(sw, model, {}, {}, 9216)
     assert again[0] is out[0] and again[1] is not slow and again[1].mode == "unused"
+
+
+def test_shape_names_the_layout_and_every_interface_not_its_own(mini: Result) -> None:
+    inv, topo = mini.inventory, mini.topology
+    assert inv is not None and topo is not None
+    sw = dataclasses.replace(topo.switches["p1-s1-rail0"], disabled_ports=frozenset({3}))
+    model = inv.switch_models[sw.model]
+    used = {(1, 1): Interface("Ethernet0", 1, 1, 400, "access", True, "h1", 9216, vlan=100, qos=True, peer="h1",
+                              role="host")}
+    out, (layout, own) = build_interfaces_shaped(sw, model, used, {1: (2, 400)}, 9216)
+    assert out == build_interfaces(sw, model, used, {1: (2, 400)}, 9216)
+    # the layout: SONiC, 8 serdes lanes, 64 ports of 800G at MTU 9216, port 1 broken out 2 × 400G
+    assert layout == ("sonic", 8, 64, 800, 9216, ((1, (2, 400)),))
+    # not the layout's own: the host lane at position 0 (serdes 0-3), and disabled port 3 at position 3 (after port
+    # 1's two lanes and port 2), serdes (3-1)·8 = 16..23, no role, no RoCE QoS
+    assert own == ((0, "Ethernet0", 400, 9216, (0, 1, 2, 3), "host", True),
+                   (3, "Ethernet16", 800, 9216, tuple(range(16, 24)), "", False))

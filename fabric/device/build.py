@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fabric.address import aton, ntoa
 from fabric.allocate import Plan
 from fabric.device.buffers import device_buffers
-from fabric.device.interfaces import build_interfaces
+from fabric.device.interfaces import build_interfaces_shaped
 from fabric.device.links import SwitchLinks, switch_links, walk_fabric
 from fabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
 from fabric.device.model import DeviceConfig
@@ -95,7 +95,7 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
                                shared.min_links_of(inv, sw.pod))
     pcs.extend(mlag_port_channels(found.mlag, mtu, [s.vlan for s in subnets]))
     pcs.sort(key=lambda p: p.number)
-    interfaces = build_interfaces(sw, model, found.used, found.breakout_of, mtu)
+    interfaces, shape = build_interfaces_shaped(sw, model, found.used, found.breakout_of, mtu)
     vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag)
     mlag = build_mlag(sw, plan, found.mlag, traits.mlag_peer_interface) if found.mlag.active else None
     if mlag is not None:
@@ -114,5 +114,5 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         mtu=mtu, mtu_note=mtu_note(inv.fabric.mtu, mtu, sw.platform, found.lower_peers),
         host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
-        buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos),
+        buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
         system=shared.system_of(inv, sw, management_ip), mlag=mlag)

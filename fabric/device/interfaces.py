@@ -133,16 +133,33 @@ def port_layout(platform: str, serdes_lanes: int, ports: int, speed: int, mtu: i
     return tuple(out), slots
 
 
+# What fixes the buffer facts (name, speed, MTU, serdes lanes, role, QoS) of every interface build_interfaces gives:
+# the arguments of its port_layout (the unused ports' Interfaces) and (position, those facts) of each other one.
+Shape = tuple[tuple[str, int, int, int, int, Breakouts],
+              tuple[tuple[int, str, int, int, tuple[int, ...], str, bool], ...]]
+
+
 def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], Interface],
                      breakout_of: dict[int, tuple[int, int]], mtu: int) -> tuple[Interface, ...]:
+    """Every port of `model` on `sw`, by port then lane (build_interfaces_shaped without the shape)."""
+    return build_interfaces_shaped(sw, model, used, breakout_of, mtu)[0]
+
+
+def build_interfaces_shaped(sw: Switch, model: SwitchModel, used: dict[tuple[int, int], Interface],
+                            breakout_of: dict[int, tuple[int, int]],
+                            mtu: int) -> tuple[tuple[Interface, ...], Shape]:
     """Every port of `model` on `sw`, by port then lane: the used lanes (`used`: (port, lane) → its Interface from
     the link walk, whose physical facts are filled in here), the spare lanes of broken-out ports (`breakout_of`:
     port → (lanes, lane speed)), unused and disabled ports at the switch MTU. Serdes lanes are numbered
     sequentially: port p owns (p-1)·serdes_lanes ... Unused ports are the Interfaces port_layout shares between
-    the switches of one shape (read-only, like every Interface once built)."""
+    the switches of one shape (read-only, like every Interface once built). With the interfaces, their Shape: the
+    buffer tables' cache key (device.buffers), made here where each Interface that is not the layout's is met
+    anyway, at a fraction of the cost of a key of every interface."""
     platform, serdes = sw.platform, model.serdes_lanes
-    template, slots = port_layout(platform, serdes, model.ports, model.speed, mtu, tuple(sorted(breakout_of.items())))
+    layout = (platform, serdes, model.ports, model.speed, mtu, tuple(sorted(breakout_of.items())))
+    template, slots = port_layout(*layout)
     out = list(template)
+    own = []
     for key, intf in used.items():
         slot = slots.get(key)
         if slot is None:  # beyond the model: the validation stops rendering on PORT001 before this
@@ -155,9 +172,11 @@ def build_interfaces(sw: Switch, model: SwitchModel, used: dict[tuple[int, int],
             intf.breakout, intf.lanes, intf.speed_setting, intf.fec = physical(
                 platform, serdes, port, breakout_of.get(port), lane, intf.speed)
         out[n] = intf
+        own.append((n, intf.name, intf.speed, intf.mtu, intf.lanes, intf.role, intf.qos))
     if sw.disabled_ports:
         for n, t in enumerate(template):
             if out[n] is t and t.port in sw.disabled_ports:
-                out[n] = Interface(t.name, t.port, t.lane, t.speed, "unused", False, "disabled in inventory", mtu,
-                                   breakout=t.breakout, lanes=t.lanes, speed_setting=t.speed_setting, fec=t.fec)
-    return tuple(out)
+                i = out[n] = Interface(t.name, t.port, t.lane, t.speed, "unused", False, "disabled in inventory", mtu,
+                                       breakout=t.breakout, lanes=t.lanes, speed_setting=t.speed_setting, fec=t.fec)
+                own.append((n, i.name, i.speed, i.mtu, i.lanes, i.role, i.qos))
+    return tuple(out), (layout, tuple(own))

@@ -6,7 +6,7 @@ by the port-channel builders), the members of each fabric bundle (port-channels)
 (routing), the access ports per rail VLAN (vlans), the MLAG pieces (mlag), and the link MTUs that are below the
 switch's own because the peer's platform ceiling is lower (the MTU note).
 
-A fabric or core link is met once: both of its ends (their Interfaces and BGP neighbors: `EndParts`) are built
+A fabric or core link is met once: both of its ends (their Interfaces and BGP neighbors) are built
 together. Each switch meets its links in topology order (topo.links, then topo.peer_links), as a walk of its own
 links (walk_links) would.
 """
@@ -44,12 +44,17 @@ class SwitchLinks:
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
 
 
-# What one end of a switch-to-switch link gives its own switch: (its Interface, its BGP neighbor (on a bundle
-# member: the bundle's, used on the first member only) with the neighbor's address as an int, the peer group of
-# that session, the peer's platform, the link MTU (both ends' ceiling; the MTU note names the peer platforms whose
-# links run lower)). A plain tuple: built twice per link, hundreds of thousands of times at scale.
-EndParts = tuple[Interface, tuple[int, Neighbor], str, str, int]
+class Dotted(dict[int, str]):
+    """ntoa at the link walk's rate: the text "a.b.c." of each /24 (by address >> 8), made by ntoa when first met,
+    so an address's text is its /24's text and its last octet's (DOTTED_OCTETS). A fabric's /31s fill a few
+    thousand /24s, met hundreds of thousands of times; the same text as ntoa, and ntoa's error out of range."""
 
+    def __missing__(self, block: int) -> str:
+        text = self[block] = ntoa(block << 8)[:-1]  # "a.b.c.0" → "a.b.c."
+        return text
+
+
+DOTTED_OCTETS = tuple(map(str, range(256)))
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
 # routing.group_of by the roles' values: an enum member hashes in Python code, its value (a str) in C
 _GROUP_OF = {(mine.value, peer.value): group for (mine, peer), (group, _desc) in GROUPS.items()}
@@ -84,36 +89,6 @@ class SwitchEnds(dict[str, tuple[str, str, int, int, str, int]]):
         return end
 
 
-def fabric_link(inv: Inventory, plan: Plan, ends: SwitchEnds, link: Link) -> tuple[EndParts, EndParts]:
-    """Both ends of a fabric or core link: a routed /31 port with its BGP neighbor, or a member of a bundle (the
-    bundle's /31 and neighbor) at the link MTU. z is the upper end, with the upper address of the /31. `ends`: the
-    switches' SwitchEnds."""
-    ea, ez = link.a, link.z
-    an, a_platform, a_speed, a_serdes, a_role, a_asn = ends[ea.device]
-    zn, z_platform, z_speed, z_serdes, z_role, z_asn = ends[ez.device]
-    upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
-    a_ip, z_ip = ntoa(lower_ip), ntoa(upper_ip)
-    # end_name, inline: twice per fabric link
-    a_name = interface_name(a_platform, ea.port, ea.lane, a_speed // ea.speed if ea.lane else 1, a_serdes)
-    z_name = interface_name(z_platform, ez.port, ez.lane, z_speed // ez.speed if ez.lane else 1, z_serdes)
-    a_desc, z_desc = f"{zn} {z_name}", f"{an} {a_name}"  # each end describes its peer
-    mtu, role = _link_mtu(inv.fabric.mtu, a_platform, z_platform), link.role._value_
-    if link.bundle:
-        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "member", True, a_desc, mtu, None, None, None, True, zn,
-                       z_name, role)
-        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "member", True, z_desc, mtu, None, None, None, True, an,
-                       a_name, role)
-        na, nz = Neighbor(z_ip, z_asn, zn, a_ip), Neighbor(a_ip, a_asn, an, z_ip)
-    else:
-        ia = Interface(a_name, ea.port, ea.lane, ea.speed, "routed", True, a_desc, mtu, f"{a_ip}/31", None, None, True,
-                       zn, z_name, role)
-        iz = Interface(z_name, ez.port, ez.lane, ez.speed, "routed", True, z_desc, mtu, f"{z_ip}/31", None, None, True,
-                       an, a_name, role)
-        na, nz = Neighbor(z_ip, z_asn, a_desc, a_ip), Neighbor(a_ip, a_asn, z_desc, z_ip)
-    return ((ia, (upper_ip, na), _GROUP_OF[(a_role, z_role)], z_platform, mtu),
-            (iz, (lower_ip, nz), _GROUP_OF[(z_role, a_role)], a_platform, mtu))
-
-
 def switch_links(inv: Inventory, sw: Switch, mtu: int, port_channel_name: Callable[[int], str]) -> SwitchLinks:
     """An empty SwitchLinks for `sw` (switch MTU `mtu`, the platform's port-channel naming)."""
     return SwitchLinks(sw, inv.switch_models[sw.model], mtu, MlagParts(port_channel_name))
@@ -123,26 +98,79 @@ def walk_fabric(inv: Inventory, topo: Topology, plan: Plan, outs: dict[str, Swit
                 peer_links: Iterable[Link]) -> None:
     """Add what `links` and `peer_links` give the switches of `outs` (by name) to their SwitchLinks; ends on other
     switches are skipped."""
-    host, ends = LinkRole.HOST, SwitchEnds(inv, topo, plan)
+    _links(inv, topo, plan, SwitchEnds(inv, topo, plan), outs, links)
+    get = outs.get
+    for link in peer_links:
+        for upper, device in ((True, link.z.device), (False, link.a.device)):
+            out = get(device)
+            if out is not None:
+                _peer_end(out, inv, topo, link, upper)
+
+
+def _links(inv: Inventory, topo: Topology, plan: Plan, ends: SwitchEnds, outs: dict[str, SwitchLinks],
+           links: Iterable[Link]) -> None:
+    """What the host, fabric and core links `links` give the switches of `outs`, in link order (ends on other
+    switches are skipped): a host link's switch end (_host_end); both ends of a fabric or core link, built
+    together: a routed /31 port with its BGP neighbor, or a member of a bundle (the bundle's /31 and its neighbor,
+    on the first member only), at the link MTU (both ends' ceiling; the MTU note names the peer platforms whose
+    links run lower). z is the upper end, with the upper address of the /31; each end describes its peer. Written
+    out in one loop, without a call or a parts tuple per end: it runs for every fabric link, hundreds of thousands
+    of times at scale."""
+    fabric_mtu, get, p2p_ends, host = inv.fabric.mtu, outs.get, plan.p2p_ends, LinkRole.HOST
+    dotted, octet = Dotted(), DOTTED_OCTETS
     for link in links:
         if link.role is host:
-            out = outs.get(link.z.device)
+            out = get(link.z.device)
             if out is not None:
                 _host_end(out, topo, plan, link)
             continue
-        oa, oz = outs.get(link.a.device), outs.get(link.z.device)
+        ea, ez = link.a, link.z
+        oa, oz = get(ea.device), get(ez.device)
         if oa is None and oz is None:
             continue
-        a_parts, z_parts = fabric_link(inv, plan, ends, link)
+        an, a_platform, a_speed, a_serdes, a_role, a_asn = ends[ea.device]
+        zn, z_platform, z_speed, z_serdes, z_role, z_asn = ends[ez.device]
+        bundle = link.bundle
+        upper_ip, lower_ip = p2p_ends(bundle or link.id)
+        a_ip = dotted[lower_ip >> 8] + octet[lower_ip & 255]  # ntoa(lower_ip)
+        z_ip = dotted[upper_ip >> 8] + octet[upper_ip & 255]
+        a_port, a_lane, z_port, z_lane = ea.port, ea.lane, ez.port, ez.lane
+        a_name = interface_name(a_platform, a_port, a_lane, a_speed // ea.speed if a_lane else 1, a_serdes)
+        z_name = interface_name(z_platform, z_port, z_lane, z_speed // ez.speed if z_lane else 1, z_serdes)
+        a_desc, z_desc = f"{zn} {z_name}", f"{an} {a_name}"  # each end describes its peer
+        mtu, role = _link_mtu(fabric_mtu, a_platform, z_platform), link.role._value_
         if oa is not None:
-            _fabric_end(oa, link, link.a, False, a_parts)
+            if a_lane:
+                oa.breakout_of[a_port] = (a_speed // ea.speed, ea.speed)
+            if mtu < oa.mtu:
+                oa.lower_peers[z_platform] = mtu
+            if bundle:
+                oa.used[(a_port, a_lane)] = Interface(a_name, a_port, a_lane, ea.speed, "member", True, a_desc, mtu,
+                                                      None, None, None, True, zn, z_name, role)
+                members = oa.channels[bundle]
+                members.append((a_port, a_lane, link, False))
+                if len(members) == 1:
+                    oa.neighbors[_GROUP_OF[(a_role, z_role)]].append((upper_ip, Neighbor(z_ip, z_asn, zn, a_ip)))
+            else:
+                oa.used[(a_port, a_lane)] = Interface(a_name, a_port, a_lane, ea.speed, "routed", True, a_desc, mtu,
+                                                      f"{a_ip}/31", None, None, True, zn, z_name, role)
+                oa.neighbors[_GROUP_OF[(a_role, z_role)]].append((upper_ip, Neighbor(z_ip, z_asn, a_desc, a_ip)))
         if oz is not None:
-            _fabric_end(oz, link, link.z, True, z_parts)
-    for link in peer_links:
-        for upper, device in ((True, link.z.device), (False, link.a.device)):
-            out = outs.get(device)
-            if out is not None:
-                _peer_end(out, inv, topo, link, upper)
+            if z_lane:
+                oz.breakout_of[z_port] = (z_speed // ez.speed, ez.speed)
+            if mtu < oz.mtu:
+                oz.lower_peers[a_platform] = mtu
+            if bundle:
+                oz.used[(z_port, z_lane)] = Interface(z_name, z_port, z_lane, ez.speed, "member", True, z_desc, mtu,
+                                                      None, None, None, True, an, a_name, role)
+                members = oz.channels[bundle]
+                members.append((z_port, z_lane, link, True))
+                if len(members) == 1:
+                    oz.neighbors[_GROUP_OF[(z_role, a_role)]].append((lower_ip, Neighbor(a_ip, a_asn, an, z_ip)))
+            else:
+                oz.used[(z_port, z_lane)] = Interface(z_name, z_port, z_lane, ez.speed, "routed", True, z_desc, mtu,
+                                                      f"{z_ip}/31", None, None, True, an, a_name, role)
+                oz.neighbors[_GROUP_OF[(z_role, a_role)]].append((lower_ip, Neighbor(a_ip, a_asn, z_desc, z_ip)))
 
 
 def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], mtu: int,
@@ -158,22 +186,6 @@ def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: li
 def _breakout(out: SwitchLinks, me: End) -> None:
     if me.lane:
         out.breakout_of[me.port] = (out.model.speed // me.speed, me.speed)
-
-
-def _fabric_end(out: SwitchLinks, link: Link, me: End, upper: bool, parts: EndParts) -> None:
-    """A fabric or core link end: its interface, its BGP neighbor (one per bundle, on its first member)."""
-    if me.lane:  # _breakout, inline: once per fabric link end
-        out.breakout_of[me.port] = (out.model.speed // me.speed, me.speed)
-    intf, neighbor, group, peer_platform, lmtu = parts
-    if lmtu < out.mtu:
-        out.lower_peers[peer_platform] = lmtu
-    out.used[(me.port, me.lane)] = intf
-    if link.bundle:
-        members = out.channels[link.bundle]
-        members.append((me.port, me.lane, link, upper))
-        if len(members) > 1:
-            return
-    out.neighbors[group].append(neighbor)
 
 
 def _peer_end(out: SwitchLinks, inv: Inventory, topo: Topology, link: Link, upper: bool) -> None:

@@ -99,13 +99,16 @@ def peer_groups_keyed(role: Role, neighbors: Mapping[str, Sequence[tuple[int, Ne
     for name in sorted(neighbors, key=lambda g: ("SUPER" not in g, g)):
         nbrs = tuple(map(_second, sorted(neighbors[name], key=_first)))
         asns = set(map(_remote_as, nbrs))
-        desc = next(d for (mine, _p), (g, d) in GROUPS.items() if g == name and mine is role)
+        desc = _DESCRIPTIONS[(name, role)]
         groups.append(PeerGroup(name, asns.pop() if len(asns) == 1 else None, bfd, desc, nbrs,
                                 next_hop_self=name == MLAG_PEER_GROUP))
     return tuple(groups)
 
 
 _first, _second, _remote_as = itemgetter(0), itemgetter(1), attrgetter("remote_as")
+_DESCRIPTIONS: dict[tuple[str, Role], str] = {}  # (peer group, my role) → its description: the first in GROUPS
+for (_mine, _peer), (_group, _desc) in GROUPS.items():
+    _DESCRIPTIONS.setdefault((_group, _mine), _desc)
 
 
 def build_bgp(asn: int, loopback: str, groups: tuple[PeerGroup, ...], aggregates: tuple[str, ...],
