@@ -4,13 +4,14 @@ expanded topology (every cabled port runs the RoCE QoS, as the device model says
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from fabric.buffers import SN5600_BUFFERS, headroom_budget, pg_headroom, role_cable
 from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory, SwitchBuffers
 from fabric.platforms import PLATFORMS
+from fabric.solver.index import LinkIndex, link_index
 from fabric.topology import LinkRole, Topology
 from fabric.units import format_speed
 
@@ -18,7 +19,7 @@ from fabric.units import format_speed
 BUFFERS_BLOCK = "buffers: {" + ", ".join(f"{k}: {v}" for k, v in SN5600_BUFFERS.items()) + "}"
 
 
-def check_buffers(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
+def check_buffers(inv: Inventory, topo: Topology, src: SourceMap, index: LinkIndex | None = None) -> list[Finding]:
     out: list[Finding] = []
     sonic_models: dict[str, str] = {}  # model → first switch using it whose config carries buffer tables
     for sw in topo.switches.values():
@@ -31,7 +32,7 @@ def check_buffers(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findin
                 f"{PLATFORMS[topo.switches[first].platform].title} switches (e.g. {first}) cannot be made lossless: "
                 "no lossless PG headroom for the RoCE priority", src.key_loc(("switch_models", name)),
                 f"add the ASIC's facts to the model, e.g. {BUFFERS_BLOCK}"))
-    out += _headroom(inv, topo, src, {m for m in sonic_models if inv.switch_models[m].buffers is not None})
+    out += _headroom(inv, topo, src, {m for m in sonic_models if inv.switch_models[m].buffers is not None}, index)
     return out
 
 
@@ -52,26 +53,29 @@ def _room(inv: Inventory, models: set[str], platform: str, model: str, speed: in
     return _NO_QUANTA if room is None else room.size
 
 
-def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) -> list[Finding]:
+def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str],
+              index: LinkIndex | None = None) -> list[Finding]:
     """BUF003 per (model, speed) without a pause-quanta figure; BUF002 per model, for its worst switch."""
     demand: dict[str, int] = defaultdict(int)
     no_quanta: dict[tuple[str, int], str] = {}
     # the headroom of an end is a function of (platform, model, speed, broken out or not, link role) only: computed
-    # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure)
+    # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure). The ends
+    # are counted per (switch, speed, lane, role) first (in C; keys in order of first appearance, so `demand` and
+    # `no_quanta` fill in the order of the ends, as a walk end by end would)
     rooms: dict[tuple[str, str, int, bool, LinkRole], int | None] = {}
-    switches, host_role = topo.switches, LinkRole.HOST
-    for link in (*topo.links, *topo.peer_links):
-        role = link.role
-        for end in (link.z,) if role is host_role else (link.a, link.z):
-            sw = switches[end.device]
-            shape = (sw.platform, sw.model, end.speed, bool(end.lane), role)
-            size = rooms[shape] if shape in rooms else rooms.setdefault(shape, _room(inv, models, *shape))
-            if size is None:
-                continue
-            if size == _NO_QUANTA:
-                no_quanta.setdefault((sw.model, end.speed), sw.name)
-                continue
-            demand[sw.name] += size
+    switches = topo.switches
+    ix = index or link_index(topo)
+    devs, lanes, speeds = ix.end_devs, ix.end_lanes, ix.end_speeds
+    for (dev, speed, lane, role), count in Counter(zip(devs, speeds, lanes, ix.end_roles, strict=True)).items():
+        sw = switches[dev]
+        shape = (sw.platform, sw.model, speed, bool(lane), role)
+        size = rooms[shape] if shape in rooms else rooms.setdefault(shape, _room(inv, models, *shape))
+        if size is None:
+            continue
+        if size == _NO_QUANTA:
+            no_quanta.setdefault((sw.model, speed), sw.name)
+            continue
+        demand[sw.name] += size * count
     out = [Finding("BUF003", f"no IEEE 802.3 pause-quanta figure for {format_speed(speed)} ports (e.g. on {name}), "
                    "so their lossless headroom cannot be computed", src.key_loc(("switch_models", model, "buffers")),
                    "run these links at 10G-800G, or extend fabric/buffers.py PAUSE_QUANTA from IEEE 802.3 "
