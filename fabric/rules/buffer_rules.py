@@ -55,39 +55,63 @@ def _room(inv: Inventory, models: set[str], platform: str, model: str, speed: in
 
 def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str],
               index: LinkIndex | None = None) -> list[Finding]:
-    """BUF003 per (model, speed) without a pause-quanta figure; BUF002 per model, for its worst switch."""
-    demand: dict[str, int] = defaultdict(int)
-    no_quanta: dict[tuple[str, int], str] = {}
+    """BUF003 per (model, speed) without a pause-quanta figure; BUF002 per model, for its worst switch (the first
+    in link order of those that need the most)."""
     # the headroom of an end is a function of (platform, model, speed, broken out or not, link role) only: computed
-    # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure). The ends
-    # are counted per (switch, speed, lane, role) first (in C; keys in order of first appearance, so `demand` and
-    # `no_quanta` fill in the order of the ends, as a walk end by end would)
+    # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure), and the
+    # ends are counted per (switch, speed, lane, role) first (in C)
     rooms: dict[tuple[str, str, int, bool, LinkRole], int | None] = {}
     switches = topo.switches
     ix = index or link_index(topo)
-    devs, lanes, speeds = ix.end_devs, ix.end_lanes, ix.end_speeds
-    for (dev, speed, lane, role), count in Counter(zip(devs, speeds, lanes, ix.end_roles, strict=True)).items():
+    demand: dict[str, int] = defaultdict(int)
+    for (dev, speed, lane, role), count in Counter(zip(ix.end_devs, ix.end_speeds, ix.end_lanes, ix.end_roles,
+                                                       strict=True)).items():
         sw = switches[dev]
         shape = (sw.platform, sw.model, speed, bool(lane), role)
         size = rooms[shape] if shape in rooms else rooms.setdefault(shape, _room(inv, models, *shape))
         if size is None:
             continue
         if size == _NO_QUANTA:
-            no_quanta.setdefault((sw.model, speed), sw.name)
-            continue
+            return _headroom_walk(inv, topo, src, models)
         demand[sw.name] += size * count
-    out = [Finding("BUF003", f"no IEEE 802.3 pause-quanta figure for {format_speed(speed)} ports (e.g. on {name}), "
-                   "so their lossless headroom cannot be computed", src.key_loc(("switch_models", model, "buffers")),
-                   "run these links at 10G-800G, or extend fabric/buffers.py PAUSE_QUANTA from IEEE 802.3 "
-                   "Annex 31B.3.7 for the new speed")
-           for (model, speed), name in sorted(no_quanta.items())]
-    worst: dict[str, tuple[int, str]] = {}
+    most: dict[str, int] = {}
     for name, need in demand.items():
-        model = topo.switches[name].model
-        if need > worst.get(model, (-1, ""))[0]:
-            worst[model] = (need, name)
+        model = switches[name].model
+        most[model] = max(need, most.get(model, -1))
+    over = {model for model, need in most.items() if need + _asic(inv, model).shared_headroom_pool
+            > headroom_budget(_asic(inv, model))}
+    # without a speed lacking pause quanta, a switch's ends have a headroom all or none (it depends on the switch's
+    # platform and model), so "first in link order" is the switch of the first end of any of the tied ones
+    tied = {name for name, need in demand.items() if switches[name].model in over
+            and need == most[switches[name].model]}
+    return _over_budget(inv, src, {model: (most[model], name) for model, name in _first_ends(topo, tied).items()})
+
+
+def _asic(inv: Inventory, model: str) -> SwitchBuffers:
+    return inv.switch_models[model].buffers  # type: ignore[return-value]  # only models with buffers get here
+
+
+def _first_ends(topo: Topology, names: set[str]) -> dict[str, str]:
+    """Model → the first of `names` of that model in link order (a before z; a host link's switch end is z)."""
+    switches, host = topo.switches, LinkRole.HOST
+    left = {switches[n].model for n in names}
+    first: dict[str, str] = {}
+    for link in (*topo.links, *topo.peer_links) if left else ():
+        for end in (link.z,) if link.role is host else (link.a, link.z):
+            name = end.device
+            if name in names and switches[name].model not in first:
+                first[switches[name].model] = name
+                left.discard(switches[name].model)
+        if not left:
+            break
+    return first
+
+
+def _over_budget(inv: Inventory, src: SourceMap, worst: dict[str, tuple[int, str]]) -> list[Finding]:
+    """BUF002 for each model whose worst switch (need, name) does not fit its buffer."""
+    out: list[Finding] = []
     for model, (need, name) in sorted(worst.items()):
-        asic: SwitchBuffers = inv.switch_models[model].buffers  # type: ignore[assignment]  # models with buffers
+        asic = _asic(inv, model)
         total = need + asic.shared_headroom_pool
         budget = headroom_budget(asic)
         if total > budget:
@@ -101,3 +125,37 @@ def _headroom(inv: Inventory, topo: Topology, src: SourceMap, models: set[str],
                 f"shrink the ingress pools by at least {total - budget:,} bytes, use a shared headroom pool, or "
                 "shorter cables"))
     return out
+
+
+def _headroom_walk(inv: Inventory, topo: Topology, src: SourceMap, models: set[str]) -> list[Finding]:
+    """`_headroom` end by end, in link order: when some port speed has no pause-quanta figure (BUF003 names the
+    first switch of each such (model, speed))."""
+    demand: dict[str, int] = defaultdict(int)
+    no_quanta: dict[tuple[str, int], str] = {}
+    # the headroom of an end is a function of (platform, model, speed, broken out or not, link role) only: computed
+    # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure)
+    rooms: dict[tuple[str, str, int, bool, LinkRole], int | None] = {}
+    switches, host_role = topo.switches, LinkRole.HOST
+    for link in (*topo.links, *topo.peer_links):
+        role = link.role
+        for end in (link.z,) if role is host_role else (link.a, link.z):
+            sw = switches[end.device]
+            shape = (sw.platform, sw.model, end.speed, bool(end.lane), role)
+            size = rooms[shape] if shape in rooms else rooms.setdefault(shape, _room(inv, models, *shape))
+            if size is None:
+                continue
+            if size == _NO_QUANTA:
+                no_quanta.setdefault((sw.model, end.speed), sw.name)
+                continue
+            demand[sw.name] += size
+    out = [Finding("BUF003", f"no IEEE 802.3 pause-quanta figure for {format_speed(speed)} ports (e.g. on {name}), "
+                   "so their lossless headroom cannot be computed", src.key_loc(("switch_models", model, "buffers")),
+                   "run these links at 10G-800G, or extend fabric/buffers.py PAUSE_QUANTA from IEEE 802.3 "
+                   "Annex 31B.3.7 for the new speed")
+           for (model, speed), name in sorted(no_quanta.items())]
+    worst: dict[str, tuple[int, str]] = {}
+    for name, need in demand.items():
+        model = topo.switches[name].model
+        if need > worst.get(model, (-1, ""))[0]:
+            worst[model] = (need, name)
+    return out + _over_budget(inv, src, worst)
