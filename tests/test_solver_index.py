@@ -22,10 +22,10 @@ from fabric.topology import End, Link, Topology
 from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
 
 
-def _fabric(tmp_path: Path, data: dict | None = None) -> tuple[Inventory, Topology, SourceMap]:
+def _fabric(tmp_path: Path, data: dict | None = None, clean: bool = True) -> tuple[Inventory, Topology, SourceMap]:
     res = run_data(tmp_path, data or base_inventory())
     assert res.inventory is not None and isinstance(res.topology, Topology) and isinstance(res.plan, Plan)
-    assert not [f for f in res.findings if f.severity == "error"], [str(f) for f in res.findings]
+    assert not clean or not [f for f in res.findings if f.severity == "error"], [str(f) for f in res.findings]
     return res.inventory, res.topology, res.loaded.source
 
 
@@ -99,3 +99,19 @@ def test_headroom_counted_per_switch_shape_names_the_one_odd_switch(tmp_path: Pa
     assert len(found) == 1
     assert found[0].message.startswith("the lossless PGs of p1-s1-rail1 (model 'sw64') reserve 1,998,848 bytes")
     assert "by at least 247,808 bytes" in found[0].hint
+
+
+def test_headroom_tie_goes_to_the_first_switch_in_link_order(tmp_path: Path) -> None:
+    # both rail switches need 4 x 247,808 + 2 x 379,904 = 1,751,040 B (tests/test_buffers.py); one byte short names
+    # the first of them in link order: p1-s1-rail0 as expanded, p1-s1-rail1 once its links come first
+    data = base_inventory()
+    data["switch_models"]["sw64"]["buffers"] = {**copy.deepcopy(SONIC_BUFFERS),
+                                                "total_bytes": 2 * 52_161_690 + 1_751_039}
+    inv, topo, src = _fabric(tmp_path, data, clean=False)
+
+    def named() -> list[str]:
+        return [f.message.split()[4] for f in check_buffers(inv, topo, src, link_index(topo)) if f.code == "BUF002"]
+
+    assert named() == ["p1-s1-rail0"]
+    topo.links.sort(key=lambda lk: "p1-s1-rail1" not in (lk.a.device, lk.z.device))  # stable: rail1's links first
+    assert named() == ["p1-s1-rail1"]
