@@ -32,6 +32,7 @@ from fabric.rules.system_rules import check_system
 from fabric.rules.vlan_rules import check_vlans
 from fabric.schema_check import dotted, error_paths, schema_findings, validate
 from fabric.solver import solve
+from fabric.solver.index import link_index
 from fabric.topology import Topology, expand
 
 T = TypeVar("T")
@@ -141,10 +142,11 @@ def _checks(res: Result, src: SourceMap) -> Checked:
     """The topology and plan rules and the solver, on an expanded and allocated fabric."""
     inv, topo, plan = res.inventory, res.topology, res.plan
     assert inv is not None and topo is not None and plan is not None
-    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src), *check_mlag(inv, topo, src),
+    index = link_index(topo)  # one index of the links, shared by the buffer rules and the solver
+    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src, index), *check_mlag(inv, topo, src),
                 *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
                 *check_hosts(inv, src), *check_plan(inv, topo, plan, src)]
-    report, solver_findings = solve(inv, topo, plan, src)
+    report, solver_findings = solve(inv, topo, plan, src, index)
     return findings + solver_findings, report
 
 

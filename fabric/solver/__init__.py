@@ -6,6 +6,8 @@ the report and `fabric validate` reports the findings.
 
 from __future__ import annotations
 
+from functools import partial
+
 from fabric.allocate import Plan
 from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
@@ -13,18 +15,24 @@ from fabric.intent import Inventory
 from fabric.solver.bisection import check_bisection
 from fabric.solver.capacity import check_capacity
 from fabric.solver.failures import check_failures
+from fabric.solver.index import LinkIndex, link_index
 from fabric.solver.latency import check_latency
 from fabric.solver.rails import check_ports, check_rails
 from fabric.solver.reach import check_reach
 from fabric.topology import Topology
 
 
-def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> tuple[dict, list[Finding]]:
+def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap,
+          index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
+    """Every analysis, on one index of the links (`index`, else one built here)."""
+    ix = index or link_index(topo)
     report: dict = {}
     findings: list[Finding] = []
-    for name, analysis in (("capacity", check_capacity), ("ports", check_ports), ("rails", check_rails),
-                           ("failures", check_failures), ("reachability", check_reach), ("bisection", check_bisection),
-                           ("latency", check_latency)):
+    for name, analysis in (("capacity", partial(check_capacity, index=ix)), ("ports", check_ports),
+                           ("rails", partial(check_rails, index=ix)), ("failures", check_failures),
+                           ("reachability", partial(check_reach, index=ix)),
+                           ("bisection", partial(check_bisection, index=ix)),
+                           ("latency", partial(check_latency, index=ix))):
         section, found = analysis(inv, topo, src)
         report[name] = section
         findings += found

@@ -20,7 +20,7 @@ turns a 5,632-switch 65K-GPU fabric into about a thousand nodes.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,8 @@ from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
 from fabric.solver.capacity import exact
-from fabric.topology import LinkRole, Role, Topology
+from fabric.solver.index import LinkIndex, link_index
+from fabric.topology import Role, Topology
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -139,23 +140,23 @@ def contract(nbr: dict[str, dict[str, int]], s_cap: dict[str, int], t_cap: dict[
             return
 
 
-def flow_network(topo: Topology, side: dict[str, int]) -> tuple[dict[str, dict[str, int]], dict[str, int],
-                                                                   dict[str, int]]:
-    """(switch → neighbour → Gbps, source Gbps per switch, sink Gbps per switch) for hosts split by `side`."""
+def flow_network(topo: Topology, side: dict[str, int], index: LinkIndex | None = None) \
+        -> tuple[dict[str, dict[str, int]], dict[str, int], dict[str, int]]:
+    """(switch → neighbour → Gbps, source Gbps per switch, sink Gbps per switch) for hosts split by `side`.
+
+    The host links are counted per (half, switch, Gbps) first (in C, keys in order of first appearance, so the
+    dicts fill in link order, as a walk link by link would)."""
+    ix = index or link_index(topo)
     nbr: dict[str, dict[str, int]] = {name: {} for name in topo.switches}
     s_cap: dict[str, int] = defaultdict(int)
     t_cap: dict[str, int] = defaultdict(int)
-    host = LinkRole.HOST
-    for link in topo.links:
-        a, _port, _lane, speed = link.a
-        z = link.z.device
-        if link.role is host:
-            half = side.get(a)
-            if half == 0:
-                s_cap[z] += speed
-            elif half == 1:
-                t_cap[z] += speed
-            continue
+    for (half, z, speed), links in Counter(zip(map(side.get, ix.host_a), ix.host_z, ix.host_a_speed,
+                                                strict=True)).items():
+        if half == 0:
+            s_cap[z] += speed * links
+        elif half == 1:
+            t_cap[z] += speed * links
+    for a, z, speed in zip(ix.up_a, ix.up_z, ix.up_a_speed, strict=True):  # (about one link per switch pair)
         na, nz = nbr[a], nbr[z]
         na[z] = na.get(z, 0) + speed
         nz[a] = nz.get(a, 0) + speed
@@ -190,19 +191,19 @@ def allowance(inv: Inventory, kind: str) -> Fraction:
     return rail * exact(over.spine) if kind == "pod" else rail
 
 
-def check_bisection(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
-    host_gbps: dict[str, int] = defaultdict(int)
-    for link in topo.links:
-        if link.role is LinkRole.HOST:
-            a = link.a
-            host_gbps[a.device] += a.speed
+def check_bisection(inv: Inventory, topo: Topology, src: SourceMap,
+                    index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
+    ix = index or link_index(topo)
+    host_gbps: dict[str, int] = defaultdict(int)  # hosts in link order
+    for (name, speed), n in Counter(zip(ix.host_a, ix.host_a_speed, strict=True)).items():
+        host_gbps[name] += speed * n
     kind, side, a_txt, b_txt, left_out = _halves(inv, topo, host_gbps)
     if kind == "none":
         return {"split": None}, []
     a_gbps = sum(g for n, g in host_gbps.items() if side.get(n) == 0)
     b_gbps = sum(g for n, g in host_gbps.items() if side.get(n) == 1)
 
-    nbr, s_cap, t_cap = flow_network(topo, side)
+    nbr, s_cap, t_cap = flow_network(topo, side, ix)
     role = {n: topo.switches[n].role for n in nbr}
     contract(nbr, s_cap, t_cap, role)
     flow, reach, graph = max_flow(nbr, s_cap, t_cap)

@@ -12,12 +12,15 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from itertools import chain
 
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
+from fabric.solver.index import LinkIndex, link_index
 from fabric.solver.paths import next_hops, usable
-from fabric.topology import LinkRole, Role, Switch, Topology, lanes_for
+from fabric.topology import Role, Switch, Topology, lanes_for
 from fabric.units import format_speed
 
 EPS = 1e-9
@@ -52,7 +55,11 @@ class SwitchCapacity:
         """down:up above the allowance, exactly (no float rounding at the boundary)."""
         if self.up_gbps == 0:
             return self.down_gbps > 0
-        return Fraction(self.down_gbps, self.up_gbps) > exact(allowed)
+        limit = _exact(allowed)  # down / up > limit, in integers (up > 0)
+        return self.down_gbps * limit.denominator > limit.numerator * self.up_gbps
+
+
+_exact = lru_cache(maxsize=64)(exact)  # `above` runs once per switch, on a few distinct allowances
 
 
 def _ratio_text(r: float | None) -> str:
@@ -61,18 +68,17 @@ def _ratio_text(r: float | None) -> str:
     return "no uplinks" if math.isinf(r) else f"{r:.2f}:1"
 
 
-def measure(inv: Inventory, topo: Topology) -> dict[str, SwitchCapacity]:
+def measure(inv: Inventory, topo: Topology, index: LinkIndex | None = None) -> dict[str, SwitchCapacity]:
+    ix = index or link_index(topo)
     down: dict[str, int] = defaultdict(int)
     up: dict[str, int] = defaultdict(int)
-    speeds: dict[str, Counter] = defaultdict(Counter)
-    host = LinkRole.HOST
-    for link in topo.links:
-        z = link.z
-        down[z.device] += z.speed
-        if link.role is not host:
-            a = link.a
-            up[a.device] += a.speed
-            speeds[a.device][a.speed] += 1
+    speeds: dict[str, Counter] = defaultdict(Counter)  # lower switch → uplink speed → links, speeds in link order
+    z_ends = zip(chain(ix.host_z, ix.up_z), chain(ix.host_z_speed, ix.up_z_speed), strict=True)
+    for (dev, speed), n in Counter(z_ends).items():
+        down[dev] += speed * n
+    for (dev, speed), n in Counter(zip(ix.up_a, ix.up_a_speed, strict=True)).items():
+        up[dev] += speed * n
+        speeds[dev][speed] += n
     hops = next_hops(inv, topo)
     width = inv.routing.ecmp.width
     pods_with_spines = {p.id for p in inv.pods if p.spines}
@@ -184,8 +190,9 @@ def _tier_rows(caps: dict[str, SwitchCapacity], allow: dict[str, float]) -> dict
     return tiers
 
 
-def check_capacity(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
-    caps = measure(inv, topo)
+def check_capacity(inv: Inventory, topo: Topology, src: SourceMap,
+                   index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
+    caps = measure(inv, topo, index)
     allow = {Role.RAIL.value: inv.solver.oversubscription.rail, Role.SPINE.value: inv.solver.oversubscription.spine}
     findings: list[Finding] = []
     groups: dict[tuple, list[str]] = defaultdict(list)

@@ -237,9 +237,8 @@ def _single_homed(topo: Topology) -> tuple[dict, list[tuple]]:
         sw = topo.switches[name]
         by_segment[(sw.pod or 0, sw.segment or 0, sw.src)].append(name)
 
-    def host_key(h: str) -> tuple:
-        x = topo.hosts[h]
-        return (x.pod, x.segment, x.number, h)
+    # a host's sort key, made once per host (a host has a NIC on each rail)
+    host_key = {h: (x.pod, x.segment, x.number, h) for h, x in topo.hosts.items()}.__getitem__
 
     groups = []
     segments = []

@@ -17,11 +17,14 @@ slowest switches that are actually cabled to each other (linear in links). A kin
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import compress
+from operator import ne
 
 from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
-from fabric.topology import LinkRole, Role, Topology
+from fabric.solver.index import LinkIndex, link_index
+from fabric.topology import Role, Topology
 
 BUDGET_PATH = ("solver", "latency_budget_ns")
 
@@ -36,7 +39,8 @@ def _num(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 1)
 
 
-def check_latency(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
+def check_latency(inv: Inventory, topo: Topology, src: SourceMap,
+                  index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
     cfg = inv.solver
     order = {name: i for i, name in enumerate(topo.switches)}
     lat = {name: inv.switch_models[sw.model].latency_ns if sw.model in inv.switch_models else 0
@@ -45,19 +49,19 @@ def check_latency(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict,
     def better(a: str, b: str | None) -> bool:  # slower, or as slow and first in identity order
         return b is None or (lat[a], -order[a]) > (lat[b], -order[b])
 
-    hosts_on: dict[str, set[str]] = defaultdict(set)
+    ix = index or link_index(topo)
+    # the switches cabled to two or more distinct hosts: those with a host other than the last one cabled to them
+    last_host = dict(zip(ix.host_z, ix.host_a, strict=True))
+    shared = set(compress(ix.host_z, map(ne, ix.host_a, map(last_host.__getitem__, ix.host_z))))
     below: dict[str, list[str]] = defaultdict(list)  # spine → rail switches, super-spine → spines
-    for link in topo.links:
-        if link.role is LinkRole.HOST:
-            hosts_on[link.z.device].add(link.a.device)
-        else:
-            below[link.z.device].append(link.a.device)
+    for upper, lower in zip(ix.up_z, ix.up_a, strict=True):
+        below[upper].append(lower)
 
     paths: dict[str, list[str]] = {}
-    # same-rail: a rail switch with at least two hosts
+    # same-rail: a rail switch with at least two hosts (`better` is a total order: any walk finds the same one)
     slowest = None
-    for name, hosts in hosts_on.items():
-        if len(hosts) > 1 and better(name, slowest):
+    for name in shared:
+        if better(name, slowest):
             slowest = name
     if slowest:
         paths["same-rail"] = [slowest]

@@ -11,18 +11,21 @@ PORT001, reported by the plan rules).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
+from itertools import compress
 from typing import NamedTuple
 
 from fabric.core.finding import Finding
 from fabric.core.source_map import Location, SourceMap
 from fabric.intent import Inventory, SwitchModel
+from fabric.solver.index import LinkIndex, link_index
 from fabric.topology import End, Link, LinkRole, Switch, Topology
 from fabric.units import format_speed, lanes_at
 
 
-def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
+def check_rails(inv: Inventory, topo: Topology, src: SourceMap,
+                index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
     findings: list[Finding] = []
     cable_index = {f"{c.host}:nic{c.nic}p{c.nic_port}": i for i, c in enumerate(inv.cabling)}
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
@@ -81,7 +84,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
             findings.append(Finding("RAIL013", f"both ports of NIC {nic} of host {host_name} land on {switches[0]}; a "
                                     "dual-homed NIC needs two distinct switches", src.loc(h.src),
                                     "cable port 2 to the other switch of the rail pair"))
-    findings += check_port_use(inv, topo, where)
+    findings += check_port_use(inv, topo, where, index)
     segments = []
     for info in topo.segments:
         rails: dict[int, list[str]] = defaultdict(list)
@@ -110,10 +113,53 @@ class _Use(NamedTuple):
         return f"native {format_speed(self.speed)}" if self.lanes == 1 else f"{self.lanes}x{format_speed(self.speed)}"
 
 
-def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Location | None]) -> list[Finding]:
+def check_port_use(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Location | None],
+                   index: LinkIndex | None = None) -> list[Finding]:
     """Physical port use, whatever the link kind (host, uplink, core): a cable on a disabled port (PORT007), a lane
     that the port's mode does not have (PORT006), and two cables on one physical port (PORT002): a native port
     clashes with every lane of it, two lanes clash when equal, two cables at different breakout modes clash."""
+    if _ports_fine(inv, topo, index or link_index(topo)):
+        return []
+    return _port_findings(inv, topo, where)
+
+
+def _ports_fine(inv: Inventory, topo: Topology, index: LinkIndex) -> bool:
+    """True when no cabled port can have a PORT002, PORT006 or PORT007, proven on sets of the ends' values (no
+    per-port loop): no end on a disabled port; every distinct (switch, speed, lane) a valid lane of the mode its
+    model runs that speed in (so lane 0 exactly on native ports); no two ends on one (switch, port, lane); one speed
+    per physical port (one speed is one mode: the model is the switch's; looked at port by port only on the
+    switches cabled at more than one speed). Then the cables of any port sit on distinct lanes, none native (two
+    native ends would share lane 0), of one mode: what `_fits` accepts. False: `_port_findings` looks at every
+    port."""
+    devs, ports, lanes, speeds = index.end_devs, index.end_ports, index.end_lanes, index.end_speeds
+    switches, models = topo.switches, inv.switch_models
+    shapes = set(zip(devs, speeds, lanes, strict=True))
+    for dev, speed, lane in shapes:
+        model = models[switches[dev].model]
+        mode = lanes_at(model.speed, model.breakouts, speed)
+        if mode == 0 or (mode == 1) != (lane == 0) or lane > mode:
+            return False
+    with_disabled = {name for name, sw in switches.items() if sw.disabled_ports}
+    if with_disabled:
+        on = list(map(with_disabled.__contains__, devs))
+        for dev, port in zip(compress(devs, on), compress(ports, on), strict=True):
+            if port in switches[dev].disabled_ports:
+                return False
+    if len(set(zip(devs, ports, lanes, strict=True))) != len(devs):
+        return False
+    speeds_of = Counter(dev for dev, _speed in {(dev, speed) for dev, speed, _lane in shapes})
+    mixed = {dev for dev, n in speeds_of.items() if n > 1}
+    if mixed:
+        on = list(map(mixed.__contains__, devs))
+        speed_at: dict[tuple[str, int], int] = {}
+        for dev, port, speed in zip(compress(devs, on), compress(ports, on), compress(speeds, on), strict=True):
+            if speed_at.setdefault((dev, port), speed) != speed:
+                return False
+    return True
+
+
+def _port_findings(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Location | None]) -> list[Finding]:
+    """`check_port_use`, port by port."""
     out: list[Finding] = []
     # (switch, physical port) → its cables as _Use fields (plain tuples: there are hundreds of thousands)
     ports: dict[tuple[str, int], list[tuple[str, int, int, int]]] = defaultdict(list)

@@ -17,6 +17,7 @@ from collections import defaultdict
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
+from fabric.solver.index import LinkIndex, link_index
 from fabric.topology import Topology
 
 
@@ -29,12 +30,17 @@ def _find(parent: dict[str, str], x: str) -> str:
     return root
 
 
-def islands(topo: Topology) -> list[list[tuple[int, int]]]:
+def islands(topo: Topology, index: LinkIndex | None = None) -> list[list[tuple[int, int]]]:
     """The (pod, segment) pairs of each island that holds hosts, islands in (pod, segment) order."""
+    ix = index or link_index(topo)
     parent: dict[str, str] = {n: n for n in topo.switches}
     parent.update((h, h) for h in topo.hosts)
-    for link in topo.links:
-        a, z = _find(parent, link.a.device), _find(parent, link.z.device)
+    # components do not depend on the order of the links
+    for a, z in zip(ix.host_a + ix.up_a, ix.host_z + ix.up_z, strict=True):
+        if parent[a] != a:
+            a = _find(parent, a)
+        if parent[z] != z:
+            z = _find(parent, z)
         if a != z:
             parent[a] = z
     groups: dict[str, set[tuple[int, int]]] = defaultdict(set)
@@ -51,8 +57,9 @@ def _island_text(segs: list[tuple[int, int]]) -> str:
                      for pod, s in sorted(by_pod.items()))
 
 
-def check_reach(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, list[Finding]]:
-    found = islands(topo)
+def check_reach(inv: Inventory, topo: Topology, src: SourceMap,
+                index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
+    found = islands(topo, index)
     report = {"islands": [{"segments": [f"{p}/{s}" for p, s in segs], "text": _island_text(segs)}
                           for segs in found]}
     per_pod: dict[int, list[list[int]]] = defaultdict(list)
