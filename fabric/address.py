@@ -31,6 +31,20 @@ def ntoa(n: int) -> str:
         raise ValueError(f"{n} is not an IPv4 address (0 .. {LAST})") from None
 
 
+class Dotted(dict[int, str]):
+    """ntoa at the link walk's rate: the text "a.b.c." of each /24 (by address >> 8), made by ntoa when first met,
+    so an address's text is its /24's text and its last octet's (DOTTED_OCTETS). A fabric's /31s fill a few
+    thousand /24s, met hundreds of thousands of times (the device link walk); the same text as ntoa, and ntoa's
+    error out of range."""
+
+    def __missing__(self, block: int) -> str:
+        text = self[block] = ntoa(block << 8)[:-1]  # "a.b.c.0" → "a.b.c."
+        return text
+
+
+DOTTED_OCTETS = tuple(map(str, range(256)))
+
+
 def ntoa_many(ns: Iterable[int]) -> list[str]:
     """ntoa of each address, in C-level passes (hundreds of thousands per table of a large fabric)."""
     ns = ns if isinstance(ns, list) else list(ns)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fabric.address import (
+    DOTTED_OCTETS,
     LAST,
+    Dotted,
     Prefix,
     add,
     address_of,
@@ -216,3 +218,19 @@ def test_a_plan_past_the_end_of_ipv4_is_not_shown(tmp_path) -> None:
     assert proc.returncode == 1
     assert "runs past 255.255.255.255 (loopbacks)" in proc.stderr
     assert "0.0.1.143" not in proc.stdout and "internal error" not in proc.stderr
+
+
+def test_dotted_is_ntoa_by_its_24_and_last_octet() -> None:
+    dotted = Dotted()
+    # 10.1.2.7 = 10·2^24 + 1·2^16 + 2·2^8 + 7 = 167,838,215; its /24 is 167,838,215 >> 8 = 655,618
+    n = 167_838_215
+    assert dotted[n >> 8] + DOTTED_OCTETS[n & 255] == "10.1.2.7"
+    assert dotted == {655_618: "10.1.2."}  # made once, kept
+    # the edges: 0.0.0.0 and 255.255.255.255 (block 2^24 - 1 = 16,777,215, octet 255)
+    assert dotted[0] + DOTTED_OCTETS[0] == "0.0.0.0"
+    assert dotted[16_777_215] + DOTTED_OCTETS[255] == "255.255.255.255"
+
+
+def test_dotted_refuses_a_block_past_ipv4() -> None:
+    with pytest.raises(ValueError, match="is not an IPv4 address"):
+        Dotted()[1 << 24]  # 2^24 << 8 = 2^32: one past 255.255.255.255
