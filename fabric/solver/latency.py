@@ -45,30 +45,50 @@ def check_latency(inv: Inventory, topo: Topology, src: SourceMap,
     order = {name: i for i, name in enumerate(topo.switches)}
     lat = {name: inv.switch_models[sw.model].latency_ns if sw.model in inv.switch_models else 0
            for name, sw in topo.switches.items()}
+    paths = _worst_paths(topo, lat, order, index or link_index(topo))
+    cable = cfg.cable
+    rows, findings = _judged(inv, topo, src, lat, paths)
+    worst = max(rows.values(), key=lambda r: (r["switches"], r["latency_ns"]), default=None)
+    report = {
+        "budget_ns": cfg.latency_budget_ns, "fiber_ns_per_m": cfg.fiber_ns_per_m,
+        "cable_m": {"host": _num(cable.host_m), "fabric": _num(cable.fabric_m), "core": _num(cable.core_m)},
+        "paths": rows,
+        "worst_case_switch_hops": worst["switches"] if worst else 0,
+        "worst_latency_ns": max((r["latency_ns"] for r in rows.values()), default=0),
+        "rail_only_pods": sorted(p.id for p in inv.pods if p.spines is None),
+    }
+    return report, findings
 
-    def better(a: str, b: str | None) -> bool:  # slower, or as slow and first in identity order
-        return b is None or (lat[a], -order[a]) > (lat[b], -order[b])
 
-    ix = index or link_index(topo)
+def _worst_paths(topo: Topology, lat: dict[str, int], order: dict[str, int],
+                 ix: LinkIndex) -> dict[str, list[str]]:
+    """The slowest switch path of each kind that the fabric has: same-rail, in-pod, cross-pod."""
     # the switches cabled to two or more distinct hosts: those with a host other than the last one cabled to them
     last_host = dict(zip(ix.host_z, ix.host_a, strict=True))
     shared = set(compress(ix.host_z, map(ne, ix.host_a, map(last_host.__getitem__, ix.host_z))))
     below: dict[str, list[str]] = defaultdict(list)  # spine → rail switches, super-spine → spines
     for upper, lower in zip(ix.up_z, ix.up_a, strict=True):
         below[upper].append(lower)
-
     paths: dict[str, list[str]] = {}
-    # same-rail: a rail switch with at least two hosts (`better` is a total order: any walk finds the same one)
-    slowest = None
-    for name in shared:
-        if better(name, slowest):
-            slowest = name
+    # same-rail: a rail switch with at least two hosts, the slowest, first in identity order among equals (a total
+    # order: any walk finds the same one)
+    slowest = max(shared, key=lambda n: (lat[n], -order[n]), default=None)
     if slowest:
         paths["same-rail"] = [slowest]
+    top_rail, in_pod = _in_pod(topo, lat, order, below)
+    if in_pod:
+        paths["in-pod"] = in_pod
+    cross = _cross_pod(topo, lat, order, below, top_rail)
+    if cross:
+        paths["cross-pod"] = cross
+    return paths
 
-    # in-pod: the two slowest rail switches under one spine
-    best_in: tuple | None = None
-    top_rail: dict[str, str] = {}  # spine → its slowest rail switch
+
+def _in_pod(topo: Topology, lat: dict[str, int], order: dict[str, int],
+            below: dict[str, list[str]]) -> tuple[dict[str, str], list[str] | None]:
+    """(each spine's slowest rail switch, the slowest path through two rail switches under one spine)."""
+    best: tuple[int, list[str]] | None = None
+    top_rail: dict[str, str] = {}
     for spine in topo.switches:
         if topo.switches[spine].role is not Role.SPINE or spine not in below:
             continue
@@ -77,13 +97,15 @@ def check_latency(inv: Inventory, topo: Topology, src: SourceMap,
         if len(rails) < 2:
             continue
         value = lat[rails[0]] + lat[spine] + lat[rails[1]]
-        if best_in is None or value > best_in[0]:
-            best_in = (value, [rails[0], spine, rails[1]])
-    if best_in:
-        paths["in-pod"] = best_in[1]
+        if best is None or value > best[0]:
+            best = (value, [rails[0], spine, rails[1]])
+    return top_rail, best[1] if best else None
 
-    # cross-pod: through one super-spine, the slowest (rail + spine) of two different pods
-    best_x: tuple | None = None
+
+def _cross_pod(topo: Topology, lat: dict[str, int], order: dict[str, int], below: dict[str, list[str]],
+               top_rail: dict[str, str]) -> list[str] | None:
+    """The slowest path through one super-spine: the slowest (rail switch + spine) of two different pods."""
+    best: tuple[int, list[str]] | None = None
     for sup, spines in below.items():
         if topo.switches[sup].role is not Role.SUPER_SPINE:
             continue
@@ -100,11 +122,15 @@ def check_latency(inv: Inventory, topo: Topology, src: SourceMap,
             continue
         (v1, _o1, s1), (v2, _o2, s2) = sorted(per_pod.values(), reverse=True)[:2]
         value = v1 + lat[sup] + v2
-        if best_x is None or value > best_x[0]:
-            best_x = (value, [top_rail[s1], s1, sup, s2, top_rail[s2]])
-    if best_x:
-        paths["cross-pod"] = best_x[1]
+        if best is None or value > best[0]:
+            best = (value, [top_rail[s1], s1, sup, s2, top_rail[s2]])
+    return best[1] if best else None
 
+
+def _judged(inv: Inventory, topo: Topology, src: SourceMap, lat: dict[str, int],
+            paths: dict[str, list[str]]) -> tuple[dict[str, dict], list[Finding]]:
+    """Each path's report row, and LAT001 for each over the budget."""
+    cfg = inv.solver
     cable = cfg.cable
     cables = {"same-rail": 2 * cable.host_m, "in-pod": 2 * (cable.host_m + cable.fabric_m),
               "cross-pod": 2 * (cable.host_m + cable.fabric_m + cable.core_m)}
@@ -132,13 +158,4 @@ def check_latency(inv: Inventory, topo: Topology, src: SourceMap,
                 "raise solver.latency_budget_ns, pick lower-latency switch models (switch_models.*.latency_ns) or "
                 "shorter cables (solver.cable), or keep latency-critical jobs inside one "
                 + ("pod" if kind == "cross-pod" else "segment and rail")))
-    worst = max(rows.values(), key=lambda r: (r["switches"], r["latency_ns"]), default=None)
-    report = {
-        "budget_ns": budget, "fiber_ns_per_m": cfg.fiber_ns_per_m,
-        "cable_m": {"host": _num(cable.host_m), "fabric": _num(cable.fabric_m), "core": _num(cable.core_m)},
-        "paths": rows,
-        "worst_case_switch_hops": worst["switches"] if worst else 0,
-        "worst_latency_ns": max((r["latency_ns"] for r in rows.values()), default=0),
-        "rail_only_pods": sorted(p.id for p in inv.pods if p.spines is None),
-    }
-    return report, findings
+    return rows, findings
