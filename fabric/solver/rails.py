@@ -26,16 +26,28 @@ from fabric.units import format_speed, lanes_at
 
 def check_rails(inv: Inventory, topo: Topology, src: SourceMap,
                 index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
-    findings: list[Finding] = []
     cable_index = {f"{c.host}:nic{c.nic}p{c.nic_port}": i for i, c in enumerate(inv.cabling)}
-    nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
-    miswired = host_links = 0
 
     def where(link_id: str, fallback: tuple) -> Location | None:
         if link_id in cable_index:
             return src.loc(("cabling", cable_index[link_id]))
         return src.loc(fallback)
 
+    findings, host_links, miswired, nic_switches = _host_links(inv, topo, where)
+    findings += _dual_nic_findings(topo, src, nic_switches)
+    findings += check_port_use(inv, topo, where, index)
+    report = {"host_links": host_links, "pinned_cables": len(topo.pinned), "miswired": miswired,
+              "segments": _segments(topo)}
+    return report, findings
+
+
+def _host_links(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Location | None]) \
+        -> tuple[list[Finding], int, int, dict[tuple[str, int], list[str]]]:
+    """Every host link against its NIC's rail (RAIL010), its own segment (RAIL011) and the rail's port block
+    (RAIL012): (findings, host links, miswired links, each (host, NIC)'s switches in link order)."""
+    findings: list[Finding] = []
+    nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
+    miswired = host_links = 0
     host_role, by_name, hosts = LinkRole.HOST, topo.switches, topo.hosts
     blocks_of: dict[str, list] = {}  # model → its rail port blocks
     for link in topo.links:
@@ -78,13 +90,24 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap,
                                     f"the rail's port block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
                                     f"{' …' if len(blocks[slot]) > 6 else ''})", where(link.id, host.src),
                                     f"use a port of model {sw.model!r} port_blocks.rails[{slot}]"))
+    return findings, host_links, miswired, nic_switches
+
+
+def _dual_nic_findings(topo: Topology, src: SourceMap,
+                       nic_switches: dict[tuple[str, int], list[str]]) -> list[Finding]:
+    """RAIL013: both ports of a dual-homed NIC on one switch."""
+    findings: list[Finding] = []
     for (host_name, nic), switches in nic_switches.items():
         if len(switches) > 1 and len(set(switches)) < len(switches):
             h = topo.hosts[host_name]
             findings.append(Finding("RAIL013", f"both ports of NIC {nic} of host {host_name} land on {switches[0]}; a "
                                     "dual-homed NIC needs two distinct switches", src.loc(h.src),
                                     "cable port 2 to the other switch of the rail pair"))
-    findings += check_port_use(inv, topo, where, index)
+    return findings
+
+
+def _segments(topo: Topology) -> list[dict]:
+    """The report's segments: each one's design, host count and the switches of each rail."""
     segments = []
     for info in topo.segments:
         rails: dict[int, list[str]] = defaultdict(list)
@@ -93,9 +116,7 @@ def check_rails(inv: Inventory, topo: Topology, src: SourceMap,
                 rails[r].append(name)
         segments.append({"pod": info.pod, "segment": info.id, "design": info.design.value,
                          "hosts": len(info.host_numbers), "rails": {str(r): v for r, v in sorted(rails.items())}})
-    report = {"host_links": host_links, "pinned_cables": len(topo.pinned), "miswired": miswired,
-              "segments": segments}
-    return report, findings
+    return segments
 
 
 def _subject(link: Link, host: str) -> str:
