@@ -1,12 +1,13 @@
 """How the `fabric` command's process keeps the memory it frees (glibc's malloc only).
 
 A render builds big transient buffers: a whole-fabric CSV is a list of rows, then their joined text, then its
-bytes, tens of MB each at 131,072 GPUs. By default glibc hands any block over 32 MiB (and, once freed, the top of its
-heap over 128 KiB) back to the kernel, so the next buffer of that size faults every page in again: 1.4 µs per 4 KiB
-page on the bench machine, 2.3 µs once a forked helper shares the page. `keep_freed_memory` tells malloc to serve
-every block from its heap and never trim it, so freed buffers are reused as they are. At 131,072 GPUs that took the
-main process from about 1.16M to 0.90M page faults and its system time from about 3 s to 2.1 s; its peak RSS grew by
-about 40 MiB (blocks that would have been unmapped stay in the heap until the process ends).
+bytes, tens of MB each at 131,072 GPUs. By default glibc gives every big block (over 128 KiB, a threshold that adapts
+upwards to 32 MiB as such blocks are freed) a mapping of its own and unmaps it when it is freed, and it trims the top
+of its heap once more than 128 KiB there is free; so the next buffer of that size faults every page in again:
+1.4 µs per 4 KiB page on the bench machine, 2.3 µs once a forked helper shares the page. `keep_freed_memory` tells
+malloc to serve every block from its heap and never trim it, so freed buffers are reused as they are. At 131,072 GPUs
+that took the main process from about 1.16M to 0.90M page faults and its system time from about 3 s to 2.1 s; its
+peak RSS grew by about 40-60 MiB (blocks that would have been unmapped stay in the heap until the process ends).
 
 Only for the command: a library caller's process lives on and keeps its malloc as it chose. Elsewhere (musl, macOS,
 a glibc without mallopt) nothing changes.
