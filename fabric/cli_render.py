@@ -73,6 +73,9 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
         if same is not None:
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
+            shown = reuse.findings_text()
+            if shown and not getattr(args, "quiet", False):  # as _validated prints them: the same text
+                sys.stdout.write(shown)
             return dict(same), 0, reuse.listing(), reuse
         # nothing earlier to reuse (a cold render): the configs start rendering as soon as the models exist
         early = Early(args.workers, stage) if not reuse.previous.devices else None

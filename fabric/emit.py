@@ -20,6 +20,7 @@ from fabric.canonical import inventory_digest
 from fabric.compare import Content, Diff, compare, payload, unified
 from fabric.device import DeviceConfig, build_devices
 from fabric.digest import combine, model_digests, platform_digest
+from fabric.findings import format_text
 from fabric.outdir import MANIFEST, OutputRefused
 from fabric.outputs import ARTIFACTS, Part, Sources, artifact_parts
 from fabric.pipeline import Result
@@ -164,11 +165,21 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
             files[f"configs/{host}/{name}"] = made_file if isinstance(made_file, Staged) else made_file.encode()
     files.update(arts)
     shas = {p: hashlib.sha256(c).hexdigest() if isinstance(c, bytes) else c.sha256 for p, c in files.items()}
-    files[MANIFEST] = manifest.document(
-        {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res), "code_sha256": code_sha256(),
-         "findings": len(res.findings)},
-        shas, platforms, device_entries, dict(sorted(art_entries.items())))
+    files[MANIFEST] = manifest.document(_version_fields(res), shas, platforms, device_entries,
+                                        dict(sorted(art_entries.items())))
     return Tree(dict(sorted(files.items())), tuple(sorted(made.configs)), built)
+
+
+def _version_fields(res: Result) -> dict[str, object]:
+    """The manifest's record of what this render was made from; with findings (warnings, notes) also their text as
+    printed and the digest of the inventory files they were found in, so that a later run over the same bytes with
+    the same railfabric can show them without validating again (fabric.reuse)."""
+    fields: dict[str, object] = {"tool": "railfabric", "version": __version__, "input_sha256": input_digest(res),
+                                 "code_sha256": code_sha256(), "findings": len(res.findings)}
+    if res.findings:
+        fields["findings_text"] = format_text(res.findings)
+        fields["source_sha256"] = res.loaded.source_sha256
+    return fields
 
 
 def _claim(have: dict[str, Content], new: Mapping[str, Content]) -> None:

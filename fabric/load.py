@@ -10,6 +10,7 @@ a key defined twice (in one file or across files) is an error naming both places
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,10 @@ class Loaded:
     source: SourceMap
     findings: list[Finding]
     files: list[Path]
+    # sha256 of every file as read (its name as findings show it, then its bytes): what the findings' text is a
+    # function of, besides railfabric's code (the canonical inventory digest ignores comments and key order, which
+    # move a finding's line and column)
+    source_sha256: str = ""
 
 
 def _mark(file: str, mark: Any) -> Location:
@@ -320,11 +325,15 @@ def load_inventory(root: Path) -> Loaded:
     if not files or over is not None:
         return Loaded(data, source, findings, files)
     budget = [MAX_ALIAS_NODES, 0]
+    read = hashlib.sha256()
     for path in files:
         name = display_path(path)
         source.files.append(name)
         file_source = SourceMap()
-        tree, _raw = _load_file(path, name, file_source, findings, budget)
+        tree, raw = _load_file(path, name, file_source, findings, budget)
+        label = name.encode("utf-8", "surrogateescape")
+        read.update(b"%d:%s%d:" % (len(label), label, len(raw)))
+        read.update(raw)
         if not isinstance(tree, dict):
             continue
         _merge(data, tree, (), file_source, source, findings)
@@ -334,4 +343,4 @@ def load_inventory(root: Path) -> Loaded:
             source.keys.setdefault(k, v)
     if budget[1]:
         findings.append(overflow_note(budget[1]))
-    return Loaded(data, source, findings, files)
+    return Loaded(data, source, findings, files, read.hexdigest())

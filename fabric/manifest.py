@@ -3,6 +3,8 @@
     {"tool": "railfabric", "version": ..., "input_sha256": ...,
      "code_sha256": ...,                                        # railfabric's whole source and templates
      "findings": n,                                             # validation findings of that render (warnings, notes)
+     "findings_text": ..., "source_sha256": ...,                # only with findings: their text as printed, and the
+                                                                # digest of the inventory files it was found in
      "files": {path: sha256},                                   # every file but the manifest itself
      "platforms": {platform: renderer digest},                  # fabric.digest.platform_digest
      "devices": {hostname: {"model": digest, "platform": name, "files": [path, ...]}},
@@ -46,6 +48,8 @@ class Previous:
     inputs: str = ""  # the inventory's canonical digest
     code: str = ""  # fabric.reuse.code_sha256 of the railfabric that rendered it
     findings: int | None = None  # how many findings validation reported then (None: not recorded)
+    findings_text: str = ""  # with findings: what the render printed of them (fabric.findings.format_text)
+    source: str = ""  # with findings: fabric.load.Loaded.source_sha256 of the inventory they were found in
 
 
 def _strs(value: object) -> tuple[str, ...] | None:
@@ -76,8 +80,11 @@ def parse(data: Any) -> Previous:
         return Previous()
     platforms = data.get("platforms")
     inputs, code, findings = data.get("input_sha256"), data.get("code_sha256"), data.get("findings")
+    text, source = data.get("findings_text"), data.get("source_sha256")
     return Previous(inputs=inputs if isinstance(inputs, str) else "", code=code if isinstance(code, str) else "",
                     findings=findings if isinstance(findings, int) and not isinstance(findings, bool) else None,
+                    findings_text=text if isinstance(text, str) else "",
+                    source=source if isinstance(source, str) else "",
                     files=dict(files),
                     platforms={k: v for k, v in platforms.items() if isinstance(v, str)}
                     if isinstance(platforms, dict) else {},

@@ -4,11 +4,14 @@ Two levels, both keyed on digests so that nothing stale is ever served:
 - per device and per artifact part (fabric/emit.py): a device's files are reused when its model digest and its
   platform's renderer digest match the manifest (fabric.digest), an artifact part's when its input digest does;
 - the whole run (`Reuse.unchanged`): when the inventory's canonical digest, railfabric's whole source and templates
-  (`code_sha256`) and the version all match the manifest, the earlier render had no findings at all, and every file
-  it wrote is intact with nothing added, the output is already what this render would write. Validation and the
-  device models are then skipped too: they are pure functions of the same inputs, so they would find nothing and
-  build the same models. Any difference (one byte of inventory meaning, one edited source file) takes the
-  incremental path instead, which is always correct on its own.
+  (`code_sha256`) and the version all match the manifest, and every file it wrote is intact with nothing added, the
+  output is already what this render would write. Validation and the device models are then skipped too: they are
+  pure functions of the same inputs, so they would find the same and build the same models. When the earlier render
+  had findings (warnings, notes), their text is printed again as recorded, which needs the inventory's files to be
+  byte for byte the ones it read, under the same names (`Loaded.source_sha256`): a comment added above a warning
+  moves its line without changing the inventory's meaning. Any difference (one byte of inventory meaning, one
+  edited source file, a finding's text that could differ) takes the incremental path instead, which is always
+  correct on its own.
 In both cases a file is reused only when it still hashes to the sha256 the manifest recorded (fabric.intact).
 """
 
@@ -78,9 +81,13 @@ class Reuse:
         """Every file of the earlier render (the manifest included) when this run would write exactly them (see the
         module docstring), else None."""
         prev = self.previous
-        if self.out is None or prev.findings != 0 or not prev.inputs or prev.code != code_sha256():
+        if self.out is None or prev.findings is None or not prev.inputs or prev.code != code_sha256():
+            return None
+        if prev.findings and not (prev.findings_text and prev.source):  # findings it cannot show again
             return None
         if self._inventory_digest(inventory) != prev.inputs:
+            return None
+        if prev.findings and (self.loaded is None or self.loaded.source_sha256 != prev.source):
             return None
         if set(self.listing()) != {*prev.files, MANIFEST}:
             return None
@@ -94,6 +101,11 @@ class Reuse:
             return None
         files[MANIFEST] = Kept("", size, os.path.join(os.path.realpath(self.out), MANIFEST))
         return dict(sorted(files.items()))
+
+    def findings_text(self) -> str:
+        """What the earlier render printed of its findings ("" when it had none): `unchanged` took it only when
+        this inventory's files are the ones it read, byte for byte, so validating again would print the same."""
+        return self.previous.findings_text if self.previous.findings else ""
 
     def listing(self) -> dict[str, str]:
         """The files of the earlier render's directory (fabric.intact.listing, taken by the background hashing when

@@ -92,8 +92,12 @@ def test_the_workflow_jobs_permissions_and_pins() -> None:
     assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
     assert upload["with"] == {"sarif_file": "railfabric.sarif", "category": "railfabric"}
     assert "!cancelled()" in upload["if"]  # uploaded also when validation failed: that is when it matters
-    render = [s["run"] for s in wf["jobs"]["render-check"]["steps"] if "run" in s]
-    assert render[-1] == 'fabric render "$INVENTORY" --check'
+    check = wf["jobs"]["render-check"]["steps"][-1]
+    assert check["run"] == 'fabric render "$INVENTORY" --check ${FULL:+--full}'
+    # forks and the default branch render afresh: a fork could rewrite a file and its sha256 in the manifest
+    assert " ".join(check["env"]["FULL"].split()) == (
+        "${{ (github.event_name != 'pull_request' || github.event.pull_request.head.repo.full_name != "
+        "github.repository) && 'yes' || '' }}")
     comment = wf["jobs"]["plan"]["steps"][-1]
     assert comment["uses"].startswith("marocchino/sticky-pull-request-comment@")
     assert comment["with"] == {"header": "railfabric-plan", "path": "plan.md"}  # one comment, updated in place
@@ -130,7 +134,8 @@ def test_the_gitlab_jobs_stages_and_reports() -> None:
     assert 'fabric validate "$INVENTORY" --format codequality > gl-code-quality-report.json || true' in \
         doc["validate"]["script"]
     assert doc["validate"]["script"][-1] == 'fabric validate "$INVENTORY"'  # the step that fails the job
-    assert doc["render-check"]["script"] == ['fabric render "$INVENTORY" --check']
+    assert len(doc["render-check"]["script"]) == 1 and doc["render-check"]["script"][0].endswith(
+        'fabric render "$INVENTORY" --check $full\n')
     assert doc["plan"]["rules"] == [{"if": '$CI_PIPELINE_SOURCE == "merge_request_event"'}]
     assert doc["plan"]["artifacts"]["expose_as"] == "railfabric plan"
 
@@ -274,3 +279,43 @@ def test_codequality_of_a_broken_example(tmp_path: Path, monkeypatch: pytest.Mon
     ref = [i for i in issues if i["check_name"] == "REF001"]
     assert [(i["location"], i["severity"]) for i in ref] == [
         ({"path": "inventory/pods.yml", "lines": {"begin": 35}}, "critical")]
+
+
+# --------------------------------------------------------------------------- render-check: when it renders afresh
+
+
+def _fake_fabric(tmp_path: Path) -> dict[str, str]:
+    """A PATH whose `fabric` prints its arguments, one per line."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "fabric"
+    fake.write_text('#!/bin/sh\nfor a in "$@"; do echo "$a"; done\n')
+    fake.chmod(0o755)
+    return {"PATH": f"{bin_dir}:{os.environ['PATH']}", "INVENTORY": "inventory"}
+
+
+@pytest.mark.parametrize(("source", "branch", "full"), [
+    ("42", "", True),            # a merge request from a fork (another source project)
+    ("7", "", False),            # a merge request from a branch of this project
+    ("", "main", True),          # the default branch
+    ("", "feature", False),      # another branch of this project
+])
+def test_the_gitlab_render_check_renders_forks_afresh(tmp_path: Path, source: str, branch: str, full: bool) -> None:
+    script = _load(GITLAB)["render-check"]["script"][0]
+    env = {**_fake_fabric(tmp_path), "CI_PROJECT_ID": "7", "CI_DEFAULT_BRANCH": "main"}
+    if source:
+        env["CI_MERGE_REQUEST_SOURCE_PROJECT_ID"] = source
+    if branch:
+        env["CI_COMMIT_BRANCH"] = branch
+    res = subprocess.run(["sh", "-eu", "-c", script], env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["render", "inventory", "--check", *(["--full"] if full else [])]
+
+
+@pytest.mark.parametrize(("value", "full"), [("yes", True), ("", False)])
+def test_the_github_render_check_passes_full_when_asked(tmp_path: Path, value: str, full: bool) -> None:
+    run = _load(GITHUB)["jobs"]["render-check"]["steps"][-1]["run"]
+    env = {**_fake_fabric(tmp_path), "FULL": value}
+    res = subprocess.run(["bash", "-eu", "-c", run], env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["render", "inventory", "--check", *(["--full"] if full else [])]

@@ -11,6 +11,7 @@ cold render gives.
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ import fabric.pipeline as pipeline
 from fabric import reuse
 from fabric.cli import main
 from fabric.emit import build_files, unified, write_tree
+from fabric.load import load_inventory
 from fabric.pipeline import run
 from tests.test_incremental import _inventory
 
@@ -165,15 +167,102 @@ def test_source_change_takes_the_full_path(out: Path, tmp_path: Path, capsys: py
     assert "1 changed, 0 missing, 0 extra" in text and "changed  manifest.json" in text
 
 
-def test_earlier_findings_take_the_full_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # super_spine ASN 100 is public: ASN001 warns (RFC 6996), the render goes on and records 1 finding; the next
-    # check must validate again, to show the warning again
+def _warned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    """The example with super_spine ASN 100 (public: ASN001 warns, RFC 6996), rendered once (-q): the render goes
+    on and records the finding and its text in the manifest."""
     inv = _inventory(tmp_path, "super_spine: 4200000000", "super_spine: 100", "fabric.yml")
     gen = tmp_path / "gen"
     assert main(["render", str(inv), "--out", str(gen), "-q"]) == 0
     capsys.readouterr()
+    return inv, gen
+
+
+def _asn001(inv: Path, line: int) -> str:
+    # fabric.yml line 18 is "    super_spine: 100": the value starts after 4 spaces and "super_spine: " (13
+    # characters), at column 18; the tmp path is not under the working directory, so it is shown absolute
+    return (f"{inv}/fabric.yml:{line}:18: warning ASN001: super-spine ASNs 100-100 are not all private (RFC 6996)\n"
+            "    hint: use 4200000000-4294967294 unless these ASNs are really yours\n"
+            "0 error(s), 1 warning(s), 0 info\n")
+
+
+def test_earlier_warnings_are_shown_again_without_validating(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    inv, gen = _warned(tmp_path, capsys)
+    _no_pipeline(monkeypatch)
     rc, text, err = _check(inv, gen, capsys)
-    assert rc == 0 and SHORTCUT not in err and "warning ASN001" in text
+    assert rc == 0 and SHORTCUT in err
+    assert text == _asn001(inv, 18) + f"{gen}/ is up to date ({FILES} files)\n"
+
+
+def test_earlier_warnings_stay_quiet_with_q(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    inv, gen = _warned(tmp_path, capsys)
+    _no_pipeline(monkeypatch)
+    assert main(["render", str(inv), "--out", str(gen), "--check", "-q"]) == 0
+    assert capsys.readouterr().out == f"{gen}/ is up to date ({FILES} files)\n"  # the result only
+
+
+def test_moved_warning_takes_the_full_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a comment line on top keeps the inventory's meaning (input_sha256) but moves the warning to line 19: the
+    # recorded text would be wrong, so the check validates again and shows the new line
+    inv, gen = _warned(tmp_path, capsys)
+    fabric_yml = inv / "fabric.yml"
+    fabric_yml.write_text("# a comment moves every line down by one\n" + fabric_yml.read_text())
+    rc, text, err = _check(inv, gen, capsys)
+    assert SHORTCUT not in err and text.startswith(_asn001(inv, 19))
+    assert rc == 3 and "changed  manifest.json" in text  # the recorded text and source digest moved; no config did
+
+
+def test_renamed_inventory_takes_the_full_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the same bytes under another directory name: the warning names the file as given, so it must be made again
+    inv, gen = _warned(tmp_path, capsys)
+    other = inv.rename(tmp_path / "renamed")
+    rc, text, err = _check(other, gen, capsys)
+    assert SHORTCUT not in err and text.startswith(_asn001(other, 18)) and rc == 3
+
+
+def test_earlier_findings_without_their_text_take_the_full_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                                ) -> None:
+    # a manifest that counts findings but does not hold their text (as railfabric wrote it before it recorded
+    # them) cannot show them: validate again
+    inv, gen = _warned(tmp_path, capsys)
+    record = gen / "manifest.json"
+    data = json.loads(record.read_text())
+    del data["findings_text"]
+    record.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    rc, text, err = _check(inv, gen, capsys)
+    assert SHORTCUT not in err and text.startswith(_asn001(inv, 18))
+    assert rc == 3 and "changed  manifest.json" in text  # the text goes back into the record; nothing else moved
+
+
+def test_manifest_records_findings_only_when_there_are_some(rendered: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    clean = json.loads((rendered / "manifest.json").read_text())
+    assert clean["findings"] == 0 and "findings_text" not in clean and "source_sha256" not in clean
+    inv, gen = _warned(tmp_path, capsys)
+    warned = json.loads((gen / "manifest.json").read_text())
+    assert warned["findings"] == 1 and warned["findings_text"] == _asn001(inv, 18)
+    assert warned["source_sha256"] == load_inventory(inv).source_sha256
+
+
+def test_source_digest_covers_names_and_bytes(tmp_path: Path) -> None:
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "fabric.yml").write_text("a: 1\n")
+    first = load_inventory(one).source_sha256
+    assert load_inventory(one).source_sha256 == first  # the same files: the same digest
+    (one / "fabric.yml").write_text("a: 1  # a comment\n")  # the same meaning, other bytes
+    assert load_inventory(one).source_sha256 != first
+    (one / "fabric.yml").write_text("a: 1\n")
+    (one / "fabric.yml").rename(one / "other.yml")  # the same bytes, another name
+    assert load_inventory(one).source_sha256 not in ("", first)
+    # the same name and bytes in another directory: findings name the file with its directory
+    two, three = tmp_path / "two", tmp_path / "three"
+    two.mkdir()
+    three.mkdir()
+    (two / "x.yml").write_text("k: v\n")
+    (three / "x.yml").write_text("k: v\n")
+    assert load_inventory(two).source_sha256 != load_inventory(three).source_sha256
 
 
 def test_full_skips_the_shortcut(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
