@@ -11,7 +11,7 @@ HEAD = ["# railfabric host rail map v2",
         "host,gpu,nic,nic_port,rail,switch,switch_interface,vlan,address,gateway,mtu,bond,bond_mode"]
 
 
-def _map(interface: str, with_second_address: bool = True) -> list[str]:
+def _map(interface: str, with_second_address: bool = True, reverse: bool = False) -> list[str]:
     # two hosts 'h2' and 'h10' of one model (2 GPUs, one NIC each, one port); NIC n on rail n, switch 'r<n>', port
     # 1 lane (host number) of switch r<n>, named `interface` on r1 port 1 lane 2 and 'Ethernet<port>_<lane>' else
     links = [Link(f"h{h}:nic{n}p1", LinkRole.HOST, End(f"h{h}", 1, 0, 400), End(f"r{n}", 1, lane, 400), rail=n, nic=n)
@@ -23,6 +23,8 @@ def _map(interface: str, with_second_address: bool = True) -> list[str]:
     subnets = {(f"r{n}", n): RailSubnet(100 + n, (10 << 24) | (n << 16), 24, (10 << 24) | (n << 16) | 1)
                for n in (0, 1)}
     addr = {lk.id: (10 << 24) | (lk.rail << 16) | (10 + int(lk.a.device[1:])) for lk in links}  # type: ignore[operator]
+    if reverse:  # the links in another order than the rows': found by their ids
+        links.reverse()
     if not with_second_address:
         del addr["h10:nic1p1"]
     text = railmap_files({"h10": "m", "h2": "m"}, {"m": (2, None, 1)}, links, addr, subnets, 9000, ports)
@@ -48,3 +50,8 @@ def test_an_interface_name_to_quote_or_escape_takes_the_rows_of_cells() -> None:
 
 def test_a_nic_port_without_an_address_has_no_row() -> None:
     assert _map("Ethernet1_2", with_second_address=False) == [*HEAD, *H2]
+
+
+def test_links_in_another_order_are_found_by_id() -> None:
+    assert _map("Ethernet1_2", reverse=True) == _map("Ethernet1_2")
+    assert _map("Ethernet1_2", reverse=True)[-1] == "h10,1,1,1,1,r1,Ethernet1_2,101,10.1.0.20/24,10.1.0.1,9000,,"
