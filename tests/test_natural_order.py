@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.outputs._common import natural_key, natural_order
+from fabric.outputs._common import natural_key, natural_order, natural_order_by_heads
 
 
 def _sorted(texts: list[str]) -> list[str]:
@@ -51,3 +51,38 @@ def test_texts_it_cannot_pad_take_natural_key() -> None:
 @given(st.lists(st.text(alphabet="ab-:0123456789", max_size=8), max_size=30))
 def test_the_same_order_as_natural_key(texts: list[str]) -> None:
     assert natural_order(texts) == sorted(range(len(texts)), key=lambda i: natural_key(texts[i]))
+
+
+def _by_heads(texts: list[str], heads: list[str]) -> list[str]:
+    return [texts[i] for i in natural_order_by_heads(texts, heads)]
+
+
+def test_heads_and_tails_padded_apart() -> None:
+    # link ids split at their lower device: 'p2-s1-gpu9' < 'p2-s1-gpu10' (9 < 10) and 'p2' < 'p10'; within one
+    # device 'nic2' < 'nic10' and '#9' < '#10' in the tails; the host's ':' (0x3a) before the switch's '>' (0x3e)
+    ids = ["p10-s1-gpu1:nic0p1", "p2-s1-gpu10:nic0p1", "p2-s1-gpu9:nic10p1", "p2-s1-gpu9:nic2p1",
+           "p2-s1-rail0>p2-spine1#10", "p2-s1-rail0>p2-spine1#9"]
+    heads = [i.split(":")[0].split(">")[0] for i in ids]
+    assert _by_heads(ids, heads) == ["p2-s1-gpu9:nic2p1", "p2-s1-gpu9:nic10p1", "p2-s1-gpu10:nic0p1",
+                                     "p2-s1-rail0>p2-spine1#9", "p2-s1-rail0>p2-spine1#10", "p10-s1-gpu1:nic0p1"]
+
+
+def test_a_run_across_the_cut_or_a_text_without_its_head_takes_natural_order() -> None:
+    # 'a12' cut as 'a1' + '2': padded apart it would be ('a', 1) then (2), before 'a3'; as one run 12 > 3
+    assert _by_heads(["a12", "a3"], ["a1", "a"]) == ["a3", "a12"]
+    # 'x10' does not begin with 'y': the heads are not used (x9 < x10)
+    assert _by_heads(["x10", "x9"], ["y", "x"]) == ["x9", "x10"]
+    # a head with a line break cannot be padded: natural_key ('a', 10, '\nb') vs ('a', 9, '\nc')
+    assert _by_heads(["a10\nb", "a9\nc"], ["a10\n", "a9\n"]) == ["a9\nc", "a10\nb"]
+    assert natural_order_by_heads([], []) == []
+
+
+_PIECE = st.text(alphabet="ab-:>#019\n", max_size=5)
+
+
+@given(st.lists(st.tuples(_PIECE, _PIECE, st.booleans()), max_size=30))
+def test_heads_give_natural_order(pieces: list[tuple[str, str, bool]]) -> None:
+    # each text a head and a tail; now and then the head given is not the text's own (a text without its head)
+    texts = [h + t for h, t, _ in pieces]
+    heads = [h if own else t for h, t, own in pieces]
+    assert natural_order_by_heads(texts, heads) == sorted(range(len(texts)), key=lambda i: natural_key(texts[i]))

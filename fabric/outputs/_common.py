@@ -46,11 +46,45 @@ def natural_order(texts: Sequence[str]) -> list[int]:
     other's (a prefix) comes first in both. Texts with the same skeleton (the text with every digit the same) have
     their runs at the same places, so one itemgetter and one format string pad them all. Non-ASCII text or a
     control character (Unicode digits, a line break) goes through natural_key."""
+    keys = _padded_keys(texts)
+    if keys is None:
+        return sorted(range(len(texts)), key=lambda i: natural_key(texts[i]))
+    return sorted(range(len(texts)), key=keys.__getitem__)
+
+
+def natural_order_by_heads(texts: Sequence[str], heads: Sequence[str]) -> list[int]:
+    """natural_order(texts), where most texts begin with one of a few heads (`heads`: each text's, such as a link
+    id's lower device) and end in one of a few tails: each distinct head and tail is padded once and a text's key is
+    its head's key and its tail's joined (at 131,072 GPUs 30,000 pieces padded instead of 393,000 link ids).
+
+    The joined key is the text's own padded key when no run of digits spans the cut (a head ending in a digit and
+    a tail starting with one: then, or when a text does not begin with its head, or a piece cannot be padded, every
+    text goes through natural_order) and both pieces are padded to one width, the longest run of all the pieces,
+    which are the runs of all the texts."""
+    if len(texts) != len(heads) or not all(map(str.startswith, texts, heads)):
+        return natural_order(texts)
+    tails = list(map(str.removeprefix, texts, heads))  # the text after its head (startswith: the head is removed)
+    head_texts, tail_texts = list(dict.fromkeys(heads)), list(dict.fromkeys(tails))
+    if any(h[-1:].isdigit() for h in head_texts) and any(t[:1].isdigit() for t in tail_texts):
+        return natural_order(texts)
+    keys = _padded_keys([*head_texts, *tail_texts])
+    if keys is None:
+        return natural_order(texts)
+    head_key = dict(zip(head_texts, keys, strict=False))
+    tail_key = dict(zip(tail_texts, keys[len(head_texts):], strict=True))
+    joined = list(map(str.__add__, map(head_key.__getitem__, heads), map(tail_key.__getitem__, tails)))
+    return sorted(range(len(texts)), key=joined.__getitem__)
+
+
+def _padded_keys(texts: Sequence[str]) -> list[str] | None:
+    """Each text's padded key (natural_order), or None for a text holding a non-ASCII or control character."""
     low = "\n".join(texts)
     if not low.isascii() or _CONTROL.search(low) or low.count("\n") != max(len(texts) - 1, 0):
-        return sorted(range(len(texts)), key=lambda i: natural_key(texts[i]))
+        return None
     low = low.translate(_LOW_DIGITS)
     lows, skeletons = low.split("\n"), low.translate(_SKELETON).split("\n")
+    if not texts:
+        return []
     groups: dict[str, list[int]] = {}
     for i, skeleton in enumerate(skeletons):
         groups.setdefault(skeleton, []).append(i)
@@ -66,7 +100,7 @@ def natural_order(texts: Sequence[str]) -> list[int]:
         padded = "{}" + "".join("\x10" * (width - (end - start)) + "{}" for start, end in spans)
         for i, key in zip(members, starmap(padded.format, map(pieces, map(lows.__getitem__, members))), strict=True):
             keys[i] = key
-    return sorted(range(len(texts)), key=keys.__getitem__)
+    return keys
 
 
 # csv.writer's output with every cell start made visible: a line break becomes a delimiter, quotes go (a quoted cell

@@ -14,9 +14,9 @@ no row.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from itertools import compress
-from operator import attrgetter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter
 
 from fabric.address import ntoa, ntoa_many
 from fabric.allocate import Plan
@@ -24,7 +24,7 @@ from fabric.device import DeviceConfig
 from fabric.intent import Inventory
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text_plain, host_bond, natural_key
+from ._common import csv_lines_plain, csv_text, host_bond, natural_key
 from .views import Port, RailSubnet, interface_names, ports_view, rail_subnets_view
 
 TITLE = "railfabric host rail map v2"
@@ -64,23 +64,102 @@ def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], lin
                   host_addr: Mapping[str, int], subnets: Mapping[tuple[str, int], RailSubnet], mtu: int,
                   ports: Mapping[str, tuple[Port, ...]]) -> dict[str, str]:
     """From exactly what the map shows: host → host model, the models' GPU/NIC shapes, the host links, their
-    addresses, the rail subnets, the host MTU and the switches' interface names. Rows are built as text cells (as
-    csv.writer writes numbers) column by column: the addresses in one pass (address.ntoa_many)."""
-    by_id: dict[str, Link] = {lk.id: lk for lk in links}
-    address_text = dict(zip(host_addr, ntoa_many(host_addr.values()), strict=True))
+    addresses, the rail subnets, the host MTU and the switches' interface names. The rows are made as lines
+    column by column in C-level passes (_fast_lines); when a NIC port has no link or no address, or a cell would
+    need quoting or escaping, row by row as cells (_rows) through csv_text."""
+    links = links if isinstance(links, list) else list(links)
+    order = sorted(hosts, key=natural_key)
+    lines = _fast_lines(order, hosts, shapes, links, host_addr, subnets, mtu, ports)
+    text = None if lines is None else csv_lines_plain(TITLE, HEADER, lines)
+    if text is None:
+        by_id = {lk.id: lk for lk in links}
+        text = csv_text(TITLE, HEADER, _rows(order, hosts, shapes, by_id, host_addr, subnets, mtu, ports))
+    return {"hosts/railmap.csv": text}
+
+
+# A shape's rows of one host: each (gpu, nic, port) as the link id's suffix and the row's gpu, nic and port cells
+_ShapeRows = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]
+
+
+def _shape_rows(shape: HostShape) -> _ShapeRows:
+    gpus, gpu_to_nic, ports_per_nic = shape
+    suffixes: list[str] = []
+    cells: list[str] = []
+    nics: list[int] = []
+    for gpu in range(gpus):
+        nic = gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu
+        for port in range(1, ports_per_nic + 1):
+            suffixes.append(f":nic{nic}p{port}")
+            cells.append(f",{gpu},{nic},{port},")
+            nics.append(nic)
+    return tuple(suffixes), tuple(cells), tuple(nics)
+
+
+_ID, _Z, _RAIL, _BUNDLE = attrgetter("id"), attrgetter("z"), attrgetter("rail"), attrgetter("bundle")
+_DEVICE, _AT = itemgetter(0), itemgetter(1, 2)  # an End's switch, its (port, lane)
+_LINE = "{}{}{}{}{}{}{}{}"  # host, ",gpu,nic,port,", "rail,switch,", interface, ",vlan,", address, "/len,gw,mtu,", bond
+
+
+def _fast_lines(order: list[str], hosts: Mapping[str, str], shapes: Mapping[str, HostShape], links: list[Link],
+                host_addr: Mapping[str, int], subnets: Mapping[tuple[str, int], RailSubnet], mtu: int,
+                ports: Mapping[str, tuple[Port, ...]]) -> list[str] | None:
+    """Every row as one line, or None when a NIC port has no link or no address (then _rows skips it). Each row's
+    link is found by its id; when the links come in the rows' order (expand makes them host by host, NIC by NIC),
+    shown by comparing the ids, they are taken as they are and no dict of the links is made."""
+    made = {model: _shape_rows(shape) for model, shape in shapes.items()}
+    owners: list[str] = []
+    ids: list[str] = []
+    cells: list[str] = []
+    nics: list[int] = []
+    for hostname in order:
+        suffixes, gpu_cells, gpu_nics = made[hosts[hostname]]
+        owners += repeat(hostname, len(suffixes))
+        ids += map(hostname.__add__, suffixes)
+        cells += gpu_cells
+        nics += gpu_nics
+    found: Sequence[Link | None] = links
+    if ids != list(map(_ID, links)):  # another order (a pinned cable, say) or a link more or less: by id
+        by_id = {lk.id: lk for lk in links}
+        found = list(map(by_id.get, ids))
+    numbers = list(map(host_addr.get, ids))
+    if None in found or None in numbers:
+        return None
+    ends = list(map(_Z, found))
+    switches = list(map(_DEVICE, ends))
+    at = list(zip(switches, map(_RAIL, found), strict=True))
+    # (switch, rail) → ("rail,switch,", ",vlan,", "/len,gateway,mtu,")
+    rails: dict[tuple[str, int | None], tuple[str, str, str]] = {}
+    for sw, rail in set(at):
+        sub = subnets[(sw, rail)]
+        rails[(sw, rail)] = (f"{rail},{sw},", f",{sub.vlan},", f"/{sub.length},{ntoa(sub.gateway)},{mtu},")
+    names = interface_names({sw: ports[sw] for sw in set(switches)})
+    info = list(map(rails.__getitem__, at))
+    bundles = list(map(_BUNDLE, found))
+    bonds: Iterable[str] = repeat(",") if not any(bundles) else [
+        f"{host_bond(nic)},{BOND_MODE}" if bundle else "," for nic, bundle in zip(nics, bundles, strict=True)]
+    return list(map(_LINE.format, owners, cells, map(_FIRST, info),
+                    map(dict.__getitem__, map(names.__getitem__, switches), map(_AT, ends)),
+                    map(_SECOND, info), ntoa_many(numbers), map(_THIRD, info), bonds))  # type: ignore[arg-type]
+
+
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+def _rows(order: list[str], hosts: Mapping[str, str], shapes: Mapping[str, HostShape], by_id: Mapping[str, Link],
+          host_addr: Mapping[str, int], subnets: Mapping[tuple[str, int], RailSubnet], mtu: int,
+          ports: Mapping[str, tuple[Port, ...]]) -> list[tuple[str, ...]]:
+    """Every row as its cells, one by one (a NIC port without a link or an address has no row)."""
     names: dict[str, dict[tuple[int, int], str]] = {}  # of the switches the map shows only
     rails: dict[tuple[str, int | None], tuple[str, str, str, str]] = {}  # (switch, rail) → rail, vlan, /len, gateway
-    text = {n: str(n) for gpus, gpu_to_nic, ports_per_nic in shapes.values()  # each GPU, NIC and port number
-            for n in (*range(gpus), *(gpu_to_nic or ()), *range(1, ports_per_nic + 1))}
     mtu_text, no_bond = str(mtu), ("", "")
-    rows = []
-    for hostname in sorted(hosts, key=natural_key):
+    rows: list[tuple[str, ...]] = []
+    for hostname in order:
         gpus, gpu_to_nic, ports_per_nic = shapes[hosts[hostname]]
         for gpu in range(gpus):
             nic = gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu
             for port in range(1, ports_per_nic + 1):
                 link = by_id.get(f"{hostname}:nic{nic}p{port}")
-                if link is None or (address := address_text.get(link.id)) is None:
+                if link is None or (number := host_addr.get(link.id)) is None:
                     continue
                 z = link.z
                 sw = z[0]
@@ -89,8 +168,7 @@ def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], lin
                     rail = rails[(sw, link.rail)] = (str(link.rail), str(sub.vlan), f"/{sub.length}", ntoa(sub.gateway))
                 if (sw_names := names.get(sw)) is None:
                     sw_names = names[sw] = interface_names({sw: ports[sw]})[sw]
-                rows.append((hostname, text[gpu], text[nic], text[port], rail[0], sw, sw_names[z[1:3]], rail[1],
-                             address + rail[2], rail[3], mtu_text,
+                rows.append((hostname, str(gpu), str(nic), str(port), rail[0], sw, sw_names[z[1:3]], rail[1],
+                             ntoa(number) + rail[2], rail[3], mtu_text,
                              *((host_bond(nic), BOND_MODE) if link.bundle else no_bond)))
-    return {"hosts/railmap.csv": csv_text_plain(TITLE, HEADER, rows)}
-
+    return rows
