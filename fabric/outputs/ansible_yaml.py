@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import cast
 
 import yaml
 
@@ -38,11 +39,17 @@ def _scalar(value: object) -> str:
 # an IPv4 address or prefix: four runs of ASCII digits joined by dots are no number, boolean, null or timestamp of
 # YAML 1.1 or 1.2 and hold no indicator, so it is plain; tested, and it spares the resolver the unique ones
 _ADDRESS = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?:/[0-9]{1,2})?")
+# _UP: a text of plain characters that starts with "../" (the host_vars' config_files paths, unique per switch) is
+# plain too: YAML 1.1 and 1.2 read a scalar starting with "." as a number only when a digit, "inf" or "nan" follows
+# that first dot, and as nothing else (null, boolean, timestamp, merge key, document marker: _PLAIN excludes "...");
+# tested against the resolver, and it spares the resolver (and its cache) 20,000 unique paths at 131,072 GPUs
 
 
 def _text(text: str) -> str:
     """_scalar of a string: plain when it may be (_plain_text), else JSON double-quoted (_quoted)."""
     if _PLAIN.match(text):
+        if text.startswith("../"):  # a relative path (_UP)
+            return text
         return text if "0" <= text[0] <= "9" and _ADDRESS.fullmatch(text) else _plain_text(text)
     return _quoted(text)
 
@@ -88,7 +95,10 @@ def _str_value(text: str) -> str:
     """_value of a str: _text and _quoted inlined (the writer's most frequent call: a few hundred thousand values
     for the Ansible files of a 131K-GPU fabric), the same text (tests/test_ansible_yaml_fast.py)."""
     if _PLAIN_MATCH(text):
-        out = text if "0" <= text[0] <= "9" and _ADDRESS_MATCH(text) else _plain_text(text)
+        if text.startswith("../"):  # _UP
+            out = text
+        else:
+            out = text if "0" <= text[0] <= "9" and _ADDRESS_MATCH(text) else _plain_text(text)
     elif text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         out = f'"{text}"'
     else:
@@ -135,3 +145,44 @@ def _key(key: str) -> str:
             _KEYS.clear()
         out = _KEYS[key] = _text(key)
     return out
+
+
+# _flat_yaml's lines by (key, the value's exact type, the value; a list's items as a tuple): the same lines (role,
+# platform, model, push account, vault names, ...) recur on thousands of switches (bounded)
+_LINES: dict[tuple[str, type, object], str] = {}
+
+
+def _flat_yaml(data: Mapping[str, object]) -> str:
+    """_yaml(data) for a mapping of str keys whose values recur across many files (the host_vars): the line of a
+    str, int, bool or None value, or of a list of str or of int (exact types: True is no 1 here), is made once by
+    _block and kept under its key, its type and its value; an address is written as it is (_text: plain, and
+    unique: not kept); any other value is written by _block each time."""
+    out: list[str] = []
+    for key, value in data.items():
+        t = type(value)
+        memo: tuple[str, type, object] | None = None
+        if type(key) is str:
+            if t is str:
+                text = cast(str, value)
+                if "0" <= text[:1] <= "9" and _ADDRESS_MATCH(text):
+                    out.append(f"{_key(key)}: {text}\n")
+                    continue
+                memo = (key, t, text)
+            elif t is int or t is bool or value is None:
+                memo = (key, t, value)
+            elif t is list:
+                items = cast(list, value)
+                if all(type(v) is str for v in items) or all(type(v) is int for v in items):
+                    memo = (key, t, (type(items[0]) if items else None, *items))
+        if memo is None:
+            _block({key: value}, "", out)
+            continue
+        line = _LINES.get(memo)
+        if line is None:
+            if len(_LINES) >= 1 << 16:
+                _LINES.clear()
+            made: list[str] = []
+            _block({key: value}, "", made)
+            line = _LINES[memo] = made[0]
+        out.append(line)
+    return "".join(out)
