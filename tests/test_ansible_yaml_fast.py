@@ -92,3 +92,30 @@ def test_flat_yaml_keeps_types_apart() -> None:
     assert _flat_yaml({"m": "10.0.0.1/31"}) == "m: 10.0.0.1/31\n" and _flat_yaml({"m": "1.2"}) == 'm: "1.2"\n'
     assert _flat_yaml({"x": "{{ y }}"}) == 'x: !unsafe "{{ y }}"\n'
     assert _flat_yaml({"c": {"f": "../configs/s/f"}}) == "c:\n  f: ../configs/s/f\n"
+
+
+_NAMES = st.tuples(st.sampled_from("aAnNyYtTfFoOpZ"),
+                   st.text(alphabet="aeflnorstuyNOTY019._/-\n", max_size=6)).map("".join)
+
+
+@given(_NAMES)
+def test_a_name_is_what_the_resolver_says(text: str) -> None:
+    # _text writes a text of plain characters starting with a letter and holding a non-letter without asking the
+    # resolver; letters-only texts (yes, No, null, y, ...) still go to it: the same verdict either way
+    from fabric.outputs.ansible_yaml import _PLAIN, _plain_text
+
+    out = _text(text)
+    assert out == _str_value(text)
+    if _PLAIN.match(text):  # plain characters only (no newline): the resolver's own verdict
+        assert out == _plain_text.__wrapped__(text)  # type: ignore[attr-defined]
+    assert yaml.safe_load(f"k: {out}") == {"k": text}
+
+
+def test_names_known_values() -> None:
+    assert _str_value("p1-s1-rail0") == "p1-s1-rail0" and _text("DH1-R01") == "DH1-R01"
+    # letters only: the resolver's verdict (booleans and nulls quoted, other words plain)
+    assert _str_value("yes") == '"yes"' and _str_value("Off") == '"Off"' and _str_value("null") == '"null"'
+    assert _str_value("y") == '"y"' and _str_value("rail") == "rail"
+    assert _str_value("/etc/x") == "/etc/x" and _str_value("1.2.3.4") == "1.2.3.4"  # "/": the resolver's way
+    # a trailing newline: no plain scalar (it was written bare before _PLAIN ended in \Z), JSON-quoted
+    assert _str_value("p1\n") == '"p1\\n"' and _text("yes\n") == '"yes\\n"'
