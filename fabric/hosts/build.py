@@ -252,6 +252,35 @@ def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
     return _group(g, [h.name for h in hosts], max(hosts, key=lambda h: len(h.interfaces))), tuple(hosts)
 
 
+# A host's netplan shape: its links but for their host, switch port and address (rail, NIC, NIC port, bundle,
+# switch each): hosts of one shape have the same rail interfaces but for their uplinks' switch ports and addresses
+NetplanShape = tuple[tuple[int, int, int, str | None, str], ...]
+
+
+def group_shapes(g: GroupInput) -> tuple[HostGroupPlan, list[tuple[str, HostPlan, tuple[str, ...]]]]:
+    """One host group's plan and per host (in the group's order) its name, the plan of the first host of its
+    NetplanShape and its own interfaces' addresses (in interface order): what build_group gives with one host's plan
+    made per shape, not per host (the netplan files read no uplink; tests/test_hosts_shapes.py)."""
+    by_host = _links_by_host(g)
+    make = _Hosts(g)
+    shapes: dict[NetplanShape, HostPlan] = {}
+    out: list[tuple[str, HostPlan, tuple[str, ...]]] = []
+    bonds = any(lk[4] for lk in g.links)
+    most, first = -1, ("", 0)
+    none: list[Row] = []
+    for name, number in g.hosts:
+        links = by_host.get(name, none)
+        shape = tuple([lk[1:6] for lk in links])
+        plan = shapes.get(shape)
+        if plan is None:
+            plan = shapes[shape] = make.host(name, number, links)
+        selected = [row for row, _both in _selected(links)] if bonds else links
+        out.append((name, plan, tuple([ntoa(row[7]) for row in selected])))
+        if len(selected) > most:  # the first host with the most interfaces speaks for the group (build_group)
+            most, first = len(selected), (name, number)
+    return _group(g, [n for n, _ in g.hosts], make.host(*first, by_host.get(first[0], none))), out
+
+
 def group_rules(g: GroupInput) -> tuple[HostGroupPlan, dict[str, tuple[tuple[str, int], ...]]]:
     """One host group's plan and each of its hosts' (address, table) per rail interface, in interface order: what
     build_group gives, without making every host's plan (the Ansible inventory reads no more of the hosts)."""

@@ -32,7 +32,7 @@ from fabric.resources import templates_dir
 from fabric.topology import Role
 
 from ._common import config_path, natural_key
-from .ansible_yaml import _scalar, _value, _yaml
+from .ansible_yaml import _flat_yaml, _scalar, _value, _yaml
 from .rollout import RolloutPlan, RolloutSwitch, rollout_plan, rollout_view
 
 __all__ = ["ansible_files", "ansible_inventory_files", "playbook_files"]
@@ -155,4 +155,4 @@ def host_vars_text(hostname: str, data: Mapping[str, object], wave: int) -> dict
     keys = list(data)
     at = keys.index("config_files")
     ordered = {**{k: data[k] for k in keys[:at]}, "rollout_wave": wave, **{k: data[k] for k in keys[at:]}}
-    return {f"ansible/host_vars/{hostname}.yml": HEADER + _yaml(ordered)}
+    return {f"ansible/host_vars/{hostname}.yml": HEADER + _flat_yaml(ordered)}

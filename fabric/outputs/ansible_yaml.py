@@ -11,12 +11,14 @@ import json
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import cast
 
 import yaml
 
 from fabric.textsafe import JINJA_OPENERS, jinja_unsafe
 
-_PLAIN = re.compile(r"^(?!\.\.\.)[A-Za-z0-9./][A-Za-z0-9._/-]*$")  # never starts with an indicator or '...'
+# never starts with an indicator or '...'; \Z, not $: a text ending in a newline is no plain scalar
+_PLAIN = re.compile(r"^(?!\.\.\.)[A-Za-z0-9./][A-Za-z0-9._/-]*\Z")
 # YAML 1.2 numbers and YAML 1.1 y/n that PyYAML (1.1) reads as strings but other parsers might not: quoted too
 _OTHER_PARSERS = re.compile(r"^(?:[-+]?\d[\d_]*(?:\.\d*)?(?:[eE][-+]?\d+)?|0o[0-7]+|[yYnN])$")
 _RESOLVER = yaml.resolver.Resolver()
@@ -38,12 +40,25 @@ def _scalar(value: object) -> str:
 # an IPv4 address or prefix: four runs of ASCII digits joined by dots are no number, boolean, null or timestamp of
 # YAML 1.1 or 1.2 and hold no indicator, so it is plain; tested, and it spares the resolver the unique ones
 _ADDRESS = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?:/[0-9]{1,2})?")
+# Two more kinds of text of plain characters (_PLAIN) that are plain without asking the resolver (tested against
+# it; they spare it and its cache the unique ones: 20,000 paths and 27,000 switch and host names at 131,072 GPUs):
+# - _UP: starting with "../" (the host_vars' config_files paths): YAML 1.1 and 1.2 read a scalar starting with "."
+#   as a number only when a digit, "inf" or "nan" follows that first dot, and as nothing else (null, boolean,
+#   timestamp, merge key, document marker: _PLAIN excludes "...");
+# - _NAME: starting with an ASCII letter and holding a character that is not one (hostnames: p1-s1-rail0): every
+#   word YAML 1.1 or 1.2 reads as other than a string and that starts with a letter is letters only (booleans,
+#   nulls, y/n; numbers, timestamps and the merge and value keys start with a digit, a sign, a dot, "<" or "=")
 
 
 def _text(text: str) -> str:
     """_scalar of a string: plain when it may be (_plain_text), else JSON double-quoted (_quoted)."""
     if _PLAIN.match(text):
-        return text if "0" <= text[0] <= "9" and _ADDRESS.fullmatch(text) else _plain_text(text)
+        first = text[0]
+        if first >= "A":  # a letter (_PLAIN's first characters: letters, digits, "." and "/")
+            return _plain_text(text) if text.isalpha() else text  # _NAME
+        if first == ".":
+            return text if text.startswith("../") else _plain_text(text)  # _UP
+        return text if first != "/" and _ADDRESS.fullmatch(text) else _plain_text(text)
     return _quoted(text)
 
 
@@ -88,7 +103,13 @@ def _str_value(text: str) -> str:
     """_value of a str: _text and _quoted inlined (the writer's most frequent call: a few hundred thousand values
     for the Ansible files of a 131K-GPU fabric), the same text (tests/test_ansible_yaml_fast.py)."""
     if _PLAIN_MATCH(text):
-        out = text if "0" <= text[0] <= "9" and _ADDRESS_MATCH(text) else _plain_text(text)
+        first = text[0]
+        if first >= "A":
+            out = _plain_text(text) if text.isalpha() else text  # _NAME
+        elif first == ".":
+            out = text if text.startswith("../") else _plain_text(text)  # _UP
+        else:
+            out = text if first != "/" and _ADDRESS_MATCH(text) else _plain_text(text)
     elif text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         out = f'"{text}"'
     else:
@@ -135,3 +156,44 @@ def _key(key: str) -> str:
             _KEYS.clear()
         out = _KEYS[key] = _text(key)
     return out
+
+
+# _flat_yaml's lines by (key, the value's exact type, the value; a list's items as a tuple): the same lines (role,
+# platform, model, push account, vault names, ...) recur on thousands of switches (bounded)
+_LINES: dict[tuple[str, type, object], str] = {}
+
+
+def _flat_yaml(data: Mapping[str, object]) -> str:
+    """_yaml(data) for a mapping of str keys whose values recur across many files (the host_vars): the line of a
+    str, int, bool or None value, or of a list of str or of int (exact types: True is no 1 here), is made once by
+    _block and kept under its key, its type and its value; an address is written as it is (_text: plain, and
+    unique: not kept); any other value is written by _block each time."""
+    out: list[str] = []
+    for key, value in data.items():
+        t = type(value)
+        memo: tuple[str, type, object] | None = None
+        if type(key) is str:
+            if t is str:
+                text = cast(str, value)
+                if "0" <= text[:1] <= "9" and _ADDRESS_MATCH(text):
+                    out.append(f"{_key(key)}: {text}\n")
+                    continue
+                memo = (key, t, text)
+            elif t is int or t is bool or value is None:
+                memo = (key, t, value)
+            elif t is list:
+                items = cast(list, value)
+                if all(type(v) is str for v in items) or all(type(v) is int for v in items):
+                    memo = (key, t, (type(items[0]) if items else None, *items))
+        if memo is None:
+            _block({key: value}, "", out)
+            continue
+        line = _LINES.get(memo)
+        if line is None:
+            if len(_LINES) >= 1 << 16:
+                _LINES.clear()
+            made: list[str] = []
+            _block({key: value}, "", made)
+            line = _LINES[memo] = made[0]
+        out.append(line)
+    return "".join(out)

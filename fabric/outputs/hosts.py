@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from fabric.hosts import HostGroupPlan, HostPlan, HostsPlan
-from fabric.hosts.build import GroupInput, group_rules
+from fabric.hosts.build import GroupInput, group_rules, group_shapes
 
 from ._common import natural_key
-from .hosts_netplan import INSTALL_PATH, netplan_files
+from .hosts_netplan import INSTALL_PATH, netplan_files, netplan_shaped
 from .hosts_roce import NCCL_PATH, SCRIPT_PATH, UNIT_NAME, group_dir, group_files
 
 
@@ -63,3 +63,10 @@ def group_part_files(group: HostGroupPlan, hosts: Sequence[HostPlan]) -> dict[st
     """One host group's files (hosts/_groups/<group>/) and the netplan file of each of its hosts."""
     part = HostsPlan({h.name: h for h in hosts}, {group.name: group})
     return {**netplan_files(part), **group_files(part)}
+
+
+def group_input_files(g: GroupInput) -> dict[str, str]:
+    """group_part_files(*build_group(g)) with one host plan made per netplan shape (fabric.hosts.build.group_shapes):
+    the same files (tests/test_hosts_shapes.py)."""
+    group, hosts = group_shapes(g)
+    return {**netplan_shaped(hosts), **group_files(HostsPlan({}, {group.name: group}))}

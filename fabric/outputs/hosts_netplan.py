@@ -25,6 +25,7 @@ yaml.safe_load and run `netplan generate` on it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from fabric.hosts import HostPlan, HostsPlan, RailInterface, Route
@@ -189,9 +190,36 @@ def netplan_files(plan: HostsPlan) -> dict[str, str]:
         if template is None:
             out[netplan_path(name)] = netplan_text(host)
             continue
-        texts, marks = template
-        body = [texts[0]]
-        for text, n in zip(texts[1:], marks, strict=True):
-            body += (addresses[n], text)
-        out[netplan_path(name)] = _head(name) + "".join(body)
+        out[netplan_path(name)] = _filled(name, template, addresses)
+    return out
+
+
+def _filled(name: str, template: Template, addresses: Sequence[str]) -> str:
+    """A host's file from its shape's template and its interfaces' addresses."""
+    texts, marks = template
+    body = [texts[0]]
+    for text, n in zip(texts[1:], marks, strict=True):
+        body += (addresses[n], text)
+    return _head(name) + "".join(body)
+
+
+def netplan_shaped(hosts: Iterable[tuple[str, HostPlan, tuple[str, ...]]]) -> dict[str, str]:
+    """hosts/<host>/netplan.yaml of each (host name, a host plan of its shape, its interfaces' addresses)
+    (fabric.hosts.build.group_shapes): the shape's plan with these addresses is the host's own but for its uplinks,
+    which the file does not show. One template per shape plan, filled per host as netplan_files does."""
+    out: dict[str, str] = {}
+    templates: dict[int, Template | None] = {}  # by id of the shape's plan (alive in `hosts` through this call)
+    fullmatch = _DOTTED.fullmatch
+    for name, shape, addresses in hosts:
+        key = id(shape)
+        if key in templates:
+            template = templates[key]
+        else:
+            template = templates[key] = _template(shape)
+        if template is None or not all(map(fullmatch, addresses)):
+            own = replace(shape, interfaces=tuple(replace(i, address=a)
+                                                  for i, a in zip(shape.interfaces, addresses, strict=True)))
+            out[netplan_path(name)] = _head(name) + dump(netplan_data(own))
+            continue
+        out[netplan_path(name)] = _filled(name, template, addresses)
     return out

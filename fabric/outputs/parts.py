@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from fabric.digest import FABRIC, code_digest, combine, data_digest, value_digest
-from fabric.hosts.build import build_group
 from fabric.platforms import PLATFORMS
 from fabric.render import TEMPLATES
 
@@ -25,7 +24,7 @@ from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_f
 from .cabling import cabling_files
 from .docs import docs_facts, docs_markdown, docs_pictures
 from .expected import expected_from
-from .hosts import gpu_hosts, group_part_files
+from .hosts import gpu_hosts, group_input_files
 from .ipplan import ipplan_files
 from .railmap import host_links_in, railmap_files
 from .rollout import rollout_plan
@@ -111,7 +110,7 @@ def _hosts(src: Sources) -> Iterator[Part]:
     for group, digest in zip(src.host_groups, src.group_digests, strict=True):
         key = f"hosts:{group.name}"
         yield Part(key, "hosts", combine([key, digest]),
-                   lambda group=group: group_part_files(*build_group(group)))  # type: ignore[misc]
+                   lambda group=group: group_input_files(group))  # type: ignore[misc]
 
 
 def _cabling(src: Sources) -> Iterator[Part]:
