@@ -68,7 +68,10 @@ def port_items(interfaces: Sequence[Interface]) -> tuple[list[str], list[str]]:
     """The interface items and the LLDP items of a switch's interfaces, by port and lane (stable: as sorted() by
     (port, lane)); written in one pass when the model lists them in that order already (it does)."""
     items = _port_items(interfaces)
-    return items if items is not None else _port_items(sorted(interfaces, key=_PORT_LANE), ordered=False)
+    if items is None:
+        items = _port_items(sorted(interfaces, key=_PORT_LANE), ordered=False)
+        assert items is not None  # not `ordered`: never None
+    return items
 
 
 def _port_items(interfaces: Sequence[Interface], ordered: bool = True) -> tuple[list[str], list[str]] | None:
