@@ -18,8 +18,9 @@ import pytest
 
 from fabric.device import DeviceConfig
 from fabric.outputs.state import device_state_text, state_text
-from fabric.outputs.state_index import build_index
+from fabric.outputs.state_index import NOBODY, _sessions, build_index
 from fabric.outputs.state_items import _port_items
+from fabric.outputs.views import Sessions
 from tests.test_state_text import RAIL, _example, record
 
 UPLINK = "Ethernet33/1"
@@ -91,3 +92,24 @@ def test_a_value_that_needs_escaping_takes_the_slow_path(example: dict[str, Devi
     assert '{"interface":"Ethernet33/1","neighbor":"p1-\\"spine\\"é","neighbor_interface":"Ethernet128",' in text
     st = orjson.loads(text)
     assert [i["ipv4"] for i in st["interfaces"] if i["name"] == UPLINK] == ["10.4.8.1\\31"]
+
+
+def test_session_counts_leave_out_ibgp_and_unowned_addresses() -> None:
+    # by hand: a (AS 65001) has, in one group, two sessions to b (AS 65002) and one whose address nobody holds; in a
+    # second group an iBGP session to c (its own AS). b has one group, all eBGP. Counted: a→b 2 (not c: iBGP; not
+    # the unowned one); b→a 1. The owners come back in the model's order, NOBODY for the unowned address.
+    owners = {"10.0.0.0": ("a", "e0"), "10.0.0.1": ("b", "e0"), "10.0.0.2": ("a", "e1"), "10.0.0.3": ("b", "e1"),
+              "10.0.0.4": ("a", "e2"), "10.0.0.5": ("c", "e0"), "10.0.0.6": ("a", "e3")}
+    bgp: dict[str, Sessions] = {
+        "a": (65001, (("SPINES", True, (("10.0.0.1", "10.0.0.0", 65002), ("10.0.0.3", "10.0.0.2", 65002),
+                                         ("10.9.9.9", "10.0.0.6", 65003))),
+                      ("PEER", False, (("10.0.0.5", "10.0.0.4", 65001),)))),
+        "b": (65002, (("LEAVES", True, (("10.0.0.0", "10.0.0.1", 65001),)),)),
+        "d": (65004, ()),
+    }
+    sessions, ends = _sessions(bgp, owners)
+    assert sessions == {"a": {"b": 2}, "b": {"a": 1}, "d": {}}
+    assert ends["a"] == ((("b", "e0"), ("b", "e1"), NOBODY, ("c", "e0")),
+                         (("a", "e0"), ("a", "e1"), ("a", "e3"), ("a", "e2")))
+    assert ends["b"] == ((("a", "e0"),), (("b", "e0"),))
+    assert ends["d"] == ((), ())
