@@ -11,7 +11,6 @@ is byte-identical across runs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
 from typing import Any
 
 import orjson
@@ -19,7 +18,7 @@ import orjson
 from fabric.device import DeviceConfig
 
 from .state_index import FabricIndex, build_index
-from .state_items import QUOTED, Dumped, interface_items, is_plain, lldp_items, neighbor_items, route_items
+from .state_items import QUOTED, Dumped, neighbor_items, port_items, route_items
 from .state_routes import expected_routes
 
 SCHEMA_ID = "https://railfabric.dev/schema/expected-state/v1.json"
@@ -71,8 +70,7 @@ def device_state(dev: DeviceConfig, ix: FabricIndex) -> State:
 def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
     """expected/state/<device>.json: the long lists (interfaces, LLDP neighbours, BGP neighbours, routes) written
     item by item as flat JSON (fabric/outputs/state_items.py), the rest laid out from plain values."""
-    interfaces = sorted(dev.interfaces, key=_PORT_LANE)
-    plain = is_plain(_addresses(dev))  # no byte of its addresses needs escaping: written as they are
+    interfaces, lldp = port_items(dev.interfaces)
     doc: dict[str, object] = {
         "$schema": SCHEMA_ID,
         "schema_version": SCHEMA_VERSION,
@@ -84,27 +82,18 @@ def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
         "management": dev.management,
         "loopback": {"interface": dev.loopback_interface, "address": dev.loopback},
         "mtu": dev.mtu,
-        "interfaces": Dumped(interface_items(interfaces, plain)),
+        "interfaces": Dumped(interfaces),
         "port_channels": _port_channels(dev),
         "vlans": _vlans(dev),
-        "lldp_neighbors": Dumped(lldp_items(interfaces)),
+        "lldp_neighbors": Dumped(lldp),
         # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
         "bgp": {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
                 "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
-                "address_families": [ADDRESS_FAMILY], "neighbors": Dumped(neighbor_items(dev, ix, plain))},
+                "address_families": [ADDRESS_FAMILY], "neighbors": Dumped(neighbor_items(dev, ix))},
         "mlag": _mlag(dev),
         "routes": Dumped(route_items(expected_routes(dev, ix))),  # all BGP, default VRF
     }
     return _laid_out(doc)
-
-
-_PORT_LANE = attrgetter("port", "lane")
-
-
-def _addresses(dev: DeviceConfig) -> str:
-    """The addresses the items write without quoting them through orjson: interfaces' and BGP neighbours'."""
-    return "".join([i.ipv4 for i in dev.interfaces if i.ipv4]) + "".join(
-        [n.ip + n.local_ip for g in dev.bgp.peer_groups for n in g.neighbors])
 
 
 _SORT = orjson.OPT_SORT_KEYS

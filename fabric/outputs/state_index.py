@@ -187,22 +187,25 @@ _LENGTH = re.compile("/[^\n]*")  # what partition("/")[0] drops: from the first 
 def _sessions(bgp: Mapping[str, Sessions], owners: Mapping[str, tuple[str, str]]
               ) -> tuple[dict[str, dict[str, int]], dict[str, Ends]]:
     """eBGP sessions per (device, peer device), and the owners of each session's two addresses (FabricIndex.ends):
-    every address looked up once, in C loops (map of dict.get)."""
+    every address looked up once, in C loops (the neighbours' columns by zip, the owners by map of dict.get)."""
     sessions: dict[str, dict[str, int]] = {}
     ends: dict[str, Ends] = {}
     get = owners.get
     for name, (asn, groups) in bgp.items():
-        neighbors = [n for _group, _bfd, ns in groups for n in ns]  # (ip, local_ip, remote_as)
-        peers = tuple(map(get, map(_FIRST, neighbors), repeat(NOBODY)))
-        ends[name] = (peers, tuple(map(get, map(_SECOND, neighbors), repeat(NOBODY))))
+        # (ip, local_ip, remote_as) of each neighbour, in the model's order
+        neighbors = groups[0][2] if len(groups) == 1 else [n for _group, _bfd, ns in groups for n in ns]
+        if not neighbors:
+            sessions[name], ends[name] = {}, ((), ())
+            continue
+        ips, local_ips, remote_as = zip(*neighbors, strict=True)
+        peers = tuple(map(get, ips, repeat(NOBODY)))
+        ends[name] = (peers, tuple(map(get, local_ips, repeat(NOBODY))))
         # iBGP (the MLAG peer) is not counted: see state_routes; nor an address no switch holds
-        count = Counter(compress(map(_FIRST, peers), map(ne, map(_THIRD, neighbors), repeat(asn))))
+        devices = map(_FIRST, peers)
+        count = Counter(compress(devices, map(ne, remote_as, repeat(asn))) if asn in remote_as else devices)
         count.pop("", None)
         sessions[name] = dict(count)
     return sessions, ends
-
-
-_THIRD = itemgetter(2)
 
 
 def _order_key(prefix: str) -> tuple[int, int]:

@@ -53,7 +53,11 @@ def expected_routes(dev: DeviceConfig, ix: FabricIndex) -> list[Route]:
                 for p in ix.advertised[peer]:
                     senders[p].append(peer)
         for p, who in senders.items():
-            out[p] = (min(sum(mine[w] for w in who), cap), "peer-rail-prefix", tuple(sorted(who)))
+            if len(who) == 1:  # one sender (each rail switch sends its own): its sessions, no sum or sort
+                n = mine[who[0]]
+                out[p] = (n if n < cap else cap, "peer-rail-prefix", (who[0],))
+            else:
+                out[p] = (min(sum([mine[w] for w in who]), cap), "peer-rail-prefix", tuple(sorted(who)))
     elif dev.role == "rail" and dev.pod is not None:
         out.update(_remote_segments(dev, ix, mine, cap))
     order = ix.prefix_order
@@ -96,7 +100,7 @@ def _remote_segments(dev: DeviceConfig, ix: FabricIndex, mine: dict[str, int], c
         # the spines with an eBGP session to one of the senders (heard_by: the inverse of the session counts)
         hearing = heard_by.get(who[0], frozenset()) if len(who) == 1 \
             else frozenset().union(*(heard_by.get(w, ()) for w in who))
-        hops = sum(mine[s] for s in spines if s in hearing)
+        hops = sum([mine[s] for s in spines if s in hearing])
         if hops:
             out[p] = (min(hops, cap), "remote-segment", tuple(sorted(who)))
     return out
