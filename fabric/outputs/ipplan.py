@@ -34,7 +34,7 @@ from fabric.intent import Inventory
 from fabric.platforms import PLATFORMS
 from fabric.topology import Link, LinkRole, Topology
 
-from ._common import csv_text, host_bond, plain_cells
+from ._common import csv_text, host_bond, plain_cells, plain_values
 from .state_index import routed_view
 from .views import Addresses, RailSubnet, addresses_view, ports_view, rail_subnets_view, vlans_view
 
@@ -90,6 +90,7 @@ def _plan_text(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Map
     out = _Rows(plan.pools, plain)
     for name, net, length in plan.pools:
         out.rows.append((net, length, out.row(f"{ntoa(net)}/{length}", "", "", "pool", name, "")))
+        out.values.add(name)
     for pod, segment, block in plan.blocks:
         out.add(block, "", "", "segment-block", f"pod {pod} segment {segment}")
     if plan.management_gateway is not None:
@@ -99,7 +100,7 @@ def _plan_text(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Map
     _host_rows(out, plan.host_addr, links, subnets)
     out.rows.sort()
     if plain:
-        return _plain_text(list(map(_ROW, out.rows)))
+        return _plain_text(list(map(_ROW, out.rows)), out.proven and plain_values(out.values))
     return csv_text(TITLE, HEADER, list(map(_ROW, out.rows)))
 
 
@@ -110,13 +111,14 @@ _CELL, _LINE = "\x1f", "\x1e"
 _SEPARATORS = str.maketrans({_CELL: ",", _LINE: "\n"})
 
 
-def _plain_text(lines: list[str]) -> str | None:
+def _plain_text(lines: list[str], proven: bool) -> str | None:
     """The CSV text of plain lines, or None when a cell holds what csv.writer would quote or textsafe escape
     (_common.plain_cells): each line has exactly len(HEADER) - 1 cell separators of its own making, so any more is
-    a cell's."""
+    a cell's. `proven`: every cell is plain by construction or among the values _common.plain_values passed (_Rows:
+    the text is then not searched)."""
     text = _LINE.join(lines)
-    if (text.count(_CELL) != len(lines) * (len(HEADER) - 1) or text.count(_LINE) != max(len(lines) - 1, 0)
-            or not plain_cells(text, _CELL + _LINE)):
+    if not proven and (text.count(_CELL) != len(lines) * (len(HEADER) - 1)
+                       or text.count(_LINE) != max(len(lines) - 1, 0) or not plain_cells(text, _CELL + _LINE)):
         return None
     return csv_text(TITLE, HEADER, []) + text.translate(_SEPARATORS) + ("\n" if lines else "")
 
@@ -135,16 +137,24 @@ def cidr_columns(texts: Sequence[str]) -> tuple[list[int], list[int]]:
     a function call of ours per text (half a million at 131,072 GPUs); any text this refuses (a bad address, no or
     a bad length) goes through cidr_key, which parses it or raises its own error. When every text ends in '/31'
     (the /31 ends) the lengths are cut in one pass over the texts joined."""
+    nets, lengths, _strict = _cidr_columns(texts)
+    return nets, lengths
+
+
+def _cidr_columns(texts: Sequence[str]) -> tuple[list[int], list[int], bool]:
+    """cidr_columns, and whether every text was read by its strict C-level passes: a dotted quad inet_pton takes,
+    '/' and a length of 0 to 32 written without a sign or leading zero, nothing more (a plain cell)."""
     from_bytes = int.from_bytes
     try:
         if (cut := _cut_p2p_lengths(texts)) is not None:
             nets = list(map(from_bytes, map(inet_pton, repeat(AF_INET), cut), repeat("big")))  # type: ignore[arg-type]
-            return nets, [_P2P] * len(nets)
+            return nets, [_P2P] * len(nets), True
         keys = [(from_bytes(inet_pton(AF_INET, a), "big"), _LENGTHS[n])
                 for a, _, n in map(str.partition, texts, repeat("/"))]
     except (OSError, KeyError):
         keys = [cidr_key(t) for t in texts]
-    return list(map(_FIRST, keys)), list(map(_SECOND, keys))
+        return list(map(_FIRST, keys)), list(map(_SECOND, keys)), False
+    return list(map(_FIRST, keys)), list(map(_SECOND, keys)), True
 
 
 _P2P = 31
@@ -166,11 +176,15 @@ _LENGTHS = {str(n): n for n in range(BITS + 1)}  # a prefix length's text → it
 
 class _Rows:
     """The plan's rows as (address as an integer, prefix length, row): sorted on the numbers, ties (the same prefix
-    on several owners) broken by the row's text; each row names the pool holding its address."""
+    on several owners) broken by the row's text; each row names the pool holding its address. `values`: every cell
+    (or text inside a cell) the rows hold that is not plain by construction, for _common.plain_values; `proven`:
+    False when a cell is neither (the text is then searched)."""
 
     def __init__(self, pools: Sequence[tuple[str, int, int]], plain: bool) -> None:
         self.pools = sorted((net, net + size(length), name) for name, net, length in pools)
         self.plain = plain
+        self.values: set[object] = set()
+        self.proven = True
         self.rows: list[tuple[int, int, str | tuple[str, ...]]] = []
         # the pools cut the address space into segments between their bounds; within a segment every address lies
         # in the same pools, so the first pool (in `pools` order) holding the segment's start names all of it
@@ -202,6 +216,7 @@ class _Rows:
 
     def add(self, address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
         n, length = cidr_key(address)
+        self.values.update((address, owner, interface, purpose, detail))
         self.rows.append((n, length, self.row(address, owner, interface, purpose, self.pool_of(n), detail)))
 
 
@@ -218,12 +233,17 @@ def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], routed: Mapping[str,
         owners += repeat(name, len(ends))
         ifnames += map(_FIRST, ends)
         texts += map(_SECOND, ends)
-    nets, lengths = cidr_columns(texts)
+    nets, lengths, strict = _cidr_columns(texts)
+    out.proven &= strict  # else the texts are searched with the rest
+    out.values.add("p2p")
+    out.values.update(owners)
+    out.values.update(ifnames)
     # each end's peer by its position (the last end holding an address, as a dict keeps), the detail formatted in
     # the row's own format: no peer text made apart per end
     at = dict(zip(nets, range(len(nets)), strict=True))
     peers = list(map(at.get, map(int.__xor__, nets, repeat(1))))
     pools = out.pools_of(nets)
+    out.values.update(pools)
     if None in peers:  # an end without a peer (never in a valid fabric)
         peer_of = {n: f"peer {owners[i]} {ifnames[i]}" for n, i in at.items()}
         details: Iterable[str] = map(peer_of.get, map(int.__xor__, nets, repeat(1)), repeat(""))
@@ -264,10 +284,49 @@ def _switch_rows(out: _Rows, devices: Mapping[str, Addresses], vlans: Mapping[st
 
 def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
                subnets: Mapping[tuple[str, int], RailSubnet]) -> None:
-    """Each host NIC port's address, or each MLAG bond's (one address per bond, listed once). The cells a switch
-    and rail share are made once per (switch, rail), the addresses' text in one pass (address.ntoa_many)."""
-    bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
+    """Each host NIC port's address, or each MLAG bond's (one address per bond, listed once: _bond_rows). Without
+    bonds the rows are made column by column in C-level passes (131,072 at as many GPUs): the cells a switch and
+    rail share are made once per (switch, rail), the addresses' text in one pass (address.ntoa_many)."""
     host_links = list(compress(links, map(LinkRole.HOST.__eq__, map(_LINK_ROLE, links))))
+    if any(map(_BUNDLE, host_links)):
+        _bond_rows(out, host_addr, host_links, subnets)
+        return
+    addressed = list(map(host_addr.get, map(_LINK_ID, host_links)))
+    if None in addressed:  # a link without an address has no row
+        host_links = list(compress(host_links, map(None.__ne__, addressed)))
+        addressed = list(filter(None.__ne__, addressed))
+    nets: list[int] = addressed  # type: ignore[assignment]  # no None left
+    switches = list(map(_Z_DEVICE, host_links))
+    pairs = list(zip(switches, map(_RAIL, host_links), strict=True))
+    rails = {pair: _rail_cells(pair, subnets) for pair in dict.fromkeys(pairs)}  # (switch, rail) → its cells
+    cells = list(map(rails.__getitem__, pairs))
+    slashes, prefixes = list(map(_SECOND, cells)), map(_THIRD, cells)
+    texts, owners, pools = ntoa_many(nets), list(map(_A_DEVICE, host_links)), out.pools_of(nets)
+    nics, ports = list(map(_NIC, host_links)), list(map(_A_PORT, host_links))
+    # the texts are inet_ntoa's; the rest of each cell from these values (the rail cells' ints formatted already)
+    out.values.add("host")
+    for column in (owners, nics, ports, pools, switches, *zip(*rails.values(), strict=True)):
+        out.values.update(column)
+    if out.plain:  # format writes the NIC index and port (ints) as the f-string of _bond_rows does
+        line = _CELL.join(["{}{}", "{}", "nic{}p{}", "host", "{}", "{}{}"])
+        rows: Iterable[str | tuple[str, ...]] = map(line.format, texts, slashes, owners, nics, ports, pools,
+                                                     prefixes, switches)
+    else:
+        rows = out.many(map(str.__add__, texts, slashes), owners, map("nic{}p{}".format, nics, ports),
+                        repeat("host", len(nets)), pools, map(str.__add__, prefixes, switches))
+    out.rows += zip(nets, map(_FIRST, cells), rows, strict=True)
+
+
+def _rail_cells(pair: tuple[str, int | None], subnets: Mapping[tuple[str, int], RailSubnet]) -> tuple[int, str, str]:
+    """A (switch, rail)'s subnet length, its '/len' and the host rows' detail up to the switch."""
+    sub = subnets[pair]  # type: ignore[index]
+    return sub.length, f"/{sub.length}", f"rail {pair[1]} vlan {sub.vlan} via "
+
+
+def _bond_rows(out: _Rows, host_addr: Mapping[str, int], host_links: Sequence[Link],
+               subnets: Mapping[tuple[str, int], RailSubnet]) -> None:
+    """_host_rows where some host links are MLAG bond members: link by link."""
+    bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on
     for link in host_links:
         if link.bundle:
             bonds.setdefault(link.bundle, []).append(link.z.device)
@@ -282,8 +341,7 @@ def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
             continue
         sw = link.z.device
         if (rail := rails.get((sw, link.rail))) is None:
-            sub = subnets[(sw, link.rail)]  # type: ignore[index]
-            rail = rails[(sw, link.rail)] = (sub.length, f"/{sub.length}", f"rail {link.rail} vlan {sub.vlan} via ")
+            rail = rails[(sw, link.rail)] = _rail_cells((sw, link.rail), subnets)
         if link.bundle is None:
             cells.append((link.a.device, f"nic{link.nic}p{link.a.port}", rail[2] + sw))
         elif (switches := bonds.pop(link.bundle, None)) is not None:
@@ -295,8 +353,13 @@ def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
         slashes.append(rail[1])
     texts = map(str.__add__, ntoa_many(nets), slashes)
     owners, interfaces, details = zip(*cells, strict=True) if cells else ((), (), ())
-    rows = out.many(texts, owners, interfaces, repeat("host", len(nets)), out.pools_of(nets), details)
+    pools = out.pools_of(nets)
+    for column in (owners, interfaces, details, pools, slashes):
+        out.values.update(column)
+    rows = out.many(texts, owners, interfaces, repeat("host", len(nets)), pools, details)
     out.rows += zip(nets, lengths, rows, strict=True)
 
 
-_LINK_ROLE = attrgetter("role")
+_LINK_ROLE, _LINK_ID, _BUNDLE, _RAIL, _NIC = (attrgetter("role"), attrgetter("id"), attrgetter("bundle"),
+                                             attrgetter("rail"), attrgetter("nic"))
+_A_DEVICE, _A_PORT, _Z_DEVICE = attrgetter("a.device"), attrgetter("a.port"), attrgetter("z.device")
