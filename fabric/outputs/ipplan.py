@@ -23,7 +23,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_not, itemgetter
 from socket import AF_INET, inet_pton
 
 from fabric.address import BITS, cidr_key, ntoa, ntoa_many, size
@@ -293,8 +293,8 @@ def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
         return
     addressed = list(map(host_addr.get, map(_LINK_ID, host_links)))
     if None in addressed:  # a link without an address has no row
-        host_links = list(compress(host_links, map(None.__ne__, addressed)))
-        addressed = list(filter(None.__ne__, addressed))
+        host_links = list(compress(host_links, map(is_not, addressed, repeat(None))))
+        addressed = list(compress(addressed, map(is_not, addressed, repeat(None))))
     nets: list[int] = addressed  # type: ignore[assignment]  # no None left
     switches = list(map(_Z_DEVICE, host_links))
     pairs = list(zip(switches, map(_RAIL, host_links), strict=True))
