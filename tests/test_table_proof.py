@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fabric.address import aton
 from fabric.outputs._common import plain_values
+from fabric.outputs.expected import expected_from
 from fabric.outputs.ipplan import PlanAddresses, ipplan_files
 from fabric.outputs.views import Addresses, RailSubnet
 from fabric.topology import Link, LinkRole
@@ -62,3 +63,20 @@ def test_a_routed_interface_to_escape_takes_the_rows_of_cells() -> None:
     assert text.splitlines()[2:] == ["10.0.0.0/31,s1,'-e1,p2p,,peer s2 e2", "10.0.0.1/31,s2,e2,p2p,,peer s1 -e1",
                                      "10.1.0.1/32,s1,Loopback0,loopback,,", "10.1.0.2/32,s2,Loopback0,loopback,,",
                                      "192.168.0.1/24,s1,eth0,management,,", "192.168.0.2/24,s2,eth0,management,,"]
+
+
+def _bgp_lines(first_group: str) -> list[str]:
+    # one switch 's{1}' (AS 65001, a brace in its name: written as it is) with two peer groups: first_group (BFD)
+    # with 10.0.0.1 (AS 65002, s2 e2) from its e1 at 10.0.0.0, and g1 (no BFD) with 10.0.0.3 (AS 65003, s3 e3)
+    # from its e4 at 10.0.0.2; rows by neighbour address: 10.0.0.1, then 10.0.0.3
+    sessions = {"s{1}": (65001, ((first_group, True, (("10.0.0.1", "10.0.0.0", 65002),)),
+                                 ("g1", False, (("10.0.0.3", "10.0.0.2", 65003),))))}
+    ends = {"s{1}": ((("s2", "e2"), ("s3", "e3")), (("s{1}", "e1"), ("s{1}", "e4")))}
+    return expected_from(sessions, {"s{1}": ()}, ends)["expected/bgp_sessions.csv"].splitlines()[2:]
+
+
+def test_session_rows_from_a_template_per_group() -> None:
+    assert _bgp_lines("g{0}") == ["s{1},e1,10.0.0.0,65001,10.0.0.1,65002,s2,e2,g{0},yes",
+                                  "s{1},e4,10.0.0.2,65001,10.0.0.3,65003,s3,e3,g1,no"]
+    # a group starting a formula: textsafe's apostrophe, through the rows of cells
+    assert _bgp_lines("=g")[0] == "s{1},e1,10.0.0.0,65001,10.0.0.1,65002,s2,e2,'=g,yes"

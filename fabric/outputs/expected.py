@@ -15,6 +15,7 @@ Rows are sorted by device and then by neighbor address / interface, digits compa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from itertools import islice, repeat
 from operator import itemgetter, lt
 from socket import AF_INET, inet_pton
@@ -90,14 +91,15 @@ def _session_rows(name: str, bgp: Sessions, ends: Ends, plain: bool) -> list[Row
         raise ValueError(f"{name}: the index holds {len(peers)} BGP sessions, the view another number")
     rows: list[Row] = []
     at, mine = 0, str(asn)
+    # the template of the cells before the group's (format_template(name, None, None, mine, None, ..., None) + ',')
+    head = f"{format_template(name)},{{}},{{}},{format_template(mine)},{{}},{{}},{{}},{{}},"
     for group, bfd, neighbors in groups:
         there, here = peers[at:at + len(neighbors)], locals_[at:at + len(neighbors)]
         at += len(neighbors)
         columns = (map(_SECOND, here), map(_SECOND, neighbors), map(_FIRST, neighbors), map(_THIRD, neighbors),
                    map(_FIRST, there), map(_SECOND, there))
         if plain:  # format writes each AS number (an int) as str does
-            rows += map(format_template(name, None, None, mine, None, None, None, None, group,
-                                        "yes" if bfd else "no").format, *columns)
+            rows += map((head + _group_cells(group, bfd)).format, *columns)
         else:
             locals_if, local_ip, ip, remote, peer, peer_if = columns
             rows += zip(repeat(name), locals_if, local_ip, repeat(mine), ip, map(str, remote), peer, peer_if,
@@ -115,6 +117,12 @@ def _session_rows(name: str, bgp: Sessions, ends: Ends, plain: bool) -> list[Row
 
 
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+@cache
+def _group_cells(group: str, bfd: bool) -> str:
+    """The template of a session row's last two cells (format_template): the peer group and 'yes' / 'no'."""
+    return format_template(group, "yes" if bfd else "no")
 
 
 def _numbers_kept(row: tuple[bytes, tuple[str, ...]]) -> tuple[object, ...]:
