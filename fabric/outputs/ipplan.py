@@ -303,7 +303,8 @@ def _host_rows(out: _Rows, host_addr: Mapping[str, int], links: Sequence[Link],
     slashes, prefixes = list(map(_SECOND, cells)), map(_THIRD, cells)
     texts, owners, pools = ntoa_many(nets), list(map(_A_DEVICE, host_links)), out.pools_of(nets)
     nics, ports = list(map(_NIC, host_links)), list(map(_A_PORT, host_links))
-    # the texts are inet_ntoa's; the rest of each cell from these values (the rail cells' ints formatted already)
+    # the texts are dotted quads (address.ntoa_many); the rest of each cell from these values (the rail cells'
+    # ints formatted already)
     out.values.add("host")
     for column in (owners, nics, ports, pools, switches, *zip(*rails.values(), strict=True)):
         out.values.update(column)
