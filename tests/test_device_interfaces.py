@@ -8,8 +8,9 @@ import dataclasses
 import pytest
 
 from fabric.device.interfaces import Interface, build_interfaces, build_interfaces_shaped, end_name
+from fabric.intent import SwitchModel
 from fabric.pipeline import Result
-from fabric.topology import End
+from fabric.topology import End, Switch
 from tests.helpers import base_inventory, run_data
 
 
@@ -18,14 +19,20 @@ def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
     return run_data(tmp_path_factory.mktemp("mini"), base_inventory())
 
 
-def test_every_port_and_spare_lane(mini: Result) -> None:
+def _rail0_broken_out(mini: Result) -> tuple[Switch, SwitchModel, dict[tuple[int, int], Interface]]:
+    """p1-s1-rail0 with port 3 disabled, its model, and its one used interface: port 1 broken out 2x400G, lane 1
+    used by a host (lane 2 spare; every other port native 800G)."""
     inv, topo = mini.inventory, mini.topology
     assert inv is not None and topo is not None
     sw = dataclasses.replace(topo.switches["p1-s1-rail0"], disabled_ports=frozenset({3}))
-    model = inv.switch_models[sw.model]
-    # port 1 broken out 2x400G, lane 1 used by a host; lane 2 spare; every other port native 800G
     used = {(1, 1): Interface("Ethernet0", 1, 1, 400, "access", True, "h1", 9216, vlan=100, qos=True, peer="h1",
                               role="host")}
+    return sw, inv.switch_models[sw.model], used
+
+
+def test_every_port_and_spare_lane(mini: Result) -> None:
+    # port 1 broken out 2x400G, lane 1 used by a host; lane 2 spare; every other port native 800G
+    sw, model, used = _rail0_broken_out(mini)
     out = build_interfaces(sw, model, used, {1: (2, 400)}, 9216)
     assert len(out) == 64 + 1  # one extra lane interface for the broken-out port
     first, spare, native, disabled = out[0], out[1], out[2], out[3]
@@ -71,12 +78,7 @@ def test_native_port_below_its_speed_and_shared_unused_ports(mini: Result) -> No
 
 
 def test_shape_names_the_layout_and_every_interface_not_its_own(mini: Result) -> None:
-    inv, topo = mini.inventory, mini.topology
-    assert inv is not None and topo is not None
-    sw = dataclasses.replace(topo.switches["p1-s1-rail0"], disabled_ports=frozenset({3}))
-    model = inv.switch_models[sw.model]
-    used = {(1, 1): Interface("Ethernet0", 1, 1, 400, "access", True, "h1", 9216, vlan=100, qos=True, peer="h1",
-                              role="host")}
+    sw, model, used = _rail0_broken_out(mini)
     out, (layout, own) = build_interfaces_shaped(sw, model, used, {1: (2, 400)}, 9216)
     assert out == build_interfaces(sw, model, used, {1: (2, 400)}, 9216)
     # the layout: SONiC, 8 serdes lanes, 64 ports of 800G at MTU 9216, port 1 broken out 2 × 400G

@@ -110,19 +110,19 @@ def test_csv_formula_cells_are_found_after_any_delimiter_and_inside_quotes() -> 
     assert csv_text("t v1", ("a",), [("p1-s1",), ("x,-y",)]) == '# t v1\na\np1-s1\n"x,-y"\n'
 
 
-def test_plain_csv_writes_what_csv_writer_writes() -> None:
-    """csv_text_plain (the IP plan's writer) joins text cells itself when none needs quoting; every other case goes
-    through csv_text: the bytes are the same either way."""
-    from fabric.outputs._common import csv_text_plain
+def test_plain_lines_are_what_csv_writer_writes() -> None:
+    """csv_lines_plain (the cabling plan's, expected/'s and the rail map's writer) takes rows made as lines of a
+    template, '{},{}' here: when a cell would need quoting or escaping it gives None (the caller then writes the
+    cells through csv_text), else the lines as csv_text writes them."""
+    from fabric.outputs._common import csv_lines_plain
 
-    assert csv_text_plain("t v1", ("a", "b"), [("10.0.0.0/31", ""), ("x", "peer s1 Ethernet0")]) == \
+    assert csv_lines_plain("t v1", ("a", "b"), ["10.0.0.0/31,", "x,peer s1 Ethernet0"]) == \
         "# t v1\na,b\n10.0.0.0/31,\nx,peer s1 Ethernet0\n"
-    assert csv_text_plain("t v1", ("a", "b"), []) == "# t v1\na,b\n"
+    assert csv_lines_plain("t v1", ("a", "b"), []) == "# t v1\na,b\n"
     for rows in ([("a,b", "c")], [('q"', "")], [("x\n", "y")], [("=x", "y")], [("-1", "a")], [("a\x1fb", "c")],
-                 [("a\x1eb", "c")], [("a", "b", "c")], [("a,b", "c"), ("d",)], [("a\nb", "c"), ("d", "e"), ("f",)],
-                 [("a", "b"), ("c", "\r")], [("a", "b"), ("c", "@d")]):
-        # [("a,b", "c"), ("d",)] has as many commas (2) as two rows of two cells: only the width check sends it on
-        assert csv_text_plain("t v1", ("a", "b"), rows) == csv_text("t v1", ("a", "b"), rows), rows
+                 [("a\x1eb", "c")], [("a\nb", "c"), ("d", "e")], [("a", "b"), ("c", "\r")], [("a", "b"), ("c", "@d")]):
+        # a comma, quote, line break or formula character, or a control character that plain text never holds
+        assert csv_lines_plain("t v1", ("a", "b"), [f"{x},{y}" for x, y in rows]) is None, rows
 
 
 def test_ansible_values_with_jinja_are_marked_unsafe() -> None:

@@ -116,23 +116,6 @@ def _formula_cell(text: str) -> bool:
     return marked.startswith("\0") or ",\0" in marked
 
 
-def csv_text_plain(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """csv_text for rows of text cells only, at a fraction of the cost when no cell needs quoting or escaping (the
-    cabling plan's and the rail map's hundreds of thousands of rows): cells joined with ',' and rows with '\\n' in
-    C, then checked: every row as wide as the header, exactly (width - 1) commas a row and one line break between
-    rows (a cell holding either adds one), and plain_cells. Anything else goes through csv_text."""
-    rows = rows if isinstance(rows, list) else list(rows)
-    try:
-        text = "\n".join(map(",".join, rows))
-    except TypeError:  # a cell that is not text
-        return csv_text(title, header, rows)
-    width = len(header)
-    if (not set(map(len, rows)) <= {width} or text.count(",") != len(rows) * (width - 1)
-            or text.count("\n") != max(len(rows) - 1, 0) or not plain_cells(text, ",\n")):
-        return csv_text(title, header, rows)
-    return csv_text(title, header, []) + text + ("\n" if rows else "")
-
-
 def csv_lines_plain(title: str, header: Sequence[str], lines: Sequence[str]) -> str | None:
     """csv_text of rows already made as lines of cells joined with ',' (formatted in C, no tuple per row), or None
     when a line may not be what csv.writer writes for its cells: each line must hold exactly len(header) - 1

@@ -77,22 +77,23 @@ def railmap_files(hosts: Mapping[str, str], shapes: Mapping[str, HostShape], lin
     return {"hosts/railmap.csv": text}
 
 
+def _shape_ports(shape: HostShape) -> list[tuple[int, int, int]]:
+    """A host's (gpu, nic, port) rows in order: each GPU's NIC (gpu_to_nic, else the GPU's own number), then each
+    port of that NIC."""
+    gpus, gpu_to_nic, ports_per_nic = shape
+    return [(gpu, nic, port) for gpu in range(gpus)
+            for nic in (gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu,)
+            for port in range(1, ports_per_nic + 1)]
+
+
 # A shape's rows of one host: each (gpu, nic, port) as the link id's suffix and the row's gpu, nic and port cells
 _ShapeRows = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]
 
 
 def _shape_rows(shape: HostShape) -> _ShapeRows:
-    gpus, gpu_to_nic, ports_per_nic = shape
-    suffixes: list[str] = []
-    cells: list[str] = []
-    nics: list[int] = []
-    for gpu in range(gpus):
-        nic = gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu
-        for port in range(1, ports_per_nic + 1):
-            suffixes.append(f":nic{nic}p{port}")
-            cells.append(f",{gpu},{nic},{port},")
-            nics.append(nic)
-    return tuple(suffixes), tuple(cells), tuple(nics)
+    rows = _shape_ports(shape)
+    return (tuple(f":nic{nic}p{port}" for _gpu, nic, port in rows), tuple(f",{g},{n},{p}," for g, n, p in rows),
+            tuple(nic for _gpu, nic, _port in rows))
 
 
 _ID, _Z, _RAIL, _BUNDLE = attrgetter("id"), attrgetter("z"), attrgetter("rail"), attrgetter("bundle")
@@ -154,21 +155,18 @@ def _rows(order: list[str], hosts: Mapping[str, str], shapes: Mapping[str, HostS
     mtu_text, no_bond = str(mtu), ("", "")
     rows: list[tuple[str, ...]] = []
     for hostname in order:
-        gpus, gpu_to_nic, ports_per_nic = shapes[hosts[hostname]]
-        for gpu in range(gpus):
-            nic = gpu_to_nic[gpu] if gpu_to_nic and gpu < len(gpu_to_nic) else gpu
-            for port in range(1, ports_per_nic + 1):
-                link = by_id.get(f"{hostname}:nic{nic}p{port}")
-                if link is None or (number := host_addr.get(link.id)) is None:
-                    continue
-                z = link.z
-                sw = z[0]
-                if (rail := rails.get((sw, link.rail))) is None:
-                    sub = subnets[(sw, link.rail)]  # type: ignore[index]
-                    rail = rails[(sw, link.rail)] = (str(link.rail), str(sub.vlan), f"/{sub.length}", ntoa(sub.gateway))
-                if (sw_names := names.get(sw)) is None:
-                    sw_names = names[sw] = interface_names({sw: ports[sw]})[sw]
-                rows.append((hostname, str(gpu), str(nic), str(port), rail[0], sw, sw_names[z[1:3]], rail[1],
-                             ntoa(number) + rail[2], rail[3], mtu_text,
-                             *((host_bond(nic), BOND_MODE) if link.bundle else no_bond)))
+        for gpu, nic, port in _shape_ports(shapes[hosts[hostname]]):
+            link = by_id.get(f"{hostname}:nic{nic}p{port}")
+            if link is None or (number := host_addr.get(link.id)) is None:
+                continue
+            z = link.z
+            sw = z[0]
+            if (rail := rails.get((sw, link.rail))) is None:
+                sub = subnets[(sw, link.rail)]  # type: ignore[index]
+                rail = rails[(sw, link.rail)] = (str(link.rail), str(sub.vlan), f"/{sub.length}", ntoa(sub.gateway))
+            if (sw_names := names.get(sw)) is None:
+                sw_names = names[sw] = interface_names({sw: ports[sw]})[sw]
+            rows.append((hostname, str(gpu), str(nic), str(port), rail[0], sw, sw_names[z[1:3]], rail[1],
+                         ntoa(number) + rail[2], rail[3], mtu_text,
+                         *((host_bond(nic), BOND_MODE) if link.bundle else no_bond)))
     return rows
