@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_pipeline import Geometry, calibrate, write_inventory
+from bench_pipeline import Geometry, calibrate, environment, write_inventory
 
 ROOT = Path(__file__).resolve().parents[1]
 CHANGED_DEVICE = "ss1"
@@ -257,9 +257,12 @@ def main(argv: list[str] | None = None) -> int:
                          "generated/ lives; /tmp on this machine creates directories up to 15x slower)")
     args = ap.parse_args(argv)
     results: dict[str, Any] = {"runs": [], "skipped": {}, "identical_to_cold": {},
-                               "calibration_s_before": calibrate(), "workers": args.workers}
+                               "calibration_s_before": calibrate(), "workers": args.workers,
+                               "environment": environment()}
     print(f"CPU calibration (bench_pipeline's fixed loop): {results['calibration_s_before']:.3f} s; this shared "
           "machine's speed varies: compare numbers together with it")
+    print(f"interpreter: {results['environment']['interpreter']} (Python {results['environment']['python']}, "
+          f"{results['environment']['python_build']}): its build changes every number (bench_pipeline.environment)")
     Path(args.tmp).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="railfabric-bench-render-", dir=args.tmp) as tmp:
         results["fs_create_us_before"] = probe(Path(tmp))
