@@ -573,9 +573,7 @@ def calibrate() -> float:
 
 def environment() -> dict[str, Any]:
     """Where the numbers were taken. `interpreter`: the Python the children run (the virtual environment's,
-    resolved), because its build matters as much as the machine: on the bench machine Debian's python3.11 ran the
-    calibration loop in 0.037 s and a default pyenv build of 3.11 (no profile-guided optimization) in 0.043-0.048 s,
-    and a 131,072-GPU render in 11.6 s against 13.1 s."""
+    resolved), because its build moves the numbers as much as the machine does (bench/README.md)."""
     env: dict[str, Any] = {"python": platform.python_version(), "implementation": platform.python_implementation(),
                            "interpreter": os.path.realpath(sys.executable),
                            "python_build": " ".join(platform.python_build()),
