@@ -2,7 +2,10 @@
 
 Before anything is built: a selection in which no planned BGP session has both ends in the lab has nothing to verify
 (the lab's central check, and the one every route, BFD and ping check rides on): `nothing_to_verify` says why (which
-switches were left out and why, which sessions go outside), and the run stops with exit 2.
+switches were left out and why, which sessions go outside), and the run stops with exit 2. One exception: a selection
+whose switches the plan gives no BGP session at all (a rail-only pod) with GPU hosts built: the hosts' rails (policy
+routing, same-rail pings through the rail switch, isolation between rails) are then what it verifies, and the
+sessions are legitimately "not run". A rail-only pod without hosts has nothing to verify.
 
 After the run, per check category: one that checked 0 items is "not run". It is legitimately empty when the plan
 gives it nothing here (no BFD planned, no suppressed prefix, no GPU hosts asked for, ...), said with that reason in
@@ -45,7 +48,7 @@ class NotRun:
 
 def nothing_to_verify(spec: LabSpec, exp: Expected) -> str | None:
     """Why a lab of this selection would check no BGP session, or None when it has some to check."""
-    if exp.sessions:
+    if exp.sessions or (not exp.outside and spec.hosts):
         return None
     where = f"pod {spec.pod}" if spec.pod is not None else "the fabric"
     lab = list(spec.nodes)
@@ -58,13 +61,16 @@ def nothing_to_verify(spec: LabSpec, exp: Expected) -> str | None:
         reasons = {p: (out_reason(spec.devices[p]) if p in spec.devices else None)
                    or (f"outside pod {spec.pod}" if spec.pod is not None else "outside the lab") for p in peers}
         msg = (f"no planned BGP session of {where} has both ends in the lab: the {exp.outside} session(s) of its "
-               f"{len(lab)} switch(es) in the lab ({names}) all go to switches outside it ({grouped(reasons)})")
+               f"{len(lab)} switch(es) in the lab ({names}) all go to switches outside it: {grouped(reasons)}")
+        left = [n for n in spec.not_in_lab if n not in reasons]
     else:
+        left = list(spec.not_in_lab)
         rail_only = all(spec.devices[n].role == "rail" for n in lab)
         msg = (f"the plan gives the {len(lab)} switch(es) of {where} in the lab ({names}) no BGP session"
-               + (" (rail-only: no spines, each rail switch peers with nothing)" if rail_only else ""))
-    if spec.not_in_lab:
-        msg += "; left out of the lab: " + grouped({n: out_reason(spec.devices[n]) or "" for n in spec.not_in_lab})
+               + (" (rail-only: no spines, each rail switch peers with nothing)" if rail_only else "")
+               + " and no GPU host is built to verify instead (--hosts N builds them)")
+    if left:
+        msg += "; also left out of the lab: " + grouped({n: out_reason(spec.devices[n]) or "" for n in left})
     return "nothing to verify: " + msg
 
 
@@ -77,6 +83,8 @@ def not_run(spec: LabSpec, exp: Expected, checks: dict[str, Check], hosts_built:
             continue
         if key in HOST_CATEGORIES and not hosts_built:
             why, ok = _no_hosts(spec)
+        elif key == "sessions" and not exp.sessions and not exp.outside and c is not None:
+            why, ok = "the plan gives the switches in the lab no BGP session (rail-only: no spines)", True
         elif key == "sessions":
             why, ok = nothing_to_verify(spec, exp) or "no BGP session was checked", False
         elif c is not None and key in _PLAN_EMPTY:

@@ -5,8 +5,8 @@ Per segment whose rail switches are all in the lab: the first and the last host 
 Each NIC port is a veth pair, one per port however many GPUs share the NIC (`gpu_to_nic`: the rail map has a row per
 GPU, ports_by_host keeps each port once): the host end in the run's `rf<run>-<host>` named as the host file names the
 NIC, the switch end in the rail switch's namespace named as the switch port (`switch_interface` of the rail map) and
-enslaved to the rail SVI's bridge `Vlan<vlan>`, at the switch port's MTU. A host-file NIC is tied to its rail-map row by the planned address it
-carries: the cabling is the plan's, the configuration the host file's.
+enslaved to the rail SVI's bridge `Vlan<vlan>`, at the switch port's MTU. A host-file NIC is tied to its rail-map
+row by the planned address it carries: the cabling is the plan's, the configuration the host file's.
 """
 
 from __future__ import annotations

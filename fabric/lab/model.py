@@ -176,7 +176,7 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     selected = [name for name in in_pod if out_reason(devices[name]) is None]
     if not selected:
         raise LabError("nothing to verify: the lab runs FRR on the rendered frr.conf of SONiC switches outside MLAG "
-                       "pairs, and " + (f"pod {pod}" if pod is not None else "the fabric") + " has none; left out: "
+                       "pairs, and " + (f"pod {pod}" if pod is not None else "the fabric") + " has none: "
                        + grouped({name: out_reason(devices[name]) or "" for name in in_pod}))
     nodes: dict[str, LabNode] = {}
     for name in selected:
@@ -219,20 +219,20 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
 
 
 def out_reason(d: DeviceConfig) -> str | None:
-    """Why the lab cannot run this switch, or None."""
+    """Why the lab cannot run this switch ("N switch(es) <reason>"), or None."""
     if not PLATFORMS[d.platform].frr_lab:
-        return f"{d.platform}, not SONiC (no frr.conf to run)"
+        return f"on {d.platform}, not SONiC (no frr.conf to run)"
     if d.mlag is not None:
-        return "MLAG pair (namespaces emulate neither MCLAG nor a shared gateway)"
+        return "in MLAG pairs (namespaces emulate neither MCLAG nor a shared gateway)"
     return None
 
 
 def grouped(reasons: Mapping[str, str], show: int = 6) -> str:
-    """'<reason>: N switch(es), a, b, ...; <reason>: ...' for switch → reason, in first-seen order."""
+    """'N switch(es) <reason>: a, b, ...; M switch(es) <reason>: ...' for switch → reason, in first-seen order."""
     by: dict[str, list[str]] = {}
     for name, why in reasons.items():
         by.setdefault(why, []).append(name)
-    return "; ".join(f"{why}: {len(names)} switch(es), " + ", ".join(names[:show])
+    return "; ".join(f"{len(names)} switch(es) {why}: " + ", ".join(names[:show])
                      + (" ..." if len(names) > show else "") for why, names in by.items())
 
 

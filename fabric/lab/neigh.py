@@ -116,11 +116,12 @@ def _write(state: Path, data: dict) -> None:
             state.unlink()
 
 
-def claim(run: str, entries: int, base: Path = SYSCTL_DIR,
+def claim(run: str, entries: int, base: Path | None = None,
           state: Path | None = None) -> tuple[int, dict[str, tuple[int, int]]]:
     """Claim `entries` for `run` and raise the limits to the sum of every live claim + the entries found before the
     first claim + HEADROOM. Returns (that need, {sysctl path: (value found, value set)} of what was raised)."""
     state = state or NEIGH_STATE
+    base = base or SYSCTL_DIR
     with _shared(state) as data:
         if not data["runs"]:  # the first claim: what the machine had before any lab
             data["baseline"] = current_entries()
