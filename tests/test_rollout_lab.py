@@ -5,7 +5,7 @@ The fabric: tests.helpers' mini inventory, 2 spines (p1-spine1, p1-spine2) and 2
 generated/expected/bgp_sessions.csv, which the playbook itself verifies).
 The lab (fabric lab --keep) runs one FRR per switch in its namespace; SONiC's own commands are the stand-in
 tests/sonic_standin/standin.py (a CONFIG_DB file per switch, checkpoint / replace / rollback / dry run, every call
-logged), and `vtysh` / `frr-reload.py` are the real ones for the switch's FRR (`-N rf-<host>`), run through the
+logged), and `vtysh` / `frr-reload.py` are the real ones for the switch's FRR (`-N rf<run>-<host>`), run through the
 stand-in's `exec` so they are logged too. The playbook is generated/ansible/deploy.yml unchanged: only the
 sonic_* command variables and a local connection differ, in a second inventory source.
 
@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from fabric.lab.model import ns_name
+from fabric.lab.runs import new_run_id
 from fabric.pipeline import run
 from tests.helpers import base_inventory
 from tests.rollout_support import (
@@ -38,7 +40,8 @@ from tests.rollout_support import (
 )
 
 ORDER = ["p1-s1-rail0", "p1-s1-rail1", "p1-spine1", "p1-spine2"]
-LOCK_WAIT = 900  # seconds to wait for another lab on this machine (labs share namespace names) to finish
+# the lab run's id, hence its namespaces and FRR pathspaces rf<RUN>-<host>: other labs on the machine run beside it
+RUN = new_run_id()
 TIMEOUT = 12  # rollout_verify_timeout of the broken run: how long verification waits before rolling back
 
 
@@ -53,7 +56,7 @@ def _need_lab() -> None:
 
 
 def _lab_vars(state: Path, cfg_root: Path, host: str, **extra) -> dict:
-    ns = f"rf-{host}"
+    ns = _ns(host)
     v = standin_vars(state, host, **extra)
     prefix = v["sonic_config"].rsplit(" config", 1)[0]
     v["sonic_vtysh"] = f"{prefix} exec -- vtysh -N {ns} --config_dir {cfg_root}"
@@ -63,8 +66,12 @@ def _lab_vars(state: Path, cfg_root: Path, host: str, **extra) -> dict:
     return v
 
 
+def _ns(host: str) -> str:
+    return ns_name(host, RUN)
+
+
 def _vtysh(cfg_root: Path, host: str, *cmd: str) -> str:
-    proc = subprocess.run(["vtysh", "-N", f"rf-{host}", "--config_dir", str(cfg_root), *[x for c in cmd
+    proc = subprocess.run(["vtysh", "-N", _ns(host), "--config_dir", str(cfg_root), *[x for c in cmd
                                                                                          for x in ("-c", c)]],
                           capture_output=True, text=True, timeout=30)
     return proc.stdout
@@ -98,9 +105,9 @@ def _drain_moves_traffic(cfg_root: Path, frr: dict[str, str]) -> None:
     assert _wait_nexthops(cfg_root, "p1-s1-rail0", loopback, 2) == 2
     spine = frr["p1-spine1"]
     for lines, want in ((rf_drain(spine, "sonic", 3), 1), (rf_undrain(spine, "sonic"), 2)):
-        path = cfg_root / "rf-p1-spine1" / "drain-test.conf"
+        path = cfg_root / _ns("p1-spine1") / "drain-test.conf"
         path.write_text(lines)
-        proc = subprocess.run(["vtysh", "-N", "rf-p1-spine1", "--config_dir", str(cfg_root), "-f", str(path)],
+        proc = subprocess.run(["vtysh", "-N", _ns("p1-spine1"), "--config_dir", str(cfg_root), "-f", str(path)],
                               capture_output=True, text=True, timeout=30)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert _wait_nexthops(cfg_root, "p1-s1-rail0", loopback, want) == want, (lines, want)
@@ -126,7 +133,8 @@ def _changes(log: list[dict]) -> list[tuple[str, str]]:
 def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
     _need_lab()
     from fabric.lab import run_lab
-    from fabric.lab.teardown import Lock, Registry, teardown
+    from fabric.lab.runs import Registry
+    from fabric.lab.teardown import teardown_saved
 
     started = time.monotonic()
     data = base_inventory()
@@ -139,17 +147,12 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
     db = json.loads((gen / "configs" / ORDER[0] / "config_db.json").read_text())
     db["TACPLUS"] = {"global": {"auth_type": "login", "passkey": "%%vault.tacacs_key%%"}}
     (gen / "configs" / ORDER[0] / "config_db.json").write_text(json.dumps(db, indent=2, sort_keys=True))
-    lock = Lock()  # held for the whole test: no other lab starts (nor removes this one) until it is torn down
-    deadline = time.monotonic() + LOCK_WAIT
-    while not lock.acquire():
-        assert time.monotonic() < deadline, f"another lab held the lab lock for {LOCK_WAIT}s"
-        time.sleep(2)
     reg = None
     try:
         t0 = time.monotonic()
-        lab = run_lab(run(tmp_path / "inventory"), keep=True, say=lambda _m: None, held_lock=lock)
+        lab = run_lab(run(tmp_path / "inventory"), keep=True, say=lambda _m: None, run_id=RUN)
         lab_s = time.monotonic() - t0
-        reg = Registry.load()
+        reg = Registry.load(RUN)
         assert lab.ok, "the lab did not converge before the rollout"
         assert reg is not None
         cfg_root = Path(next(d for d in reg.dirs if "railfabric-lab-" in d))
@@ -218,10 +221,10 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
         assert (state / bad_host / "config_db.json").read_text() == \
             (state / bad_host / "checkpoints" / "rf-bad.json").read_text()
         assert json.loads((state / bad_host / "config_db.json").read_text()) == json.loads(before_db)
-        assert (cfg_root / f"rf-{bad_host}" / "frr.conf").read_text() == original_frr[bad_host]
-        test = subprocess.run(["/usr/lib/frr/frr-reload.py", "-N", f"rf-{bad_host}", "--confdir", str(cfg_root),
+        assert (cfg_root / _ns(bad_host) / "frr.conf").read_text() == original_frr[bad_host]
+        test = subprocess.run(["/usr/lib/frr/frr-reload.py", "-N", _ns(bad_host), "--confdir", str(cfg_root),
                                "--bindir", "/usr/bin", "--test", "--stdout",
-                               str(cfg_root / f"rf-{bad_host}" / "frr.conf")],
+                               str(cfg_root / _ns(bad_host) / "frr.conf")],
                               capture_output=True, text=True, timeout=60)
         assert test.returncode == 0, test.stdout + test.stderr
         assert f"remote-as {int(good_asn) + 1}" not in _vtysh(cfg_root, bad_host, "show running-config")
@@ -249,9 +252,5 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
         print(f"rollout e2e: lab up {lab_s:.1f}s, good run {good_s:.1f}s (4 switches), broken run {bad_s:.1f}s, "
               f"failed rollback {worst_s:.1f}s (1 switch), total with lab {time.monotonic() - started:.1f}s")
     finally:
-        try:
-            if reg is not None:
-                teardown(reg)
-        finally:
-            lock.release()
+        teardown_saved(run=RUN)  # the kept lab, by its record: nothing of another run
         shutil.rmtree(state, ignore_errors=True)

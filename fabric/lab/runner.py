@@ -356,7 +356,7 @@ def format_result(r: LabResult, limit: int = 12) -> str:
             lines.append(f"  {b}")
         if len(c.bad) > limit:
             lines.append(f"  ... and {len(c.bad) - limit} more")
-    for legit, head in ((True, "not run (the plan gives them nothing to check in this lab):"),
+    for legit, head in ((True, "not run (nothing for them to check in this lab):"),
                         (False, "NOT RUN although the plan has something to check (the result cannot be PASS):")):
         rows = [n for n in missing.values() if n.legitimate is legit]
         if rows:
