@@ -2,7 +2,7 @@
 (`netplan generate --root-dir`, which writes systemd-networkd files and applies nothing), the networkd files it writes
 read back (a table and a rule per rail interface); the host play through ansible-playbook --syntax-check and the
 inventory through ansible-inventory (every GPU host under gpu_hosts). As root without netplan the test fails
-(CI installs netplan.io, .ci/run); without root and without netplan it skips."""
+(`make test` installs netplan.io: tests/tools/install.sh); without root and without netplan it skips."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _netplan() -> str:
     found = shutil.which("netplan") or next((p for p in ("/usr/sbin/netplan",) if os.path.exists(p)), None)
     if found is None:
         if os.geteuid() == 0:
-            pytest.fail("netplan is missing (apt-get install netplan.io; .ci/run installs it)")
+            pytest.fail("netplan is missing (apt-get install netplan.io; make test installs it: tests/tools/install.sh)")
         pytest.skip("netplan is missing and not root: apt-get install netplan.io")
     return found
 

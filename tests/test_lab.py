@@ -1,6 +1,6 @@
 """`fabric lab`: the expectations it derives from the plan (any user), and the FRR lab itself (root only).
 
-The lab tests build namespaces and start FRR daemons, so they need root; CI runs as root (.ci/run installs frr and
+The lab tests build namespaces and start FRR daemons, so they need root; CI runs as root (`make test` installs frr and
 iputils-ping). Every lab run tears itself down; the `clean` fixture also checks that nothing is left behind (no
 rf-* namespace, no FRR daemon with an rf-* pathspace, no state file) even when a test fails.
 
