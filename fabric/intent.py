@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from fabric.intent_system import SystemSettings
-from fabric.intent_types import FreeText, IPv4Addr
+from fabric.intent_types import FreeText, IPv4Addr, Release
 from fabric.intent_types import StrictModel as _Model
 from fabric.platforms import PLATFORM_NAMES
 from fabric.textsafe import quote
@@ -131,6 +131,9 @@ class FabricSettings(_Model):
     mtu: int = Field(9216, ge=1500, le=9216, description="MTU of every switch port (normalised per platform)")
     host_mtu: int = Field(9000, ge=1280, le=9216, description="MTU of the GPU NICs")
     rail_vlan_base: int = Field(100, ge=2, le=4094, description="rail r uses VLAN rail_vlan_base + r")
+    releases: dict[Platform, Release] = Field(
+        default_factory=dict, description="switch OS release per platform, e.g. {nvue: '5.12'}: selects the forms "
+        "rendered and the vendor schema checked; a switch model's releases or a device's release overrides it")
 
 
 class EcmpMode(StrEnum):
@@ -304,6 +307,9 @@ class SwitchModel(_Model):
     hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
         None, description="SONiC HwSKU written into DEVICE_METADATA")
     buffers: SwitchBuffers | None = Field(None, description="buffer facts of the ASIC (SONiC lossless buffers)")
+    releases: dict[Platform, Release] = Field(
+        default_factory=dict, description="switch OS release per platform on this model, e.g. {nvue: '5.14'}: "
+        "overrides fabric.releases")
 
     @model_validator(mode="before")
     @classmethod
@@ -457,6 +463,8 @@ class DeviceOverride(_Model):
     disabled_ports: PortList = Field(default_factory=tuple, description="ports kept down and skipped by cabling")
     system: SystemSettings | None = Field(None, description="this switch's management/baseline overrides: each key "
                                           "written here replaces the fabric-wide one")
+    release: Release | None = Field(None, description="this switch's OS release (its platform's), e.g. '5.12': "
+                                    "overrides the model's and the fabric's")
 
 
 class HostLink(_Model):

@@ -36,7 +36,7 @@ def _netplan() -> str:
     found = shutil.which("netplan") or next((p for p in ("/usr/sbin/netplan",) if os.path.exists(p)), None)
     if found is None:
         if os.geteuid() == 0:
-            pytest.fail("netplan is missing (apt-get install netplan.io; make test installs it: tests/tools/install.sh)")
+            pytest.fail("netplan is missing (apt-get install netplan.io; `make test` installs it)")
         pytest.skip("netplan is missing and not root: apt-get install netplan.io")
     return found
 

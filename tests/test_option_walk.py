@@ -22,6 +22,7 @@ from fabric.core.finding import Severity
 from fabric.emit import build_files
 from fabric.intent import json_schema
 from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
+from tests.vendor_schemas import vendor_schema_problems
 
 # A small fabric that exercises every tier: 2 super-spines, pod 1 with 2 segments, pod 2 with one; 2x400G hosts.
 BASE: dict[str, Any] = base_inventory()
@@ -286,6 +287,7 @@ def _render(tmp: Path, data: dict) -> tuple[dict[str, bytes] | None, list[str]]:
         return None, errors
     files = build_files(res)
     files.pop("manifest.json")  # holds the input digest, which any edit changes
+    assert vendor_schema_problems(files) == []  # every rendered file its vendor's schema can check passes it
     return files, []
 
 

@@ -191,6 +191,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "thresholds of qos.ecn cannot be carried over. railfabric renders Juniper's AI JVD fill levels for QFX5240 "
      "(55 % / 90 %) with the inventory's marking probability; check the marking point on the switch (`show "
      "class-of-service drop-profile`) against the hosts' DCQCN tuning."),
+    ("PLAT040", "release-not-rendered", "railfabric does not render that release of the switch OS",
+     "A platform whose forms change between releases lists the releases it renders (fabric/platforms/<name>.py; "
+     "NVUE: Cumulus Linux 5.9-5.14, what differs in fabric/platforms/nvue_release.py); each rendered file is checked "
+     "against the vendor's schema of its release. A release outside the list would be rendered in forms the switch "
+     "refuses (Cumulus Linux 5.15 moved interface addresses, DNS, NTP and most booleans), so it is refused. A "
+     "platform with one form set takes no release at all."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "

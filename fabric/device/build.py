@@ -22,6 +22,7 @@ from fabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
 from fabric.device.model import DeviceConfig
 from fabric.device.port_channels import fabric_port_channels, min_links_limit
 from fabric.device.qos import Qos, build_qos
+from fabric.device.release import release_of
 from fabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
 from fabric.device.system import System, system_template, with_address
 from fabric.device.vlans import build_vlans
@@ -115,4 +116,4 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
-        system=shared.system_of(inv, sw, management_ip), mlag=mlag)
+        system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw))

@@ -45,6 +45,7 @@ class DeviceConfig:
     buffers: Buffers | None  # SONiC lossless buffer tables (fabric/buffers.py); None on EOS
     system: System  # management plane and baseline (fabric/device/system.py)
     mlag: Mlag | None = None  # MLAG/MCLAG pair membership (fabric/device/mlag.py)
+    release: str = ""  # the OS release its files are rendered for (fabric/device/release.py); "" = no choice
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

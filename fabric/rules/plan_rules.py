@@ -12,6 +12,7 @@ from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, SwitchModel
 from fabric.mtu import switch_mtu
 from fabric.rules.name_rules import case_collisions
+from fabric.rules.release_rules import check_releases
 from fabric.textsafe import did_you_mean, quote
 from fabric.topology import (
     LinkRole,
@@ -62,6 +63,7 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
     out += _ports(inv, topo, src)
     out += _ports_off(inv, topo, src)
     out += _dense_downlinks(inv, topo, src)
+    out += check_releases(inv, topo, src)
     return out
 
 
