@@ -73,6 +73,9 @@ OPTIONAL: dict[str, Any] = {
     "switch_models.{}.port_blocks.uplinks": "41-64",
     "switch_models.{}.serdes_lanes": 16,
     "switch_models.{}.hwsku": "ACS-SN5600",
+    "fabric.releases": {"nvue": "5.10"},  # SNMP under service, TACACS+ by priority (fabric/platforms/nvue_release.py)
+    "switch_models.{}.releases": {"nvue": "5.10"},
+    "devices.{}.release": "5.10",
     "host_models.{}.gpu_to_nic": [1, 0],
     "host_models.{}.netdevs": ["ens1np0", "ens2np0"],  # the host files name these ports
     "host_models.{}.rdma_devices": ["mlx5_4", "mlx5_5"],  # NCCL_IB_HCA and the RoCE script name these
@@ -99,6 +102,9 @@ MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
 
 # context on BOTH sides of the comparison, where an option only means something next to another one
 CONTEXT: dict[str, dict[tuple, Any]] = {
+    # a release selects forms on the one platform that has releases: tried on NVUE (fabric.platform: nvue)
+    "fabric.releases": {("fabric", "platform"): "nvue"}, "switch_models.{}.releases": {("fabric", "platform"): "nvue"},
+    "devices.{}.release": {("fabric", "platform"): "nvue"},
     # what only EOS renders (SONiC's accounts are Linux users, its API is SSH, outside config_db): tried on EOS
     "system": EOS, "system.management": EOS, "system.management.eapi": EOS, "system.management.ssh": EOS,
     "system.management.vrf": EOS, "system.users": EOS, "system.users.{}.role": EOS, "system.users.{}.password": EOS,
