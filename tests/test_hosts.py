@@ -190,3 +190,36 @@ def test_fabric_show_host(capsys) -> None:
     assert "  rail 0   enp24s0np0 (NIC 0 port 1; rdma mlx5_0; gpus 0)\n" in out
     assert "address 172.16.0.2/24 gateway 172.16.0.1 vlan 100 mtu 9000 -> p1-s1-rail0 port 1/1\n" in out
     assert "rule from 172.16.0.2 lookup 101 (priority 101)" in out
+
+
+def test_route_tables_of_example_hosts() -> None:
+    """The shipped example (inventory/): pools.rail_subnets 172.16.0.0/12, segment blocks /21, 8 segments per pod, so
+    segment (pod p, s) owns block (p-1)·8 + (s-1) = 172.16.0.0 + that · 2,048 addresses (fabric/allocate.py).
+
+    p1-s2-gpu009: block 1 = 172.16.8.0/21; dual-rail, rail groups [0, 4], [1, 5], [2, 6], [3, 7]: switch g owns the
+    g-th /24 of the block (2 × /25), its first /25 for rail g, the second for rail g + 4; gateway = first address,
+    host 9 = gateway + 9. NIC n carries rail n (one-port NICs), table 100 + n + 1. Pod 1 has spines: each table is the
+    NIC's /25 on-link and the whole pool through its gateway, nothing else (no route per segment or pod).
+    p3-s1-gpu001: block (3-1)·8 = 16 = 172.16.128.0/21; single-rail, rail r = 172.16.(128 + r).0/24, host 1 = .2.
+    Pod 3 is rail-only and its switches serve one rail each: the /24 on-link, then the pool unreachable."""
+    from fabric.pipeline import run
+    from tests.helpers import EXAMPLE
+
+    res = run(EXAMPLE)
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    plan = build_hosts(res.inventory, res.topology, res.plan)
+    pool = "172.16.0.0/12"
+    got = [(i.rail, i.address, i.table, [(r.to, r.via, r.unreachable) for r in i.routes])
+           for i in plan.hosts["p1-s2-gpu009"].interfaces]
+    want = []
+    for rail in range(8):
+        third, low = 8 + rail % 4, 128 * (rail // 4)  # 172.16.<third>.<low>/25
+        gateway = f"172.16.{third}.{low + 1}"
+        want.append((rail, f"172.16.{third}.{low + 10}", 101 + rail,
+                     [(f"172.16.{third}.{low}/25", None, False), (pool, gateway, False)]))
+    assert got == want
+    assert want[4] == (4, "172.16.8.138", 105, [("172.16.8.128/25", None, False), (pool, "172.16.8.129", False)])
+    got = [(i.rail, i.address, i.table, [(r.to, r.via, r.unreachable) for r in i.routes])
+           for i in plan.hosts["p3-s1-gpu001"].interfaces]
+    assert got == [(r, f"172.16.{128 + r}.2", 101 + r, [(f"172.16.{128 + r}.0/24", None, False), (pool, None, True)])
+                   for r in range(8)]
