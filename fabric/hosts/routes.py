@@ -12,9 +12,9 @@ So a table never lists the fabric's segments or pods one by one; it holds, decid
      spines -> super-spines, the summaries the switches advertise) carries it from there. The pool is a stable
      aggregate: every rail subnet is cut from it and it changes only when an operator changes it (which renumbers
      on purpose). A destination the fabric has no route for (a rail-only pod, a segment not built yet, an address
-     no plan gives) is dropped by rail switch r, which carries no default route: it still left through NIC r,
-     never through another rail's NIC. (The table used to list one route per reachable segment block, so every
-     new segment rewrote every server's file.)
+     no plan gives) is dropped by rail switch r, which has no default route in the fabric's routing table (only
+     its management VRF has one): it still left through NIC r, never through another rail's NIC. (The table used
+     to list one route per reachable segment block, so every new segment rewrote every server's file.)
 - a pod WITHOUT spines (rail-only: each rail switch reaches its own rail SVIs only, cross-rail traffic moves over
   NVLink, NCCL_CROSS_NIC=0):
   1. the rail subnet on-link;
@@ -26,9 +26,10 @@ So a table never lists the fabric's segments or pods one by one; it holds, decid
   All of it is fixed by the NIC's own segment: a rail-only switch has no cable to any switch but its MLAG peer, so
   growth elsewhere never adds anything it reaches.
 
-Why this is still right for RoCE v2 with one table per NIC: a queue pair's packets carry NIC r's address as source
-(RDMA-CM binds the connection to the GID of NIC r's IPv4 address), so the rule `from <address r> lookup <table r>`
-(fabric/hosts/build.py) selects this table for every packet and every route lookup RDMA-CM makes for it. Same rail:
+Why this is still right for RoCE v2 with one table per NIC: a queue pair's source is the RoCE v2 GID of NIC r's IPv4
+address (NCCL_IB_GID_INDEX 3), and the kernel resolves the QP's next hop (verbs or RDMA-CM alike) by a route lookup
+from that address, so the rule `from <address r> lookup <table r>` (fabric/hosts/build.py) selects this table, and
+the NIC sends every packet of the QP to the next hop found there. Same rail:
 on-link in one segment, else via gateway r to rail switch r, the spines and the peer's rail switch (the path the
 per-segment routes took before, the same next hop). Cross rail (NIC r to a peer's NIC q, pods with spines): via
 gateway r into the fabric, which routes rail r's switch to rail q's (through the spines, or inside one switch that
