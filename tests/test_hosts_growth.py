@@ -14,20 +14,30 @@ both renders, so it is no difference between them). After, three kinds of growth
 
 Before this module, each rail table listed one route per reachable segment block, so the new segment in pod 2
 rewrote the netplan file of every host in pods 1 and 2 (48 of 56), and the group's roce.sh named its host count.
+
+The same promise as properties over tests/test_stability.py's random fabrics (pods with and without spines, every
+rail design, super-spines or none): a new pod, segment or host group leaves every existing host's files as they are.
 """
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fabric.cli import main
+from fabric.hosts import build_hosts
+from fabric.outputs.hosts import hosts_files
 from tests.helpers import EXAMPLE
+from tests.test_stability import POD_IDS, PROPERTY, SEG_IDS, _model, _pod, build, inventories, pods, segments
 
 SOLVER = "\nsolver:\n  oversubscription: {spine: 1.25}\n"
 POD2_LAST = "          - {model: hgx-h100, count: 16}\n\n  - id: 3"
@@ -147,3 +157,59 @@ def test_switch_files_change_only_on_direct_peers(grown) -> None:
     assert sorted({p.split("/")[1] for p in after if p.startswith("configs/") and p not in before}) == added
     assert sorted(p for p in after if p.startswith("ansible/host_vars/") and p not in before) == \
         [f"ansible/host_vars/{s}.yml" for s in added]
+
+
+# --------------------------------------------------------------------------- properties over random fabrics
+
+
+def _host_files(data: dict[str, Any]) -> dict[str, str]:
+    b = build(data)
+    return hosts_files(build_hosts(b.inv, b.topo, b.plan))
+
+
+def _assert_only_added(data: dict[str, Any], grown: dict[str, Any]) -> None:
+    small, big = _host_files(data), _host_files(grown)
+    changed = sorted(p for p in small if big.get(p) != small[p])
+    assert changed == [], changed[:5]
+
+
+@PROPERTY
+@given(data=inventories(), extra=st.data())
+def test_new_pod_rewrites_no_host_file(data: dict[str, Any], extra: st.DataObject) -> None:
+    free = [p for p in POD_IDS if p not in {pod["id"] for pod in data["pods"]}]
+    new_id = extra.draw(st.sampled_from(free), label="new pod id")
+    grown = copy.deepcopy(data)
+    grown["pods"].insert(extra.draw(st.integers(0, len(grown["pods"])), label="at"),
+                         extra.draw(pods(new_id), label="new pod"))
+    _assert_only_added(data, grown)
+
+
+@PROPERTY
+@given(data=inventories(), extra=st.data())
+def test_new_segment_rewrites_no_host_file(data: dict[str, Any], extra: st.DataObject) -> None:
+    pod = extra.draw(st.sampled_from(data["pods"]), label="pod")
+    free = [s for s in SEG_IDS if s not in {seg["id"] for seg in pod["segments"]}]
+    new_id = extra.draw(st.sampled_from(free), label="new segment id")
+    grown = copy.deepcopy(data)
+    segs = _pod(grown, pod["id"])["segments"]
+    segs.insert(extra.draw(st.integers(0, len(segs)), label="at"), extra.draw(segments(new_id), label="new segment"))
+    _assert_only_added(data, grown)
+
+
+@PROPERTY
+@given(data=inventories(), extra=st.data())
+def test_new_hosts_rewrite_no_host_file(data: dict[str, Any], extra: st.DataObject) -> None:
+    """More hosts in a segment: a group of its own after the last host, or the last group counting one more."""
+    pod = extra.draw(st.sampled_from(data["pods"]), label="pod")
+    seg = extra.draw(st.sampled_from(pod["segments"]), label="segment")
+    grown = copy.deepcopy(data)
+    gseg = next(s for s in _pod(grown, pod["id"])["segments"] if s["id"] == seg["id"])
+    for g in gseg["host_groups"]:
+        g.setdefault("first", 1)  # the default, made explicit: several groups need `first` (ID005)
+    last = max(gseg["host_groups"], key=lambda g: g["first"] + g["count"])
+    if extra.draw(st.booleans(), label="own group"):
+        gseg["host_groups"].append({"model": _model(seg["rails"]), "count": extra.draw(st.integers(1, 3)),
+                                    "first": last["first"] + last["count"]})
+    else:
+        last["count"] += 1
+    _assert_only_added(data, grown)
