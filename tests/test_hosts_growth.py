@@ -39,6 +39,7 @@ from fabric.outputs.hosts import hosts_files
 from tests.helpers import EXAMPLE
 from tests.test_stability import POD_IDS, PROPERTY, SEG_IDS, _model, _pod, build, inventories, pods, segments
 
+Rendered = tuple[dict[str, bytes], dict[str, bytes]]  # every file of the render before and after, by path
 SOLVER = "\nsolver:\n  oversubscription: {spine: 1.25}\n"
 POD2_LAST = "          - {model: hgx-h100, count: 16}\n\n  - id: 3"
 POD2_SEGMENT2 = """          - {model: hgx-h100, count: 16}
@@ -80,7 +81,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def grown(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], dict[str, bytes]]:
+def grown(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     base = tmp_path_factory.mktemp("growth")
     before, after = base / "before", base / "after"
     shutil.copytree(EXAMPLE, before)
@@ -98,7 +99,7 @@ def _hosts(n: int, prefix: str, first: int = 1) -> list[str]:
     return [f"{prefix}-gpu{i:03d}" for i in range(first, first + n)]
 
 
-def test_no_existing_host_file_changes(grown) -> None:
+def test_no_existing_host_file_changes(grown: Rendered) -> None:
     before, after = grown
     host = [p for p in before if p.startswith("hosts/") and p != "hosts/railmap.csv"]
     assert len(host) == 56 + 5 * 3  # a netplan file per host (16 + 16 + 16 + 8), 3 files per host group (5)
@@ -120,7 +121,7 @@ def _railmap(text: bytes) -> dict[str, list[list[str]]]:
     return out
 
 
-def test_rail_map_rows_of_existing_hosts_unchanged(grown) -> None:
+def test_rail_map_rows_of_existing_hosts_unchanged(grown: Rendered) -> None:
     before, after = (_railmap(g["hosts/railmap.csv"]) for g in grown)
     assert {h: after[h] for h in before} == before
     # 8 new hosts, one row per GPU (8 one-port NICs each)
@@ -128,7 +129,7 @@ def test_rail_map_rows_of_existing_hosts_unchanged(grown) -> None:
     assert all(len(after[h]) == 8 for h in set(after) - set(before))
 
 
-def test_ansible_values_of_existing_hosts_unchanged(grown) -> None:
+def test_ansible_values_of_existing_hosts_unchanged(grown: Rendered) -> None:
     before, after = (yaml.safe_load(g["ansible/inventory.yml"])["all"]["children"]["gpu_hosts"] for g in grown)
     assert after["vars"] == before["vars"]
     for name, child in before["children"].items():
@@ -139,7 +140,7 @@ def test_ansible_values_of_existing_hosts_unchanged(grown) -> None:
         == ["p3-s1-gpu009", "p3-s1-gpu010"]
 
 
-def test_switch_files_change_only_on_direct_peers(grown) -> None:
+def test_switch_files_change_only_on_direct_peers(grown: Rendered) -> None:
     """Derived by hand from the growth:
     - the 4 spines of pod 2 are cabled to the 2 new rail switches (a port-channel of 2 each): new ports,
       port-channels and /31s (config_db.json) and 2 new BGP neighbours (frr.conf);
