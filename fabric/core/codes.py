@@ -313,9 +313,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "every EOS user needs password: {vault: NAME} (SSH keys may be added on top). SONiC accounts are Linux accounts "
      "the playbook creates and may be key-only."),
     ("SKIP001", "checks-skipped", "Checks of an inventory item were skipped because it does not validate",
-     "An item (pod, segment, host group, device override, switch or host model) with a schema error or an unknown "
-     "reference is left out, with what depends on it, and every later check runs on the rest, so all findings "
-     "come at once. Nothing is rendered while any error remains."),
+     "An item (pod, segment, host group, device override, cable, switch or host model, the super_spines block, the "
+     "system section) with a schema error (an unknown or invalid key) or an unknown reference is left out, with "
+     "what depends on it (the items that name a left-out model, the pods with spines under left-out super-spines), "
+     "and every later check runs on the rest, so all findings come at once. A device override or cable that names "
+     "a switch or host of a left-out item is folded under the error that left it out (root cause first). Nothing "
+     "is rendered while any error remains."),
     # --- SONiC YANG validation of rendered config_db.json (YANG001-YANG019): `fabric sonic-yang`
     ("YANG001", "unmodelled-table", "config_db table without a YANG model",
      "SONiC's Generic Config Updater (config replace / apply-patch) refuses changes to tables no YANG model "
