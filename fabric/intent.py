@@ -22,6 +22,7 @@ from fabric.intent_system import SystemSettings
 from fabric.intent_types import FreeText, IPv4Addr
 from fabric.intent_types import StrictModel as _Model
 from fabric.platforms import PLATFORM_NAMES
+from fabric.platforms.asic import AsicFamily
 from fabric.textsafe import quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
@@ -304,6 +305,10 @@ class SwitchModel(_Model):
     hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
         None, description="SONiC HwSKU written into DEVICE_METADATA")
     buffers: SwitchBuffers | None = Field(None, description="buffer facts of the ASIC (SONiC lossless buffers)")
+    asic: AsicFamily | None = Field(
+        None, description="the switch ASIC family (spectrum-4, tomahawk-3/4/5, jericho-2): where a platform writes "
+        "per-queue QoS differently per family (EOS: uc-tx-queue and an MMU profile on Tomahawk, tx-queue on "
+        "Jericho), its switches need it (HW004); elsewhere it is a recorded fact")
 
     @model_validator(mode="before")
     @classmethod

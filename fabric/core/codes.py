@@ -179,6 +179,15 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("HW003", "serdes-lanes", "serdes_lanes does not divide into the model's breakout lanes",
      "Each breakout lane takes serdes_lanes / lanes electrical lanes (SONiC lanes, interface names); the division "
      "must be exact."),
+    ("HW004", "no-asic-family", "A switch model's ASIC family is needed but not given",
+     "Some platforms write per-queue QoS differently per switch family: EOS uses `uc-tx-queue` and a `platform "
+     "trident mmu queue profile` on Trident/Tomahawk switches and `tx-queue` on Sand (Jericho) switches. Rather "
+     "than guess a form the switch may refuse or read differently, railfabric asks for switch_models.<name>.asic "
+     "on the models those switches use."),
+    ("HW005", "asic-family-unsupported", "The platform has no per-queue QoS form for the model's ASIC family",
+     "The family is known, but railfabric knows no form of this platform for it (an EOS switch on a Spectrum "
+     "family, or a family whose forms were not found in the vendor's documentation). The forms and their sources "
+     "are in fabric/platforms/<platform>_asic.py."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a record (fabric/platforms/<name>.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),

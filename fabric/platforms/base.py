@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from fabric.platforms.asic import QueueForm
+
 
 @dataclass(frozen=True, slots=True)
 class OutputFile:
@@ -78,6 +80,10 @@ class Platform:
     # Jinja filters its templates use, (name, "module:function"): formatting of long per-item loops done in Python,
     # registered in the one render environment (fabric/render.py); a name is the platform's alone
     filters: tuple[tuple[str, str], ...] = ()
+    # per-queue QoS forms by ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py) where the platform writes
+    # queues differently per family: a switch of this platform needs a family listed here (HW004/HW005); empty:
+    # one form for every family, the family is not asked for
+    queue_forms: Mapping[str, QueueForm] = field(default_factory=dict)
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""
