@@ -17,13 +17,14 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from fabric.intent_system import SystemSettings
 from fabric.intent_types import FreeText, IPv4Addr
 from fabric.intent_types import StrictModel as _Model
 from fabric.platforms import PLATFORM_NAMES
 from fabric.platforms.asic import AsicFamily
-from fabric.textsafe import quote
+from fabric.textsafe import did_you_mean, quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
 SCHEMA_VERSION = 1
@@ -292,6 +293,17 @@ def _no_default(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
+def _asic_family(v: Any) -> Any:
+    """An unknown family is refused with the known ones and the closest as the hint (SCH003)."""
+    known = [f.value for f in AsicFamily]
+    if isinstance(v, str) and v not in known:
+        close = did_you_mean(v, known)
+        raise PydanticCustomError("SCH003", "unknown ASIC family {got}", {
+            "got": quote(v), "hint": (f"did you mean {close!r}? " if close else "") + f"known: {', '.join(known)} "
+            "(fabric/platforms/asic.py lists the documents behind each)"})
+    return v
+
+
 class SwitchModel(_Model):
     ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
     speed: Speed = Field(description="native port speed")
@@ -305,7 +317,7 @@ class SwitchModel(_Model):
     hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
         None, description="SONiC HwSKU written into DEVICE_METADATA")
     buffers: SwitchBuffers | None = Field(None, description="buffer facts of the ASIC (SONiC lossless buffers)")
-    asic: AsicFamily | None = Field(
+    asic: Annotated[AsicFamily, BeforeValidator(_asic_family)] | None = Field(
         None, description="the switch ASIC family (spectrum-4, tomahawk-3/4/5, jericho-2): where a platform writes "
         "per-queue QoS differently per family (EOS: uc-tx-queue and an MMU profile on Tomahawk, tx-queue on "
         "Jericho), its switches need it (HW004); elsewhere it is a recorded fact")

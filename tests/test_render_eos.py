@@ -30,8 +30,8 @@ import pytest
 from fabric.allocate import allocate
 from fabric.device import DeviceConfig, build_devices
 from fabric.intent import Platform
-from fabric.platforms.asic import AsicFamily
 from fabric.pipeline import run
+from fabric.platforms.asic import AsicFamily
 from fabric.render import render_device
 from fabric.topology import expand
 from tests.helpers import EXAMPLE
