@@ -17,12 +17,14 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from fabric.intent_system import SystemSettings
 from fabric.intent_types import FreeText, IPv4Addr, Release
 from fabric.intent_types import StrictModel as _Model
 from fabric.platforms import PLATFORM_NAMES
-from fabric.textsafe import quote
+from fabric.platforms.asic import AsicFamily
+from fabric.textsafe import did_you_mean, quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
 SCHEMA_VERSION = 1
@@ -294,6 +296,17 @@ def _no_default(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
+def _asic_family(v: Any) -> Any:
+    """An unknown family is refused with the known ones and the closest as the hint (SCH003)."""
+    known = [f.value for f in AsicFamily]
+    if isinstance(v, str) and v not in known:
+        close = did_you_mean(v, known)
+        raise PydanticCustomError("SCH003", "unknown ASIC family {got}", {
+            "got": quote(v), "hint": (f"did you mean {close!r}? " if close else "") + f"known: {', '.join(known)} "
+            "(fabric/platforms/asic.py lists the documents behind each)"})
+    return v
+
+
 class SwitchModel(_Model):
     ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
     speed: Speed = Field(description="native port speed")
@@ -310,6 +323,10 @@ class SwitchModel(_Model):
     releases: dict[Platform, Release] = Field(
         default_factory=dict, description="switch OS release per platform on this model, e.g. {nvue: '5.14'}: "
         "overrides fabric.releases")
+    asic: Annotated[AsicFamily, BeforeValidator(_asic_family)] | None = Field(
+        None, description="the switch ASIC family (spectrum-4, tomahawk-3/4/5, jericho-2): where a platform writes "
+        "per-queue QoS differently per family (EOS: uc-tx-queue and an MMU profile on Tomahawk, tx-queue on "
+        "Jericho), its switches need it (HW006); elsewhere it is a recorded fact")
 
     @model_validator(mode="before")
     @classmethod

@@ -22,6 +22,7 @@ from fabric.cpus import available_cpus, can_fork
 from fabric.intent import Inventory
 from fabric.load import Loaded, load_inventory
 from fabric.progress import SILENT, Progress
+from fabric.rules.asic_rules import check_asic
 from fabric.rules.buffer_rules import check_buffers
 from fabric.rules.bundle_rules import check_bundles
 from fabric.rules.host_rules import check_hosts
@@ -155,7 +156,8 @@ def _checks(res: Result, src: SourceMap) -> Checked:
     inv, topo, plan = res.inventory, res.topology, res.plan
     assert inv is not None and topo is not None and plan is not None
     index = link_index(topo)  # one index of the links, shared by the buffer rules and the solver
-    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src, index), *check_mlag(inv, topo, src),
+    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src, index), *check_asic(inv, topo, src),
+                *check_mlag(inv, topo, src),
                 *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
                 *check_hosts(inv, src), *check_plan(inv, topo, plan, src)]
     report, solver_findings = solve(inv, topo, plan, src, index)

@@ -76,6 +76,7 @@ OPTIONAL: dict[str, Any] = {
     "fabric.releases": {"nvue": "5.10"},  # SNMP under service, TACACS+ by priority (fabric/platforms/nvue_release.py)
     "switch_models.{}.releases": {"nvue": "5.10"},
     "devices.{}.release": "5.10",
+    "switch_models.{}.asic": "jericho-2",  # the base sets tomahawk-5 (tests/helpers.py): removed → HW006 on EOS
     "host_models.{}.gpu_to_nic": [1, 0],
     "host_models.{}.netdevs": ["ens1np0", "ens2np0"],  # the host files name these ports
     "host_models.{}.rdma_devices": ["mlx5_4", "mlx5_5"],  # NCCL_IB_HCA and the RoCE script name these
@@ -109,6 +110,8 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "system": EOS, "system.management": EOS, "system.management.eapi": EOS, "system.management.ssh": EOS,
     "system.management.vrf": EOS, "system.users": EOS, "system.users.{}.role": EOS, "system.users.{}.password": EOS,
     "system.users.{}.privilege": EOS, "system.users.{}.ssh_keys": EOS, "system.push_user": EOS,
+    # the family picks EOS's queue keyword and MMU profile (fabric/platforms/eos_asic.py); SONiC has one form
+    "switch_models.{}.asic": EOS,
     "pods.*.spines.port_channel_members": TWO_LINKS,
     "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},
     "pods.*.segments.*.peer_link_ports": MLAG,
@@ -135,6 +138,8 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
     ("host_models.{}.ports_per_nic", "2"): "TOPO004",  # dual-port NICs need a dual_homing mode
     ("switch_models.{}.buffers", "unset"): "BUF001",  # a SONiC switch without buffer facts cannot be lossless
+    ("switch_models.{}.asic", "unset"): "HW006",  # an EOS switch's queue form depends on its family
+    ("switch_models.{}.asic", "spectrum-4"): "HW007",  # EOS has no form for a Spectrum family
     ("system", "unset"): "MGMT001",  # an EOS push would remove the account it logs in with
     ("system.users", "unset"): "MGMT001",
     ("system.push_user", "unset"): "MGMT002",
@@ -362,6 +367,7 @@ NVUE_NOT_APPLICABLE = {
     "system.users.{}.privilege": "NVUE accounts have roles (system-admin, nvue-monitor), not privilege levels",
     "system.management": "its keys are the VRF name (Cumulus's is always mgmt) and eAPI; ssh is walked on its own",
     "switch_models.{}.buffers": "SONiC buffer facts: NVUE keeps NVIDIA's RoCE pools (qos roce mode lossless)",
+    "switch_models.{}.asic": "NVUE writes one queue form on every Spectrum (the EOS walk covers the family)",
 }
 
 

@@ -189,4 +189,8 @@ def test_eos_sizing_skeleton_carries_the_push_account(tmp_path: Path) -> None:
     text = inventory_skeleton(size_fabric(256, host_preset("dgx-h100"), switch_preset("qm9700")), platform="eos")
     assert "system:" in text and "{vault: netops_password_hash}" in text
     res = run(write_files(tmp_path / "inv", {"fabric.yml": text}))
+    # the only error left is the model's missing ASIC family (HW006: the preset names none EOS has a form for)
+    assert [f.code for f in res.findings if f.severity.value == "error"] == ["HW006"]
+    text = text.replace("qm9700: {ports: 64, speed: 400G}", "qm9700: {ports: 64, speed: 400G, asic: tomahawk-5}")
+    res = run(write_files(tmp_path / "inv2", {"fabric.yml": text}))
     assert [f for f in res.findings if f.severity.value == "error"] == []

@@ -185,6 +185,15 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "as ports: 32). It is reported once at the model's ports, and every PORT001 and the port clashes that follow "
      "are folded under it (root cause first: `fabric validate --all` lists them, json and sarif link them by "
      "caused_by)."),
+    ("HW006", "no-asic-family", "A switch model's ASIC family is needed but not given",
+     "Some platforms write per-queue QoS differently per switch family: EOS uses `uc-tx-queue` and a `platform "
+     "trident mmu queue profile` on Trident/Tomahawk switches and `tx-queue` on Sand (Jericho) switches. Rather "
+     "than guess a form the switch may refuse or read differently, railfabric asks for switch_models.<name>.asic "
+     "on the models those switches use."),
+    ("HW007", "asic-family-unsupported", "The platform has no per-queue QoS form for the model's ASIC family",
+     "The family is known, but railfabric knows no form of this platform for it (an EOS switch on a Spectrum "
+     "family, or a family whose forms were not found in the vendor's documentation). The forms and their sources "
+     "are in fabric/platforms/<platform>_asic.py."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a record (fabric/platforms/<name>.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),

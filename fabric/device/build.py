@@ -28,7 +28,8 @@ from fabric.device.system import System, system_template, with_address
 from fabric.device.vlans import build_vlans
 from fabric.intent import Inventory
 from fabric.mtu import switch_mtu
-from fabric.platforms import PLATFORMS
+from fabric.platforms import PLATFORMS, Platform
+from fabric.platforms.asic import QueueForm
 from fabric.topology import Switch, Topology
 
 
@@ -116,4 +117,11 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
-        system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw))
+        system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
+        queue_form=queue_form(traits, model.asic))
+
+
+def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:
+    """The platform's per-queue QoS form for the model's ASIC family; None where the platform has a single form
+    (no queue_forms) or the family has none there (HW006/HW007 refused that inventory before devices are built)."""
+    return traits.queue_forms.get(asic) if traits.queue_forms and asic is not None else None

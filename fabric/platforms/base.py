@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from fabric.platforms.asic import QueueForm
+
 
 @dataclass(frozen=True, slots=True)
 class OutputFile:
@@ -85,6 +87,10 @@ class Platform:
     # "module:function" (path of a rendered file, release) → what the vendor's schema of that release refuses in
     # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (README platform table)
     schema_check: str = ""
+    # per-queue QoS forms by ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py) where the platform writes
+    # queues differently per family: a switch of this platform needs a family listed here (HW006/HW007); empty:
+    # one form for every family, the family is not asked for
+    queue_forms: Mapping[str, QueueForm] = field(default_factory=dict)
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""
