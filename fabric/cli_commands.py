@@ -201,16 +201,12 @@ def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
-    from fabric.lab import FAULTS, LabError, format_result, preflight, run_lab, teardown_saved
+    from fabric.lab import FAULTS, LabError, format_result, preflight, run_lab
 
     try:
         if args.teardown:
             preflight()
-            removed = teardown_saved()
-            print("no lab to tear down" if removed is None else
-                  f"torn down: {removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)"
-                  + (f", {removed['sysctls']} neighbour-table limit(s) put back" if removed.get("sysctls") else ""))
-            return 0
+            return _lab_teardown(args.run, None if args.run else args.inventory)
         faults = [f for item in args.fault or [] for f in item.split(",") if f]
         unknown = [f for f in faults if f not in FAULTS]
         if unknown:
@@ -228,14 +224,37 @@ def cmd_lab(args: argparse.Namespace) -> int:
                 return exit_code(res.findings) or 1
             result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
                              say=lambda m: print(m, flush=True), trace=args.verbose,
-                             hosts="auto" if args.hosts is None else args.hosts, progress=progress)
+                             hosts="auto" if args.hosts is None else args.hosts, progress=progress,
+                             inventory=args.inventory)
         finally:
             progress.close()
     except LabError as exc:
         print(f"fabric lab: {exc}", file=sys.stderr)
         return 2
     print(format_result(result))
-    return 0 if result.ok else 1
+    return result.exit_code
+
+
+def _lab_teardown(run: str | None, inventory: str | None) -> int:
+    """`fabric lab --teardown [INVENTORY] [--run ID]`: the kept or killed runs of that inventory, or run ID."""
+    from fabric.lab import teardown_saved
+    from fabric.lab.teardown import other_runs
+
+    done = teardown_saved(run=run, inventory=inventory)
+    for d in done:
+        r = d.removed
+        print(f"torn down lab run {d.run}{' (kept)' if d.kept else ''} of {d.inventory or '?'}: {r['daemons']} "
+              f"daemon(s), {r['namespaces']} namespace(s)"
+              + (f", {r['host_namespaces']} host namespace(s)" if r.get("host_namespaces") else "")
+              + (f", {r['sysctls']} neighbour-table limit(s) put back" if r.get("sysctls") else ""))
+    if not done:
+        what = f"run {run}" if run else f"of {Path(inventory or '.').resolve()}"
+        print(f"no lab {what} to tear down")
+        for rid, inv, kept, running in other_runs():
+            state = "running" if running else "kept" if kept else "left by a killed run"
+            print(f"  other lab on this machine: run {rid} of {inv or '?'} ({state})"
+                  + ("" if running else f": `fabric lab --teardown --run {rid}`"))
+    return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -190,21 +190,28 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                     "FRR (zebra, bfdd, bgpd) per switch on its generated frr.conf, and check "
                                     "against the plan: BGP sessions, BFD, routes and ECMP width, suppressed "
                                     "more-specifics, DF pings. Always torn down (unless --keep); exit 1 on any "
-                                    "mismatch, 2 when the lab cannot run. Needs root and FRR.",
+                                    "mismatch, 2 when the lab cannot run or has nothing to verify (no planned BGP "
+                                    "session in the lab, or a check the plan has items for that checked nothing). "
+                                    "Each run has its own id and names (namespaces rf<id>-<host>): labs can run side "
+                                    "by side. Needs root and FRR.",
                         epilog="faults (--fault, repeatable or comma-separated; the lab must then report a mismatch):\n"
                                "  asn      `router bgp` of one rail switch off by one\n"
                                "  summary  `summary-only` dropped from one rail switch's aggregate-address\n"
                                "  mtu      one end of one fabric link at 9100 instead of the planned MTU\n"
                                "  host-policy  one host's `ip rule from <NIC address>` deleted\n\n"
                                "examples:\n  sudo fabric lab\n  sudo fabric lab --pod 1 --fault asn\n"
-                               "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown",
+                               "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown\n"
+                               "  sudo fabric lab --teardown --run k3x9a2",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     lb.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     lb.add_argument("--pod", type=int, help="only this pod's rail switches and spines (default: the whole fabric)")
     lb.add_argument("--keep", action="store_true", help="leave the lab running for inspection (then --teardown)")
     lb.add_argument("--fault", action="append", metavar="KIND", help="inject a fault: asn, summary, mtu or host-policy")
     lb.add_argument("--timeout", type=float, default=90.0, help="seconds to wait for a stable state (default 90)")
-    lb.add_argument("--teardown", action="store_true", help="remove a lab left by --keep (or by a killed run)")
+    lb.add_argument("--teardown", action="store_true", help="remove the labs of INVENTORY left by --keep (or by a "
+                    "killed run); other runs on the machine are left alone")
+    lb.add_argument("--run", metavar="ID", help="with --teardown: remove exactly this lab run (its id is printed at "
+                    "start and by --keep)")
     lb.add_argument("--hosts", type=_lab_hosts, metavar="N|all",
                     help="GPU hosts per segment, configured from their rendered netplan files (default: the first "
                          "and the last of each segment when the render has host files; 0: none)")

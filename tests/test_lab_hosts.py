@@ -15,6 +15,7 @@ rule `from <address>` → that table, priority 100+rail.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fabric.lab.expect import expected
 from fabric.lab.hostcheck import host_expected
 from fabric.lab.hosts import pick, railmap_rows, rendered_host_files, short_name
 from fabric.lab.networkd import NetworkdError, netplan_generate, parse_link, parse_netdev, parse_network
@@ -218,6 +220,66 @@ def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
     assert not any(p.ping.expect_ok for p in hx.same_rail + hx.cross_rail)
 
 
+def _shared_nics(tmp_path: Path) -> Result:
+    """Hosts that share NICs: tests.helpers' mini fabric with 4 spines and 2 multi-rail segments (2 rails each, one
+    rail switch p1-s<s>-rail0-1 per segment), each with 4 hosts of model h8: 8 GPUs behind 2 NICs (gpu_to_nic
+    [0,0,0,0,1,1,1,1]: GPUs 0-3 on NIC 0, 4-7 on NIC 1), one port per NIC."""
+    data = base_inventory()
+    data["host_models"]["h8"] = {"gpus": 8, "nics": 2, "nic_speed": "400G", "gpu_to_nic": [0, 0, 0, 0, 1, 1, 1, 1]}
+    pod = data["pods"][0]
+    pod["spines"]["count"] = 4  # 4 hosts × 2 NICs × 400G = 3.2T down per rail switch: 4 × 800G up
+    seg = dict(pod["segments"][0], rail_design="multi-rail", host_groups=[{"model": "h8", "count": 4}])
+    pod["segments"] = [seg, dict(seg, id=2)]
+    res = run_data(tmp_path, data)
+    assert res.plan is not None, [f.code for f in res.findings]
+    return res
+
+
+def test_hosts_sharing_nics_get_one_interface_per_nic_port(tmp_path: Path) -> None:
+    """The rail map has a row per GPU: 8 per host here, 4 naming each NIC port. The lab used to build a veth per row
+    (RTNETLINK "File exists" on the second `nic0`, or 12-character + counter renames); it builds one per NIC port,
+    named as the host's rendered netplan file names it (nic0, nic1). Cabling, by hand: host k's NIC n on port
+    2(k-1)+n+1 of its segment's rail switch, 4 lanes a port → Ethernet 4·(2(k-1)+n); rail n → VLAN 100+n; address
+    .k+1 of the rail subnet (s1: 172.16.0/1.0/24, s2: 172.16.8/9.0/24)."""
+    from fabric.lab.model import build_spec
+
+    res = _shared_nics(tmp_path)
+    rows = railmap_rows(res)
+    assert len(rows) == 8 * 8 and sum(r.host == "p1-s1-gpu001" and r.nic == 0 for r in rows) == 4
+    spec = build_spec(res, hosts=2)  # the render's own host files
+    assert list(spec.hosts) == ["p1-s1-gpu001", "p1-s1-gpu004", "p1-s2-gpu001", "p1-s2-gpu004"]
+    wiring = {h: [(n.ifname, n.plan.switch, n.plan.switch_if, n.plan.vlan, n.plan.address) for n in host.nics]
+              for h, host in spec.hosts.items()}
+    assert wiring == {
+        "p1-s1-gpu001": [("nic0", "p1-s1-rail0-1", "Ethernet0", 100, "172.16.0.2/24"),
+                         ("nic1", "p1-s1-rail0-1", "Ethernet4", 101, "172.16.1.2/24")],
+        "p1-s1-gpu004": [("nic0", "p1-s1-rail0-1", "Ethernet24", 100, "172.16.0.5/24"),
+                         ("nic1", "p1-s1-rail0-1", "Ethernet28", 101, "172.16.1.5/24")],
+        "p1-s2-gpu001": [("nic0", "p1-s2-rail0-1", "Ethernet0", 100, "172.16.8.2/24"),
+                         ("nic1", "p1-s2-rail0-1", "Ethernet4", 101, "172.16.9.2/24")],
+        "p1-s2-gpu004": [("nic0", "p1-s2-rail0-1", "Ethernet24", 100, "172.16.8.5/24"),
+                         ("nic1", "p1-s2-rail0-1", "Ethernet28", 101, "172.16.9.5/24")]}
+    # pings: each of the 8 NICs to the same rail on the other segment's 2 built hosts (16, all routed over the
+    # spines) + one host-MTU + 1 probe per NIC (8) = 24; one cross-rail ping per NIC = 8
+    hx = host_expected(spec, expected(spec))
+    assert (len(hx.same_rail), len(hx.cross_rail)) == (24, 8)
+
+
+def test_two_ports_on_one_interface_are_refused(tmp_path: Path) -> None:
+    """Two NIC ports of the plan can never be one interface of the host file: named, not renamed."""
+    from fabric.lab.model import LabError, build_spec
+
+    res = _shared_nics(tmp_path)
+    files = rendered_host_files(res)
+    doc = yaml.safe_load(files["p1-s1-gpu001"]["netplan.yaml"])
+    eth = doc["network"]["ethernets"]
+    eth["nic0"]["addresses"] += eth.pop("nic1")["addresses"]  # both planned addresses on nic0
+    files["p1-s1-gpu001"] = {"netplan.yaml": yaml.safe_dump(doc)}
+    with pytest.raises(LabError, match=r"p1-s1-gpu001: NIC 1 port 1 and NIC 0 port 1 of the rail map are both "
+                                       r"'nic0' in its netplan file"):
+        build_spec(res, hosts=2, host_files=files)
+
+
 def test_missing_host_files_are_named(mini2) -> None:
     from fabric.lab.model import LabError, build_spec
 
@@ -234,40 +296,28 @@ def test_missing_host_files_are_named(mini2) -> None:
 # --------------------------------------------------------------------------- the lab (root)
 
 
-def _leftovers() -> list[str]:
-    from tests.test_lab import _leftovers as switch_leftovers
+def _leftovers(run: str) -> list[str]:
+    from tests.test_lab import _leftovers as run_leftovers
 
-    return switch_leftovers()
-
-
-LOCK_WAIT = 900  # seconds to wait for another lab on this machine (labs share namespace names) to finish
+    return run_leftovers(run)
 
 
 @pytest.fixture
-def lab_lock():
-    """The lab lock, waited for and held for the test (run_lab(held_lock=...)); afterwards whatever is left is torn
-    down and the machine must be clean (no rf-* namespace, daemon or state file)."""
-    import time
-
+def run_id():
+    """A fresh run id for the test's lab; afterwards whatever is left of that run is torn down and nothing of it may
+    have been left (namespaces, daemons, directories, record). Other labs on the machine run on undisturbed."""
     from fabric.lab import teardown_saved
-    from fabric.lab.teardown import Lock
+    from fabric.lab.runs import new_run_id
 
-    lock = Lock()
-    deadline = time.monotonic() + LOCK_WAIT
-    while not lock.acquire():
-        assert time.monotonic() < deadline, f"another lab held the lab lock for {LOCK_WAIT}s"
-        time.sleep(2)
-    try:
-        yield lock
-    finally:
-        lock.release()
-        left = _leftovers()
-        teardown_saved()
-        assert not left, f"the lab left things behind: {left[:5]}"
+    rid = new_run_id()
+    yield rid
+    left = _leftovers(rid)
+    teardown_saved(run=rid)
+    assert not left, f"lab run {rid} left things behind: {left[:5]}"
 
 
 @root_only
-def test_lab_with_hosts(mini2, lab_lock, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lab_with_hosts(mini2, run_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
     from fabric.lab import format_result, neigh, run_lab
@@ -284,7 +334,7 @@ def test_lab_with_hosts(mini2, lab_lock, monkeypatch: pytest.MonkeyPatch) -> Non
         {n: neigh.read_limit(n) for n in neigh.LIMITS})))
     said: list[str] = []
     t0 = time.monotonic()
-    r = run_lab(res, hosts=2, host_files=files, say=said.append, held_lock=lab_lock)
+    r = run_lab(res, hosts=2, host_files=files, say=said.append, run_id=run_id)
     print(f"lab with hosts: {time.monotonic() - t0:.1f}s")
     print(format_result(r))
     assert r.ok, "\n".join(b for c in r.checks.values() for b in c.bad[:10])
@@ -297,15 +347,15 @@ def test_lab_with_hosts(mini2, lab_lock, monkeypatch: pytest.MonkeyPatch) -> Non
     assert (c["host-interfaces"], c["host-rules"], c["host-pings"], c["cross-rail"], c["host-egress"]) == \
         (8, 8, 24, 8, 24)
     assert r.removed["namespaces"] == 6 and r.removed["host_namespaces"] == 4
-    assert not _leftovers()
+    assert not _leftovers(run_id)
 
 
 @root_only
-def test_host_policy_fault_is_caught_and_named(mini2, lab_lock) -> None:
+def test_host_policy_fault_is_caught_and_named(mini2, run_id: str) -> None:
     from fabric.lab import format_result, run_lab
 
     res, files = mini2
-    r = run_lab(res, hosts=2, host_files=files, faults=["host-policy"], say=lambda _m: None, held_lock=lab_lock)
+    r = run_lab(res, hosts=2, host_files=files, faults=["host-policy"], say=lambda _m: None, run_id=run_id)
     text = format_result(r)
     print(text)
     (f,) = r.spec.faults
@@ -320,11 +370,11 @@ def test_host_policy_fault_is_caught_and_named(mini2, lab_lock) -> None:
     stray = [b for c in r.checks.values() for b in c.bad if "p1-s1-gpu001" not in b]
     assert not stray, stray[:5]
     assert "fault host-policy at p1-s1-gpu001: DETECTED by" in text
-    assert not _leftovers()
+    assert not _leftovers(run_id)
 
 
 @root_only
-def test_host_namespaces_removed_after_a_crash(mini2, lab_lock, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_host_namespaces_removed_after_a_crash(mini2, run_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from fabric.lab import run_lab
     from fabric.lab.daemons import Instances
 
@@ -334,13 +384,13 @@ def test_host_namespaces_removed_after_a_crash(mini2, lab_lock, monkeypatch: pyt
     res, files = mini2
     monkeypatch.setattr(Instances, "start", boom)
     with pytest.raises(RuntimeError, match="injected"):
-        run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+        run_lab(res, hosts=2, host_files=files, say=lambda _m: None, run_id=run_id)
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    assert "rf-" not in out and not _leftovers()
+    assert f"rf{run_id}-" not in out and not _leftovers(run_id)
 
 
 @root_only
-def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, lab_lock) -> None:
+def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, run_id: str) -> None:
     """Host files whose rail tables hold only their own subnet (nothing for the other rails, as a rail-only pod
     might be rendered): a lookup from NIC 0's address towards rail 1 misses table 100, falls through to the main
     table, whose connected route sends it out of NIC 1, and is answered. Rail-only 2-segment mini fabric, 2 hosts per
@@ -357,7 +407,7 @@ def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, lab_lock) -
         for eth in doc["network"]["ethernets"].values():
             eth["routes"] = [r for r in eth["routes"] if r.get("scope") == "link"]  # own subnet only
         files[host] = {"netplan.yaml": yaml.safe_dump(doc)}
-    r = run_lab(res, hosts=2, host_files=files, say=lambda _m: None, held_lock=lab_lock)
+    r = run_lab(res, hosts=2, host_files=files, say=lambda _m: None, run_id=run_id)
     print(format_result(r))
     leaks = r.checks["host-egress"].bad
     assert len(leaks) == 4 and len(r.checks["cross-rail"].bad) == 4 and r.mismatches == 8
@@ -368,7 +418,7 @@ def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, lab_lock) -
 
 
 @root_only
-def test_every_host_of_a_segment_fits_the_neighbour_table(lab_lock) -> None:
+def test_every_host_of_a_segment_fits_the_neighbour_table(run_id: str) -> None:
     """The example's pod 2 with all its hosts (`fabric lab --pod 2 --hosts all`): one segment of 16 hosts × 8 NICs,
     8 rails. On each rail SVI 16 host NICs + the switch may learn each other: 8 × 17 × 16 = 2,176 ARP entries, plus
     2 per routed link (64 links) = 2,304, over the kernel's default hard limit of 1,024 for the whole machine: before
@@ -382,7 +432,7 @@ def test_every_host_of_a_segment_fits_the_neighbour_table(lab_lock) -> None:
 
     before = {n: neigh.read_limit(n) for n in neigh.LIMITS}
     t0 = time.monotonic()
-    r = run_lab(run(EXAMPLE), pod=2, hosts="all", say=lambda _m: None, held_lock=lab_lock)
+    r = run_lab(run(EXAMPLE), pod=2, hosts="all", say=lambda _m: None, run_id=run_id)
     print(f"pod 2, all hosts: {time.monotonic() - t0:.1f}s")
     print(format_result(r))
     assert neigh.needed_entries(r.spec) == 2304
@@ -390,3 +440,72 @@ def test_every_host_of_a_segment_fits_the_neighbour_table(lab_lock) -> None:
     assert (len(r.spec.hosts), c["host-interfaces"], c["host-pings"], c["cross-rail"]) == (16, 128, 2048, 128)
     assert r.ok, "\n".join(b for ch in r.checks.values() for b in ch.bad[:10])
     assert {n: neigh.read_limit(n) for n in neigh.LIMITS} == before
+
+
+def _links(ns: str) -> list[tuple[str, str | None]]:
+    """(interface, bridge it is in) of a namespace, sorted."""
+    out = subprocess.run(["ip", "-n", ns, "-j", "link", "show"], capture_output=True, text=True, timeout=30).stdout
+    return sorted((x["ifname"], x.get("master")) for x in json.loads(out or "[]"))
+
+
+@root_only
+def test_two_labs_at_once_and_teardown_of_one(tmp_path: Path) -> None:
+    """Two labs run side by side in one process (two threads), as two checkouts or CI jobs would: A the shared-NIC
+    fabric with 2 hosts per segment, B the mini fabric (p1-spine1, p1-spine2, p1-s1-rail0, p1-s1-rail1, the
+    spine names A has too), both kept. Both PASS; A's hosts have one interface per NIC port; tearing A down leaves
+    every namespace of B in place and its BGP sessions up; then B goes."""
+    import threading
+
+    from fabric.lab import LabResult, format_result, run_lab, teardown_saved
+    from fabric.lab.runs import new_run_id
+    from fabric.lab.teardown import list_namespaces
+    from tests.test_lab import _mini
+
+    a_id, b_id = new_run_id(), new_run_id()
+    inputs = {a_id: (_shared_nics(tmp_path / "a"), 2), b_id: (_mini(tmp_path / "b"), 0)}
+    results: dict[str, LabResult | BaseException] = {}
+
+    def one(rid: str) -> None:
+        res, hosts = inputs[rid]
+        try:
+            results[rid] = run_lab(res, hosts=hosts, keep=True, say=lambda _m: None, run_id=rid)
+        except BaseException as exc:
+            results[rid] = exc
+
+    threads = [threading.Thread(target=one, args=(rid,)) for rid in (a_id, b_id)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=600)
+        a, b = results[a_id], results[b_id]
+        assert isinstance(a, LabResult) and isinstance(b, LabResult), (a, b)
+        print(format_result(a))
+        print(format_result(b))
+        assert a.ok and b.ok and a.kept and b.kept
+        # A: 6 switches + 4 hosts; 8 sessions (2 rail switches × 4 spines), 8 NIC ports, 24 + 8 host pings
+        c = a.counts()
+        assert (c["sessions"], c["host-interfaces"], c["host-pings"], c["cross-rail"]) == (8, 8, 24, 8)
+        a_ns = sorted(ns for ns in list_namespaces() if ns.startswith(f"rf{a_id}-"))
+        b_ns = sorted(ns for ns in list_namespaces() if ns.startswith(f"rf{b_id}-"))
+        assert len(a_ns) == 10 and b_ns == [f"rf{b_id}-{h}" for h in ("p1-s1-rail0", "p1-s1-rail1", "p1-spine1",
+                                                                        "p1-spine2")]
+        # a host with 8 GPUs behind 2 NICs: lo and one veth per NIC port; its rail switch's ends in the rail bridges
+        assert _links(f"rf{a_id}-p1-s1-gpu001") == [("lo", None), ("nic0", None), ("nic1", None)]
+        ends = [x for x in _links(f"rf{a_id}-p1-s1-rail0-1") if x[1]]
+        assert ends == [("Ethernet0", "Vlan100"), ("Ethernet24", "Vlan100"), ("Ethernet28", "Vlan101"),
+                        ("Ethernet4", "Vlan101")]
+        (done,) = teardown_saved(run=a_id)
+        assert done.removed["namespaces"] == 6 and done.removed["host_namespaces"] == 4
+        assert done.removed["daemons"] == 18 and not _leftovers(a_id)
+        assert sorted(ns for ns in list_namespaces() if ns.startswith(f"rf{b_id}-")) == b_ns
+        summary = subprocess.run(["vtysh", "-N", f"rf{b_id}-p1-s1-rail0", "-c", "show bgp summary json"],
+                                 capture_output=True, text=True, timeout=30).stdout
+        peers = json.loads(summary)["ipv4Unicast"]["peers"]
+        assert sorted(p["state"] for p in peers.values()) == ["Established", "Established"]  # one per spine
+    finally:
+        for t in threads:
+            t.join(timeout=600)
+        teardown_saved(run=a_id)
+        teardown_saved(run=b_id)
+    assert not _leftovers(a_id) and not _leftovers(b_id)

@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from fabric.lab.model import LabError, LabSpec
-from fabric.lab.teardown import Registry, list_namespaces
+from fabric.lab.runs import Registry
+from fabric.lab.teardown import list_namespaces
 
 if TYPE_CHECKING:
     from fabric.lab.hosts import LabHost

@@ -1,11 +1,11 @@
 """One FRR instance (zebra, bfdd, bgpd) per switch namespace, loaded with the generated frr.conf verbatim.
 
-Each instance has its own FRR pathspace (`-N rf-<host>`): vty sockets, pid files and zserv.api under
-/var/run/frr/rf-<host>/, bfdd's control socket there too (--bfdctl), daemons run as frr:frr, each under
-`unshare --uts` with the switch's hostname. Order matters on FRR 8.4: zebra first (a client that finds no zserv.api
-retries only after 10 s), then bfdd and bgpd; `vtysh -b` only once `show daemons` lists all three (a daemon whose
-socket exists but does not answer yet is silently skipped). The config is then checked as loaded (the `router bgp`
-line and every neighbour are in the running config), and the lab overlays in OVERLAYS are applied on top.
+Each instance has its own FRR pathspace, its namespace's name (`-N rf<run>-<host>`, unique per lab run): vty sockets,
+pid files and zserv.api under /var/run/frr/rf<run>-<host>/, bfdd's control socket there too (--bfdctl), daemons run as
+frr:frr, each under `unshare --uts` with the switch's hostname. Order matters on FRR 8.4: zebra first (a client that
+finds no zserv.api retries only after 10 s), then bfdd and bgpd; `vtysh -b` only once `show daemons` lists all three (a
+daemon whose socket exists but does not answer yet is silently skipped). The config is then checked as loaded (the
+`router bgp` line and every neighbour are in the running config), and the lab overlays in OVERLAYS are applied on top.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from fabric.lab.model import LabError, LabNode
-from fabric.lab.teardown import Registry
+from fabric.lab.runs import Registry
 
 FRR = Path("/usr/lib/frr")
 RUN = Path("/var/run/frr")

@@ -2,10 +2,11 @@
 configured (their RENDERED netplan file, read back through `netplan generate`, never the device model).
 
 Per segment whose rail switches are all in the lab: the first and the last host by default, N spread evenly, or all.
-Each NIC port is a veth pair: the host end in `rf-<host>` named as the host file names the NIC, the switch end in the
-rail switch's namespace named as the switch port (`switch_interface` of the rail map) and enslaved to the rail SVI's
-bridge `Vlan<vlan>`, at the switch port's MTU. A host-file NIC is tied to its rail-map row by the planned address it
-carries: the cabling is the plan's, the configuration the host file's.
+Each NIC port is a veth pair, one per port however many GPUs share the NIC (`gpu_to_nic`: the rail map has a row per
+GPU, ports_by_host keeps each port once): the host end in the run's `rf<run>-<host>` named as the host file names the
+NIC, the switch end in the rail switch's namespace named as the switch port (`switch_interface` of the rail map) and
+enslaved to the rail SVI's bridge `Vlan<vlan>`, at the switch port's MTU. A host-file NIC is tied to its rail-map
+row by the planned address it carries: the cabling is the plan's, the configuration the host file's.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from fabric.lab.model import Fault, LabError, LabSpec, ns_name
+from fabric.lab.model import IFNAMSIZ, Fault, LabError, LabSpec, ns_name
 from fabric.lab.networkd import HostNetwork, Network, NetworkdError, netplan_generate
 from fabric.pipeline import Result
 from fabric.verify.hosts import group_scripts
 
-IFNAMSIZ = 15  # Linux interface names: at most 15 characters
 # What the lab sets in every host namespace for a host with several NICs (ARP flux, reverse-path filtering): the
 # values IBM documents for multi-NIC RDMA hosts (arp_ignore=1, arp_announce=2, loose rp_filter=2), used until the
 # rendered host files carry sysctls of their own (a substitution, see model.SUBSTITUTIONS).
@@ -135,6 +135,15 @@ def host_sysctls(files: Mapping[str, str]) -> list[tuple[str, str, str]]:
             for m in _SYSCTL.finditer(text)]
 
 
+def ports_by_host(rows: list[HostPort]) -> dict[str, list[HostPort]]:
+    """host → its NIC ports, each once. The rail map has one row per GPU and NIC port: GPUs that share a NIC
+    (`gpu_to_nic`) repeat that NIC's port, which is still one cable and one interface (one veth in the lab)."""
+    by_host: dict[str, dict[tuple[int, int], HostPort]] = defaultdict(dict)
+    for r in rows:
+        by_host[r.host].setdefault((r.nic, r.port), r)
+    return {host: list(ports.values()) for host, ports in by_host.items()}
+
+
 def pick(count: int, how: int | str) -> list[int]:
     """Indices of the hosts to build among `count`: all, or `how` spread evenly from the first to the last."""
     if how == "all" or int(how) >= count:
@@ -165,10 +174,7 @@ def add_hosts(spec: LabSpec, res: Result, how: int | str,
     if how == 0 or how == "0":
         return []
     assert res.topology is not None
-    rows = railmap_rows(res)
-    by_host: dict[str, list[HostPort]] = defaultdict(list)
-    for r in rows:
-        by_host[r.host].append(r)
+    by_host = ports_by_host(railmap_rows(res))
     groups: dict[tuple[int, int], list[str]] = defaultdict(list)
     notes: list[str] = []
     left_out: dict[tuple[int, int], str] = {}
@@ -199,7 +205,7 @@ def add_hosts(spec: LabSpec, res: Result, how: int | str,
     hosts = []
     for name in chosen:
         h = res.topology.hosts[name]
-        hosts.append(LabHost(name, ns_name(name), h.pod, h.segment, tuple(by_host[name]), dict(files[name])))
+        hosts.append(LabHost(name, ns_name(name, spec.run), h.pod, h.segment, tuple(by_host[name]), dict(files[name])))
 
     def read(host: LabHost) -> None:
         try:
@@ -230,6 +236,11 @@ def _wire(spec: LabSpec, host: LabHost) -> None:
         if net is None or name is None:
             raise LabError(f"{host.name}: no interface in its netplan file carries the planned address {p.address} "
                            f"(NIC {p.nic} port {p.port}, rail {p.rail})")
+        other = next((n for n in host.nics if n.file_name == name), None)
+        if other is not None:
+            raise LabError(f"{host.name}: NIC {p.nic} port {p.port} and NIC {other.plan.nic} port "
+                           f"{other.plan.port} of the rail map are both {name!r} in its netplan file ({p.address}, "
+                           f"{other.plan.address}); the lab builds one interface per NIC port")
         ifname = short_name(name, taken)
         taken.add(ifname)
         dev = spec.devices[p.switch]

@@ -17,7 +17,14 @@ from fabric.platforms import PLATFORMS
 from fabric.render import render_device
 from fabric.topology import LinkRole
 
-NS_PREFIX = "rf-"  # namespace and FRR pathspace: rf-<hostname>
+NS_PREFIX = "rf"  # namespace and FRR pathspace of a switch or host: rf<run id>-<hostname> (runs.py)
+HOSTNAME_MAX = 63  # an RFC 1123 label (fabric.units.hostname_problem: every switch and host name is one)
+IFNAMSIZ = 15  # Linux interface names: at most 15 bytes (IFNAMSIZ 16 with the NUL)
+# FRR binds its sockets under /var/run/frr/<pathspace>/ (zserv.api, <daemon>.vty, the bfdd control socket the lab
+# puts there); a Unix socket path holds at most 107 bytes (sun_path is 108 with the NUL)
+FRR_RUN = "/var/run/frr/"
+FRR_SOCKETS = ("zserv.api", "zebra.vty", "bgpd.vty", "bfdd.vty", "bfdd.sock")
+SUN_PATH_MAX = 107
 
 # How the lab stands in for what a SONiC switch has and this kernel cannot build (no vlan, bond, dummy, vrf modules).
 SUBSTITUTIONS: tuple[str, ...] = (
@@ -27,7 +34,8 @@ SUBSTITUTIONS: tuple[str, ...] = (
     "are up without an address",
     "loopback: the /32 on the namespace's lo",
     "IPv4 forwarding: net.ipv4.ip_forward=1 per namespace (SONiC's kernel default; a new namespace starts at 0)",
-    "GPU host: a namespace rf-<host> per built host, each rail NIC port a veth named as its netplan file names the NIC "
+    "GPU host: a namespace rf<run>-<host> per built host, each rail NIC port (once, however many GPUs share the NIC) a "
+    "veth named as its netplan file names the NIC "
     "(cut to 12 characters + a 3-digit counter when longer than Linux's 15), configured from the networkd files "
     "`netplan generate` writes for the rendered netplan file; no NIC QoS (the kernel has no DCB)",
     "host bonds (dual_homing: mlag): not built; their MLAG rail switches stay outside the lab, and so do their hosts",
@@ -102,6 +110,7 @@ class Fault:
 
 @dataclass
 class LabSpec:
+    run: str  # the run id every namespace name carries ("" outside a run: expectations only)
     fabric: str
     pod: int | None
     nodes: dict[str, LabNode]
@@ -112,6 +121,7 @@ class LabSpec:
     not_in_lab: tuple[str, ...] = ()  # selected switches the lab cannot run: not SONiC (no frr.conf), MLAG pairs
     hosts: dict = field(default_factory=dict)  # host → hosts.LabHost: the GPU hosts built (none by default)
     host_notes: list[str] = field(default_factory=list)  # segments without hosts in the lab, and why
+    host_request: int | str = 0  # --hosts as asked: 0, N, "all" or "auto" (the CLI's default)
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -120,15 +130,36 @@ class LabSpec:
         return out
 
 
-def ns_name(host: str) -> str:
-    return f"{NS_PREFIX}{host}"
+def ns_name(host: str, run: str = "") -> str:
+    """The namespace (and FRR pathspace) of a switch or host in run `run`: rf<run>-<host>. Every interface the lab
+    names lives inside a namespace of its own run, so interface names carry no run id and never meet another run's:
+    they are the plan's (switch ports, VlanN, the host files' NIC names cut to IFNAMSIZ)."""
+    return f"{NS_PREFIX}{run}-{host}"
+
+
+def name_problems(spec: LabSpec) -> list[str]:
+    """Names the kernel or FRR would refuse: a namespace whose FRR socket paths are too long, an interface name
+    over IFNAMSIZ. With run ids of RUN_ID_LEN characters and RFC 1123 host names neither happens (the longest
+    namespace is 2 + 6 + 1 + 63 = 72 characters: /var/run/frr/<72>/zserv.api is 95 bytes); checked anyway."""
+    out = []
+    for ns in [n.ns for n in spec.nodes.values()] + [h.ns for h in spec.hosts.values()]:
+        longest = max(len(f"{FRR_RUN}{ns}/{sock}") for sock in FRR_SOCKETS)
+        if longest > SUN_PATH_MAX:
+            out.append(f"namespace {ns}: its FRR socket paths would be {longest} bytes (at most {SUN_PATH_MAX})")
+    names = [(ln.a.node, ln.a.ifname) for ln in spec.links] + [(ln.z.node, ln.z.ifname) for ln in spec.links]
+    names += [(n.name, svi.name) for n in spec.nodes.values() for svi in n.svis]
+    names += [(h.name, nic.ifname) for h in spec.hosts.values() for nic in h.nics]
+    names += [(nic.plan.switch, nic.plan.switch_if) for h in spec.hosts.values() for nic in h.nics]
+    out += [f"{node}: interface name {name!r} is {len(name.encode())} bytes (Linux allows {IFNAMSIZ})"
+            for node, name in dict.fromkeys(names) if len(name.encode()) > IFNAMSIZ]
+    return out
 
 
 def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[str, ...] = (), hosts: int | str = 0,
-               host_files: Mapping[str, Mapping[str, str]] | None = None) -> LabSpec:
+               host_files: Mapping[str, Mapping[str, str]] | None = None, run: str = "") -> LabSpec:
     """The lab for the whole fabric, or for one pod (its rail switches and spines; super-spines are outside).
     `hosts`: GPU hosts per segment (0: none, N, or "all"), configured from `host_files` (host → {name: netplan
-    text}; default: the render's hosts/<host>/*.yaml)."""
+    text}; default: the render's hosts/<host>/*.yaml). `run`: the run id the namespace names carry."""
     inv, topo, plan = res.inventory, res.topology, res.plan
     if inv is None or topo is None or plan is None:
         raise LabError("the inventory did not validate; run `fabric validate`")
@@ -142,15 +173,16 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     # the super-spines of a one-pod lab (their sessions are counted as not checked)
     # MLAG pairs stay outside too: namespaces emulate neither MCLAG (iccpd, the peer link's L2) nor one gateway
     # address on two switches, so the lab could only prove something else than what the pair does
-    selected = [name for name in in_pod if PLATFORMS[devices[name].platform].frr_lab and devices[name].mlag is None]
+    selected = [name for name in in_pod if out_reason(devices[name]) is None]
     if not selected:
-        raise LabError("the lab runs FRR on the rendered frr.conf, which only SONiC switches have, and there is no "
-                       "SONiC switch in " + (f"pod {pod}" if pod is not None else "the fabric"))
+        raise LabError("nothing to verify: the lab runs FRR on the rendered frr.conf of SONiC switches outside MLAG "
+                       "pairs, and " + (f"pod {pod}" if pod is not None else "the fabric") + " has none: "
+                       + grouped({name: out_reason(devices[name]) or "" for name in in_pod}))
     nodes: dict[str, LabNode] = {}
     for name in selected:
         d = devices[name]
         svis = tuple(Svi(f"Vlan{v.id}", v.gateway, v.prefix, v.mtu, v.rail) for v in d.vlans)
-        nodes[name] = LabNode(name, ns_name(name), d, render_device(d)["frr.conf"], svis)
+        nodes[name] = LabNode(name, ns_name(name, run), d, render_device(d)["frr.conf"], svis)
 
     by_port: dict[tuple[str, int, int], Interface] = {}
     for name in selected:
@@ -175,8 +207,8 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
             ip_a, ip_z = (pc_a.ipv4, pc_z.ipv4) if carries else (None, None)
         links.append(LabLink(End(link.a.device, ia.name, ip_a, ia.mtu, ia.mtu),
                              End(link.z.device, iz.name, ip_z, iz.mtu, iz.mtu), link.role.value, channel))
-    spec = LabSpec(inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu,
-                   not_in_lab=tuple(name for name in in_pod if name not in nodes))
+    spec = LabSpec(run, inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu,
+                   not_in_lab=tuple(name for name in in_pod if name not in nodes), host_request=hosts)
     if hosts not in (0, "0"):
         from fabric.lab.hosts import add_hosts
 
@@ -184,6 +216,24 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     for kind in dict.fromkeys(faults):
         _inject(spec, kind)
     return spec
+
+
+def out_reason(d: DeviceConfig) -> str | None:
+    """Why the lab cannot run this switch ("N switch(es) <reason>"), or None."""
+    if not PLATFORMS[d.platform].frr_lab:
+        return f"on {d.platform}, not SONiC (no frr.conf to run)"
+    if d.mlag is not None:
+        return "in MLAG pairs (namespaces emulate neither MCLAG nor a shared gateway)"
+    return None
+
+
+def grouped(reasons: Mapping[str, str], show: int = 6) -> str:
+    """'N switch(es) <reason>: a, b, ...; M switch(es) <reason>: ...' for switch → reason, in first-seen order."""
+    by: dict[str, list[str]] = {}
+    for name, why in reasons.items():
+        by.setdefault(why, []).append(name)
+    return "; ".join(f"{len(names)} switch(es) {why}: " + ", ".join(names[:show])
+                     + (" ..." if len(names) > show else "") for why, names in by.items())
 
 
 # --------------------------------------------------------------------------- faults

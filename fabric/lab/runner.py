@@ -15,12 +15,14 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from fabric.lab import build as build_mod
+from fabric.lab.coverage import NotRun, not_run, nothing_to_verify
 from fabric.lab.daemons import OVERLAYS, Instances, check_frr
 from fabric.lab.expect import Expected, expected
 from fabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
-from fabric.lab.model import FAULTS, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec
+from fabric.lab.model import FAULTS, NS_PREFIX, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec, name_problems
 from fabric.lab.neigh import size_table
-from fabric.lab.teardown import Lock, Registry, teardown
+from fabric.lab.runs import RUN_ID_LEN, Registry, RunLock, new_run_id
+from fabric.lab.teardown import list_namespaces, teardown, teardown_saved
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
 from fabric.lab.verify import pings as run_pings
 from fabric.pipeline import Result
@@ -42,12 +44,32 @@ class LabResult:
     hosts: HostExpected | None = None  # what the built GPU hosts must show (None: no hosts)
 
     @property
+    def run(self) -> str:
+        return self.spec.run
+
+    @property
     def mismatches(self) -> int:
         return sum(len(c.bad) for c in self.checks.values())
 
     @property
+    def not_run(self) -> list[NotRun]:
+        return not_run(self.spec, self.expected, self.checks, self.hosts is not None)
+
+    @property
+    def verdict(self) -> str:
+        """PASS (exit 0), FAIL: a mismatch (exit 1), NOT VERIFIED: no mismatch, but a category the plan has items
+        for checked nothing (exit 2)."""
+        if self.mismatches:
+            return "FAIL"
+        return "NOT VERIFIED" if any(not n.legitimate for n in self.not_run) else "PASS"
+
+    @property
+    def exit_code(self) -> int:
+        return {"PASS": 0, "FAIL": 1}.get(self.verdict, 2)
+
+    @property
     def ok(self) -> bool:
-        return self.mismatches == 0
+        return self.verdict == "PASS"
 
     def caught_by(self, fault: Fault) -> list[str]:
         """The checks with a mismatch that names the fault's device, interface or prefixes."""
@@ -99,32 +121,40 @@ class _Signals:
 
 def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
             timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
-            trace: bool = False, held_lock: Lock | None = None, hosts: int | str = 0,
-            host_files: Mapping[str, Mapping[str, str]] | None = None, progress: Progress = SILENT) -> LabResult:
+            trace: bool = False, hosts: int | str = 0, host_files: Mapping[str, Mapping[str, str]] | None = None,
+            progress: Progress = SILENT, run_id: str | None = None, inventory: str | Path | None = None) -> LabResult:
     """Build, start, verify and (unless keep) tear down, each step told to `progress` (`say`: the lab's report
-    lines). Raises LabError when the lab cannot run at all.
+    lines). Raises LabError when the lab cannot run at all, or has nothing to verify.
     `hosts`: GPU hosts per segment (0, N or "all"), configured from `host_files` (default: the render's).
-    `held_lock`: a lab lock the caller already holds and keeps after the lab (e.g. to use a kept lab, then tear it
-    down, with no other lab run in between); it is neither taken nor released here."""
-    preflight()
-    spec = build_spec(res, pod, faults, hosts, host_files)
+    `run_id`: the run's id (default: a fresh one; given, it must be free); every namespace, FRR pathspace, directory
+    and the run's record carry it, so labs run side by side and a teardown removes only its own run's.
+    `inventory`: recorded with the run, for `fabric lab --teardown INVENTORY` (default: the inventory's directory)."""
+    rid = run_id or new_run_id()
+    spec = build_spec(res, pod, faults, hosts, host_files, run=rid)
     exp = expected(spec)
+    why = nothing_to_verify(spec, exp)
+    if why:
+        raise LabError(why)
+    bad_names = name_problems(spec)
+    if bad_names:
+        raise LabError("names the kernel or FRR would refuse: " + "; ".join(bad_names[:5]))
+    preflight()
+    lock = _claim(rid, run_id is not None)
+    if lock.run != rid:  # the id was taken meanwhile: the names carry the new one
+        spec = build_spec(res, pod, faults, hosts, host_files, run=lock.run)
+        exp = expected(spec)
     result = LabResult(spec, exp, hosts=host_expected(spec, exp) if spec.hosts else None)
-    lock = held_lock or Lock()
-    if held_lock is None and not lock.acquire():
-        raise LabError("another `fabric lab` is running on this machine")
-    reg = Registry()
+    reg = Registry(lock.run, _inventory_path(res, inventory), pod)
     t_start = time.monotonic()
     try:
+        reg.save()
         with _Signals():
-            stale = Registry.load()
-            if stale is not None and not stale.empty():
+            for done in teardown_saved(only_dead=True):
                 progress.stage("removing a lab left behind")
-                removed = teardown(stale)
-                say(f"removed a previous lab left behind (pid {stale.owner}{', kept' if stale.kept else ''}): "
-                    f"{removed['daemons']} daemon(s), {removed['namespaces']} namespace(s)")
+                say(f"removed lab run {done.run} left behind by a killed run ({done.inventory or '?'}): "
+                    f"{done.removed['daemons']} daemon(s), {done.removed['namespaces']} namespace(s)")
             _intro(spec, exp, say, result.hosts)
-            cfg_root = Path(tempfile.mkdtemp(prefix="railfabric-lab-"))
+            cfg_root = Path(tempfile.mkdtemp(prefix=f"railfabric-lab-{spec.run}-"))
             reg.add_dir(cfg_root)
             size_table(spec, reg, say)
             t0 = time.monotonic()
@@ -186,11 +216,33 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
                 result.removed = teardown(reg)
                 result.timings["teardown"] = time.monotonic() - t0
         finally:
-            if held_lock is None:
-                lock.release()
+            lock.release(remove=not result.kept)  # a kept run keeps its (free) lock file: not running
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     result.timings["total"] = time.monotonic() - t_start
     return result
+
+
+def _claim(rid: str, given: bool) -> RunLock:
+    """The run's lock: `rid` when free (a given id must be), else a fresh id. Ids seen in existing namespaces
+    (rf<id>-...) are never handed out, whoever made them."""
+    taken = {ns[len(NS_PREFIX):len(NS_PREFIX) + RUN_ID_LEN] for ns in list_namespaces()
+             if ns.startswith(NS_PREFIX) and ns[len(NS_PREFIX) + RUN_ID_LEN:][:1] == "-"}
+    try:
+        return RunLock.claim(rid, taken)
+    except FileExistsError:
+        if given:
+            raise LabError(f"lab run id {rid} is in use on this machine") from None
+    try:
+        return RunLock.claim(None, taken)
+    except FileExistsError as exc:
+        raise LabError(str(exc)) from None
+
+
+def _inventory_path(res: Result, inventory: str | Path | None) -> str:
+    if inventory is not None:
+        return str(Path(inventory).resolve())
+    files = res.loaded.files if res.loaded is not None else []
+    return str(files[0].resolve().parent) if files else ""
 
 
 def _check_hosts(spec: LabSpec, result: LabResult, pool: ThreadPoolExecutor, progress: Progress) -> None:
@@ -247,7 +299,7 @@ def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExe
 def _intro(spec: LabSpec, exp: Expected, say: Say, hx: HostExpected | None = None) -> None:
     roles = spec.counts()
     what = f"pod {spec.pod}" if spec.pod is not None else "the whole fabric"
-    say(f"railfabric lab: {spec.fabric}, {what}: {len(spec.nodes)} switches ("
+    say(f"railfabric lab run {spec.run}: {spec.fabric}, {what}: {len(spec.nodes)} switches ("
         + ", ".join(f"{v} {k}" for k, v in sorted(roles.items())) + f"), {len(spec.links)} links, "
         f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the lab not checked)"
                                                        if exp.outside else ""))
@@ -287,11 +339,13 @@ def format_result(r: LabResult, limit: int = 12) -> str:
                  + f", total {t.get('total', 0):.1f}s")
     lines.append("")
     lines.append(f"{'check':<52} {'checked':>8} {'ok':>8} {'mismatch':>8}")
+    missing = {n.key: n for n in r.not_run}
     for key, title in CATEGORIES:
         c = r.checks.get(key)
-        if c is None:
-            continue
-        lines.append(f"{title:<52} {c.total:>8} {c.total - len(c.bad):>8} {len(c.bad):>8}")
+        if key in missing:
+            lines.append(f"{title:<52} {'not run':>8}")
+        elif c is not None:
+            lines.append(f"{title:<52} {c.total:>8} {c.total - len(c.bad):>8} {len(c.bad):>8}")
     for key, title in CATEGORIES:
         c = r.checks.get(key)
         if c is None or not c.bad:
@@ -302,16 +356,24 @@ def format_result(r: LabResult, limit: int = 12) -> str:
             lines.append(f"  {b}")
         if len(c.bad) > limit:
             lines.append(f"  ... and {len(c.bad) - limit} more")
+    for legit, head in ((True, "not run (the plan gives them nothing to check in this lab):"),
+                        (False, "NOT RUN although the plan has something to check (the result cannot be PASS):")):
+        rows = [n for n in missing.values() if n.legitimate is legit]
+        if rows:
+            lines += ["", head] + [f"  {n.title}: {n.why}" for n in rows]
     lines.append("")
     for f in r.spec.faults:
         caught = r.caught_by(f)
         lines.append(f"fault {f.kind} at {f.where}: " + (f"DETECTED by {', '.join(caught)}" if caught
                                                          else "NOT DETECTED"))
-    lines.append(f"result: {'PASS' if r.ok else 'FAIL'} ({r.mismatches} mismatch(es))")
+    ran = len(CATEGORIES) - len(missing)
+    lines.append(f"result: {r.verdict} ({r.mismatches} mismatch(es); {ran} of {len(CATEGORIES)} checks run"
+                 + (f", {len(missing)} not run" if missing else "") + f"; run {r.run})")
     if r.kept:
         first = next(iter(r.spec.nodes.values()))
-        lines.append(f"lab kept: `vtysh -N {first.ns}`, `ip netns exec {first.ns} ...`; remove it with "
-                     "`fabric lab --teardown`")
+        lines.append(f"lab run {r.run} kept: `vtysh -N {first.ns}`, `ip netns exec {first.ns} ...` (namespaces "
+                     f"{NS_PREFIX}{r.run}-<host>); remove it with `fabric lab --teardown --run {r.run}` (or "
+                     "`fabric lab --teardown INVENTORY`: every kept run of that inventory)")
     elif r.removed:
         lines.append(f"torn down: {r.removed.get('daemons', 0)} daemon(s), {r.removed.get('namespaces', 0)} "
                      "namespace(s)" + (f", {r.removed['host_namespaces']} host namespace(s)"

@@ -1,85 +1,26 @@
-"""Everything the lab creates is recorded before it exists, and removed by exactly that record: daemons by pid
-(checked against /proc/<pid>/cmdline first), namespaces by name, directories by path. The record is also written to
-/run/railfabric-lab/state.json, so a lab kept with --keep, or one whose process was killed, is removed by
-`fabric lab --teardown` or by the next lab run."""
+"""Everything a lab run creates is recorded before it exists (fabric/lab/runs.py: one record per run), and removed by
+exactly that record: daemons by pid (checked against /proc/<pid>/cmdline first), namespaces by name, directories by
+path, its claim on the machine's ARP table limits. A run kept with --keep, or one whose process was killed, is
+removed by `fabric lab --teardown` (the runs of an inventory, or one run by id); a killed run (not kept, not running)
+also by the next lab run on the machine. Nothing is ever removed by a name pattern: another run's namespaces, daemons
+and files are never touched."""
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import json
 import os
 import shutil
 import signal
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from fabric.lab import neigh
 from fabric.lab.model import LabError
-from fabric.lab.neigh import restore_limits
+from fabric.lab.runs import Registry, RunLock, is_running, saved_runs
 
-STATE_DIR = Path("/run/railfabric-lab")
-STATE = STATE_DIR / "state.json"
-LOCK = STATE_DIR / "lock"
 FRR_BIN = "/usr/lib/frr/"
-
-
-class Registry:
-    def __init__(self) -> None:
-        self.owner = os.getpid()
-        self.namespaces: list[str] = []
-        self.hosts: list[str] = []  # the namespaces of GPU hosts (also in `namespaces`), counted apart
-        self.pids: dict[int, tuple[str, str]] = {}  # pid → (namespace, daemon)
-        self.dirs: list[str] = []
-        self.sysctls: dict[str, tuple[int, int]] = {}  # host-wide limits the lab raised: path → (found, set)
-        self.kept = False
-
-    def add_namespace(self, ns: str, host: bool = False) -> None:
-        self.namespaces.append(ns)
-        if host:
-            self.hosts.append(ns)
-        self.save()
-
-    def add_pid(self, pid: int, ns: str, daemon: str) -> None:
-        self.pids[pid] = (ns, daemon)
-        self.save()
-
-    def add_dir(self, path: str | Path) -> None:
-        self.dirs.append(str(path))
-        self.save()
-
-    def add_sysctls(self, changed: dict[str, tuple[int, int]]) -> None:
-        """Record before applying: a lab killed right after still has them put back."""
-        self.sysctls.update(changed)
-        self.save()
-
-    def empty(self) -> bool:
-        return not (self.namespaces or self.pids or self.dirs or self.sysctls)
-
-    def save(self) -> None:
-        STATE_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = STATE.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"owner": self.owner, "kept": self.kept, "namespaces": self.namespaces,
-                                   "hosts": self.hosts,
-                                   "pids": {str(p): list(v) for p, v in self.pids.items()}, "dirs": self.dirs,
-                                   "sysctls": {p: list(v) for p, v in self.sysctls.items()}}))
-        tmp.replace(STATE)
-
-    @classmethod
-    def load(cls) -> Registry | None:
-        try:
-            data = json.loads(STATE.read_text())
-        except (OSError, ValueError):
-            return None
-        reg = cls()
-        reg.owner = int(data.get("owner", 0))
-        reg.kept = bool(data.get("kept"))
-        reg.namespaces = list(data.get("namespaces", []))
-        reg.hosts = list(data.get("hosts", []))
-        reg.pids = {int(p): (v[0], v[1]) for p, v in data.get("pids", {}).items()}
-        reg.dirs = list(data.get("dirs", []))
-        reg.sysctls = {str(p): (int(v[0]), int(v[1])) for p, v in data.get("sysctls", {}).items()}
-        return reg
 
 
 def _is_ours(pid: int, ns: str) -> bool:
@@ -142,10 +83,9 @@ def teardown(reg: Registry) -> dict[str, int]:
         shutil.rmtree(d, ignore_errors=True)
     dirs = len(reg.dirs)
     reg.dirs.clear()
-    sysctls = restore_limits(reg.sysctls)
-    reg.sysctls.clear()
-    with contextlib.suppress(OSError):
-        STATE.unlink()
+    sysctls = neigh.release(reg.run) if reg.neigh else 0
+    reg.neigh = False
+    reg.forget()
     return {"daemons": killed, "namespaces": sum(1 for ns in gone if ns not in hosts),
             "host_namespaces": sum(1 for ns in gone if ns in hosts), "dirs": dirs, "sysctls": sysctls}
 
@@ -157,41 +97,69 @@ def list_namespaces() -> list[str]:
         return []
 
 
-class Lock:
-    """One lab at a time on a machine (they would share namespace names)."""
-
-    def __init__(self) -> None:
-        self.fd: int | None = None
-
-    def acquire(self) -> bool:
-        STATE_DIR.mkdir(parents=True, exist_ok=True)
-        self.fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self.fd)
-            self.fd = None
-            return False
-        return True
-
-    def release(self) -> None:
-        if self.fd is not None:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
-            os.close(self.fd)
-            self.fd = None
+@dataclass(frozen=True)
+class TornDown:
+    run: str
+    inventory: str
+    kept: bool
+    removed: dict[str, int]
 
 
-def teardown_saved() -> dict[str, int] | None:
-    """Tear down a lab recorded in the state file (kept with --keep, or left by a killed run). Takes the same lock
-    as a running lab, so it never pulls namespaces and daemons from under a lab that is still being verified."""
-    lock = Lock()
-    if not lock.acquire():
-        raise LabError("a `fabric lab` is running on this machine: it tears itself down when it ends "
-                      "(stop it with Ctrl-C or SIGTERM); run --teardown after it has stopped")
+def _teardown_run(run: str) -> TornDown | None:
+    """Tear down one run that is not running (its lock held here meanwhile); None when it has no record."""
+    lock = RunLock.take(run)
+    if lock is None:
+        raise LabError(f"lab run {run} is running: it tears itself down when it ends (stop it with Ctrl-C or "
+                       "SIGTERM); run --teardown after it has stopped")
+    reg = Registry.load(run)
+    stale = reg is not None or time.time() - _mtime(lock.path) > 60  # a lock without record: a run starting, or dead
     try:
-        reg = Registry.load()
         if reg is None:
             return None
-        return teardown(reg)
+        removed = teardown(reg)
+        return TornDown(run, reg.inventory, reg.kept, removed)
     finally:
-        lock.release()
+        lock.release(remove=stale)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def teardown_saved(run: str | None = None, inventory: str | Path | None = None,
+                   only_dead: bool = False) -> list[TornDown]:
+    """Tear down recorded runs that are not running: `run` (an id; refused while it runs), else the runs of
+    `inventory` (its resolved path), else every one. `only_dead`: leave kept runs alone (what a new lab run
+    cleans up: runs whose process was killed). Running labs are skipped (each tears itself down)."""
+    if run is not None:
+        if run not in saved_runs():
+            return []
+        done = _teardown_run(run)
+        return [done] if done else []
+    want = str(Path(inventory).resolve()) if inventory is not None else None
+    out = []
+    for rid in saved_runs():
+        if is_running(rid):
+            continue
+        reg = Registry.load(rid)
+        if reg is not None and ((want is not None and reg.inventory != want) or (only_dead and reg.kept)):
+            continue
+        with contextlib.suppress(LabError):  # started meanwhile
+            done = _teardown_run(rid)
+            if done:
+                out.append(done)
+    return out
+
+
+def other_runs(exclude: str = "") -> list[tuple[str, str, bool, bool]]:
+    """(run, inventory, kept, running) of every recorded run but `exclude`, for messages."""
+    out = []
+    for rid in saved_runs():
+        if rid == exclude:
+            continue
+        reg = Registry.load(rid)
+        out.append((rid, reg.inventory if reg else "", bool(reg and reg.kept), is_running(rid)))
+    return out
