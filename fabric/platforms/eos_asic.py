@@ -6,8 +6,9 @@ Forms and their sources:
   sub-commands as `tx-queue` (`priority strict`, `no priority`, `bandwidth percent W`, `random-detect ecn
   minimum-threshold A bytes maximum-threshold B bytes max-mark-probability P`): Intel Habana, "Arista Switch L2/L3
   Configuration Example" (docs.habana.ai, latest, Management_and_Monitoring/Network_Configuration) on
-  DCS-7060DX4-32 and DCS-7060PX5-64E; the AMD Instinct cluster networking guide's "DCQCN configuration on an
-  Arista 7388 switch" (`uc-tx-queue 3` with `random-detect ecn ...`); Arista AVD eos_cli_config_gen
+  DCS-7060DX4-32 and DCS-7060PX5-64E; an AMD Instinct GPU-cluster networking guide (reStructuredText, "Example -
+  DCQCN configuration on an Arista 7388 switch": `uc-tx-queue 3` with `random-detect ecn ...` in a `qos profile`;
+  its repository was not identified in the index); Arista AVD eos_cli_config_gen
   `ethernet_interfaces[].uc_tx_queues` (templates eos/ethernet-interface-uc-tx-queues.j2, AVD 5.0 and 2025, the
   sub-commands above); the Arista EOS User Manual, Quality of Service chapter, section "QoS Configuration: Trident
   and Tomahawk Platform Switches" (section title seen; its text was not readable in the stored copy).
