@@ -42,8 +42,9 @@ lint: $(STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.tom
 LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
              tests/test_rollout_nxos.py tests/test_wheel.py
 
-test: $(STAMP) lint ## lint, then run the test suite (lab and push tests in a second process alongside)
+test: $(STAMP) lint ## install the test tools (root: Debian packages), lint, run the suite (labs in a second process)
 	@mkdir -p .cache
+	@tests/tools/install.sh $(BIN)/python
 	@$(BIN)/python -m pytest -q -p no:cacheprovider $(LAB_TESTS) > .cache/test-labs.log 2>&1 & labs=$$!; \
 	$(BIN)/python -m pytest -q $(addprefix --ignore=,$(LAB_TESTS)); rest=$$?; \
 	wait $$labs; lab=$$?; echo "--- lab and push tests (pytest $(LAB_TESTS)):"; cat .cache/test-labs.log; \

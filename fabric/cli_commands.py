@@ -64,7 +64,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             _print_summary(summary)
     else:
         if findings or not args.quiet:
-            sys.stdout.write(format_text(findings))
+            sys.stdout.write(format_text(findings, unfold=args.unfold or args.verbose))
         if res.skipped:
             print(f"note: {res.skipped}")
         if summary and not args.quiet:

@@ -77,7 +77,11 @@ def _add_validate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="text for people (default), json for scripts, sarif for code scanning, github for "
                         "workflow annotations, codequality for a GitLab code quality report")
     v.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, no progress bar")
-    v.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
+    v.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP + "; also lists every folded finding "
+                   "as --all does")
+    v.add_argument("--all", action="store_true", dest="unfold",
+                   help="list the findings folded under their root cause (text shows each root once with a count "
+                        "of what it caused; json, sarif and codequality always carry them, linked by caused_by)")
     v.set_defaults(func=cmd_validate)
 
 

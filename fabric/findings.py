@@ -1,6 +1,10 @@
 """Report formats: a list of findings as text (humans), JSON (scripts), SARIF 2.1.0 (code scanning), GitHub
 workflow annotations or a GitLab code quality report. The finding record itself, its budget and exit codes live
 in fabric.core.finding.
+
+Root cause first (fabric.core.causes): text and GitHub annotations show a root once, with a count of the findings
+it caused ('--all' lists them, indented under it); JSON, SARIF and code quality carry every finding, a folded one
+with `caused_by` (the root's code and location) and a root with `causes` (how many, per code).
 """
 
 from __future__ import annotations
@@ -11,27 +15,50 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
+from fabric.core.causes import folded_text
 from fabric.core.codes import CODES
-from fabric.core.finding import Finding, Severity, counts, exit_code
+from fabric.core.finding import Cause, Finding, Severity, counts, exit_code
 from fabric.core.source_map import Location
 
 
-def format_text(findings: Sequence[Finding]) -> str:
+def format_text(findings: Sequence[Finding], unfold: bool = False) -> str:
+    """A finding per line (then its related places and hint). A root cause is followed by the count of what it
+    caused, or with `unfold` by those findings themselves, indented; the count line counts every finding."""
     lines: list[str] = []
+    folded = 0
     for f in findings:
+        pad = "    " if f.caused_by is not None else ""
+        if f.caused_by is not None and not unfold:
+            folded += 1
+            continue
         where = str(f.location) if f.location else "<fabric>"
-        lines.append(f"{where}: {f.severity.value} {f.code}: {f.message}")
+        lines.append(f"{pad}{where}: {f.severity.value} {f.code}: {f.message}")
         for rel in f.related:
-            lines.append(f"    see also {rel}")
+            lines.append(f"{pad}    see also {rel}")
         if f.hint:
-            lines.append(f"    hint: {f.hint}")
+            lines.append(f"{pad}    hint: {f.hint}")
+        if f.causes:
+            more = "; listed below" if unfold else "; `fabric validate --all` lists them"
+            lines.append(f"    {folded_text(f)}{more}")
     c = counts(findings)
-    lines.append(f"{c['error']} error(s), {c['warning']} warning(s), {c['info']} info")
+    tail = f" ({folded:,} of them folded under their cause)" if folded else ""
+    lines.append(f"{c['error']} error(s), {c['warning']} warning(s), {c['info']} info{tail}")
     return "\n".join(lines) + "\n"
 
 
+def _cause_dict(cause: Cause) -> dict:
+    loc = cause.location
+    return {"code": cause.code, "file": loc.file if loc else None, "line": loc.line if loc else None,
+            "column": loc.col if loc else None}
+
+
 def _as_dict(f: Finding) -> dict:
-    return {
+    links: dict = {}
+    if f.caused_by is not None:
+        links["caused_by"] = _cause_dict(f.caused_by)
+    if f.causes:
+        links["causes"] = {"count": f.caused(), "codes": dict(f.causes)}
+    return {**links,
         "code": f.code,
         "severity": f.severity.value,
         "message": f.message,
@@ -103,10 +130,15 @@ def format_sarif(findings: Sequence[Finding], tool_version: str) -> str:
         }
         if f.location:
             res["locations"] = [_sarif_location(f.location)]
-        if f.related:
+        related = [(r, "related") for r in f.related]
+        if f.caused_by is not None and f.caused_by.location is not None:
+            related.append((f.caused_by.location, f"caused by {f.caused_by.code}"))
+        if related:
             res["relatedLocations"] = [
-                {"id": i, **_sarif_location(r), "message": {"text": "related"}} for i, r in enumerate(f.related)
+                {"id": i, **_sarif_location(r), "message": {"text": text}} for i, (r, text) in enumerate(related)
             ]
+        if f.caused_by is not None or f.causes:
+            res["properties"] = {k: v for k, v in _as_dict(f).items() if k in ("caused_by", "causes")}
         results.append(res)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -142,6 +174,8 @@ _GH_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO
 def format_github(findings: Sequence[Finding]) -> str:
     lines = []
     for f in findings:
+        if f.caused_by is not None:
+            continue  # folded under its root, whose message counts it
         props = []
         if f.location:
             props.append(f"file={_gh_escape(f.location.file, True)}")
@@ -150,7 +184,7 @@ def format_github(findings: Sequence[Finding]) -> str:
             if f.location.col > 0:
                 props.append(f"col={f.location.col}")
         props.append(f"title={_gh_escape(f.code, True)}")
-        msg = f.message + (f"\nhint: {f.hint}" if f.hint else "")
+        msg = f.message + (f"\nhint: {f.hint}" if f.hint else "") + (f"\n{folded_text(f)}" if f.causes else "")
         lines.append(f"::{_GH_LEVEL[f.severity]} {','.join(props)}::{_gh_escape(msg)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -174,8 +208,11 @@ def format_codequality(findings: Sequence[Finding], inventory: str) -> str:
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 1:
             key += f"\0{seen[key]}"
+        cause = f.caused_by
         issues.append({
-            "description": f"{f.code}: {f.message}" + (f" (hint: {f.hint})" if f.hint else ""),
+            "description": f"{f.code}: {f.message}" + (f" (hint: {f.hint})" if f.hint else "")
+            + (f" (caused by {cause.code} at {cause.location or '<fabric>'})" if cause else "")
+            + (f" ({folded_text(f)})" if f.causes else ""),
             "check_name": f.code,
             "fingerprint": hashlib.sha256(key.encode("utf-8")).hexdigest()[:32],
             "severity": _CQ_SEVERITY[f.severity],

@@ -17,12 +17,14 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from fabric.intent_system import SystemSettings
-from fabric.intent_types import FreeText, IPv4Addr
+from fabric.intent_types import FreeText, IPv4Addr, Release
 from fabric.intent_types import StrictModel as _Model
 from fabric.platforms import PLATFORM_NAMES
-from fabric.textsafe import quote
+from fabric.platforms.asic import AsicFamily
+from fabric.textsafe import did_you_mean, quote
 from fabric.units import PLACEHOLDERS, check_pattern, default_serdes_lanes, parse_breakout, parse_ports, parse_speed
 
 SCHEMA_VERSION = 1
@@ -131,6 +133,9 @@ class FabricSettings(_Model):
     mtu: int = Field(9216, ge=1500, le=9216, description="MTU of every switch port (normalised per platform)")
     host_mtu: int = Field(9000, ge=1280, le=9216, description="MTU of the GPU NICs")
     rail_vlan_base: int = Field(100, ge=2, le=4094, description="rail r uses VLAN rail_vlan_base + r")
+    releases: dict[Platform, Release] = Field(
+        default_factory=dict, description="switch OS release per platform, e.g. {nvue: '5.12'}: selects the forms "
+        "rendered and the vendor schema checked; a switch model's releases or a device's release overrides it")
 
 
 class EcmpMode(StrEnum):
@@ -291,6 +296,17 @@ def _no_default(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
+def _asic_family(v: Any) -> Any:
+    """An unknown family is refused with the known ones and the closest as the hint (SCH003)."""
+    known = [f.value for f in AsicFamily]
+    if isinstance(v, str) and v not in known:
+        close = did_you_mean(v, known)
+        raise PydanticCustomError("SCH003", "unknown ASIC family {got}", {
+            "got": quote(v), "hint": (f"did you mean {close!r}? " if close else "") + f"known: {', '.join(known)} "
+            "(fabric/platforms/asic.py lists the documents behind each)"})
+    return v
+
+
 class SwitchModel(_Model):
     ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
     speed: Speed = Field(description="native port speed")
@@ -304,6 +320,13 @@ class SwitchModel(_Model):
     hwsku: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")] | None = Field(
         None, description="SONiC HwSKU written into DEVICE_METADATA")
     buffers: SwitchBuffers | None = Field(None, description="buffer facts of the ASIC (SONiC lossless buffers)")
+    releases: dict[Platform, Release] = Field(
+        default_factory=dict, description="switch OS release per platform on this model, e.g. {nvue: '5.14'}: "
+        "overrides fabric.releases")
+    asic: Annotated[AsicFamily, BeforeValidator(_asic_family)] | None = Field(
+        None, description="the switch ASIC family (spectrum-4, tomahawk-3/4/5, jericho-2): where a platform writes "
+        "per-queue QoS differently per family (EOS: uc-tx-queue and an MMU profile on Tomahawk, tx-queue on "
+        "Jericho), its switches need it (HW006); elsewhere it is a recorded fact")
 
     @model_validator(mode="before")
     @classmethod
@@ -457,6 +480,8 @@ class DeviceOverride(_Model):
     disabled_ports: PortList = Field(default_factory=tuple, description="ports kept down and skipped by cabling")
     system: SystemSettings | None = Field(None, description="this switch's management/baseline overrides: each key "
                                           "written here replaces the fabric-wide one")
+    release: Release | None = Field(None, description="this switch's OS release (its platform's), e.g. '5.12': "
+                                    "overrides the model's and the fabric's")
 
 
 class HostLink(_Model):

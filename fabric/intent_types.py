@@ -50,3 +50,16 @@ def _free_text(v: str) -> str:
 
 # Descriptive text (rack, ...): the character rules of fabric/textsafe.py, so no output format can be injected.
 FreeText = Annotated[str, Field(max_length=200), AfterValidator(_free_text)]
+
+
+def _release(v: Any) -> Any:
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        raise PydanticCustomError(
+            "release_as_number", "release {value} was read as a number (YAML reads 5.10 as 5.1): write it in quotes "
+            "as the vendor does, e.g. '5.10'", {"value": v})
+    return v
+
+
+# A switch OS release as its vendor writes it ('5.14', '4.32.2F', '10.4(3)F', '23.4R2-EVO'); which ones a platform
+# renders is its record's `releases` (fabric/platforms/base.py), checked by fabric/rules/release_rules.py.
+Release = Annotated[str, BeforeValidator(_release), Field(pattern=r"^[0-9][0-9A-Za-z.()-]{0,31}$")]

@@ -11,7 +11,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -22,6 +22,7 @@ from fabric.cpus import available_cpus, can_fork
 from fabric.intent import Inventory
 from fabric.load import Loaded, load_inventory
 from fabric.progress import SILENT, Progress
+from fabric.rules.asic_rules import check_asic
 from fabric.rules.buffer_rules import check_buffers
 from fabric.rules.bundle_rules import check_bundles
 from fabric.rules.host_rules import check_hosts
@@ -40,7 +41,9 @@ STAGES = ("schema", "intent rules", "topology", "allocation", "solver checks")
 # Items that can be left out on their own (with what depends on them): type patterns of their data paths.
 _ITEMS: tuple[tuple, ...] = (("pods", int), ("pods", int, "segments", int),
                              ("pods", int, "segments", int, "host_groups", int), ("devices", str),
-                             ("switch_models", str), ("host_models", str), ("cabling", int))
+                             ("switch_models", str), ("host_models", str), ("cabling", int), ("super_spines",),
+                             ("system",))
+_MODELS = frozenset({"switch_models", "host_models"})  # left out with every item that uses them
 _NON_EMPTY = frozenset({"pods", "segments", "host_groups", "switch_models", "host_models"})  # min_length 1
 _REFS = {"REF001": "switch_models", "REF002": "host_models"}
 
@@ -55,6 +58,7 @@ class Result:
     stage_reached: str = "load"
     report: dict | None = None  # the solver's figures
     pruned: list[str] = field(default_factory=list)  # items left out because they do not validate (SKIP001)
+    left_out: tuple[tuple, ...] = ()  # their inventory paths, with the items left out because they use them
     skipped: str = ""  # when the run stopped early: which stages did not run, and why
 
     def summary(self) -> dict | None:
@@ -123,7 +127,7 @@ def _run(path: Path, progress: Progress, meanwhile: Callable[[Result], T] | None
         checked, failure = _checks(res, src), None
         if meanwhile is not None and not has_errors(checked[0]):
             extra = meanwhile(res)
-    res.findings += checked[0]
+    res.findings += _references_to_left_out(checked[0], res.left_out)
     res.report = checked[1]
     res.stage_reached = "done"
     res.findings = unique_sorted(res.findings)
@@ -135,6 +139,15 @@ def _run(path: Path, progress: Progress, meanwhile: Callable[[Result], T] | None
 
 
 Checked = tuple[list[Finding], dict]  # the checks' findings and the solver's report
+_NAME_REFS = frozenset({"REF003", "REF004"})  # a device override or cable naming a switch or host that is not there
+
+
+def _references_to_left_out(findings: list[Finding], left_out: tuple[tuple, ...]) -> list[Finding]:
+    """While items are left out, a device override or cable that names no generated switch or host may name one of
+    theirs: it uses them, so it is folded under the error that left them out (root cause first)."""
+    if not left_out:
+        return findings
+    return [replace(f, uses=(*f.uses, *left_out)) if f.code in _NAME_REFS else f for f in findings]
 _CHECKING: list[tuple[Result, SourceMap]] = []  # what a forked checker checks (inherited, never pickled)
 
 
@@ -143,7 +156,8 @@ def _checks(res: Result, src: SourceMap) -> Checked:
     inv, topo, plan = res.inventory, res.topology, res.plan
     assert inv is not None and topo is not None and plan is not None
     index = link_index(topo)  # one index of the links, shared by the buffer rules and the solver
-    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src, index), *check_mlag(inv, topo, src),
+    findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src, index), *check_asic(inv, topo, src),
+                *check_mlag(inv, topo, src),
                 *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
                 *check_hosts(inv, src), *check_plan(inv, topo, plan, src)]
     report, solver_findings = solve(inv, topo, plan, src, index)
@@ -205,11 +219,12 @@ def _validate(loaded: Loaded, res: Result) -> tuple[Inventory | None, SourceMap]
         inv, errors = validate(data)
         if inv is None:
             if first:  # later rounds only see what leaving items out did: never reported
-                res.findings += schema_findings(data, errors, view)
+                res.findings += schema_findings(data, errors, view, view.item_of)
             first = False
             if not pruned.drop(error_paths(data, errors), view, "it does not validate"):
-                res.skipped = pruned.stopped("the inventory does not validate outside any pod, segment, host group, "
-                                             "device override or model", STAGES[1:])
+                res.skipped = pruned.stopped(pruned.stop_reason or "the inventory does not validate outside any pod, "
+                                             "segment, host group, device override, model, super_spines or system",
+                                             STAGES[1:])
                 res.findings += pruned.findings()
                 return None, view
             continue
@@ -220,12 +235,14 @@ def _validate(loaded: Loaded, res: Result) -> tuple[Inventory | None, SourceMap]
         if not blocking:
             res.findings += intent_findings + pruned.findings()
             res.pruned = pruned.items()
+            res.left_out = tuple(sorted(pruned.gone, key=str))
             view.recording = False
             return inv, view
         if not pruned.drop_findings(blocking, view):
             res.findings += intent_findings + pruned.findings()
             res.skipped = pruned.stopped(", ".join(sorted({f.code for f in blocking})) + " outside any pod, "
-                                         "segment, host group, device override or model", STAGES[2:])
+                                         "segment, host group, device override, model, super_spines or system",
+                                         STAGES[2:])
             return None, view
 
 
@@ -260,6 +277,10 @@ class _View(SourceMap):
             out.append(kept[el] if kept is not None and 0 <= el < len(kept) else el)
         return tuple(out)
 
+    def item_of(self, path: tuple) -> tuple:
+        """The inventory path of the item (pod, segment, model, ...) that `path` of the pruned tree lies in."""
+        return _item_of(self.original(path)) or ()
+
     def loc(self, path: tuple) -> Location | None:
         return self._lookup(self._base.loc, path)
 
@@ -281,6 +302,7 @@ class Pruned:
         self.loaded = loaded
         self.gone: dict[tuple, str] = {}  # inventory path of a left-out item → why
         self.reported: list[Finding] = []  # the blocking findings that made items go
+        self.stop_reason = ""  # why leaving items out cannot go on (everything would go)
 
     def data(self) -> tuple[dict, _View]:
         keep: dict[tuple, list[int]] = {}
@@ -313,15 +335,25 @@ class Pruned:
         changed = True
         while changed:
             changed = False
+            for item, why in self._dependents(gone).items():
+                if item not in gone:
+                    gone[item] = why
+                    changed = True
             for item in list(gone):
                 parent_list = item[:-1]
+                if not parent_list:
+                    continue  # a section (super_spines, system): nothing above it to empty
                 children = self._value(parent_list)
-                if parent_list[-1] not in _NON_EMPTY or not isinstance(children, list | dict):
-                    continue
+                if parent_list[-1] not in _NON_EMPTY or parent_list[-1] in _MODELS \
+                        or not isinstance(children, list | dict):
+                    continue  # a model table emptied: its users are left out with it (_dependents)
                 keys = range(len(children)) if isinstance(children, list) else list(children)
                 if all((*parent_list, k) in gone for k in keys):
                     owner = _item_of(parent_list[:-1]) if len(parent_list) > 1 else None
                     if owner is None or owner != parent_list[:-1]:
+                        child = (*parent_list, next(iter(keys)))
+                        self.stop_reason = (f"every item of {dotted(parent_list)} would be left out "
+                                            f"({dotted(child)}: {gone[child]})")
                         return False
                     if owner not in gone:
                         child = (*parent_list, next(iter(keys)))
@@ -330,6 +362,42 @@ class Pruned:
                         changed = True
         self.gone = gone
         return True
+
+    def _dependents(self, gone: dict[tuple, str]) -> dict[tuple, str]:
+        """The items that use a left-out item: what names a left-out model (super-spines, a pod's spines, a
+        segment's rail switches, a host group, a device override), and the pods with spines under left-out
+        super-spines (their uplinks go there)."""
+        out: dict[tuple, str] = {}
+        data = self.loaded.data if isinstance(self.loaded.data, dict) else {}
+
+        def named(path: tuple, key: str, table: str) -> None:
+            name = self._value((*path, key))
+            if isinstance(name, str) and (table, name) in gone:
+                out.setdefault(path, f"it uses {table[:-1].replace('_', ' ')} {name!r}, which is left out")
+
+        ss = data.get("super_spines")
+        if isinstance(ss, dict):
+            named(("super_spines",), "model", "switch_models")
+        pods = data.get("pods")
+        for pi, pod in enumerate(pods if isinstance(pods, list) else []):
+            if not isinstance(pod, dict):
+                continue
+            if isinstance(pod.get("spines"), dict):
+                name = self._value(("pods", pi, "spines", "model"))
+                if isinstance(name, str) and ("switch_models", name) in gone:
+                    out.setdefault(("pods", pi), f"its spines use switch model {name!r}, which is left out")
+                if ("super_spines",) in gone:
+                    out.setdefault(("pods", pi), "its spines uplink to the super-spines, which are left out")
+            segs = pod.get("segments")
+            for si, seg in enumerate(segs if isinstance(segs, list) else []):
+                named(("pods", pi, "segments", si), "rail_switch_model", "switch_models")
+                groups = seg.get("host_groups") if isinstance(seg, dict) else None
+                for gi in range(len(groups) if isinstance(groups, list) else 0):
+                    named(("pods", pi, "segments", si, "host_groups", gi), "model", "host_models")
+        devices = data.get("devices")
+        for key in devices if isinstance(devices, dict) else {}:
+            named(("devices", key), "model", "switch_models")
+        return out
 
     def drop(self, paths: list[tuple], view: _View, reason: str) -> bool:
         """Leave out the items that schema errors at `paths` (data paths of this round) lie in."""

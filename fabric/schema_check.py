@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import types
 import typing
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -106,8 +108,20 @@ def check_schema(data: dict[str, Any], source: SourceMap) -> tuple[Inventory | N
     return inv, schema_findings(data, errors, source)
 
 
-def schema_findings(data: dict[str, Any], errors: list[ErrorDetails], source: SourceMap) -> list[Finding]:
-    """A finding per schema error, at the file:line:col of the data it is about."""
+def schema_findings(data: dict[str, Any], errors: list[ErrorDetails], source: SourceMap,
+                    subject_of: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None) -> list[Finding]:
+    """A finding per schema error, at the file:line:col of the data it is about. `subject_of`: the inventory object
+    an error's data path faults (the item the pipeline leaves out for it), for root cause first."""
+    out: list[Finding] = []
+    findings = _schema_findings(data, errors, source)
+    if subject_of is None:
+        return findings
+    for f, err in zip(findings[len(findings) - min(len(errors), MAX_FINDINGS):], errors, strict=False):
+        out.append(replace(f, subject=subject_of(_data_path(data, tuple(err["loc"])))))
+    return findings[:len(findings) - len(out)] + out
+
+
+def _schema_findings(data: dict[str, Any], errors: list[ErrorDetails], source: SourceMap) -> list[Finding]:
     findings: list[Finding] = []
     if len(errors) > MAX_FINDINGS:  # the finding budget: the rest are counted, not described
         findings.append(overflow_note(len(errors) - MAX_FINDINGS))

@@ -70,6 +70,7 @@ class SwitchSpec:
     breakouts: tuple[tuple[int, int], ...] = ()
     buffers: tuple[tuple[str, int | float], ...] = ()  # SONiC buffer facts (switch_models.<m>.buffers), if known
     platform: str = "sonic"  # the switch OS an `--inventory` skeleton renders it with
+    asic: str = ""  # the ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py), if known
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "breakouts", tuple((int(a), int(b)) for a, b in self.breakouts))
@@ -98,7 +99,8 @@ def presets() -> Presets:
     switches = {
         "qm9700": SwitchSpec("qm9700", 64, 400),  # Quantum-2 NDR: 32 OSFP cages × 2 = 64 × 400G, radix 64
         # Spectrum-4: 64 × 800G, 128 × 400G; the buffer facts SONiC's lossless config needs (fabric/buffers.py)
-        "sn5600": SwitchSpec("sn5600", 64, 800, ((2, 400), (4, 200)), tuple(SN5600_BUFFERS.items())),
+        "sn5600": SwitchSpec("sn5600", 64, 800, ((2, 400), (4, 200)), tuple(SN5600_BUFFERS.items()),
+                             asic="spectrum-4"),
         "q3400": SwitchSpec("q3400", 144, 800),  # Quantum-X800 XDR: 144 × 800G, radix 144
         # Cisco Nexus 9000 on NX-OS (port counts and breakouts per the platform brief; the Cisco data sheets
         # were not in the library, so the breakout lists are UNVERIFIED): N9K-C9364D-GX2A 64 × 400G QSFP-DD with
@@ -497,6 +499,8 @@ def inventory_skeleton(s: Sizing, name: str = "sized", platform: str | None = No
         base_model["breakouts"] = _FlowList(f"{n}x{format_speed(v)}" for n, v in sw.breakouts)
     if sw.buffers:
         base_model["buffers"] = _Flow(sw.buffers)
+    if sw.asic:
+        base_model["asic"] = sw.asic
     switch_models: dict = {sw.name: _Flow(base_model)}
     host_ports = _ceil_div(s.leaf_downlinks, s.lanes)
     up_ports = _ceil_div(s.leaf_uplinks, s.lanes)

@@ -4,7 +4,7 @@ They are not on PyPI on their own, only inside the `ansible` bundle (50 MB, 100+
 reachable from every CI machine. So `pip download --no-deps ansible==<BUNDLE>` fetches the bundle's wheel through
 pip's configured index, and only the four collections the EOS and NX-OS tasks use are unpacked into
 .cache/ansible-collections/ (git-ignored), once. `python -m tests.ansible_collections_setup` does it up front
-(.ci/run calls it); the tests call `collections_path()`, which does it on first use.
+(`make test` calls it through tests/tools/install.sh); the tests call `collections_path()`, which does it on first use.
 """
 
 from __future__ import annotations

@@ -31,7 +31,10 @@ _BASE: dict[str, Any] = {
     "limits": {"pods": 4, "segments_per_pod": 4, "rail_switches_per_segment": 8, "spines_per_pod": 8,
                "super_spines": 8, "uplinks_per_rail_switch": 16, "uplinks_per_spine": 16,
                "segment_rail_block": 21},
-    "switch_models": {"sw64": {"ports": 64, "speed": "800G", "breakouts": ["2x400G"], "buffers": SONIC_BUFFERS}},
+    # sw64's family is tomahawk-5 so the tests that move it to EOS have a queue form there (HW006); its buffer facts
+    # are the Spectrum-4 ones the SONiC tests need (the two facts are not cross-checked)
+    "switch_models": {"sw64": {"ports": 64, "speed": "800G", "breakouts": ["2x400G"], "buffers": SONIC_BUFFERS,
+                               "asic": "tomahawk-5"}},
     "host_models": {"h2": {"gpus": 2, "nics": 2, "nic_speed": "400G"}},
     "pods": [{
         "id": 1,

@@ -131,7 +131,8 @@ def test_an_error_outside_any_item_still_stops_and_says_what_was_skipped(tmp_pat
     assert r.inventory is None and r.topology is None
     assert sorted(f.code for f in r.findings) == ["SCH003", "SCH003"]
     assert r.skipped == ("not checked: intent rules, topology, allocation, solver checks (the inventory does not "
-                         "validate outside any pod, segment, host group, device override or model)")
+                         "validate outside any pod, segment, host group, device override, model, super_spines or "
+                         "system)")
 
 
 def test_a_clean_inventory_prunes_nothing(tmp_path: Path) -> None:

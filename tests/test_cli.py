@@ -115,7 +115,7 @@ def test_validate_text_on_a_schema_error(in_tmp: Path, capsys: pytest.CaptureFix
         "    hint: did you mean 'host_mtu'?\n"
         "1 error(s), 0 warning(s), 0 info\n"
         "note: not checked: intent rules, topology, allocation, solver checks (the inventory does not validate "
-        "outside any pod, segment, host group, device override or model)\n"
+        "outside any pod, segment, host group, device override, model, super_spines or system)\n"
     )
 
 

@@ -36,7 +36,8 @@ def _script(shell: str) -> str:
 
 
 def _need(tool: str) -> str:
-    """The tool's path; without it the test skips unless we are root (CI installs it: .ci/run), then it fails."""
+    """The tool's path; without it the test skips unless we are root (`make test` installs it:
+    tests/tools/install.sh), then it fails."""
     path = shutil.which(tool)
     if path is None:
         if os.geteuid() == 0:

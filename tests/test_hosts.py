@@ -4,10 +4,9 @@ mini fabric of tests.helpers: one pod with 2 spines, one single-rail segment (id
 
 Derivation (fabric/allocate.py): segment (1, 1) owns block 0 = 172.16.0.0/21; single-rail: rail r's switch
 p1-s1-rail<r> owns subnet r = 172.16.<r>.0/24, gateway .1, host n = gateway + n, so p1-s1-gpu002 has 172.16.0.3
-(rail 0) and 172.16.1.3 (rail 1); VLAN 100 + r. Both rail switches reach each other through the spines, so each
-gateway leads to {172.16.0.0/24, 172.16.1.0/24} = 172.16.0.0/23 (one merged route); last, the whole pool
-172.16.0.0/12 is unreachable in every rail table (a rail prefix the NIC does not reach stops there instead of
-falling through to the main table). Tables 100 + nic + 1.
+(rail 0) and 172.16.1.3 (rail 1); VLAN 100 + r. The pod has spines, so each rail table holds the NIC's subnet on-link
+and the whole pool 172.16.0.0/12 through the NIC's gateway (fabric/hosts/routes.py: stable aggregates, never a route
+per segment). Tables 100 + nic + 1.
 QoS defaults: RoCE DSCP 26 -> 3, CNP 48 -> 6, PFC on 3, ECN on: ToS = 26 << 2 | 2 = 106.
 """
 
@@ -39,8 +38,7 @@ def _l3(address: str, table: int, subnet: str, gateway: str) -> dict:
     return {"addresses": [f"{address}/24"], "mtu": 9000, "dhcp4": False, "dhcp6": False, "accept-ra": False,
             "optional": True,
             "routes": [{"to": subnet, "scope": "link", "table": table},
-                       {"to": "172.16.0.0/23", "via": gateway, "table": table},
-                       {"to": "172.16.0.0/12", "type": "unreachable", "table": table}],
+                       {"to": "172.16.0.0/12", "via": gateway, "table": table}],
             "routing-policy": [{"from": address, "table": table, "priority": table}]}
 
 
@@ -98,6 +96,22 @@ def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
     assert [(r.to, r.via, r.unreachable) for r in iface.routes] == [("172.16.0.0/24", None, False),
                                                                      ("172.16.0.0/12", None, True)]
     assert ("NCCL_CROSS_NIC", "0") in plan.groups["p1-s1-h1"].nccl
+
+
+def test_rail_only_multi_rail_switch_routes_between_its_own_rails(tmp_path: Path) -> None:
+    data = base_inventory()
+    del data["pods"][0]["spines"]
+    data["pods"][0]["segments"][0].update(rail_design="multi-rail", rails_per_switch=2)
+    _, plan = _plan(tmp_path, data)
+    # one rail switch p1-s1-rail0-1 holds rail 0 (172.16.0.0/24) and rail 1 (172.16.1.0/24): its gateway leads to
+    # both, merged into 172.16.0.0/23; the rest of the pool is unreachable, last
+    (nic0, nic1) = plan.hosts["p1-s1-gpu001"].interfaces
+    assert [(r.to, r.via, r.unreachable) for r in nic0.routes] == [("172.16.0.0/24", None, False),
+                                                                    ("172.16.0.0/23", "172.16.0.1", False),
+                                                                    ("172.16.0.0/12", None, True)]
+    assert [(r.to, r.via, r.unreachable) for r in nic1.routes] == [("172.16.1.0/24", None, False),
+                                                                    ("172.16.0.0/23", "172.16.1.1", False),
+                                                                    ("172.16.0.0/12", None, True)]
 
 
 def test_mlag_host_gets_one_bond_per_nic(tmp_path: Path) -> None:
@@ -176,3 +190,36 @@ def test_fabric_show_host(capsys) -> None:
     assert "  rail 0   enp24s0np0 (NIC 0 port 1; rdma mlx5_0; gpus 0)\n" in out
     assert "address 172.16.0.2/24 gateway 172.16.0.1 vlan 100 mtu 9000 -> p1-s1-rail0 port 1/1\n" in out
     assert "rule from 172.16.0.2 lookup 101 (priority 101)" in out
+
+
+def test_route_tables_of_example_hosts() -> None:
+    """The shipped example (inventory/): pools.rail_subnets 172.16.0.0/12, segment blocks /21, 8 segments per pod, so
+    segment (pod p, s) owns block (p-1)·8 + (s-1) = 172.16.0.0 + that · 2,048 addresses (fabric/allocate.py).
+
+    p1-s2-gpu009: block 1 = 172.16.8.0/21; dual-rail, rail groups [0, 4], [1, 5], [2, 6], [3, 7]: switch g owns the
+    g-th /24 of the block (2 × /25), its first /25 for rail g, the second for rail g + 4; gateway = first address,
+    host 9 = gateway + 9. NIC n carries rail n (one-port NICs), table 100 + n + 1. Pod 1 has spines: each table is the
+    NIC's /25 on-link and the whole pool through its gateway, nothing else (no route per segment or pod).
+    p3-s1-gpu001: block (3-1)·8 = 16 = 172.16.128.0/21; single-rail, rail r = 172.16.(128 + r).0/24, host 1 = .2.
+    Pod 3 is rail-only and its switches serve one rail each: the /24 on-link, then the pool unreachable."""
+    from fabric.pipeline import run
+    from tests.helpers import EXAMPLE
+
+    res = run(EXAMPLE)
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    plan = build_hosts(res.inventory, res.topology, res.plan)
+    pool = "172.16.0.0/12"
+    got = [(i.rail, i.address, i.table, [(r.to, r.via, r.unreachable) for r in i.routes])
+           for i in plan.hosts["p1-s2-gpu009"].interfaces]
+    want = []
+    for rail in range(8):
+        third, low = 8 + rail % 4, 128 * (rail // 4)  # 172.16.<third>.<low>/25
+        gateway = f"172.16.{third}.{low + 1}"
+        want.append((rail, f"172.16.{third}.{low + 10}", 101 + rail,
+                     [(f"172.16.{third}.{low}/25", None, False), (pool, gateway, False)]))
+    assert got == want
+    assert want[4] == (4, "172.16.8.138", 105, [("172.16.8.128/25", None, False), (pool, "172.16.8.129", False)])
+    got = [(i.rail, i.address, i.table, [(r.to, r.via, r.unreachable) for r in i.routes])
+           for i in plan.hosts["p3-s1-gpu001"].interfaces]
+    assert got == [(r, f"172.16.{128 + r}.2", 101 + r, [(f"172.16.{128 + r}.0/24", None, False), (pool, None, True)])
+                   for r in range(8)]

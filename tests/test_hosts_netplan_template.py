@@ -26,8 +26,7 @@ def _nic(name: str, address: str, table: int, subnet: str, gateway: str) -> str:
     return (f"    {name}:\n      accept-ra: false\n      addresses:\n        - {address}/24\n      dhcp4: false\n"
             "      dhcp6: false\n      mtu: 9000\n      optional: true\n      routes:\n"
             f"        - scope: link\n          table: {table}\n          to: {subnet}\n"
-            f"        - table: {table}\n          to: 172.16.0.0/23\n          via: {gateway}\n"
-            f"        - table: {table}\n          to: 172.16.0.0/12\n          type: unreachable\n"
+            f"        - table: {table}\n          to: 172.16.0.0/12\n          via: {gateway}\n"
             f"      routing-policy:\n        - from: {address}\n"
             f"          priority: {table}\n          table: {table}\n")
 

@@ -22,13 +22,12 @@ def _inputs(tmp_path: Path, data: dict) -> list[GroupInput]:
 
 
 def _nic(name: str, address: str, table: int, rail: int) -> str:
-    """A one-port NIC's netplan entry on rail `rail` (subnet 172.16.<rail>.0/24, gateway .1; the segment's other
-    rail prefix merged into 172.16.0.0/23 behind it; the pool 172.16.0.0/12 unreachable last)."""
+    """A one-port NIC's netplan entry on rail `rail` (subnet 172.16.<rail>.0/24 on-link, gateway .1; a pod with
+    spines: the whole pool 172.16.0.0/12 through the gateway)."""
     return (f"    {name}:\n      accept-ra: false\n      addresses:\n        - {address}/24\n      dhcp4: false\n"
             "      dhcp6: false\n      mtu: 9000\n      optional: true\n      routes:\n"
             f"        - scope: link\n          table: {table}\n          to: 172.16.{rail}.0/24\n"
-            f"        - table: {table}\n          to: 172.16.0.0/23\n          via: 172.16.{rail}.1\n"
-            f"        - table: {table}\n          to: 172.16.0.0/12\n          type: unreachable\n"
+            f"        - table: {table}\n          to: 172.16.0.0/12\n          via: 172.16.{rail}.1\n"
             f"      routing-policy:\n        - from: {address}\n"
             f"          priority: {table}\n          table: {table}\n")
 

@@ -141,7 +141,14 @@ def test_platform_change_rerenders_device_and_its_peers(out: Path, tmp_path: Pat
     # p1-s1-rail0 (single-rail, pod 1 segment 1) has links_per_rail_switch 2 to each of the 4 pod-1 spines and
     # hosts below it: as EOS its links run at 9214, so the spines' ends of those links change too; the super-spines
     # (peers of the spines, not of rail0) and every other rail switch stay as they are: 1 + 4 devices
+    # an SN5600 (spectrum-4) has no EOS queue form (HW007): the model becomes a Tomahawk 5 of the same layout, which
+    # changes no SONiC switch (they have one queue form for every family)
     inv = _inventory(tmp_path, "devices:\n", "devices:\n  p1-s1-rail0:\n    platform: eos\n")
+    hardware = inv / "hardware.yml"
+    text = hardware.read_text()
+    assert text.count("    asic: spectrum-4 ") == 1
+    hardware.write_text(text.replace("    asic: spectrum-4 ", "    asic: tomahawk-5 "))
+    assert [f for f in run(inv).findings if f.severity.value == "error"] == []
     tree = _render(inv, out)
     assert set(tree.rendered) == {"p1-s1-rail0", "p1-spine1", "p1-spine2", "p1-spine3", "p1-spine4"}
     _assert_cold(inv, tree, out)

@@ -1,6 +1,6 @@
 """`fabric lab`: the expectations it derives from the plan (any user), and the FRR lab itself (root only).
 
-The lab tests build namespaces and start FRR daemons, so they need root; CI runs as root (.ci/run installs frr and
+The lab tests build namespaces and start FRR daemons, so they need root; CI runs as root (`make test` installs frr and
 iputils-ping). Every lab run has its own id (namespaces and FRR pathspaces rf<id>-<host>) and tears itself down;
 the `run_id` fixture hands a test a fresh id and then checks that nothing of that run is left behind (no namespace,
 no FRR daemon with its pathspace, no record) even when the test fails. Other labs on the machine are never looked at.

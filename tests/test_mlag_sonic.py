@@ -66,7 +66,9 @@ def test_mclag_tables_of_the_rail0_pair(out: Path, me: str) -> None:
     assert db["MCLAG_INTERFACE"] == {f"1|PortChannel{n}": {"if_type": "PortChannel"} for n in BONDS}
     assert db["MCLAG_UNIQUE_IP"] == {"Vlan4094": {"unique_ip": "enable"}}
     assert "SAG" not in db  # the standby takes the active's MAC on the rail SVI (iccpd), see fabric/device/mlag.py
-    assert "FEATURE" not in db  # the push replaces CONFIG_DB: a partial FEATURE table would wipe the switch's own
+    # iccpd, off on images that carry it (init_cfg), turned on; the push merges this one row into the switch's own
+    # FEATURE table (sonic_ansible.ROW_TABLES) and refuses an image without it
+    assert db["FEATURE"] == {"iccpd": {"state": "enabled"}}
 
 
 @pytest.mark.parametrize("me", PAIR)
@@ -97,6 +99,10 @@ def test_port_channels_vlans_and_svis_of_the_rail0_pair(out: Path, me: str) -> N
         assert (db["PORT"][port]["speed"], db["PORT"][port]["admin_status"]) == (speed, "up")
         assert db["PORT_QOS_MAP"][port]["pfc_enable"] == "3"
     assert "Ethernet0" not in {k.split("|")[1] for k in db["VLAN_MEMBER"]}  # the VLAN is on the bond
+
+
+def test_only_the_pairs_enable_iccpd(out: Path) -> None:
+    assert "FEATURE" not in config_db(out, "p1-spine1")  # a spine is no MCLAG member: the switch's features stay
 
 
 def test_rail1_pair_has_its_own_domain_and_peer_subnet(out: Path) -> None:

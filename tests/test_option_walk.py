@@ -22,6 +22,7 @@ from fabric.core.finding import Severity
 from fabric.emit import build_files
 from fabric.intent import json_schema
 from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
+from tests.vendor_schemas import vendor_schema_problems
 
 # A small fabric that exercises every tier: 2 super-spines, pod 1 with 2 segments, pod 2 with one; 2x400G hosts.
 BASE: dict[str, Any] = base_inventory()
@@ -72,6 +73,10 @@ OPTIONAL: dict[str, Any] = {
     "switch_models.{}.port_blocks.uplinks": "41-64",
     "switch_models.{}.serdes_lanes": 16,
     "switch_models.{}.hwsku": "ACS-SN5600",
+    "fabric.releases": {"nvue": "5.10"},  # SNMP under service, TACACS+ by priority (fabric/platforms/nvue_release.py)
+    "switch_models.{}.releases": {"nvue": "5.10"},
+    "devices.{}.release": "5.10",
+    "switch_models.{}.asic": "jericho-2",  # the base sets tomahawk-5 (tests/helpers.py): removed → HW006 on EOS
     "host_models.{}.gpu_to_nic": [1, 0],
     "host_models.{}.netdevs": ["ens1np0", "ens2np0"],  # the host files name these ports
     "host_models.{}.rdma_devices": ["mlx5_4", "mlx5_5"],  # NCCL_IB_HCA and the RoCE script name these
@@ -98,10 +103,15 @@ MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
 
 # context on BOTH sides of the comparison, where an option only means something next to another one
 CONTEXT: dict[str, dict[tuple, Any]] = {
+    # a release selects forms on the one platform that has releases: tried on NVUE (fabric.platform: nvue)
+    "fabric.releases": {("fabric", "platform"): "nvue"}, "switch_models.{}.releases": {("fabric", "platform"): "nvue"},
+    "devices.{}.release": {("fabric", "platform"): "nvue"},
     # what only EOS renders (SONiC's accounts are Linux users, its API is SSH, outside config_db): tried on EOS
     "system": EOS, "system.management": EOS, "system.management.eapi": EOS, "system.management.ssh": EOS,
     "system.management.vrf": EOS, "system.users": EOS, "system.users.{}.role": EOS, "system.users.{}.password": EOS,
     "system.users.{}.privilege": EOS, "system.users.{}.ssh_keys": EOS, "system.push_user": EOS,
+    # the family picks EOS's queue keyword and MMU profile (fabric/platforms/eos_asic.py); SONiC has one form
+    "switch_models.{}.asic": EOS,
     "pods.*.spines.port_channel_members": TWO_LINKS,
     "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},
     "pods.*.segments.*.peer_link_ports": MLAG,
@@ -128,6 +138,8 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
     ("host_models.{}.ports_per_nic", "2"): "TOPO004",  # dual-port NICs need a dual_homing mode
     ("switch_models.{}.buffers", "unset"): "BUF001",  # a SONiC switch without buffer facts cannot be lossless
+    ("switch_models.{}.asic", "unset"): "HW006",  # an EOS switch's queue form depends on its family
+    ("switch_models.{}.asic", "spectrum-4"): "HW007",  # EOS has no form for a Spectrum family
     ("system", "unset"): "MGMT001",  # an EOS push would remove the account it logs in with
     ("system.users", "unset"): "MGMT001",
     ("system.push_user", "unset"): "MGMT002",
@@ -286,6 +298,7 @@ def _render(tmp: Path, data: dict) -> tuple[dict[str, bytes] | None, list[str]]:
         return None, errors
     files = build_files(res)
     files.pop("manifest.json")  # holds the input digest, which any edit changes
+    assert vendor_schema_problems(files) == []  # every rendered file its vendor's schema can check passes it
     return files, []
 
 
@@ -354,6 +367,7 @@ NVUE_NOT_APPLICABLE = {
     "system.users.{}.privilege": "NVUE accounts have roles (system-admin, nvue-monitor), not privilege levels",
     "system.management": "its keys are the VRF name (Cumulus's is always mgmt) and eAPI; ssh is walked on its own",
     "switch_models.{}.buffers": "SONiC buffer facts: NVUE keeps NVIDIA's RoCE pools (qos roce mode lossless)",
+    "switch_models.{}.asic": "NVUE writes one queue form on every Spectrum (the EOS walk covers the family)",
 }
 
 

@@ -42,7 +42,7 @@ def test_a_disabled_host_port_takes_its_hosts_off_and_moves_nobody(tmp_path: Pat
          "re-cable it under `cabling:`, e.g. {host: p1-s1-gpu002, nic: 0, switch: p1-s1-rail0, port: 32, lane: 2} "
          "(a free port); no other host moved")]
     f = next(f for f in res.findings if f.code == "PORT005")
-    assert f.location is not None and f.location.line == 57  # the disabled_ports list (line 56 is its key)
+    assert f.location is not None and f.location.line == 58  # the disabled_ports list (line 57 is its key)
 
 
 def test_recabling_puts_the_hosts_back_and_renders(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ def test_dense_spine_downlinks_warn_with_the_stride_that_fits(tmp_path: Path) ->
         "pin them with spines.ports_per_segment: 16 (the largest segment needs 2 port(s) per spine; 4 segment id(s) "
         "× 16 fit the 64 downlink ports); it re-cables once, now")]
     loc = next(f.location for f in res.findings if f.code == "TOPO005")
-    assert loc is not None and loc.line == 43  # the pods[0].spines mapping (its key `spines:` is line 42)
+    assert loc is not None and loc.line == 44  # the pods[0].spines mapping (its key `spines:` is line 43)
 
 
 def test_the_suggested_stride_silences_it_and_pins_the_ports(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ import pytest
 from fabric.device import DeviceConfig, build_devices
 from fabric.device.interfaces import physical
 from fabric.pipeline import run
+from fabric.platforms.asic import AsicFamily
+from fabric.platforms.eos_asic import EOS_QUEUE_FORMS
 from fabric.platforms.junos_conf import vlan_members
 from fabric.platforms.nxos_config import build_view
 from fabric.platforms.sonic_config_db_buffers import buffer_tables
@@ -22,23 +24,24 @@ from fabric.platforms.sonic_config_db_qos import map_tables, port_tables, qos_ta
 from fabric.render import environment
 from tests.helpers import EXAMPLE
 
-# the EOS partial for the example's QoS: trust, PFC on priority 3 with the watchdog, then tx-queues 0, 3 (ECN), 6
+# the EOS partial for the example's QoS on its 7060x6-dual rail switches (asic: tomahawk-5, hardware.yml: the unicast
+# queue keyword uc-tx-queue): trust, PFC on priority 3 with the watchdog, then queues 0, 3 (ECN), 6
 EOS_QOS = """\
    qos trust dscp
    priority-flow-control on
    priority-flow-control priority 3 no-drop
    priority-flow-control pause watchdog
    !
-   tx-queue 0
+   uc-tx-queue 0
       no priority
       bandwidth percent 50
    !
-   tx-queue 3
+   uc-tx-queue 3
       no priority
       bandwidth percent 50
       random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100
    !
-   tx-queue 6
+   uc-tx-queue 6
       priority strict
 """
 
@@ -52,14 +55,17 @@ def devices() -> dict[str, DeviceConfig]:
 
 def test_render_once_text_and_reuse(devices: dict[str, DeviceConfig]) -> None:
     render_once = environment().globals["render_once"]
-    qos = devices["p1-s2-rail0-4"].qos
-    text = render_once("eos/_interface_qos.j2", qos=qos)
+    qos, form = devices["p1-s2-rail0-4"].qos, devices["p1-s2-rail0-4"].queue_form
+    text = render_once("eos/_interface_qos.j2", qos=qos, form=form)
     assert text == EOS_QOS
-    assert render_once("eos/_interface_qos.j2", qos=qos) is text  # the same text object: rendered once
+    assert render_once("eos/_interface_qos.j2", qos=qos, form=form) is text  # the same text object: rendered once
     # another profile is another text: no watchdog, no ECN
-    other = render_once("eos/_interface_qos.j2", qos=dataclasses.replace(qos, watchdog=None, ecn=None))
+    other = render_once("eos/_interface_qos.j2", qos=dataclasses.replace(qos, watchdog=None, ecn=None), form=form)
     assert "pause watchdog" not in other and "random-detect" not in other
-    assert other.count("tx-queue") == 3
+    assert other.count("uc-tx-queue") == 3
+    # another family's form is another text: Sand (jericho-2) writes the same queues as tx-queue
+    sand = render_once("eos/_interface_qos.j2", qos=qos, form=EOS_QUEUE_FORMS[AsicFamily.JERICHO_2])
+    assert sand == EOS_QOS.replace("uc-tx-queue", "tx-queue")
 
 
 def test_eos_roce_ports_carry_the_block(devices: dict[str, DeviceConfig]) -> None:

@@ -188,7 +188,7 @@ def test_management_and_accounts(devices: dict[str, DeviceConfig], trees: dict[s
     assert aaa["user"][push]["role"] == "system-admin"
     assert aaa["user"][push]["hashed-password"].startswith("%%vault.")
     assert t["system"]["hostname"] == "p1-s1-rail3"
-    assert t["system"]["ssh-server"] == {"vrf": "mgmt"}
+    assert t["system"]["ssh-server"] == {"vrf": {"mgmt": {}}}  # a set in NVIDIA's schema
     assert t["service"]["ntp"] == {"mgmt": {"server": {"192.0.2.22": {"iburst": "on"},  # devices.yml override
                                                        "192.0.2.23": {"iburst": "on"}}}}
     text = render_device(devices["p1-s1-rail3"])[OUTPUT]
@@ -201,7 +201,8 @@ def test_secret_resolution_keeps_yaml_valid(devices: dict[str, DeviceConfig]) ->
     nasty = 'k"ey\\with: #quotes\' and é'
     resolved = rf_vault_resolve(text, dict.fromkeys(names, nasty), "json")
     tree = yaml.safe_load(resolved)[0]["set"]
-    assert tree["system"]["aaa"]["tacacs"]["server"]["1"]["secret"] == nasty
+    # 5.14 (the default) keys TACACS+ servers by host: the example's first is 192.0.2.10 (inventory/system.yml)
+    assert tree["system"]["aaa"]["tacacs"]["server"]["192.0.2.10"]["secret"] == nasty
 
 
 def test_adaptive_routing_for_packet_spraying(devices: dict[str, DeviceConfig]) -> None:

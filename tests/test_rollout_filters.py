@@ -150,11 +150,12 @@ def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
 
     from fabric.device import build_devices
     from fabric.pipeline import run
-    from fabric.platforms.sonic_config_db import TABLES
+    from fabric.platforms.sonic_config_db import ROWS, TABLES
     from fabric.render import render_device
     from tests.helpers import EXAMPLE, mlag_inventory, run_data
 
     assert sonic.OWNED_TABLES >= TABLES, sorted(TABLES - sonic.OWNED_TABLES)
+    assert sonic.ROW_TABLES == ROWS and not ROWS & sonic.OWNED_TABLES  # row tables stay the switch's
     full = tmp_path / "full"
     shutil.copytree(EXAMPLE, full)
     system = yaml.safe_load((full / "system.yml").read_text(encoding="utf-8"))
@@ -166,7 +167,7 @@ def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
         for dev in build_devices(res.inventory, res.topology, res.plan).values():
             if dev.platform == "sonic":
                 seen |= set(json.loads(render_device(dev)["config_db.json"]))
-    assert seen == TABLES, (sorted(TABLES - seen), sorted(seen - TABLES))
+    assert seen == TABLES | ROWS, (sorted(TABLES | ROWS - seen), sorted(seen - TABLES - ROWS))
 
 
 FRR = """\
@@ -489,3 +490,34 @@ def test_nxos_owned_prefixes_cover_every_rendered_line(tmp_path) -> None:
             for b in nxos._nxos_top_blocks(text.decode())}
     assert {t for t in tops if not t.startswith(nxos.NXOS_OWNED)} == set()
     assert any(t.startswith("radius-server host ") for t in tops) and "no feature ssh" in tops
+
+
+def test_the_iccpd_row_is_merged_into_the_switchs_features() -> None:
+    """An MCLAG switch's rendered FEATURE holds one row, iccpd enabled. On an image built with iccpd, init_cfg lists
+    it disabled (with its other fields): the push keeps every other feature and every other field of the row, and
+    turns the state to enabled."""
+    rendered = {"DEVICE_METADATA": {"localhost": {"hostname": "r0a"}}, "FEATURE": {"iccpd": {"state": "enabled"}},
+                "MCLAG_DOMAIN": {"1": {"peer_link": "PortChannel1000"}}}
+    running = {"FEATURE": {"bgp": {"state": "enabled", "auto_restart": "enabled"},
+                           "iccpd": {"state": "disabled", "delayed": "False", "auto_restart": "enabled",
+                                     "high_mem_alert": "disabled"}}}
+    out = sonic.rf_merge_platform_facts(rendered, running)
+    assert out["FEATURE"] == {"bgp": {"state": "enabled", "auto_restart": "enabled"},
+                              "iccpd": {"state": "enabled", "delayed": "False", "auto_restart": "enabled",
+                                        "high_mem_alert": "disabled"}}
+    assert running["FEATURE"]["iccpd"]["state"] == "disabled"  # the input is not modified
+
+
+def test_an_image_without_iccpd_is_refused_before_any_change() -> None:
+    """A community image built with INCLUDE_ICCPD=n has no FEATURE|iccpd row: the merge (which runs before the
+    drain and the push) fails with the reason, so the pair never comes up as two switches with one gateway."""
+    rendered = {"FEATURE": {"iccpd": {"state": "enabled"}}}
+    with pytest.raises(sonic.FilterError) as err:
+        sonic.rf_merge_platform_facts(rendered, {"FEATURE": {"bgp": {"state": "enabled"}}})
+    assert str(err.value).startswith("this switch's image has no FEATURE|iccpd (its CONFIG_DB lists bgp): the "
+                                     "rendered configuration needs it. For FEATURE|iccpd: MCLAG runs in iccpd")
+    with pytest.raises(sonic.FilterError, match=r"its CONFIG_DB lists none"):
+        sonic.rf_merge_platform_facts(rendered, {})
+    # a switch that is not an MCLAG member renders no FEATURE row: its features are carried over untouched
+    assert sonic.rf_merge_platform_facts({}, {"FEATURE": {"bgp": {"state": "enabled"}}}) == {
+        "FEATURE": {"bgp": {"state": "enabled"}}, "DEVICE_METADATA": {"localhost": {}}}

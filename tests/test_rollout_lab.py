@@ -51,7 +51,7 @@ def _need_lab() -> None:
     from fabric.lab.daemons import check_frr
 
     why = check_frr()
-    assert why is None, why  # root without FRR: .ci/run installs it
+    assert why is None, why  # root without FRR: make test installs it: tests/tools/install.sh
     assert Path("/usr/lib/frr/frr-reload.py").exists(), "frr-reload.py missing: apt-get install frr-pythontools"
 
 

@@ -179,6 +179,21 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("HW003", "serdes-lanes", "serdes_lanes does not divide into the model's breakout lanes",
      "Each breakout lane takes serdes_lanes / lanes electrical lanes (SONiC lanes, interface names); the division "
      "must be exact."),
+    ("HW004", "model-too-few-ports", "A switch model's port count is too small for the switches of two or more tiers",
+     "Switches of this model run out of ports (PORT001) under two or more of the objects that declare them (the "
+     "super-spines, a spine block, a segment): the model's own port count is the common cause (often a typo such "
+     "as ports: 32). It is reported once at the model's ports, and every PORT001 and the port clashes that follow "
+     "are folded under it (root cause first: `fabric validate --all` lists them, json and sarif link them by "
+     "caused_by)."),
+    ("HW006", "no-asic-family", "A switch model's ASIC family is needed but not given",
+     "Some platforms write per-queue QoS differently per switch family: EOS uses `uc-tx-queue` and a `platform "
+     "trident mmu queue profile` on Trident/Tomahawk switches and `tx-queue` on Sand (Jericho) switches. Rather "
+     "than guess a form the switch may refuse or read differently, railfabric asks for switch_models.<name>.asic "
+     "on the models those switches use."),
+    ("HW007", "asic-family-unsupported", "The platform has no per-queue QoS form for the model's ASIC family",
+     "The family is known, but railfabric knows no form of this platform for it (an EOS switch on a Spectrum "
+     "family, or a family whose forms were not found in the vendor's documentation). The forms and their sources "
+     "are in fabric/platforms/<platform>_asic.py."),
     ("PLAT001", "platform-capability", "The platform cannot express a requested feature",
      "Each platform has a record (fabric/platforms/<name>.py); a feature it cannot express is refused instead of "
      "being silently left out of the configuration."),
@@ -191,6 +206,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "thresholds of qos.ecn cannot be carried over. railfabric renders Juniper's AI JVD fill levels for QFX5240 "
      "(55 % / 90 %) with the inventory's marking probability; check the marking point on the switch (`show "
      "class-of-service drop-profile`) against the hosts' DCQCN tuning."),
+    ("PLAT040", "release-not-rendered", "railfabric does not render that release of the switch OS",
+     "A platform whose forms change between releases lists the releases it renders (fabric/platforms/<name>.py; "
+     "NVUE: Cumulus Linux 5.9-5.14, what differs in fabric/platforms/nvue_release.py); each rendered file is checked "
+     "against the vendor's schema of its release. A release outside the list would be rendered in forms the switch "
+     "refuses (Cumulus Linux 5.15 moved interface addresses, DNS, NTP and most booleans), so it is refused. A "
+     "platform with one form set takes no release at all."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "
@@ -221,6 +242,17 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("HOST004", "bond-name-clash", "A NIC port is named like one of the host's bonds",
      "Under dual_homing: mlag both ports of NIC n form the LACP bond bond<n> (the rail map's name); a NIC port "
      "already called so would make netplan define the interface twice."),
+    ("HOST005", "nic-speed-unrunnable", "A host model's NIC speed runs on none of its rail switch models",
+     "No rail switch model the host model is placed on runs its nic_speed, natively or as a breakout lane, so "
+     "every one of its host links is wrong the same way: the speed itself is the fault (often a typo such as "
+     "4000G). It is reported once at nic_speed, and the port, capacity and buffer findings derived from the speed "
+     "are folded under it (root cause first: `fabric validate --all` lists them, json and sarif link them by "
+     "caused_by). A speed that only some of its rail switch models run is HW001 at the segment instead."),
+    ("HOST006", "nic-layout-fits-no-segment", "A host model's NIC count or ports per NIC fits none of its segments",
+     "Every segment the host model is placed in disagrees with it the same way: its nics differ from each "
+     "segment's rails (RAIL001), or its ports_per_nic from each segment's dual_homing (TOPO004). The model's fact is "
+     "the likely fault, reported once at its own line; the segments' findings are folded under it (root cause "
+     "first: `fabric validate --all` lists them)."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("VLAN002", "vlan-reserved", "A rail VLAN is in the platform's reserved VLAN block",
      "Some switches keep a block of VLANs for internal use and refuse to configure them: NX-OS reserves 3968-4094 "
@@ -296,9 +328,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "every EOS user needs password: {vault: NAME} (SSH keys may be added on top). SONiC accounts are Linux accounts "
      "the playbook creates and may be key-only."),
     ("SKIP001", "checks-skipped", "Checks of an inventory item were skipped because it does not validate",
-     "An item (pod, segment, host group, device override, switch or host model) with a schema error or an unknown "
-     "reference is left out, with what depends on it, and every later check runs on the rest, so all findings "
-     "come at once. Nothing is rendered while any error remains."),
+     "An item (pod, segment, host group, device override, cable, switch or host model, the super_spines block, the "
+     "system section) with a schema error (an unknown or invalid key) or an unknown reference is left out, with "
+     "what depends on it (the items that name a left-out model, the pods with spines under left-out super-spines), "
+     "and every later check runs on the rest, so all findings come at once. A device override or cable that names "
+     "a switch or host of a left-out item is folded under the error that left it out (root cause first). Nothing "
+     "is rendered while any error remains."),
     # --- SONiC YANG validation of rendered config_db.json (YANG001-YANG019): `fabric sonic-yang`
     ("YANG001", "unmodelled-table", "config_db table without a YANG model",
      "SONiC's Generic Config Updater (config replace / apply-patch) refuses changes to tables no YANG model "

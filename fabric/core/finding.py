@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, NamedTuple
 
 from fabric.core.source_map import Location
 from fabric.core.text import one_line
@@ -25,6 +26,13 @@ class Severity(StrEnum):
     INFO = "info"
 
 
+class Cause(NamedTuple):
+    """The finding another one was folded under (fabric.core.causes): its code and location."""
+
+    code: str
+    location: Location | None
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     code: str
@@ -36,10 +44,23 @@ class Finding:
     related: tuple[Location, ...] = field(default=())
     # Input that cannot be used at all (syntax errors, binary files): exit 2 instead of 1.
     fatal: bool = False
+    # Root cause first (fabric.core.causes). `subject`: the inventory object (its data path, e.g.
+    # ("host_models", "hgx-h100")) whose own definition this finding faults; `uses`: the objects whose facts the
+    # finding was derived from, most likely cause first. An error with a subject is the root of every finding that
+    # uses that object: fold() sets their `caused_by`, and the root's `causes` ((code, count) of what it caused).
+    # None of the four takes part in equality: they say how findings relate, not what a finding is.
+    subject: tuple[Any, ...] = field(default=(), compare=False)
+    uses: tuple[tuple[Any, ...], ...] = field(default=(), compare=False)
+    caused_by: Cause | None = field(default=None, compare=False)
+    causes: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "message", one_line(self.message, MAX_TEXT))
         object.__setattr__(self, "hint", one_line(self.hint, MAX_TEXT))
+
+    def caused(self) -> int:
+        """How many findings are folded under this one."""
+        return sum(n for _code, n in self.causes)
 
     def sort_key(self) -> tuple:
         loc = self.location or Location("")
@@ -47,7 +68,8 @@ class Finding:
 
 
 def unique_sorted(findings: Iterable[Finding], limit: int = MAX_FINDINGS) -> list[Finding]:
-    """Each finding once, in file/line order; of two copies the fatal one wins. At most `limit` of them, then one
+    """Each finding once, in file/line order, except that a root cause comes first with the findings it caused
+    right after it (fabric.core.causes.fold); of two copies the fatal one wins. At most `limit` of them, then one
     LOAD016 finding that counts the rest (budget notes of earlier stages are merged into it)."""
     kept: dict[tuple, Finding] = {}
     hidden: list[Finding] = []
@@ -60,7 +82,9 @@ def unique_sorted(findings: Iterable[Finding], limit: int = MAX_FINDINGS) -> lis
         key = (f.code, f.message, f.location, f.severity)
         if key not in kept or (f.fatal and not kept[key].fatal):
             kept[key] = f
-    ordered = sorted(kept.values(), key=Finding.sort_key)
+    from fabric.core.causes import fold  # the causes module builds on this one
+
+    ordered = fold(sorted(kept.values(), key=Finding.sort_key))
     shown, cut = ordered[:limit], ordered[limit:]
     if not cut and not noted:
         return shown

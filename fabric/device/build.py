@@ -22,12 +22,14 @@ from fabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
 from fabric.device.model import DeviceConfig
 from fabric.device.port_channels import fabric_port_channels, min_links_limit
 from fabric.device.qos import Qos, build_qos
+from fabric.device.release import release_of
 from fabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
 from fabric.device.system import System, system_template, with_address
 from fabric.device.vlans import build_vlans
 from fabric.intent import Inventory
 from fabric.mtu import switch_mtu
-from fabric.platforms import PLATFORMS
+from fabric.platforms import PLATFORMS, Platform
+from fabric.platforms.asic import QueueForm
 from fabric.topology import Switch, Topology
 
 
@@ -115,4 +117,11 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
-        system=shared.system_of(inv, sw, management_ip), mlag=mlag)
+        system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
+        queue_form=queue_form(traits, model.asic))
+
+
+def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:
+    """The platform's per-queue QoS form for the model's ASIC family; None where the platform has a single form
+    (no queue_forms) or the family has none there (HW006/HW007 refused that inventory before devices are built)."""
+    return traits.queue_forms.get(asic) if traits.queue_forms and asic is not None else None

@@ -13,6 +13,7 @@ from fabric.device.qos import Qos
 from fabric.device.routing import Bgp
 from fabric.device.system import System
 from fabric.device.vlans import Vlan
+from fabric.platforms.asic import QueueForm
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,10 @@ class DeviceConfig:
     buffers: Buffers | None  # SONiC lossless buffer tables (fabric/buffers.py); None on EOS
     system: System  # management plane and baseline (fabric/device/system.py)
     mlag: Mlag | None = None  # MLAG/MCLAG pair membership (fabric/device/mlag.py)
+    release: str = ""  # the OS release its files are rendered for (fabric/device/release.py); "" = no choice
+    # the per-queue QoS form of the switch's ASIC family on its platform (queue keyword, MMU profile:
+    # fabric/platforms/<platform>_asic.py); None where the platform has one form for every family
+    queue_form: QueueForm | None = None
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

@@ -7,8 +7,10 @@ Decisions made here, once:
   both ports members, one address); two-vlans: each port its own address, table and rule;
 - routing table of NIC n port p: TABLE_BASE + n·ports_per_nic + p (a bond counts as port 1): 101, 102, ... for
   one-port NICs; the `from <address>` rule has the same number as its priority (before main's 32766);
-- the table holds the rail subnet on-link and the merged rail prefixes reachable through the gateway
-  (fabric/hosts/routes.py); the main table gets nothing but the kernel's own connected route;
+- the table holds the rail subnet on-link and, in a pod with spines, the whole rail pool via the gateway; in a
+  rail-only pod the rail switch's other subnets via the gateway and the pool unreachable (fabric/hosts/routes.py:
+  stable aggregates only, never one route per segment or pod, so growing the fabric rewrites no host file); the
+  main table gets nothing but the kernel's own connected route;
 - MTU = fabric.host_mtu (the rules already keep it within every rail switch's);
 - RoCE: the switches' DSCP → priority entries, PFC on the lossless priority, ECN NP/RP on it, CNP DSCP/priority,
   ToS = DSCP << 2 | ECT(0) (2) when ECN is on;
@@ -33,7 +35,7 @@ from fabric.topology.model import Host
 
 from .model import HostGroupPlan, HostPlan, HostsPlan, RailInterface, RoceSettings, Route
 from .names import bond, bond_rdma_device, netdev, rdma_device
-from .routes import reachable
+from .routes import isolated, rail_routes
 
 TABLE_BASE = 100
 BOND_MODE = "802.3ad"
@@ -74,8 +76,9 @@ def nic_shape(model: HostModel) -> NicShape:
 @dataclass(frozen=True, slots=True)
 class GroupInput:
     """Everything one host group's plan is built from, and nothing else (fabric/outputs digests it to reuse the
-    group's files): its hosts, their rail links, the rail subnets and reachable prefixes of the switches they land
-    on, and the fabric-wide host policy."""
+    group's files): its hosts, their rail links, the rail subnets of the switches they land on (and, in a rail-only
+    pod, what those switches reach), the pool, MTU and RoCE policy. Nothing in it grows with the rest of the fabric
+    (tests/test_hosts_growth.py)."""
 
     name: str  # p<pod>-s<segment>-h<first host number>
     pod: int
@@ -87,8 +90,9 @@ class GroupInput:
     links: tuple[tuple[str, int, int, int, str | None, str, str, int], ...]
     # ((switch, rail), vlan, subnet a.b.c.d/len, length, gateway a.b.c.d)
     subnets: tuple[tuple[tuple[str, int], int, str, int, str], ...]
-    behind: tuple[tuple[str, tuple[str, ...]], ...]  # switch → the prefixes its rail gateway leads to
-    pool: str  # pools.rail_subnets: unreachable last in every rail table
+    # rail-only pod: switch → the prefixes its rail gateway leads to (routes.isolated); () in a pod with spines
+    behind: tuple[tuple[str, tuple[str, ...]], ...]
+    pool: str  # pools.rail_subnets: via the gateway (pod with spines) or unreachable last (rail-only pod)
     mtu: int
     roce: RoceSettings
     spined: bool  # the pod has spines (rails are not isolated)
@@ -123,7 +127,8 @@ def _host_links(topo: Topology, plan: Plan) -> dict[str, list[tuple[str, int, in
 def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]:
     """Every host group's input, by group name."""
     by_host = _host_links(topo, plan)
-    behind = reachable(topo, plan)
+    spined = {pod.id for pod in inv.pods if pod.spines is not None}
+    behind = isolated(topo, plan, [pod.id for pod in inv.pods if pod.spines is None])
     firsts: dict[tuple, int] = {}
     for h in topo.hosts.values():  # a host group's name: its pod, segment and first host number
         firsts[h.src] = min(firsts.get(h.src, h.number), h.number)
@@ -132,7 +137,6 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
         h = topo.hosts[name]
         members[f"p{h.pod}-s{h.segment}-h{firsts[h.src]}"].append(h)
     roce = roce_settings(inv)
-    spined = {pod.id for pod in inv.pods if pod.spines is not None}
     packet = inv.routing.ecmp.mode is EcmpMode.PACKET
     pool, mtu = str(inv.pools.rail_subnets), inv.fabric.host_mtu
     shapes = {name: nic_shape(m) for name, m in inv.host_models.items()}
@@ -148,11 +152,11 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
             if k not in subnet_text:
                 sub = plan.rail_subnets[k]
                 subnet_text[k] = (k, sub.vlan, str(sub.prefix), sub.prefix.length, ntoa(sub.gateway))
-        switches = sorted({k[0] for k in keys})
+        through = first.pod in spined
+        switches = () if through else sorted({k[0] for k in keys})
         out.append(GroupInput(group, first.pod, first.segment, first.model, shapes[first.model],
                               tuple((h.name, h.number) for h in hosts), links, tuple(subnet_text[k] for k in keys),
-                              tuple((sw, behind.get(sw, ())) for sw in switches), pool, mtu, roce,
-                              first.pod in spined, packet))
+                              tuple((sw, behind.get(sw, ())) for sw in switches), pool, mtu, roce, through, packet))
     return out
 
 
@@ -235,9 +239,8 @@ class _Hosts:
                 iface_name, rdma, gpus, table = named
             table_routes = self.routes.get((switch, rail))
             if table_routes is None:
-                table_routes = self.routes[(switch, rail)] = (
-                    Route(subnet, None), *(Route(p, gateway) for p in self.behind.get(switch, ()) if p != subnet),
-                    Route(g.pool, None, unreachable=True))
+                table_routes = self.routes[(switch, rail)] = rail_routes(
+                    subnet, gateway, g.pool, None if g.spined else self.behind.get(switch, ()))
             ifaces.append(RailInterface(
                 iface_name, ports, nic, port, rail, gpus, rdma, uplinks, vlan, ntoa(address), length,
                 subnet, gateway, g.mtu, table, table, table_routes, mode))

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """A route of a rail interface's own table: `via` the rail gateway, or on-link (`via` None: the rail subnet
-    itself, so that neighbours on the rail are reached directly, not through the gateway), or `unreachable`: the
-    whole rail pool last, so that a rail prefix this NIC cannot reach ends the lookup in this table (a clear "no
-    route") instead of falling through to the main table and leaving through another rail's NIC."""
+    """A route of a rail interface's own table (fabric/hosts/routes.py): `via` the rail gateway (the whole rail pool
+    in a pod with spines; a rail-only switch's other subnets), or on-link (`via` None: the rail subnet itself, so
+    that neighbours on the rail are reached directly, not through the gateway), or `unreachable`: the whole rail
+    pool last in a rail-only pod, so that a rail prefix this NIC cannot reach ends the lookup in this table (a clear
+    "no route") instead of falling through to the main table and leaving through another rail's NIC."""
 
     to: str  # a.b.c.d/len
     via: str | None
@@ -43,7 +44,7 @@ class RailInterface:
     mtu: int
     table: int  # routing table of this interface
     rule_priority: int  # priority of the `from <address>` rule
-    routes: tuple[Route, ...]  # the table's routes: the rail subnet on-link, then the rest of the fabric via gateway
+    routes: tuple[Route, ...]  # the table's routes: the rail subnet on-link, then the pool via gateway (routes.py)
     bond_mode: str | None  # "802.3ad" for a bond
 
     @property

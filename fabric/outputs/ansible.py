@@ -134,6 +134,7 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
         "management": d.management,
         "platform": d.platform,
         "model": d.model,
+        **({"release": d.release} if d.release else {}),  # platforms whose forms follow a release (nvue)
         "rack": d.rack,
         "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
     }

@@ -7,11 +7,13 @@ or under MLAG the LACP bond `bond<n>` of NIC n's two ports, mode 802.3ad):
 - the NIC address with the rail subnet's length, the host MTU, no DHCP, no router advertisements; the IPv6
   link-local address is kept (mlx5's RoCE GID table puts the link-local GIDs at indexes 0 and 1, so the IPv4 GID
   stays at 3, NCCL_IB_GID_INDEX);
-- its own routing table (101, 102, ...: fabric/hosts/build.py), holding the rail subnet on-link and the merged
-  prefixes of the fabric reachable through the rail gateway (fabric/hosts/routes.py);
-- last in that table, the whole rail pool (pools.rail_subnets) as `type: unreachable`: a rail prefix this NIC
-  does not reach (another rail of a rail-only pod) gets "no route" from its table instead of falling through to the
-  main table, where another rail's connected subnet would send it out of that rail's NIC;
+- its own routing table (101, 102, ...: fabric/hosts/build.py), holding the rail subnet on-link and, in a pod with
+  spines, the whole rail pool (pools.rail_subnets) through the rail gateway: stable aggregates only, never a route
+  per segment or pod, so growing the fabric rewrites no existing host's file (fabric/hosts/routes.py says which
+  traffic takes which path and why);
+- in a rail-only pod, the rail switch's other subnets through the gateway and, last, the whole rail pool as `type:
+  unreachable`: a rail prefix this NIC does not reach (another rail) gets "no route" from its table instead of
+  falling through to the main table, where another rail's connected subnet would send it out of that rail's NIC;
 - a `routing-policy` rule `from <address>` to that table, so what is sent from NIC r's address leaves through NIC
   r: nothing is added to the main table (no default route, no rail prefix), which keeps traffic that did not choose
   a rail address on the front-end network instead of pulling it onto one rail;

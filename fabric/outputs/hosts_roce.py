@@ -2,7 +2,8 @@
 host group rather than once per host (at 100K GPUs: a few hundred copies instead of 12,500, and a reviewer sees one
 diff per group when the fabric policy changes). A host group (named p<pod>-s<segment>-h<first host>) shares its host
 model, so the NIC names, and its pod, so the fabric policy; the per-host part (addresses, tables) is the netplan
-file. The Ansible play copies the group's files to each of its hosts.
+file. The Ansible play copies the group's files to each of its hosts. The files name no other group, host or count
+of hosts: hosts joining the group, or the fabric growing elsewhere, change none of them (tests/test_hosts_growth.py).
 
 - roce.sh: POSIX sh, `set -eu`, every inventory-derived word shell-quoted; run as root at boot (roce.service). Per
   physical rail port (dcb from iproute2, `dcb-app(8)`, `dcb-pfc(8)`):
@@ -56,7 +57,7 @@ def roce_script(g: HostGroupPlan) -> str:
     lines = [
         "#!/bin/sh",
         HEADER.rstrip("\n"),
-        f"# Host group {g.name} ({len(g.hosts)} hosts, model {g.model}): RoCE QoS of the rail NICs from the fabric's",
+        f"# Host group {g.name} (model {g.model}): RoCE QoS of the rail NICs from the fabric's",
         f"# policy (RoCE DSCP {r.roce_dscp} -> priority {r.roce_prio}, CNP DSCP {r.cnp_dscp} -> priority {r.cnp_prio}, "
         f"PFC on {', '.join(map(str, r.pfc_prios))}, ECN {'on' if r.ecn else 'off'}, ToS {r.tos}).",
         f"# Installed as {SCRIPT_PATH}, run at boot by {UNIT_NAME}.",

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from fabric.platforms.asic import QueueForm
+
 
 @dataclass(frozen=True, slots=True)
 class OutputFile:
@@ -78,6 +80,17 @@ class Platform:
     # Jinja filters its templates use, (name, "module:function"): formatting of long per-item loops done in Python,
     # registered in the one render environment (fabric/render.py); a name is the platform's alone
     filters: tuple[tuple[str, str], ...] = ()
+    # the releases whose forms railfabric renders, oldest first (`releases:` in the inventory picks one per switch;
+    # fabric/platforms/<name>_release.py says what differs); () = one form set, no release to choose (PLAT040)
+    releases: tuple[str, ...] = ()
+    default_release: str = ""  # the release rendered when the inventory names none (one of `releases`)
+    # "module:function" (path of a rendered file, release) → what the vendor's schema of that release refuses in
+    # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (README platform table)
+    schema_check: str = ""
+    # per-queue QoS forms by ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py) where the platform writes
+    # queues differently per family: a switch of this platform needs a family listed here (HW006/HW007); empty:
+    # one form for every family, the family is not asked for
+    queue_forms: Mapping[str, QueueForm] = field(default_factory=dict)
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""
@@ -89,6 +102,11 @@ class Platform:
     def speed_setting(self, speed: int, lanes: int) -> str:
         """How the platform writes a forced port speed of `speed` Gbit/s over `lanes` serdes lanes."""
         return self.speed_form(speed, lanes)
+
+    def release(self, declared: str | None) -> str:
+        """The release a switch's files are rendered for: the declared one (validated against `releases` by
+        fabric/rules/release_rules.py), else the platform's default; "" on a platform without releases."""
+        return declared if declared and self.releases else self.default_release
 
     def config_files(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.files)

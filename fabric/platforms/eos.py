@@ -4,6 +4,7 @@ Templates: templates/eos/."""
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform, first_lane_offset
+from fabric.platforms.eos_asic import EOS_QUEUE_FORMS
 
 
 def interface_name(port: int, lane: int, lanes: int, serdes: int) -> str:
@@ -52,4 +53,7 @@ PLATFORM = Platform(
     replaces_users=True,
     dual_homing=frozenset({"mlag"}),
     configured_virtual_mac=True,
+    # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
+    # Trident/Tomahawk, tx-queue on Sand): fabric/platforms/eos_asic.py, with the sources
+    queue_forms=EOS_QUEUE_FORMS,
 )

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
 from fabric.platforms.nvue_mlag import PEER_INTERFACE
+from fabric.platforms.nvue_release import DEFAULT, RELEASES
 
 
 def interface_name(port: int, lane: int, lanes: int, serdes: int) -> str:
@@ -143,6 +144,9 @@ PLATFORM = Platform(
     mlag_own_svi_address=True,
     mlag_peer_interface=PEER_INTERFACE,  # peerlink.4094, the peer-link subinterface (never a bridge VLAN)
     configured_virtual_mac=True,  # `ip vrr mac-address` (the model's VIRTUAL_ROUTER_MAC)
+    releases=RELEASES,  # Cumulus Linux 5.9-5.14: what differs is in fabric/platforms/nvue_release.py
+    default_release=DEFAULT,
+    schema_check="fabric.verify.nvue_schema:check_file",  # NVIDIA's NVUE OpenAPI schema of the release
     notes=(
         "MLAG + VRR: each switch of a pair has its own address on each rail SVI beside the shared VRR gateway (the "
         "last two usable addresses of the rail subnet, kept from hosts); the MLAG control and iBGP sessions run "
@@ -152,5 +156,7 @@ PLATFORM = Platform(
         "PFC watchdog: only polling-interval and robustness (detection = poll x robustness); restoration time "
         "and action are the switch's own",
         "ECMP flowlet is not a Cumulus mode; packet = adaptive routing on routed fabric ports",
+        "releases 5.9-5.14 (default 5.14), each file checked against NVIDIA's NVUE schema of its release; 5.15 "
+        "changed most paths and is refused (PLAT040)",
     ),
 )

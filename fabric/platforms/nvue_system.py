@@ -1,10 +1,19 @@
 """The management plane and baseline of an NVUE startup.yaml: `system` (hostname, banner, accounts, AAA, SSH) and
 `service` (NTP, DNS, syslog, SNMP), every service in the management VRF. Secrets are `%%vault.NAME%%`
-placeholders from the device model (fabric/device/system.py); NVUE encrypts them in its own database."""
+placeholders from the device model (fabric/device/system.py); NVUE encrypts them in its own database.
+
+Where a form moved between releases (SNMP, syslog) the release's Forms decide (fabric/platforms/nvue_release.py).
+Shapes checked against NVIDIA's NVUE schema (5.9-5.14, the nvueschema models): `system ssh-server vrf <vrf>` is a
+set (`vrf: {mgmt: {}}`); `system aaa authentication-order <prio> <method>` a set under each priority (`10: {tacacs:
+{}}`); SNMPv3 users `username <u> auth-sha <auth-password> encrypt-aes <priv-password>`, each password a key (the
+`nv set` path: NVUE reference "SNMP Server", `nv set system snmp-server username <u> auth-sha <pw> encrypt-aes
+<pw>`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from fabric.platforms.nvue_release import forms
 
 if TYPE_CHECKING:  # the registry imports this package before the device model exists
     from fabric.device import DeviceConfig
@@ -44,30 +53,55 @@ def _aaa(dev: DeviceConfig) -> Tree:
     s = dev.system
     out: Tree = {"user": _users(dev)}
     if s.tacacs is not None:
-        out["tacacs"] = {"enable": ON, "vrf": s.vrf, "server": {
-            str(n): {"host": srv.address, "port": srv.port, "secret": srv.key}
-            for n, srv in enumerate(s.tacacs.servers, 1)}}
+        servers = s.tacacs.servers
+        if forms(dev.release).tacacs_by_host:  # priority: higher first, so the first server gets len(servers)
+            out["tacacs"] = {"vrf": s.vrf, "server": {
+                srv.address: {"priority": len(servers) - n, "port": srv.port, "secret": srv.key}
+                for n, srv in enumerate(servers)}}
+        else:
+            out["tacacs"] = {"enable": ON, "vrf": s.vrf, "server": {
+                str(n): {"host": srv.address, "port": srv.port, "secret": srv.key}
+                for n, srv in enumerate(servers, 1)}}
     if s.radius is not None:
         out["radius"] = {"vrf": s.vrf, "server": {
             srv.address: {"port": srv.port, "secret": srv.key, "priority": n}
             for n, srv in enumerate(s.radius.servers, 1)}}
     if s.login:
-        out["authentication-order"] = {str(10 * n): m for n, m in enumerate(s.login, 1)}
+        out["authentication-order"] = {str(10 * n): {m: {}} for n, m in enumerate(s.login, 1)}
     return out
 
 
 def system(dev: DeviceConfig) -> Tree:
     s = dev.system
+    f = forms(dev.release)
     out: Tree = {"hostname": dev.hostname, "aaa": _aaa(dev)}
     if s.ssh:
-        out["ssh-server"] = {"vrf": s.vrf}
+        out["ssh-server"] = {"vrf": {s.vrf: {}}}
     if s.banner:
         out["message"] = {"pre-login": s.banner_text}
+    if s.syslog and f.syslog_under == "system":
+        out["syslog"] = {"server": {x.address: {"port": x.port, "protocol": x.protocol, "vrf": s.vrf}
+                                    for x in s.syslog}}
+    if s.snmp_users and f.snmp_under == "system":
+        out["snmp-server"] = _snmp(dev)
     return out
+
+
+def _snmp(dev: DeviceConfig) -> Tree:
+    s = dev.system
+    key, on = forms(dev.release).snmp_toggle
+    snmp: Tree = {key: on, "listening-address": {s.agent_address: {"vrf": s.vrf}},
+                  "username": {u.name: {"auth-sha": {u.auth: {"encrypt-aes": {u.priv: {}}}}} for u in s.snmp_users}}
+    if s.snmp_location:
+        snmp["system-location"] = s.snmp_location
+    if s.snmp_contact:
+        snmp["system-contact"] = s.snmp_contact
+    return snmp
 
 
 def service(dev: DeviceConfig) -> Tree:
     s = dev.system
+    f = forms(dev.release)
     out: Tree = {}
     if s.ntp:
         out["ntp"] = {s.vrf: {"server": {a: {"iburst": ON} for a in s.ntp}}}
@@ -76,14 +110,8 @@ def service(dev: DeviceConfig) -> Tree:
         if s.domain:
             dns["search"] = {s.domain: {}}
         out["dns"] = {s.vrf: dns}
-    if s.syslog:
+    if s.syslog and f.syslog_under == "service":
         out["syslog"] = {s.vrf: {"server": {x.address: {"port": x.port, "protocol": x.protocol} for x in s.syslog}}}
-    if s.snmp_users:
-        snmp: Tree = {"enable": ON, "listening-address": {s.agent_address: {"vrf": s.vrf}},
-                      "username": {u.name: {"auth-sha": u.auth, "encrypt-aes": u.priv} for u in s.snmp_users}}
-        if s.snmp_location:
-            snmp["system-location"] = s.snmp_location
-        if s.snmp_contact:
-            snmp["system-contact"] = s.snmp_contact
-        out["snmp-server"] = snmp
+    if s.snmp_users and f.snmp_under == "service":
+        out["snmp-server"] = _snmp(dev)
     return out

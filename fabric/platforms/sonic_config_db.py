@@ -26,7 +26,7 @@ import orjson
 
 from fabric.platforms.sonic import PLATFORM
 from fabric.platforms.sonic_config_db_buffers import BUFFER_TABLES, buffer_tables
-from fabric.platforms.sonic_config_db_mclag import MCLAG_TABLES, mclag_tables
+from fabric.platforms.sonic_config_db_mclag import MCLAG_ROWS, MCLAG_TABLES, mclag_tables
 from fabric.platforms.sonic_config_db_ports import PORT_TABLES, port_tables
 from fabric.platforms.sonic_config_db_qos import QOS_TABLES, ports_qos_tables, qos_tables, roce_ports
 from fabric.platforms.sonic_config_db_system import SYSTEM_TABLES, system_tables
@@ -48,6 +48,8 @@ IDENTITY_TABLES = frozenset({"DEVICE_METADATA", "LOOPBACK_INTERFACE"})
 
 # Every table config_db() can write (sonic_ansible.OWNED_TABLES must cover them: tests/test_rollout_filters.py).
 TABLES = IDENTITY_TABLES | PORT_TABLES | MCLAG_TABLES | QOS_TABLES | BUFFER_TABLES | SYSTEM_TABLES
+# Tables of the switch's in which config_db() writes rows (sonic_ansible.ROW_TABLES: merged row by row by the push).
+ROWS = MCLAG_ROWS
 
 
 def sonic_type(role: str) -> str:

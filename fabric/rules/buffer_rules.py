@@ -11,8 +11,9 @@ from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory, SwitchBuffers
 from fabric.platforms import PLATFORMS
+from fabric.rules.uses import Uses
 from fabric.solver.index import LinkIndex, link_index
-from fabric.topology import LinkRole, Topology
+from fabric.topology import Link, LinkRole, Topology
 from fabric.units import format_speed
 
 # What BUF001's hint shows: the block with its fields (values of an NVIDIA SN5600, Spectrum-4, as an example).
@@ -131,7 +132,7 @@ def _headroom_walk(inv: Inventory, topo: Topology, src: SourceMap, models: set[s
     """`_headroom` end by end, in link order: when some port speed has no pause-quanta figure (BUF003 names the
     first switch of each such (model, speed))."""
     demand: dict[str, int] = defaultdict(int)
-    no_quanta: dict[tuple[str, int], str] = {}
+    no_quanta: dict[tuple[str, int], tuple[str, Link]] = {}
     # the headroom of an end is a function of (platform, model, speed, broken out or not, link role) only: computed
     # once per such shape (None: the switch carries no buffer tables; _NO_QUANTA: no pause-quanta figure)
     rooms: dict[tuple[str, str, int, bool, LinkRole], int | None] = {}
@@ -145,14 +146,15 @@ def _headroom_walk(inv: Inventory, topo: Topology, src: SourceMap, models: set[s
             if size is None:
                 continue
             if size == _NO_QUANTA:
-                no_quanta.setdefault((sw.model, end.speed), sw.name)
+                no_quanta.setdefault((sw.model, end.speed), (sw.name, link))
                 continue
             demand[sw.name] += size
+    uses = Uses(inv, topo)
     out = [Finding("BUF003", f"no IEEE 802.3 pause-quanta figure for {format_speed(speed)} ports (e.g. on {name}), "
                    "so their lossless headroom cannot be computed", src.key_loc(("switch_models", model, "buffers")),
                    "run these links at 10G-800G, or extend fabric/buffers.py PAUSE_QUANTA from IEEE 802.3 "
-                   "Annex 31B.3.7 for the new speed")
-           for (model, speed), name in sorted(no_quanta.items())]
+                   "Annex 31B.3.7 for the new speed", uses=uses.link(link))
+           for (model, speed), (name, link) in sorted(no_quanta.items(), key=lambda t: t[0])]
     worst: dict[str, tuple[int, str]] = {}
     for name, need in demand.items():
         model = topo.switches[name].model

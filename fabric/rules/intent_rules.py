@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterator
 
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
-from fabric.intent import DualHoming, Inventory, RailDesign, Segment
+from fabric.intent import DualHoming, Inventory, RailDesign, Segment, SwitchModel
 from fabric.rules.platform_rules import platform_capabilities
+from fabric.rules.uses import host_model, pool, switch_model
 from fabric.textsafe import did_you_mean, quote
 from fabric.topology import lanes_for, per_switch
 from fabric.units import format_speed
@@ -33,9 +34,12 @@ def check_intent(inv: Inventory, src: SourceMap) -> list[Finding]:
     out: list[Finding] = []
 
     def add(code: str, msg: str, path: tuple, hint: str = "", sev: Severity = Severity.ERROR,
-            related: tuple = (), key: bool = False) -> None:
+            related: tuple = (), key: bool = False, subject: tuple = (), uses: tuple = ()) -> None:
+        """`subject`: the object whose definition the finding faults; `uses`: what it was derived from (both for
+        root cause first, fabric.core.causes)."""
         loc = src.key_loc(path) if key else src.loc(path)
-        out.append(Finding(code, msg, loc, hint, sev, related=tuple(r for r in related if r)))
+        out.append(Finding(code, msg, loc, hint, sev, related=tuple(r for r in related if r), subject=subject,
+                           uses=uses))
 
     for rule in _RULES:
         rule(inv, src, add)
@@ -164,7 +168,8 @@ def _host_groups(inv: Inventory, src: SourceMap, add: Add) -> None:
         ports = {inv.host_models[g.model].ports_per_nic for g in groups if g.model in inv.host_models}
         if len(models) > 1 or len(ports) > 1:
             add("RAIL001", "host groups of one segment use host models with different NIC layouts", path,
-                "put hosts with a different NIC layout into their own segment")
+                "put hosts with a different NIC layout into their own segment", subject=path[:-1],
+                uses=tuple(dict.fromkeys(host_model(g.model) for g in groups)))
 
 
 def _rails(inv: Inventory, src: SourceMap, add: Add) -> None:
@@ -174,7 +179,8 @@ def _rails(inv: Inventory, src: SourceMap, add: Add) -> None:
             hm = inv.host_models.get(g.model)
             if hm and hm.nics != seg.rails:
                 add("RAIL001", f"segment has {seg.rails} rails but host model {g.model!r} has {hm.nics} NICs",
-                    (*path, "rails"), f"set rails: {hm.nics} (NIC r of every host lands on rail r)")
+                    (*path, "rails"), f"set rails: {hm.nics} (NIC r of every host lands on rail r)",
+                    subject=path, uses=(host_model(g.model),))
         design = seg.rail_design
         if design is not RailDesign.MULTI and seg.rails_per_switch is not None:
             expected = 1 if design is RailDesign.SINGLE else 2
@@ -215,14 +221,15 @@ def _host_models(inv: Inventory, src: SourceMap, add: Add) -> None:
             if hm.nics < hm.gpus:
                 add("RAIL003", f"host model {name!r} has {hm.gpus} GPUs but {hm.nics} NICs and no gpu_to_nic map",
                     path, f"add gpu_to_nic: a list of {hm.gpus} NIC indexes, e.g. "
-                    f"{[g * hm.nics // hm.gpus for g in range(hm.gpus)]}", key=True)
+                    f"{[g * hm.nics // hm.gpus for g in range(hm.gpus)]}", key=True, subject=path)
             continue
         if len(hm.gpu_to_nic) != hm.gpus:
             add("RAIL003", f"gpu_to_nic has {len(hm.gpu_to_nic)} entries for {hm.gpus} GPUs",
-                (*path, "gpu_to_nic"))
+                (*path, "gpu_to_nic"), subject=path)
         bad = [n for n in hm.gpu_to_nic if not 0 <= n < hm.nics]
         if bad:
-            add("RAIL003", f"gpu_to_nic names NIC {bad[0]}; NICs are 0..{hm.nics - 1}", (*path, "gpu_to_nic"))
+            add("RAIL003", f"gpu_to_nic names NIC {bad[0]}; NICs are 0..{hm.nics - 1}", (*path, "gpu_to_nic"),
+                subject=path)
         unused = sorted(set(range(hm.nics)) - set(hm.gpu_to_nic))
         if unused and not bad:
             add("RAIL003", f"NIC(s) {unused} carry no GPU in gpu_to_nic", (*path, "gpu_to_nic"),
@@ -233,12 +240,14 @@ def _dual_homing(inv: Inventory, src: SourceMap, add: Add) -> None:
     for pi, si, seg in _seg_iter(inv):
         path = ("pods", pi, "segments", si)
         dual = _dual(inv, seg)
+        models = tuple(dict.fromkeys(host_model(g.model) for g in seg.host_groups))
         if dual and seg.dual_homing is None:
             add("TOPO004", "hosts have dual-port NICs (ports_per_nic: 2) but the segment has no dual_homing mode",
-                path, "set dual_homing: mlag, esi or two-vlans")
+                path, "set dual_homing: mlag, esi or two-vlans", subject=path, uses=models)
         if not dual and seg.dual_homing is not None:
             add("TOPO004", f"dual_homing: {seg.dual_homing.value} needs hosts with ports_per_nic: 2",
-                (*path, "dual_homing"), "remove dual_homing or use a dual-port host model")
+                (*path, "dual_homing"), "remove dual_homing or use a dual-port host model", subject=path,
+                uses=models)
         elif seg.dual_homing is DualHoming.ESI:
             add("PLAT002", "dual_homing: esi is not rendered: EVPN multihoming needs an EVPN-VXLAN overlay (VTEPs, "
                 "a VNI per rail VLAN, the EVPN address family on every rail switch and spine), and railfabric's "
@@ -258,11 +267,11 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
         for bi, (lanes, speed) in enumerate(m.breakouts):
             if lanes * speed != m.speed:
                 add("HW002", f"breakout {lanes}x{format_speed(speed)} is {format_speed(lanes * speed)}, "
-                    f"not the native {format_speed(m.speed)}", (*path, "breakouts", bi))
+                    f"not the native {format_speed(m.speed)}", (*path, "breakouts", bi), subject=path)
             if m.serdes_lanes % lanes:
                 add("HW003", f"serdes_lanes {m.serdes_lanes} do not split into the {lanes} lanes of breakout "
                     f"{lanes}x{format_speed(speed)}", (*path, "serdes_lanes"),
-                    f"use a multiple of {lanes}, or leave serdes_lanes out to derive it from the speed")
+                    f"use a multiple of {lanes}, or leave serdes_lanes out to derive it from the speed", subject=path)
         blocks = m.port_blocks
         if not blocks:
             continue
@@ -277,41 +286,52 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
             over = [p for p in ports if p > m.ports]
             if over:
                 add("PORT001", f"port {over[0]} in {'.'.join(map(str, sub))} does not exist on {name!r} "
-                    f"({m.ports} ports)", (*path, *sub))
+                    f"({m.ports} ports)", (*path, *sub), subject=path)
             for p in ports:
                 if p in owner:
                     add("PORT002", f"port {p} is in both {'.'.join(map(str, owner[p]))} and "
-                        f"{'.'.join(map(str, sub))}", (*path, *sub), "each port belongs to one block")
+                        f"{'.'.join(map(str, sub))}", (*path, *sub), "each port belongs to one block", subject=path)
                     break
                 owner[p] = sub
-    # speed modes
-    def mode(model_name: str, speed: int, what: str, path: tuple) -> None:
+    _speed_modes(inv, add)
+
+
+def _speed_modes(inv: Inventory, add: Add) -> None:
+    """HW001: a tier's links at a speed its switch model runs in no mode. Its subject is the object that pairs the
+    speed with the model (the segment for host links, the spine block for its link speeds); it uses the object that
+    sets the speed (a host model, a spine block), so a speed that is wrong at its own definition is the root."""
+    def mode(model_name: str, speed: int, what: str, path: tuple, subject: tuple, uses: tuple = ()) -> None:
         m = inv.switch_models.get(model_name)
         if m and not lanes_for(m, speed):
-            modes = [format_speed(m.speed)] + [f"{n}x{format_speed(s)}" for n, s in m.breakouts]
             add("HW001", f"{what} run at {format_speed(speed)} but switch model {model_name!r} offers "
-                f"{', '.join(modes)}", path, f"add a breakout to {model_name!r} or change the speed")
+                f"{', '.join(_modes(m))}", path, f"add a breakout to {model_name!r} or change the speed",
+                subject=subject, uses=(*uses, switch_model(model_name)))
 
+    ss_uses: tuple = (("super_spines",),)
     for pi, pod in enumerate(inv.pods):
         sp = pod.spines
+        sp_path = ("pods", pi, "spines")
         for si, seg in enumerate(pod.segments):
             path = ("pods", pi, "segments", si)
             hm = inv.host_models.get(seg.host_groups[0].model)
             if hm:
-                mode(seg.rail_switch_model, hm.nic_speed, "host links", (*path, "rail_switch_model"))
+                mode(seg.rail_switch_model, hm.nic_speed, "host links", (*path, "rail_switch_model"), path,
+                     (host_model(seg.host_groups[0].model),))
             rm = inv.switch_models.get(seg.rail_switch_model)
             if rm and rm.port_blocks and rm.port_blocks.rails and len(rm.port_blocks.rails) < per_switch(seg):
                 add("RAIL004", f"switch model {seg.rail_switch_model!r} has {len(rm.port_blocks.rails)} rail port "
                     f"block(s); a {seg.rail_design.value} switch here serves {per_switch(seg)} rails",
                     (*path, "rail_switch_model"), "add a port block per rail slot to the model")
             if sp:
-                mode(seg.rail_switch_model, sp.link_speed, "rail switch uplinks", (*path, "rail_switch_model"))
+                mode(seg.rail_switch_model, sp.link_speed, "rail switch uplinks", (*path, "rail_switch_model"), path,
+                     (sp_path,))
         if sp:
-            mode(sp.model, sp.link_speed, "spine downlinks", ("pods", pi, "spines", "link_speed"))
+            mode(sp.model, sp.link_speed, "spine downlinks", (*sp_path, "link_speed"), sp_path)
             if inv.super_spines:
                 speed = sp.super_spine_link_speed or sp.link_speed
-                mode(sp.model, speed, "spine uplinks", ("pods", pi, "spines", "model"))
-                mode(inv.super_spines.model, speed, "super-spine downlinks", ("super_spines", "model"))
+                mode(sp.model, speed, "spine uplinks", (*sp_path, "model"), sp_path)
+                mode(inv.super_spines.model, speed, "super-spine downlinks", ("super_spines", "model"), ss_uses[0],
+                     (sp_path,))
             if sp.port_channel_members:
                 for seg in pod.segments:
                     links = seg.links_per_spine or sp.links_per_rail_switch
@@ -319,6 +339,55 @@ def _hardware(inv: Inventory, src: SourceMap, add: Add) -> None:
                         add("TOPO003", f"{links} links per spine cannot form port-channels of "
                             f"{sp.port_channel_members}", ("pods", pi, "spines", "port_channel_members"),
                             "make the link count a multiple of the member count")
+
+
+def _modes(m: SwitchModel) -> list[str]:
+    return [format_speed(m.speed)] + [f"{n}x{format_speed(s)}" for n, s in m.breakouts]
+
+
+def _nic_speeds(inv: Inventory, src: SourceMap, add: Add) -> None:
+    """HOST005: a host model whose NICs run at a speed that none of the rail switch models it is placed on runs in
+    any mode (natively or as a breakout lane): the speed itself is the fault (a typo such as 4000G), said once at
+    its own line; every port, capacity and buffer finding derived from it is folded under it. A speed that some of
+    its rail switch models run is a pairing problem instead, HW001 at the segment."""
+    placed: dict[str, dict[str, None]] = {}
+    for _pi, _si, seg in _seg_iter(inv):
+        for g in seg.host_groups:
+            if seg.rail_switch_model in inv.switch_models:
+                placed.setdefault(g.model, {})[seg.rail_switch_model] = None
+    for name, switches in placed.items():
+        hm = inv.host_models.get(name)
+        if hm is None or any(lanes_for(inv.switch_models[s], hm.nic_speed) for s in switches):
+            continue
+        offered = "; ".join(f"{s}: {', '.join(_modes(inv.switch_models[s]))}" for s in switches)
+        add("HOST005", f"host model {name!r}: its NICs run at {format_speed(hm.nic_speed)}, a speed no rail switch "
+            f"model it is cabled to runs ({offered})", ("host_models", name, "nic_speed"),
+            "correct nic_speed (e.g. 400G), or give the rail switch model a mode at this speed (speed or "
+            "breakouts)", subject=("host_models", name))
+
+
+def _nic_layouts(inv: Inventory, src: SourceMap, add: Add) -> None:
+    """HOST006: a host model whose NIC count or ports per NIC fits none of the segments it is placed in (RAIL001 or
+    TOPO004 at every one of them): the model's fact is the fault, said once at its own line, and the segments'
+    findings are folded under it."""
+    segs: dict[str, list[Segment]] = {}
+    for _pi, _si, seg in _seg_iter(inv):
+        for name in dict.fromkeys(g.model for g in seg.host_groups):
+            segs.setdefault(name, []).append(seg)
+    for name, placed in segs.items():
+        hm = inv.host_models.get(name)
+        if hm is None:
+            continue
+        if all(hm.nics != seg.rails for seg in placed):
+            rails = sorted({seg.rails for seg in placed})
+            add("HOST006", f"host model {name!r} has {hm.nics} NICs, but every segment it is placed in has "
+                f"{' or '.join(map(str, rails))} rails (NIC r lands on rail r)", ("host_models", name, "nics"),
+                "correct nics, or the segments' rails", subject=("host_models", name))
+        if all((hm.ports_per_nic == 2) != (seg.dual_homing is not None) for seg in placed):
+            add("HOST006", f"host model {name!r} has ports_per_nic: {hm.ports_per_nic}, which fits none of the "
+                f"{len(placed)} segment(s) it is placed in (" + ("none has" if hm.ports_per_nic == 2 else "each has")
+                + " a dual_homing mode)", ("host_models", name, "ports_per_nic"),
+                "correct ports_per_nic, or the segments' dual_homing", subject=("host_models", name))
 
 
 def _topology_shape(inv: Inventory, src: SourceMap, add: Add) -> None:
@@ -382,10 +451,11 @@ def _pools(inv: Inventory, src: SourceMap, add: Add) -> None:
         for bn, b, bpath in named[i + 1:]:
             if a.first <= b.last and b.first <= a.last:
                 add("POOL001", f"pools {an} ({a}) and {bn} ({b}) overlap", bpath, "make every pool disjoint",
-                    related=(src.loc(apath),))
+                    related=(src.loc(apath),), subject=pool(bn), uses=(pool(an),))
     gw = p.management.gateway
     if gw is not None and gw not in p.management.prefix:
-        add("POOL003", f"management gateway {gw} is outside {p.management.prefix}", ("pools", "management", "gateway"))
+        add("POOL003", f"management gateway {gw} is outside {p.management.prefix}", ("pools", "management", "gateway"),
+            subject=pool("management"))
 
 
 _PRIVATE = ((64512, 65534), (4200000000, 4294967294))
@@ -424,5 +494,5 @@ def _vlans(inv: Inventory, src: SourceMap, add: Add) -> None:
             add("VLAN001", f"rail VLANs {base}-{top} pass 4094", path, f"use a base of at most {4095 - seg.rails}")
 
 
-_RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _topology_shape,
-          _mtu, _qos, _pools, _asns, _vlans, platform_capabilities]
+_RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _nic_speeds,
+          _nic_layouts, _topology_shape, _mtu, _qos, _pools, _asns, _vlans, platform_capabilities]

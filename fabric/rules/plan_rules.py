@@ -12,6 +12,9 @@ from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, SwitchModel
 from fabric.mtu import switch_mtu
 from fabric.rules.name_rules import case_collisions
+from fabric.rules.release_rules import check_releases
+from fabric.rules.uses import Uses, switch_model
+from fabric.rules.uses import pool as pool_of
 from fabric.textsafe import did_you_mean, quote
 from fabric.topology import (
     LinkRole,
@@ -62,6 +65,7 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
     out += _ports(inv, topo, src)
     out += _ports_off(inv, topo, src)
     out += _dense_downlinks(inv, topo, src)
+    out += check_releases(inv, topo, src)
     return out
 
 
@@ -103,7 +107,8 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
             if end.port > limit[end.device]:
                 over_links[(end.device, kind)] += 1
                 over_ports[(end.device, kind)].add((link.rail, end.port))
-    out: list[Finding] = []
+    out: list[Finding] = _too_few_ports(inv, topo, src, {name for name, _kind in over_links})
+    uses = Uses(inv, topo)
     for name, kind in sorted(over_links, key=lambda t: (topo.switches[t[0]].slot, t[1])):
         sw = topo.switches[name]
         model = inv.switch_models[sw.model]
@@ -118,7 +123,30 @@ def _ports(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
             "PORT001", f"{sw.role.value} switch {name}: {over_links[(name, kind)]} link(s) do not fit its {kind} "
             f"ports: model {sw.model!r} has {len(block)} (ports {format_ports(block) or 'none'}"
             f"{'; ' + '; '.join(notes) if notes else ''}) and {len(block) + n_over} are needed "
-            f"({n_over} more port(s) needed)", src.loc(sw.src), _PORT001_HINT[kind]))
+            f"({n_over} more port(s) needed)", src.loc(sw.src), _PORT001_HINT[kind], subject=tuple(sw.src),
+            uses=uses.switch(name)))
+    return out
+
+
+def _too_few_ports(inv: Inventory, topo: Topology, src: SourceMap, over: set[str]) -> list[Finding]:
+    """HW004: a switch model whose switches run out of ports under two or more of the objects that declare them
+    (super-spines, spine blocks, segments): the model's port count is the common fault (a typo such as ports: 32),
+    said once at its own line; each switch's PORT001 and the port clashes that follow are folded under it."""
+    declared: dict[str, dict[tuple, None]] = defaultdict(dict)
+    for name in sorted(over, key=lambda n: topo.switches[n].slot):
+        sw = topo.switches[name]
+        declared[sw.model][tuple(sw.src)] = None
+    out: list[Finding] = []
+    for model, objects in sorted(declared.items()):
+        if len(objects) < 2:
+            continue
+        names = [n for n in sorted(over, key=lambda n: topo.switches[n].slot) if topo.switches[n].model == model]
+        out.append(Finding(
+            "HW004", f"switch model {model!r} has {inv.switch_models[model].ports} ports, too few for "
+            f"{len(names)} of its switches ({', '.join(names[:3])}{' …' if len(names) > 3 else ''}) declared by "
+            f"{len(objects)} different objects", src.loc(("switch_models", model, "ports")),
+            "check the model's ports (and port_blocks); if it is right, give these tiers fewer links or a larger "
+            "model", subject=switch_model(model)))
     return out
 
 
@@ -167,6 +195,7 @@ def port_block(model: SwitchModel, kind: str, rails: int, has_uplinks: bool, pee
 def _ports_off(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     """PORT005: links taken off because their generated port is disabled (nothing else moved)."""
     out: list[Finding] = []
+    uses = Uses(inv, topo)
     free: dict[tuple[str, int], Iterator[tuple[int, int]]] = {}
     for link, _pos, end in sorted(topo.off, key=lambda t: t[0].id):
         sw = topo.switches[end.device]
@@ -175,7 +204,8 @@ def _ports_off(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
             out.append(Finding("PORT005", f"{link.role.value} link {link.id} is left out: its port {sw.name} "
                                f"{end.label()} is disabled ({format_speed(end.speed)} less {link.role.value} "
                                "capacity)", loc, "repair the port and remove it from disabled_ports (`cabling:` pins "
-                               "host cables only); no other link moved", severity=Severity.WARNING))
+                               "host cables only); no other link moved", severity=Severity.WARNING,
+                               uses=uses.link(link)))
             continue
         host = link.a.device
         slots = free.setdefault((sw.name, end.speed), _free_positions(inv, topo, sw.name, end.speed))
@@ -186,7 +216,8 @@ def _ports_off(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
             f"port {sw.name} {end.label()} is disabled", loc,
             f"re-cable it under `cabling:`, e.g. {{host: {host}, nic: {link.nic}"
             f"{', nic_port: 2' if link.a.port == 2 else ''}, switch: {sw.name}, {where}}}"
-            f"{' (a free port)' if spare else ''}; no other host moved", severity=Severity.WARNING))
+            f"{' (a free port)' if spare else ''}; no other host moved", severity=Severity.WARNING,
+            uses=uses.link(link)))
     return out
 
 
@@ -272,7 +303,8 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
             out.append(Finding(
                 "POOL002", f"pool {name} {pool.prefix} has {pool.prefix.size:,} addresses; the plan places "
                 f"{pool.highest_owner} at offset {pool.highest:,}, so it needs {pool.shortfall:,} more",
-                src.loc(paths[name]), f"a /{length} holds the plan; or lower the limits that set the strides"))
+                src.loc(paths[name]), f"a /{length} holds the plan; or lower the limits that set the strides",
+                subject=pool_of(name)))
     # pinned management addresses
     mg = inv.pools.management
     by_addr: dict[int, str] = {}
@@ -289,14 +321,16 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
         addr = sw.management
         if addr not in mg_pool:
             out.append(Finding("POOL003", f"management address {ntoa(addr)} of {sw.name} is outside the management "
-                               f"pool {mg.prefix}", src.loc(path), "pick an address inside the pool"))
+                               f"pool {mg.prefix}", src.loc(path), "pick an address inside the pool",
+                               uses=(pool_of("management"),)))
             continue
         other = by_addr.get(addr)
         if addr == gw:
             other = "the management gateway"
         if other:
             out.append(Finding("POOL004", f"management address {ntoa(addr)} of {sw.name} is already {other}'s",
-                               src.loc(path), "pick a free address (see `fabric validate --format json` summary)"))
+                               src.loc(path), "pick a free address (see `fabric validate --format json` summary)",
+                               uses=(pool_of("management"),)))
         else:
             by_addr[addr] = sw.name
     # rail subnets: segment blocks and host capacity

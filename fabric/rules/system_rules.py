@@ -55,8 +55,11 @@ def _check(inv: Inventory, src: SourceMap, key: str | None, device: SystemSettin
             return ("system",)
         return ("devices", key, "system") if device is not None else _platform_path(inv, switches)
 
+    # derived from the system settings: a schema error there (the section left out) is their root cause
+    uses: tuple = (("system",),) + ((("devices", key),) if key is not None else ())
+
     def add(code: str, msg: str, at: tuple, hint: str, sev: Severity = Severity.ERROR) -> None:
-        out.append((code, at, Finding(code, msg, src.loc(at), hint, sev)))
+        out.append((code, at, Finding(code, msg, src.loc(at), hint, sev, uses=uses)))
 
     eos = [sw for sw in switches if PLATFORMS[sw.platform].replaces_users]
     scope = _scope(key, eos or switches)

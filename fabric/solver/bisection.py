@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
+from fabric.rules.uses import Uses, host_model
 from fabric.solver.capacity import exact
 from fabric.solver.index import LinkIndex, link_index
 from fabric.topology import Role, Topology
@@ -252,5 +253,15 @@ def check_bisection(inv: Inventory, topo: Topology, src: SourceMap,
                "accepts" if allowed != 1 else "")
             + f"; the min cut runs through {cut_txt}",
             where, "a non-blocking fabric carries what the hosts of the smaller half can send; add links or speed "
-            "at the tier the cut runs through (CAP001 names the oversubscribed switches)", Severity.WARNING))
+            "at the tier the cut runs through (CAP001 names the oversubscribed switches)", Severity.WARNING,
+            uses=_bisection_uses(inv, topo, cut_edges, role)))
     return report, findings
+
+
+def _bisection_uses(inv: Inventory, topo: Topology, cut_edges: list, role: dict) -> tuple:
+    """What BIS001 is derived from: every host model (the hosts' bandwidth) and the switches of its cut."""
+    uses = Uses(inv, topo)
+    out: list = list(dict.fromkeys(host_model(h.model) for h in topo.hosts.values()))
+    for _t, lo, hi in sorted(cut_edges)[:1]:
+        out += uses.devices(lo, hi)
+    return tuple(dict.fromkeys(out))

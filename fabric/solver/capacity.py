@@ -18,6 +18,7 @@ from itertools import chain
 from fabric.core.finding import Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import Inventory
+from fabric.rules.uses import Uses
 from fabric.solver.index import LinkIndex, link_index
 from fabric.solver.paths import next_hops, usable
 from fabric.topology import Role, Switch, Topology, lanes_for
@@ -203,6 +204,7 @@ def check_capacity(inv: Inventory, topo: Topology, src: SourceMap,
             sw = topo.switches[name]
             groups[(sw.src, cap.role, cap.down_gbps, cap.up_gbps, cap.up_links, cap.up_speed,
                     cap.cabled_up_gbps, cap.next_hops, cap.peers)].append(name)
+    uses = Uses(inv, topo)
     for (srcpath, role, down, up, *_rest), names in groups.items():
         sw = topo.switches[names[0]]
         cap = caps[names[0]]
@@ -213,7 +215,7 @@ def check_capacity(inv: Inventory, topo: Topology, src: SourceMap,
             "CAP001", f"{who}: {down:,} Gbps down vs {up:,} Gbps up = {_ratio_text(cap.ratio)}, above the allowed "
             f"{allowed:g}:1 for the {role} tier", src.loc(srcpath), _fix(inv, sw, cap, allowed)
             + f"; or declare solver.oversubscription.{role}: {math.ceil((cap.ratio or 1) * 100) / 100:g} if "
-            "this is intended"))
+            "this is intended", uses=uses.switch(names[0])))
     findings += _ecmp_findings(inv, caps, topo, src)
     report = {"tiers": _tier_rows(caps, allow), "ecmp_width": inv.routing.ecmp.width,
               "switches": {n: {"role": c.role, "down_gbps": c.down_gbps, "up_gbps": c.up_gbps,

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from fabric.core.finding import Finding
 from fabric.core.source_map import Location, SourceMap
 from fabric.intent import Inventory, SwitchModel
+from fabric.rules.uses import Uses
 from fabric.solver.index import LinkIndex, link_index
 from fabric.topology import End, Link, LinkRole, Switch, Topology
 from fabric.units import format_speed, lanes_at
@@ -48,6 +49,7 @@ def _host_links(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Lo
     findings: list[Finding] = []
     nic_switches: dict[tuple[str, int], list[str]] = defaultdict(list)
     miswired = host_links = 0
+    uses = Uses(inv, topo)
     host_role, by_name, hosts = LinkRole.HOST, topo.switches, topo.hosts
     blocks_of: dict[str, list] = {}  # model → its rail port blocks
     for link in topo.links:
@@ -64,7 +66,7 @@ def _host_links(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Lo
             findings.append(Finding("RAIL011", f"{subject} is cabled to {sw.name} port {link.z.label()}, a switch of "
                                     f"{'pod ' + str(sw.pod) + ' segment ' + str(sw.segment) if sw.segment else sw.role}"
                                     f", not of its own segment {host.pod}/{host.segment}", where(link.id, host.src),
-                                    "cable the NIC to its own segment's rail switch"))
+                                    "cable the NIC to its own segment's rail switch", uses=uses.link(link)))
             continue
         if rail not in sw.rails:
             miswired += 1
@@ -74,7 +76,7 @@ def _host_links(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Lo
             subject = _subject(link, host.name)
             findings.append(Finding("RAIL010", f"{subject} is cabled to {sw.name} port {link.z.label()}, which serves "
                                     f"rail(s) {', '.join(map(str, sw.rails))}", where(link.id, host.src),
-                                    f"NIC {link.nic} belongs on {target}"))
+                                    f"NIC {link.nic} belongs on {target}", uses=uses.link(link)))
             continue
         blocks = blocks_of.get(sw.model)
         if blocks is None:
@@ -89,7 +91,8 @@ def _host_links(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Lo
             findings.append(Finding("RAIL012", f"{subject} lands on {sw.name} port {link.z.label()}, outside "
                                     f"the rail's port block (slot {slot}: ports {', '.join(map(str, blocks[slot][:6]))}"
                                     f"{' …' if len(blocks[slot]) > 6 else ''})", where(link.id, host.src),
-                                    f"use a port of model {sw.model!r} port_blocks.rails[{slot}]"))
+                                    f"use a port of model {sw.model!r} port_blocks.rails[{slot}]",
+                                    uses=uses.link(link)))
     return findings, host_links, miswired, nic_switches
 
 
@@ -102,7 +105,8 @@ def _dual_nic_findings(topo: Topology, src: SourceMap,
             h = topo.hosts[host_name]
             findings.append(Finding("RAIL013", f"both ports of NIC {nic} of host {host_name} land on {switches[0]}; a "
                                     "dual-homed NIC needs two distinct switches", src.loc(h.src),
-                                    "cable port 2 to the other switch of the rail pair"))
+                                    "cable port 2 to the other switch of the rail pair",
+                                    uses=(("host_models", h.model), h.src)))
     return findings
 
 
@@ -182,6 +186,7 @@ def _ports_fine(inv: Inventory, topo: Topology, index: LinkIndex) -> bool:
 def _port_findings(inv: Inventory, topo: Topology, where: Callable[[str, tuple], Location | None]) -> list[Finding]:
     """`check_port_use`, port by port."""
     out: list[Finding] = []
+    uses_of = Uses(inv, topo)
     # (switch, physical port) → its cables as _Use fields (plain tuples: there are hundreds of thousands)
     ports: dict[tuple[str, int], list[tuple[str, int, int, int]]] = defaultdict(list)
     lanes_of: dict[tuple[str, int], int] = {}  # (model, speed) → lanes_at of the model at that speed
@@ -198,32 +203,36 @@ def _port_findings(inv: Inventory, topo: Topology, where: Callable[[str, tuple],
             ports[(dev, port)].append((link_id, lane, lanes, speed))
             disabled = port in sw.disabled_ports
             if disabled or lanes == 0 or (lanes == 1) != (lane == 0) or lane > lanes:
-                out += _end_findings(link_id, end, sw, models[sw.model], lanes, disabled, where(link_id, sw.src))
+                out += _end_findings(link_id, end, sw, models[sw.model], lanes, disabled, where(link_id, sw.src),
+                                     uses_of.link(link))
+    by_id: dict[str, Link] = {}  # built on the first PORT002 only
     for (dev, port), uses in ports.items():
         if len(uses) > 1 and not _fits(uses):
             problem = _clash(port, [_Use(*u) for u in uses])
             if problem:
                 pinned = [u[0] for u in uses if u[0] in topo.pinned] or [uses[0][0]]
+                by_id = by_id or {link.id: link for link in (*topo.links, *topo.peer_links)}
+                derived = tuple(dict.fromkeys(o for u in uses if u[0] in by_id for o in uses_of.link(by_id[u[0]])))
                 out.append(Finding("PORT002", f"switch {dev} port {problem}", where(pinned[0], topo.switches[dev].src),
                                    "give each cable its own physical port (a native port takes one cable, a broken-out "
-                                   "port one cable per lane, all at one breakout mode)"))
+                                   "port one cable per lane, all at one breakout mode)", uses=derived))
     return out
 
 
 def _end_findings(link_id: str, end: End, sw: Switch, model: SwitchModel, lanes: int, disabled: bool,
-                  at: Location | None) -> list[Finding]:
+                  at: Location | None, uses: tuple = ()) -> list[Finding]:
     """PORT007 and PORT006 of one cable end (only called for an end that has one of them)."""
     out: list[Finding] = []
     use = _Use(link_id, end.lane, lanes, end.speed)
     if disabled:
         out.append(Finding("PORT007", f"{link_id} is cabled to {sw.name} port {end.label()}, a disabled port",
                            at, f"pick an enabled port, or take {end.port} out of devices.{sw.key}."
-                           "disabled_ports once it is repaired"))
+                           "disabled_ports once it is repaired", uses=uses))
     if use.lanes == 0 or (use.lanes == 1) != (use.lane == 0) or use.lane > use.lanes:
         out.append(Finding("PORT006", f"{link_id} is cabled to {sw.name} port {end.label()} at "
                            f"{format_speed(end.speed)}, {_lane_problem(model, use)}", at,
                            f"model {sw.model!r} runs {format_speed(end.speed)} "
-                           + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode")))
+                           + (f"as {use.mode()}: {_lane_hint(use)}" if use.lanes else "in no mode"), uses=uses))
     return out
 
 
@@ -282,7 +291,7 @@ def check_ports(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict, l
         if a.speed != z.speed:
             findings.append(Finding("PORT004", f"link {link.id} runs at {a.speed}G on {a.device} but "
                                     f"{z.speed}G on {z.device}", src.loc(topo.switches[z.device].src),
-                                    "both ends of a link need the same speed"))
+                                    "both ends of a link need the same speed", uses=Uses(inv, topo).link(link)))
         used[z.device].add(z.port)
         if link.role is not host:
             used[a.device].add(a.port)

@@ -3,7 +3,8 @@
 EOS forms read (Arista EOS User Manual; CIS Arista EOS benchmark for the eAPI block): `interface X` with `shutdown`,
 `mtu N` (IP MTU), `speed 400g-4` / `speed forced 100gfull` / `speed 400g`, `no switchport` + `ip address A/L`,
 `switchport access vlan N`, `channel-group N mode active`, `qos trust dscp`, `priority-flow-control priority P
-no-drop`, `priority-flow-control pause watchdog`, `tx-queue Q` with `random-detect ecn ...` / `priority strict`;
+no-drop`, `priority-flow-control pause watchdog`, `tx-queue Q` (Sand) or `uc-tx-queue Q` (Trident/Tomahawk: the
+unicast queue, fabric/platforms/eos_asic.py) with `random-detect ecn ...` / `priority strict`;
 global `qos map dscp D... to traffic-class T`, `qos map traffic-class T to tx-queue Q`; `vlan N`; `router bgp N`
 with `router-id`, `neighbor G peer group`, `neighbor X remote-as N`, `neighbor X bfd`, `neighbor IP peer group G`;
 `management api http-commands` with `no shutdown` and `vrf V` / `no shutdown`; `username U ... role R ...`.
@@ -12,7 +13,8 @@ MLAG (EOS User Manual, Multi-Chassis Link Aggregation; VARP and virtual IP chapt
 `vlan N` with `trunk group G` (such a VLAN is carried only by trunks in one of its groups); `ip address virtual A/L`
 on an SVI; `mlag configuration` (domain-id, local-interface, peer-address, peer-link); `ip virtual-router
 mac-address M`.
-EOS buffers are platform defaults (no lossless PG/queue configuration exists to read), so Buffers.managed is False.
+EOS has no per-port lossless PG/queue buffer configuration to read (the Trident/Tomahawk `platform trident mmu queue
+profile` is one platform-wide ingress threshold and headroom, not per-port tables), so Buffers.managed is False.
 """
 
 from __future__ import annotations
@@ -197,7 +199,7 @@ def _interface(dev: ObservedDevice, ifname: str, node: object, layer2: Layer2) -
         elif ln == "priority-flow-control pause watchdog":
             qos.watchdog = True
     for child in node.children:  # type: ignore[attr-defined]
-        if m := re.fullmatch(r"tx-queue (\d)", child.text):
+        if m := re.fullmatch(r"(?:uc-)?tx-queue (\d)", child.text):  # uc-tx-queue: Trident/Tomahawk's unicast queue
             q, sub = int(m.group(1)), _lines(child)
             if any(s.startswith("random-detect ecn ") for s in sub):
                 qos.ecn_queues |= {q}

@@ -73,6 +73,7 @@ class DeviceVars:
     push_user: str | None = None
     files: dict[str, str] = field(default_factory=dict)  # output name → path relative to GENERATED
     access: tuple[str, ...] | None = None  # host_vars management_access: how the push reaches it (eapi, ssh)
+    release: str | None = None  # host_vars release: the OS release the files were rendered for
 
 
 @dataclass(slots=True)
@@ -209,7 +210,8 @@ def read_devices(root: Path) -> dict[str, DeviceVars]:
             push_user=_push_user(data) or group_user,
             access=tuple(str(a) for a in data["management_access"])
             if isinstance(data.get("management_access"), list) else None,
-            files={str(k): f"configs/{path.stem}/{k}" for k in files} if isinstance(files, dict) else {})
+            files={str(k): f"configs/{path.stem}/{k}" for k in files} if isinstance(files, dict) else {},
+            release=str(data["release"]) if isinstance(data.get("release"), str) else None)
     inventory = read_yaml(root / "ansible" / "inventory.yml", root)
     for name, host in _inventory_hosts(inventory):
         if name in devices and isinstance(host, dict) and host.get("ansible_host"):

@@ -31,6 +31,38 @@ def reader(platform: str) -> Callable[[str, Path], ObservedDevice]:
     return getattr(import_module(module), function)
 
 
+@cache
+def schema_check(platform: str) -> Callable[[Path, str], list[str]] | None:
+    """The platform's vendor-schema check of one rendered file (PLATFORMS[platform].schema_check), or None."""
+    if not PLATFORMS[platform].schema_check:
+        return None
+    module, _, function = PLATFORMS[platform].schema_check.partition(":")
+    return getattr(import_module(module), function)
+
+
+def _vendor_schemas(root: Path, devices: dict, notes: list[str]) -> list[Failure]:
+    """Every rendered file of a platform with a vendor schema, checked against the schema of its release (host_vars
+    `release`, else the platform's default, said in a note)."""
+    out: list[Failure] = []
+    checked: dict[str, int] = {}
+    for name, vars_ in sorted(devices.items()):
+        check = schema_check(vars_.platform)
+        if check is None:
+            continue
+        traits = PLATFORMS[vars_.platform]
+        release = vars_.release or traits.default_release
+        if not vars_.release:
+            notes.append(f"{name}: host_vars name no release: checked against {traits.title} {release}")
+        for file in traits.config_files():
+            where = f"configs/{name}/{file}"
+            out += [Failure("vendor-schema", name, file, f"{traits.title} {release} schema accepts it", p, where)
+                    for p in check(root / where, release)]
+            checked[traits.title] = checked.get(traits.title, 0) + 1
+    notes += [f"{title}: {n} file(s) checked against the vendor's schema of their release"
+              for title, n in sorted(checked.items())]
+    return out
+
+
 @dataclass(slots=True)
 class Result:
     failures: list[Failure] = field(default_factory=list)
@@ -82,6 +114,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
         result.notes.append(f"FRR's parser (vtysh -C) read {len(frr)} frr.conf file(s)")
     elif frr:
         result.notes.append("FRR's parser skipped: " + ("--no-frr" if not frr_parser else "vtysh is not installed"))
+    result.failures += _vendor_schemas(root, plan.devices, result.notes)
     for p in sorted({d.platform for d in devices.values()} - {p for p in PLATFORMS if PLATFORMS[p].buffer_tables}):
         result.notes.append(f"{PLATFORMS[p].title} lossless buffers are platform defaults: nothing in "
                             f"{', '.join(PLATFORMS[p].config_files())} to verify")

@@ -46,8 +46,9 @@ def rf_nvue_access_problems(doc: Any, address: str, user: str) -> list[str]:
         problems.append(f"interface eth0 has no address {address}, the address Ansible connects to")
     vrf = eth0.get("vrf")
     ssh = ((tree.get("system") or {}).get("ssh-server") or {}).get("vrf")
-    if ssh != vrf:
-        problems.append(f"system ssh-server vrf is {ssh!r}, not {vrf!r} (the VRF of eth0)")
+    ssh_vrfs = sorted(ssh) if isinstance(ssh, dict) else [ssh]  # a set in NVUE's schema: `vrf: {mgmt: {}}`
+    if vrf not in ssh_vrfs:
+        problems.append(f"system ssh-server vrf is {', '.join(map(str, ssh_vrfs))}, not {vrf!r} (the VRF of eth0)")
     if not user:
         problems.append("ansible_user is not set: the push account cannot be checked")
     else:

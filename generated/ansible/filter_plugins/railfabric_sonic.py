@@ -64,13 +64,37 @@ OWNED_TABLES = frozenset({
 })
 
 
+# Tables the switch owns in which railfabric sets rows (FEATURE|iccpd for MCLAG): the running table is kept and each
+# rendered row's fields are laid over the switch's row of that key. A rendered row the switch's table lacks means the
+# image has no such feature: refused before anything changes. Kept in step with sonic_config_db.ROWS by the tests.
+ROW_TABLES = frozenset({"FEATURE"})
+
+
+def _merge_rows(table: str, rendered: dict[str, Any], running: Any) -> dict[str, Any]:
+    have = running if isinstance(running, dict) else {}
+    missing = sorted(set(rendered) - set(have))
+    if missing:
+        raise FilterError(f"this switch's image has no {table}|{missing[0]} (its CONFIG_DB lists "
+                          f"{', '.join(sorted(have)) or 'none'}): the rendered configuration needs it. For "
+                          f"{table}|iccpd: MCLAG runs in iccpd, which community SONiC images leave out unless built "
+                          "with INCLUDE_ICCPD=y; without it the pair would come up as two switches with one gateway "
+                          "address. Install an image with iccpd, or dual-home the hosts another way")
+    out = json.loads(json.dumps(have))
+    for key, fields in rendered.items():
+        out[key] = {**out[key], **fields}
+    return out
+
+
 def rf_merge_platform_facts(config_db: dict[str, Any], running: dict[str, Any]) -> dict[str, Any]:
     """The target of `config replace`: the rendered file for the tables railfabric owns, the switch's own mac and
-    platform (and its hwsku when the rendered file has none) in DEVICE_METADATA, and every table it does not own as
-    the switch has it. `running` is the switch's whole CONFIG_DB (`sonic-cfggen -d --print-data`)."""
+    platform (and its hwsku when the rendered file has none) in DEVICE_METADATA, the switch's row tables with the
+    rendered rows laid over them (ROW_TABLES), and every table it does not own as the switch has it. `running` is
+    the switch's whole CONFIG_DB (`sonic-cfggen -d --print-data`)."""
     if not isinstance(running, dict):
         raise FilterError("the running CONFIG_DB is not a JSON object of tables")
     out = json.loads(json.dumps(config_db))
+    for table in sorted(ROW_TABLES & set(out)):
+        out[table] = _merge_rows(table, out[table], running.get(table))
     for table, rows in running.items():
         if table not in OWNED_TABLES and table not in out:
             out[table] = json.loads(json.dumps(rows))
