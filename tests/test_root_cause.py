@@ -80,7 +80,7 @@ def test_text_folds_and_all_unfolds(tmp_path: Path, capsys: pytest.CaptureFixtur
     d = edited(tmp_path, NIC_4000G)
     assert main(["validate", "-q", str(d)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith(f"{d / 'hardware.yml'}:51:16: error HOST005: host model 'hgx-h100': its NICs run at "
+    assert lines[0].startswith(f"{d / 'hardware.yml'}:55:16: error HOST005: host model 'hgx-h100': its NICs run at "
                                "4T, a speed no rail switch model it is cabled to runs")
     assert lines[2] == ("    + 561 findings caused by this (PORT006 ×447, RAIL012 ×64, PORT002 ×33, PORT001 ×6, "
                         "CAP001 ×4, HW001 ×4, …); `fabric validate --all` lists them")
@@ -98,7 +98,7 @@ def test_json_and_sarif_carry_the_links(tmp_path: Path, capsys: pytest.CaptureFi
     doc = json.loads(capsys.readouterr().out)
     first, rest = doc["findings"][0], doc["findings"][1:]
     assert first["code"] == "HOST005" and first["causes"] == {"count": 561, "codes": CAUSED_4000G}
-    link = {"code": "HOST005", "file": str(d / "hardware.yml"), "line": 51, "column": 16}
+    link = {"code": "HOST005", "file": str(d / "hardware.yml"), "line": 55, "column": 16}
     assert len(rest) == 561 and all(f["caused_by"] == link for f in rest)
     assert Counter(f["code"] for f in rest) == CAUSED_4000G
     assert doc["exit_code"] == 1 and doc["counts"] == {"error": 559 + 1, "warning": 2, "info": 0}

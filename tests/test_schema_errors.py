@@ -83,7 +83,7 @@ def test_unknown_key_with_nothing_close_lists_allowed_keys(tmp_path: Path) -> No
     f = only(res, "SCH001")
     assert f.location == Location("inv/fabric.yml", 3, 3)
     # FabricSettings: name, platform, mtu, host_mtu, rail_vlan_base, sorted
-    assert f.hint == "allowed keys here: host_mtu, mtu, name, platform, rail_vlan_base"
+    assert f.hint == "allowed keys here: host_mtu, mtu, name, platform, rail_vlan_base, releases"
 
 
 def test_unknown_key_inside_a_dict_of_models(tmp_path: Path) -> None:

@@ -104,6 +104,7 @@ def test_mclag_tables() -> None:
         "MCLAG_DOMAIN": {"2": {"source_ip": "10.255.0.2", "peer_ip": "10.255.0.3", "peer_link": "PortChannel1000"}},
         "MCLAG_INTERFACE": {"2|PortChannel1": {"if_type": "PortChannel"}, "2|PortChannel2": {"if_type": "PortChannel"}},
         "MCLAG_UNIQUE_IP": {"Vlan4094": {"unique_ip": "enable"}},
+        "FEATURE": {"iccpd": {"state": "enabled"}},  # off on the images that carry it (init_cfg.json.j2)
     }
     assert "MCLAG_INTERFACE" not in mclag_tables(dataclasses.replace(m, bonds=()))
 
