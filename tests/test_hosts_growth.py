@@ -37,7 +37,7 @@ from fabric.cli import main
 from fabric.hosts import build_hosts
 from fabric.outputs.hosts import hosts_files
 from tests.helpers import EXAMPLE
-from tests.test_stability import POD_IDS, PROPERTY, SEG_IDS, _model, _pod, build, inventories, pods, segments
+from tests.test_stability import PROPERTY, _model, _pod, build, inventories, with_new_pod, with_new_segment
 
 Rendered = tuple[dict[str, bytes], dict[str, bytes]]  # every file of the render before and after, by path
 SOLVER = "\nsolver:\n  oversubscription: {spine: 1.25}\n"
@@ -177,23 +177,14 @@ def _assert_only_added(data: dict[str, Any], grown: dict[str, Any]) -> None:
 @PROPERTY
 @given(data=inventories(), extra=st.data())
 def test_new_pod_rewrites_no_host_file(data: dict[str, Any], extra: st.DataObject) -> None:
-    free = [p for p in POD_IDS if p not in {pod["id"] for pod in data["pods"]}]
-    new_id = extra.draw(st.sampled_from(free), label="new pod id")
-    grown = copy.deepcopy(data)
-    grown["pods"].insert(extra.draw(st.integers(0, len(grown["pods"])), label="at"),
-                         extra.draw(pods(new_id), label="new pod"))
+    grown, _ = with_new_pod(data, extra)
     _assert_only_added(data, grown)
 
 
 @PROPERTY
 @given(data=inventories(), extra=st.data())
 def test_new_segment_rewrites_no_host_file(data: dict[str, Any], extra: st.DataObject) -> None:
-    pod = extra.draw(st.sampled_from(data["pods"]), label="pod")
-    free = [s for s in SEG_IDS if s not in {seg["id"] for seg in pod["segments"]}]
-    new_id = extra.draw(st.sampled_from(free), label="new segment id")
-    grown = copy.deepcopy(data)
-    segs = _pod(grown, pod["id"])["segments"]
-    segs.insert(extra.draw(st.integers(0, len(segs)), label="at"), extra.draw(segments(new_id), label="new segment"))
+    grown, _, _ = with_new_segment(data, extra)
     _assert_only_added(data, grown)
 
 

@@ -271,3 +271,17 @@ def test_verify_checks_each_file_against_its_release(tmp_path: Path, capsys: pyt
     assert failures == ["FAIL vendor-schema: p1-spine1 startup.yaml: expected Cumulus Linux (NVUE) 5.11 schema "
                         "accepts it, found service.snmp-server: Extra inputs are not permitted "
                         "(configs/p1-spine1/startup.yaml)"]
+
+
+def test_the_in_memory_check_of_the_option_walk_checks_something(tmp_path: Path) -> None:
+    """tests/vendor_schemas.py, which the option walk runs on every fabric, reads the NVUE files it is given: clean
+    files pass, and one unknown key in one switch's file is reported with the file and release."""
+    from fabric.emit import build_files
+    from tests.vendor_schemas import vendor_schema_problems
+
+    files = build_files(run_data(tmp_path, _nvue_data()))
+    assert vendor_schema_problems(files) == []
+    path = "configs/p1-s1-rail0/startup.yaml"
+    files[path] = files[path].replace(b"- set:\n", b"- set:\n    bogus: 1\n", 1)
+    assert vendor_schema_problems(files) == [
+        f"{path} (5.14): bogus: Extra inputs are not permitted"]

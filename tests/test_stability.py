@@ -280,6 +280,27 @@ def test_strategy_builds_valid_fabrics() -> None:
     assert {d for d, *_ in seen} >= {"single-rail", "dual-rail", "multi-rail"}
 
 
+def with_new_pod(data: dict[str, Any], extra: st.DataObject) -> tuple[dict[str, Any], int]:
+    """A copy of `data` with a new pod (an unused id, anywhere in the list), and its id."""
+    free = [p for p in POD_IDS if p not in {pod["id"] for pod in data["pods"]}]
+    new_id = extra.draw(st.sampled_from(free), label="new pod id")
+    grown = copy.deepcopy(data)
+    grown["pods"].insert(extra.draw(st.integers(0, len(grown["pods"])), label="at"),
+                         extra.draw(pods(new_id), label="new pod"))
+    return grown, new_id
+
+
+def with_new_segment(data: dict[str, Any], extra: st.DataObject) -> tuple[dict[str, Any], int, int]:
+    """A copy of `data` with a new segment in one of its pods (unused id, anywhere in the list): (copy, pod, id)."""
+    pod = extra.draw(st.sampled_from(data["pods"]), label="pod")
+    free = [s for s in SEG_IDS if s not in {seg["id"] for seg in pod["segments"]}]
+    new_id = extra.draw(st.sampled_from(free), label="new segment id")
+    grown = copy.deepcopy(data)
+    segs = _pod(grown, pod["id"])["segments"]
+    segs.insert(extra.draw(st.integers(0, len(segs)), label="at"), extra.draw(segments(new_id), label="new segment"))
+    return grown, pod["id"], new_id
+
+
 @PROPERTY
 @given(data=inventories(), rnd=st.randoms(use_true_random=False))
 def test_reorder_changes_nothing(data: dict[str, Any], rnd: random.Random) -> None:
@@ -294,11 +315,7 @@ def test_reorder_changes_nothing(data: dict[str, Any], rnd: random.Random) -> No
 @given(data=inventories(), extra=st.data())
 def test_add_pod_changes_nothing_existing(data: dict[str, Any], extra: st.DataObject) -> None:
     """(2) A new pod (unused id, anywhere in the list) adds values and changes none."""
-    free = [p for p in POD_IDS if p not in {pod["id"] for pod in data["pods"]}]
-    new_id = extra.draw(st.sampled_from(free), label="new pod id")
-    grown = copy.deepcopy(data)
-    grown["pods"].insert(extra.draw(st.integers(0, len(grown["pods"])), label="at"),
-                         extra.draw(pods(new_id), label="new pod"))
+    grown, new_id = with_new_pod(data, extra)
     assert_grows(build(data), build(grown), lambda d: d.pod == new_id, f"add pod {new_id}")
 
 
@@ -306,14 +323,9 @@ def test_add_pod_changes_nothing_existing(data: dict[str, Any], extra: st.DataOb
 @given(data=inventories(), extra=st.data())
 def test_add_segment_changes_nothing_existing(data: dict[str, Any], extra: st.DataObject) -> None:
     """(3) A new segment in an existing pod adds values and changes none."""
-    pod = extra.draw(st.sampled_from(data["pods"]), label="pod")
-    free = [s for s in SEG_IDS if s not in {seg["id"] for seg in pod["segments"]}]
-    new_id = extra.draw(st.sampled_from(free), label="new segment id")
-    grown = copy.deepcopy(data)
-    segs = _pod(grown, pod["id"])["segments"]
-    segs.insert(extra.draw(st.integers(0, len(segs)), label="at"), extra.draw(segments(new_id), label="new segment"))
-    assert_grows(build(data), build(grown), lambda d: (d.pod, d.segment) == (pod["id"], new_id),
-                 f"add segment {pod['id']}/{new_id}")
+    grown, pod_id, new_id = with_new_segment(data, extra)
+    assert_grows(build(data), build(grown), lambda d: (d.pod, d.segment) == (pod_id, new_id),
+                 f"add segment {pod_id}/{new_id}")
 
 
 @PROPERTY

@@ -84,7 +84,7 @@ class Platform:
     # fabric/platforms/<name>_release.py says what differs); () = one form set, no release to choose (PLAT040)
     releases: tuple[str, ...] = ()
     default_release: str = ""  # the release rendered when the inventory names none (one of `releases`)
-    # "module:function" (path of a rendered file, release) → what the vendor's schema of that release refuses in
+    # "module:function" (text of a rendered file, release) → what the vendor's schema of that release refuses in
     # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (README platform table)
     schema_check: str = ""
     # per-queue QoS forms by ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py) where the platform writes

@@ -146,7 +146,7 @@ PLATFORM = Platform(
     configured_virtual_mac=True,  # `ip vrr mac-address` (the model's VIRTUAL_ROUTER_MAC)
     releases=RELEASES,  # Cumulus Linux 5.9-5.14: what differs is in fabric/platforms/nvue_release.py
     default_release=DEFAULT,
-    schema_check="fabric.verify.nvue_schema:check_file",  # NVIDIA's NVUE OpenAPI schema of the release
+    schema_check="fabric.verify.nvue_schema:check_text",  # NVIDIA's NVUE OpenAPI schema of the release
     notes=(
         "MLAG + VRR: each switch of a pair has its own address on each rail SVI beside the shared VRR gateway (the "
         "last two usable addresses of the rail subnet, kept from hosts); the MLAG control and iBGP sessions run "

@@ -16,7 +16,6 @@ import inspect
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -75,10 +74,10 @@ def violations(document: Any, release: str) -> list[Violation]:
     return []
 
 
-def check_file(path: Path, release: str) -> list[str]:
-    """What NVIDIA's schema of `release` refuses in the startup.yaml at `path`, one line per violation."""
+def check_text(text: str, release: str) -> list[str]:
+    """What NVIDIA's schema of `release` refuses in a startup.yaml's text, one line per violation."""
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        return [f"unreadable: {exc}"]
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        return [f"not YAML: {exc}"]
     return [str(v) for v in violations(document, release)]

@@ -20,7 +20,7 @@ from fabric.verify.checks_hosts import HostChecks
 from fabric.verify.checks_links import LinkChecks
 from fabric.verify.frr import have_vtysh, vtysh_problems
 from fabric.verify.hosts import read_hosts, read_railmap
-from fabric.verify.inputs import read_plan
+from fabric.verify.inputs import read_plan, read_text
 from fabric.verify.model import Failure, ObservedDevice, VerifyInputError
 
 
@@ -32,7 +32,7 @@ def reader(platform: str) -> Callable[[str, Path], ObservedDevice]:
 
 
 @cache
-def schema_check(platform: str) -> Callable[[Path, str], list[str]] | None:
+def schema_check(platform: str) -> Callable[[str, str], list[str]] | None:
     """The platform's vendor-schema check of one rendered file (PLATFORMS[platform].schema_check), or None."""
     if not PLATFORMS[platform].schema_check:
         return None
@@ -56,7 +56,7 @@ def _vendor_schemas(root: Path, devices: dict, notes: list[str]) -> list[Failure
         for file in traits.config_files():
             where = f"configs/{name}/{file}"
             out += [Failure("vendor-schema", name, file, f"{traits.title} {release} schema accepts it", p, where)
-                    for p in check(root / where, release)]
+                    for p in check(read_text(root / where, root), release)]
             checked[traits.title] = checked.get(traits.title, 0) + 1
     notes += [f"{title}: {n} file(s) checked against the vendor's schema of their release"
               for title, n in sorted(checked.items())]
