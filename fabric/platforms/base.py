@@ -55,6 +55,7 @@ class Platform:
     replaces_users: bool = False  # the push replaces the whole config, local users included (MGMT001/002)
     configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
     dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
+    dual_homing_refusal: str = ""  # why it renders no MLAG, for the PLAT001 of an MLAG pair on it (with the source)
     # the switches of an MLAG pair each need their own address on a rail SVI beside the shared gateway (Cumulus
     # VRR, NX-OS HSRP/VRRP); False: both answer one shared address with a virtual MAC (EOS, SONiC MCLAG)
     mlag_own_svi_address: bool = False
