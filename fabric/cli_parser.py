@@ -159,7 +159,7 @@ def _add_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        description="Print the JSON Schema of the whole inventory (all files merged). With "
                                    "--per-file: the schema each file under inventory/ satisfies on its own (no "
                                    "top-level key required), the one for editors; its copy is committed at "
-                                   "schema/inventory.schema.json (see the README).")
+                                   "schema/inventory.schema.json (see docs/inventory.md).")
     s.add_argument("--per-file", action="store_true",
                    help="the schema of one inventory file (every top-level key optional) instead of the whole")
     s.set_defaults(func=cmd_schema)

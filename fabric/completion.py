@@ -101,7 +101,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c = sub.add_parser("completion", help="print the shell completion script (bash, zsh or fish)",
                        description="Print the completion script of `fabric` for SHELL. Load it in the shell's "
                                    "start-up file, e.g. `eval \"$(fabric completion bash)\"` in ~/.bashrc; see the "
-                                   "README for zsh and fish.",
+                                   "docs/install.md for zsh and fish.",
                        epilog="examples:\n  fabric completion bash > ~/.local/share/bash-completion/completions/fabric"
                               "\n  fabric completion zsh > ~/.zfunc/_fabric\n"
                               "  fabric completion fish > ~/.config/fish/completions/fabric.fish",

@@ -71,7 +71,7 @@ class Platform:
     # which PFC watchdog times the switch counts in whole polls ("detection", "restoration"): rounded up, QOS005
     watchdog_in_polls: frozenset[str] = frozenset()
     ecn_bytes: bool = True  # ECN/WRED thresholds in bytes; False: queue fill percentages only (Junos), PLAT030
-    notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
+    notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (docs/platforms.md, `fabric show`)
     bond_min_links: bool = True  # an L3 port-channel can say its min-links (NVUE bonds cannot: PLAT001 above 1)
     packet_ecmp_on_bonds: bool = True  # per-packet ECMP works over L3 port-channels (Spectrum AR does not)
     vault_variables: tuple[str, ...] = ()  # vault variables its configs always refer to (Junos: the root password)
@@ -86,7 +86,7 @@ class Platform:
     releases: tuple[str, ...] = ()
     default_release: str = ""  # the release rendered when the inventory names none (one of `releases`)
     # "module:function" (text of a rendered file, release) → what the vendor's schema of that release refuses in
-    # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (README platform table)
+    # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (docs/platforms.md)
     schema_check: str = ""
     # per-queue QoS forms by ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py) where the platform writes
     # queues differently per family: a switch of this platform needs a family listed here (HW006/HW007); empty:
