@@ -51,6 +51,7 @@ class Platform:
     aaa_login: Callable[[str, str], str]  # (method tacacs|radius, server group name) → its AAA login method word
     management_vrf: str = ""  # a fixed management VRF name (SONiC: mgmt); "" = the inventory's system.management.vrf
     eapi: bool = False  # has an HTTPS management API (EOS eAPI) railfabric can enable
+    anta: bool = False  # ANTA (Arista's network test automation) tests it: expected/anta/ gets its catalog
     buffer_tables: bool = False  # the rendered config carries the ASIC's buffer pools/profiles (needs buffers:)
     replaces_users: bool = False  # the push replaces the whole config, local users included (MGMT001/002)
     configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
