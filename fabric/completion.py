@@ -96,8 +96,10 @@ def script(shell: str, build_parser: Callable[[], argparse.ArgumentParser]) -> s
     return shtab.complete(annotate(build_parser()), shell=shell)
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The `completion` command (the parser's subparsers action `sub`)."""
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+               build_parser: Callable[[], argparse.ArgumentParser]) -> None:
+    """The `completion` command (the parser's subparsers action `sub`); `build_parser` makes the whole parser the
+    script is generated from (the caller's own builder: this module stays below the CLI)."""
     c = sub.add_parser("completion", help="print the shell completion script (bash, zsh or fish)",
                        description="Print the completion script of `fabric` for SHELL. Load it in the shell's "
                                    "start-up file, e.g. `eval \"$(fabric completion bash)\"` in ~/.bashrc; see the "
@@ -107,11 +109,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                               "  fabric completion fish > ~/.config/fish/completions/fabric.fish",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("shell", choices=SHELLS)
-    c.set_defaults(func=cmd_completion)
+    c.set_defaults(func=lambda args: cmd_completion(args, build_parser))
 
 
-def cmd_completion(args: argparse.Namespace) -> int:
-    from fabric.cli import build_parser  # the CLI imports this module: import late
-
+def cmd_completion(args: argparse.Namespace, build_parser: Callable[[], argparse.ArgumentParser]) -> int:
     sys.stdout.write(script(args.shell, build_parser))
     return 0
