@@ -58,11 +58,11 @@ probability (see `notes`), and validation warns with PLAT030.
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
-from fabric.platforms.junos_system import ROOT_PASSWORD_VARIABLE
 
 NO_MLAG_REASON = ("Juniper documents MC-LAG (ICCP, mc-ae) for Junos OS on QFX5100/QFX10000, EX and MX, not for "
                   "Junos OS Evolved on the QFX5240, whose dual homing is EVPN-ESI (an overlay railfabric does not "
                   "build)")
+ROOT_PASSWORD_VARIABLE = "junos_root_password_hash"  # the vault variable of `system root-authentication`
 MEDIA_OVERHEAD = 14  # Ethernet header in the Junos media MTU (the FCS is not counted)
 MAX_MEDIA_MTU = 9216
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fabric.platforms.junos import ROOT_PASSWORD_VARIABLE
+
 if TYPE_CHECKING:  # fabric.device.system imports the platform registry, which imports this module
     from fabric.device.system import System
 
@@ -21,7 +23,6 @@ SNMP_VIEW = "RF-ALL"
 # Junos refuses to commit a configuration without a root password ("Root Password Overview"), and `load override`
 # replaces system as a whole: the root account's SHA-512-crypt hash comes from this Ansible Vault variable (the
 # push's pre-flight refuses before sending anything when it is undefined).
-ROOT_PASSWORD_VARIABLE = "junos_root_password_hash"
 ROOT_PASSWORD = f"%%vault.{ROOT_PASSWORD_VARIABLE}%%"
 
 

@@ -75,8 +75,10 @@ Air instance before the first push):
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
-from fabric.platforms.nvue_mlag import PEER_INTERFACE
 from fabric.platforms.nvue_release import DEFAULT, RELEASES
+
+PEERLINK = "peerlink"  # the NVUE name (and type) of the MLAG peer-link bond
+PEER_INTERFACE = f"{PEERLINK}.{{vlan}}"  # Platform.mlag_peer_interface: the model names the subinterface with it
 
 
 def interface_name(port: int, lane: int, lanes: int, serdes: int) -> str:

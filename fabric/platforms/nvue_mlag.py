@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fabric.address import aton
+from fabric.platforms.nvue import PEERLINK
 
 if TYPE_CHECKING:  # the registry imports this package before the device model exists
     from fabric.device import DeviceConfig, Mlag, PortChannel, Vlan
@@ -33,13 +34,11 @@ if TYPE_CHECKING:  # the registry imports this package before the device model e
 Tree = dict[str, Any]
 ON = "on"
 BRIDGE = "br_default"
-PEERLINK = "peerlink"  # the NVUE name (and type) of the MLAG peer-link bond
 MLAG_MAC_BASE = "44:38:39:ff"  # NVIDIA's reserved MLAG system MAC range 44:38:39:ff:00:00-ff:ff
 PRIMARY_PRIORITY = 2048
 SECONDARY_PRIORITY = 32768  # clagd's default
 
 
-PEER_INTERFACE = f"{PEERLINK}.{{vlan}}"  # Platform.mlag_peer_interface: the model names the subinterface with it
 
 
 def peer_subinterface(m: Mlag) -> str:

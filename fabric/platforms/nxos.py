@@ -68,7 +68,10 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
-from fabric.platforms.nxos_vpc import PEER_INTERFACE, PEER_VLAN, RESERVED_VLANS
+
+RESERVED_VLANS = (3968, 4094)  # NX-OS's internal VLAN block (default; `system vlan <n> reserve` moves it)
+PEER_VLAN = 3967  # the model's 4094 is in NX-OS's reserved block 3968-4094
+PEER_INTERFACE = f"Vlan{PEER_VLAN}"  # Platform.mlag_peer_interface (no "{vlan}": NX-OS's own VLAN number)
 
 MODULE = 1  # fixed-form Nexus 9300/9364: every front-panel port is on module 1
 

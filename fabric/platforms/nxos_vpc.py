@@ -29,12 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fabric.platforms.nxos import PEER_VLAN
+
 if TYPE_CHECKING:  # the registry imports this module while fabric.device is importing the registry
     from fabric.device import DeviceConfig, PortChannel
 
-RESERVED_VLANS = (3968, 4094)  # NX-OS's internal VLAN block (default; `system vlan <n> reserve` moves it)
-PEER_VLAN = 3967  # the model's 4094 is in NX-OS's reserved block 3968-4094
-PEER_INTERFACE = f"Vlan{PEER_VLAN}"  # Platform.mlag_peer_interface (no "{vlan}": NX-OS's own VLAN number)
 PEER_VLAN_NAME = "VPC-PEER"
 PRIMARY_PRIORITY = 2048
 SECONDARY_PRIORITY = 32667  # NX-OS's default vPC role priority
