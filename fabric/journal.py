@@ -147,8 +147,8 @@ class Recovered:
                     f"{target}/ was not touched")
         before = self.named - self.moved - self.removed
         return (f"completed the update of {target}/ that a render interrupted at {_when(self.at)} had decided: "
-                f"{self.moved:,} file(s) moved in and {self.removed:,} removed now (it had moved or removed {before:,} of "
-                f"its {self.named:,} before it stopped)")
+                f"{self.moved:,} file(s) moved in and {self.removed:,} removed now (it had moved or removed "
+                f"{before:,} of its {self.named:,} before it stopped)")
 
 
 def _when(at: float) -> str:
