@@ -226,7 +226,8 @@ def _say_pending(out: Path) -> bool:
     from fabric.journal import unfinished
     from fabric.outdir import leftovers
 
-    decided = unfinished(leftovers(out.resolve()))
+    target = out.resolve()
+    decided = unfinished(target, leftovers(target))
     for update in decided:
         print(update.describe(out))
     return bool(decided)

@@ -28,10 +28,11 @@ A render killed on the way (SIGKILL, power loss) leaves its stage beside the out
   inventory from what is there, so the tree it leaves is exactly that inventory's (the old inventory's, too: a
   render of it after a recovery writes the old files back).
 - A journal that is not one railfabric writes (not JSON, wrong types, a path that is absolute, holds `..` or a dot
-  name, or a file in the stage that is not a regular file, or a symbolic link on the way in the output directory) is
-  never applied: the stage is removed with a note, the output directory is untouched and the render re-renders
-  whatever differs. A recovery that fails (a read-only directory) keeps the journal, names the error and exits 2;
-  the next render tries again.
+  name, or a file in the stage that is not a regular file, or a symbolic link on the way in the output directory),
+  or one whose files in the output directory changed since it was decided (each file still to be replaced or
+  removed must be the one `.railfabric-old/` holds), is never applied: the stage is removed with a note, the
+  output directory is untouched by it and the render re-renders whatever differs. A recovery that fails (a
+  read-only directory) keeps the journal, names the error and exits 2; the next render tries again.
 
 Test hook (tests/test_journal_recovery.py): when the environment variable RAILFABRIC_FAULT_AT holds a non-negative
 integer N when this module is imported, the process ends with os._exit(137) (as if SIGKILLed: no cleanup, no undo)
@@ -43,6 +44,7 @@ comparison per step.
 from __future__ import annotations
 
 import contextlib
+import filecmp
 import json
 import os
 import shutil
@@ -155,10 +157,17 @@ def _when(at: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
 
 
-def unfinished(stages: Iterable[Path]) -> list[Decided]:
-    """The updates that `stages` (a killed render's leftovers, fabric.outdir.leftovers) hold decided, in order. Read
-    only: a journal that `recover` would not apply is not one."""
-    return [found for stage in stages if isinstance(found := read(stage), Decided)]
+def unfinished(target: Path, stages: Iterable[Path]) -> list[Decided]:
+    """The updates of `target` that `stages` (a killed render's leftovers, fabric.outdir.leftovers) hold decided, in
+    order: those `recover` would complete. Reads only."""
+    found: list[Decided] = []
+    base = os.fspath(target)
+    for stage in stages:
+        decided = read(stage)
+        if isinstance(decided, Decided) and not _refusal(base, os.fspath(stage), decided,
+                                                          *_left(base, os.fspath(stage), decided)):
+            found.append(decided)
+    return found
 
 
 def read(stage: Path) -> Decided | str | None:
@@ -197,9 +206,10 @@ def _plain_path(rel: str) -> bool:
 def recover(target: Path, stage: Path) -> Recovered | None:
     """Complete the update a killed render left in `stage` (its journal says what was decided): None when there was
     none (the stage can simply be removed). Each step is made only where it was not yet: a file already moved is no
-    longer in the stage, a removed one no longer in `target`. A journal that is not railfabric's, or that would
-    move something that is not a regular file of the stage or through a symbolic link in `target`, is not applied
-    (`Recovered.ignored` says why). An error on the way keeps the journal (the next render tries again) and is
+    longer in the stage, a removed one no longer in `target`. A journal that is not railfabric's, that would move
+    something that is not a regular file of the stage or through a symbolic link in `target`, or whose files in
+    `target` are no longer those it was decided over (`_as_decided`), is not applied (`Recovered.ignored` says
+    why). An error on the way keeps the journal (the next render tries again) and is
     raised as an OSError that says so."""
     found = read(stage)
     if found is None:
@@ -207,12 +217,10 @@ def recover(target: Path, stage: Path) -> Recovered | None:
     if isinstance(found, str):
         return Recovered(0.0, 0, 0, 0, found)
     base, new = os.fspath(target), os.fspath(stage)
-    named = len(found.place) + len(found.remove)
-    if not _all_plain(new, found.place, file=True) or not _all_plain(base, (*found.place, *found.remove)):
-        return Recovered(found.at, 0, 0, named, "its journal would move a file that is not a regular file, or "
-                         "through a symbolic link")
-    place = [rel for rel in found.place if os.path.lexists(os.path.join(new, rel))]
-    remove = [rel for rel in found.remove if _not_a_directory(os.path.join(base, rel))]
+    place, remove = _left(base, new, found)
+    refused = _refusal(base, new, found, place, remove)
+    if refused:
+        return Recovered(found.at, 0, 0, len(found.place) + len(found.remove), refused)
     try:
         _apply(base, new, place, remove, found.remove, _Steps())
         _step()
@@ -220,7 +228,23 @@ def recover(target: Path, stage: Path) -> Recovered | None:
     except OSError as exc:
         raise OSError(exc.errno, f"could not complete the update an interrupted render had decided ({exc.strerror});"
                       " fix that and run `fabric render` again", exc.filename) from exc
-    return Recovered(found.at, len(place), len(remove), named)
+    return Recovered(found.at, len(place), len(remove), len(found.place) + len(found.remove))
+
+
+def _left(base: str, new: str, found: Decided) -> tuple[list[str], list[str]]:
+    """What is left to do of `found`: the files still in the stage, and the removals still there."""
+    return ([rel for rel in found.place if os.path.lexists(os.path.join(new, rel))],
+            [rel for rel in found.remove if _not_a_directory(os.path.join(base, rel))])
+
+
+def _refusal(base: str, new: str, found: Decided, place: Sequence[str], remove: Sequence[str]) -> str:
+    """Why `found` must not be applied (empty: it may): it would move something that is not a regular file of the
+    stage, or go through a symbolic link in the output directory, or what it would replace changed since."""
+    if not _all_plain(new, found.place, file=True) or not _all_plain(base, (*found.place, *found.remove)):
+        return "its journal would move a file that is not a regular file, or through a symbolic link"
+    if not all(_as_decided(base, new, rel) for rel in (*place, *remove)):
+        return "the files it would replace or remove changed since it was decided (another render wrote them)"
+    return ""
 
 
 def _all_plain(root: str, paths: Iterable[str], file: bool = False) -> bool:
@@ -248,6 +272,27 @@ def _all_plain(root: str, paths: Iterable[str], file: bool = False) -> bool:
             except FileNotFoundError:
                 pass  # moved in already
     return True
+
+
+def _as_decided(base: str, new: str, rel: str) -> bool:
+    """Is `rel`, not moved or removed yet, still what the update was decided over? The way back (`.railfabric-old/`)
+    holds a link to (or a copy of) each file that was there: the file there now must be that one; where there was
+    none (a new file, or a directory the removals empty) there must be none now either, or a directory."""
+    have, back = os.path.join(base, rel), os.path.join(new, OLD, rel)
+    try:
+        now = os.lstat(have)
+    except FileNotFoundError:
+        return not os.path.lexists(back)
+    if stat.S_ISDIR(now.st_mode):
+        return not os.path.lexists(back)
+    try:
+        was = os.lstat(back)
+    except FileNotFoundError:
+        return False
+    if os.path.samestat(now, was):
+        return True
+    # a copy (a file system without hard links): the same bytes
+    return stat.S_ISREG(now.st_mode) and stat.S_ISREG(was.st_mode) and filecmp.cmp(have, back, shallow=False)
 
 
 def _not_a_directory(path: str) -> bool:
