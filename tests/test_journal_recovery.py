@@ -158,11 +158,23 @@ def _check_pending(out: Path, capsys: pytest.CaptureFixture[str], inventory: Pat
 
 
 def _render_ends_at(out: Path, capsys: pytest.CaptureFixture[str], inventory: Path, tree: dict[str, str],
-                    pending: bool, check: bool = True) -> None:
+                    pending: bool, check: bool = True, fx: Fabrics | None = None) -> None:
     """The next render of `inventory`: exit 0, the recovery said on stderr when an update was pending (and nothing
-    said otherwise), exactly `tree`, nothing left beside it, and its check clean."""
+    said otherwise), exactly `tree`, nothing left beside it, and its check clean. With `fx`, the counts the
+    recovery says are those of the files of the OLD → NEW update still to do in the tree it found."""
+    if fx is not None and pending:
+        found = _snapshot(out)
+        places = [p for p in fx.new if fx.new[p] != "dir" and fx.new[p] != fx.old.get(p)]
+        removals = [p for p in fx.old if fx.old[p] != "dir" and p not in fx.new]
+        assert len(places) + len(removals) == 21  # 13 changed + 4 added, 4 removed (see the test below)
+        to_move = sum(1 for p in places if found.get(p) != fx.new[p])
+        to_remove = sum(1 for p in removals if p in found)
+        said = (f"{to_move} file(s) moved in and {to_remove} removed now (it had moved or removed "
+                f"{21 - to_move - to_remove} of its 21 before it stopped)")
     rc, _out, err = _fabric(capsys, "render", str(inventory), "--out", str(out), "-q")
     assert rc == 0, err
+    if fx is not None and pending:
+        assert said in err, err
     assert ("completed the update of" in err) == pending, err
     assert pending or err == "", err  # a stage without a journal is removed without a word
     assert "EBUSY" not in err and "ignored" not in err and "without applying" not in err
@@ -195,7 +207,7 @@ def test_a_render_killed_at_every_step(fabrics: Fabrics, tmp_path: Path,
         else:
             assert all(tree[p] in (fx.old.get(p), fx.new.get(p)) for p in tree if tree[p] != "dir"), steps
         _check_pending(out, capsys, fx.new_inv, pending, fx.new)
-        _render_ends_at(out, capsys, fx.new_inv, fx.new, pending)
+        _render_ends_at(out, capsys, fx.new_inv, fx.new, pending, fx=fx)
 
         out = _fresh(fx, tmp_path / f"back-{steps}")
         assert _killed_render(fx.new_inv, out, steps) == 137
@@ -335,7 +347,7 @@ def test_a_recovery_that_fails_keeps_its_journal(fabrics: Fabrics, tmp_path: Pat
         if str(dst).startswith(str(out) + "/"):
             raise OSError(errno.EROFS, "Read-only file system", dst)
         real(src, dst)
-    monkeypatch.setattr(journal.os, "replace", read_only)
+    monkeypatch.setattr(os, "replace", read_only)  # the os module journal uses
     rc, _said, err = _fabric(capsys, "render", str(fabrics.new_inv), "--out", str(out), "-q")
     monkeypatch.undo()
     assert rc == 2 and "could not complete the update an interrupted render had decided (Read-only" in err, err
