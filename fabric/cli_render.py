@@ -162,6 +162,7 @@ def _check(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     out = Path(args.out)
     compared = _compared(args, progress, stage)
     if isinstance(compared, int):
+        _say_pending(out)  # named even when the inventory does not render (its exit code is not 0 either)
         return compared
     files, diff = compared
     pending = _say_pending(out)
@@ -242,10 +243,11 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import unified
 
     compared = _compared(args, progress, stage)
+    out = Path(args.out)
     if isinstance(compared, int):
+        _say_pending(out)
         return compared
     files, diff = compared
-    out = Path(args.out)
     pending = _say_pending(out)
     if diff.clean and not pending:
         print("No changes. generated/ matches the inventory.")

@@ -375,3 +375,18 @@ def test_a_journal_older_than_the_files_is_not_applied(fabrics: Fabrics, tmp_pat
     rc, _said, err = _fabric(capsys, "render", str(fabrics.old_inv), "--out", str(out), "-q")
     assert rc == 0 and "changed since it was decided" in err and "completed" not in err
     assert _snapshot(out) == fabrics.old and _beside(out) == []
+
+
+def test_the_pending_update_is_named_when_the_inventory_has_errors(fabrics: Fabrics, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`render --check` and `plan` of an inventory that does not validate still name the pending update (and keep
+    the validation's exit code, 1); nothing is touched."""
+    out = _fresh(fabrics, tmp_path / "bad")
+    assert _killed_render(fabrics.new_inv, out, 30) == 137
+    bad = write_files(tmp_path / "bad-inv", {"fabric.yml": (fabrics.old_inv / "fabric.yml").read_text()
+                                             .replace("spines:\n    count: 2", "spines:\n    count: 0")})
+    before = _snapshot(out)
+    for argv in (["render", "--check"], ["plan"]):
+        rc, said, _err = _fabric(capsys, *argv, str(bad), "--out", str(out))
+        assert rc == 1 and "has an unfinished update" in said, said
+    assert _snapshot(out) == before and _stage_journal(out) is not None
