@@ -1,13 +1,16 @@
-# railfabric: every target creates .venv on first use (Python 3.11+, no other prerequisites).
+# railfabric: every target creates .venv on first use (Python 3.11+, no other prerequisites). The targets that only
+# run railfabric install railfabric and its runtime dependencies; the test, lint, fuzz and bench targets add the test
+# tool chain (pyproject.toml's `test` extra: pytest, ruff, mypy, ansible-core, anta, ...) on first use.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 FABRIC := $(BIN)/fabric
 INVENTORY ?= inventory
 STAMP  := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .DEFAULT_GOAL := help
-.PHONY: help venv render validate check plan test lint fuzz lab bench schema clean sonic-yang
+.PHONY: help venv render validate check plan test test-fast lint fuzz lab bench schema clean sonic-yang
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -15,10 +18,14 @@ help: ## list the targets
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
 	@touch $(STAMP)
 
-venv: $(STAMP) ## create .venv and install railfabric into it (editable)
+$(TEST_STAMP): $(STAMP)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(TEST_STAMP)
+
+venv: $(TEST_STAMP) ## create .venv with railfabric (editable) and the test tool chain
 
 render: $(STAMP) ## validate inventory/ and render generated/ (configs, Ansible, cabling, IP plan)
 	$(FABRIC) render $(INVENTORY)
@@ -26,23 +33,23 @@ render: $(STAMP) ## validate inventory/ and render generated/ (configs, Ansible,
 validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github|codequality to change the output)
 	$(FABRIC) validate $(INVENTORY) $(if $(FORMAT),--format $(FORMAT))
 
-check: $(STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale
+check: $(TEST_STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale
 	$(FABRIC) validate -q $(INVENTORY)
 	$(FABRIC) render --check $(INVENTORY)
 
 plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-request comment)
 	$(FABRIC) plan $(INVENTORY)
 
-lint: $(STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.toml)
+lint: $(TEST_STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.toml)
 	$(BIN)/ruff check fabric tests bench
 	$(BIN)/mypy
 
 # the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
 # run in a second pytest process beside the rest (2 cores), their log printed after; both must pass
 LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
-             tests/test_rollout_nxos.py tests/test_wheel.py
+             tests/test_rollout_nxos.py tests/test_wheel.py tests/test_make_render.py
 
-test: $(STAMP) lint ## install the test tools (root: Debian packages), lint, run the suite (labs in a second process)
+test: $(TEST_STAMP) lint ## install the test tools (root: Debian packages), lint, run the suite (labs in a second process)
 	@mkdir -p .cache
 	@tests/tools/install.sh $(BIN)/python
 	@$(BIN)/python -m pytest -q -p no:cacheprovider $(LAB_TESTS) > .cache/test-labs.log 2>&1 & labs=$$!; \
@@ -50,7 +57,7 @@ test: $(STAMP) lint ## install the test tools (root: Debian packages), lint, run
 	wait $$labs; lab=$$?; echo "--- lab and push tests (pytest $(LAB_TESTS)):"; cat .cache/test-labs.log; \
 	test $$rest -eq 0 && test $$lab -eq 0
 
-fuzz: $(STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
+fuzz: $(TEST_STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
 	FUZZ_CASES=$${FUZZ_CASES:-5000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
 lab: $(STAMP) ## FRR lab, verified against the plan (root; POD=N, HOSTS=N|all, FAULT=asn|summary|mtu|host-policy, KEEP=1)

@@ -159,7 +159,7 @@ def _add_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        description="Print the JSON Schema of the whole inventory (all files merged). With "
                                    "--per-file: the schema each file under inventory/ satisfies on its own (no "
                                    "top-level key required), the one for editors; its copy is committed at "
-                                   "schema/inventory.schema.json (see the README).")
+                                   "schema/inventory.schema.json (see docs/inventory.md).")
     s.add_argument("--per-file", action="store_true",
                    help="the schema of one inventory file (every top-level key optional) instead of the whole")
     s.set_defaults(func=cmd_schema)
@@ -257,8 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render(sub, workers)
     _add_plan(sub, workers)
     for add in (_add_report, _add_size, _add_schema, _add_explain, _add_show, _add_lab, _add_verify,
-                add_sonic_yang_parser, add_completion_parser):
+                add_sonic_yang_parser):
         add(sub)
+    add_completion_parser(sub, build_parser)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                              help="show Python tracebacks on internal errors")

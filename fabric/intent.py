@@ -365,6 +365,11 @@ class HostModel(_Model):
         None, description="RDMA device of every NIC port, in the order of netdevs (mlx5 gives each port its own "
         "device): nics × ports_per_nic names (HOST002). Under dual_homing: mlag a NIC's port 1 entry names its RoCE "
         "LAG device (mlx5_bond_<k>). Default: mlx5_<i> for port i counted from 0 (mlx5_bond_<n> for NIC n's bond)")
+    accepts_out_of_order: bool = Field(
+        False, description="the NICs place RoCE packets that arrive out of order into memory instead of dropping "
+        "them (NVIDIA 'Out-of-Order Data Placement': ConnectX-5 and later, RC/XRC QPs and DC, enabled per QP), so "
+        "switches may spray a flow packet by packet (routing.ecmp.mode: packet). false (the default): a NIC that "
+        "takes reordering as loss and retransmits (go-back-N); HOST007 refuses packet spraying toward it")
 
 
 # --------------------------------------------------------------------------- the fabric

@@ -318,7 +318,7 @@ def load_inventory(root: Path) -> Loaded:
     files = scan(root, findings)
     if not files and not findings:
         findings.append(Finding("LOAD008", f"no .yml or .yaml files in {quote(display_path(root), 80)}",
-                                Location(display_path(root)), "add fabric.yml (see the README)", fatal=True))
+                                Location(display_path(root)), "add fabric.yml (see docs/inventory.md)", fatal=True))
     over = over_budget(files, root)
     if over is not None:
         findings.append(over)

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from fabric.allocate import Plan, allocate
-from fabric.core.finding import Finding, Severity, has_errors, unique_sorted
+from fabric.core.causes import unique_sorted
+from fabric.core.finding import Finding, Severity, has_errors
 from fabric.core.source_map import Location, SourceMap
 from fabric.cpus import available_cpus, can_fork
 from fabric.intent import Inventory

@@ -34,7 +34,7 @@ from fabric.allocate import allocate
 from fabric.device import DeviceConfig, build_devices
 from fabric.intent import Platform
 from fabric.lab.expect import expected
-from fabric.lab.model import build_spec
+from fabric.lab.spec import build_spec
 from fabric.outputs import artifacts
 from fabric.outputs.state import state_files
 from fabric.pipeline import Result, run

@@ -319,3 +319,63 @@ def test_the_github_render_check_passes_full_when_asked(tmp_path: Path, value: s
     res = subprocess.run(["bash", "-eu", "-c", run], env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["render", "inventory", "--check", *(["--full"] if full else [])]
+
+
+# --------------------------------------------------------------------------- where railfabric is installed from
+
+def _source_copy(repo: Path) -> None:
+    """./railfabric in the user's repository: the railfabric source tree (as a submodule checkout would hold it)."""
+    shutil.copytree(ROOT, repo / "railfabric", ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".cache", "generated", "tests", "bench", "*.egg-info", "build", "dist", ".hypothesis",
+        "__pycache__", ".mypy_cache", ".ruff_cache"))
+
+
+def _github_install() -> tuple[dict[str, str], str]:
+    doc = _load(GITHUB)
+    runs = {step["run"] for job in doc["jobs"].values() for step in job["steps"]
+            if step.get("name") == "Install railfabric"}
+    assert len(runs) == 1 and len(doc["jobs"]) == 3  # the same step in all three jobs
+    env = doc["env"]
+    assert env["RAILFABRIC"] == "${{ vars.RAILFABRIC || './railfabric' }}"  # the repository variable, else the path
+    for job in doc["jobs"].values():  # the path may be a submodule: every checkout fetches submodules
+        checkout = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout@"))
+        assert checkout["with"]["submodules"] is True
+    return {"RAILFABRIC": "./railfabric", "RAILFABRIC_MISSING": env["RAILFABRIC_MISSING"]}, runs.pop()
+
+
+def _run_step(script: str, repo: Path, env: dict[str, str], site: Path) -> subprocess.CompletedProcess[str]:
+    """The step's script as the runner runs it (bash -e), `python` being this environment's; pip installs into
+    `site` without dependencies (they are this environment's own), building railfabric as any pip install does."""
+    run_env = {**os.environ, **env, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "PIP_NO_DEPS": "1",
+               "PIP_TARGET": str(site), "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_QUIET": "1"}
+    return subprocess.run(["bash", "-e", "-c", script], cwd=repo, env=run_env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_the_github_install_step_runs_as_written(tmp_path: Path) -> None:
+    env, script = _github_install()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    # without ./railfabric and without the variable: the step fails with what to do, as a workflow annotation
+    res = _run_step(script, repo, env, tmp_path / "none")
+    assert res.returncode == 1
+    assert res.stdout.startswith("::error::railfabric could not be installed from RAILFABRIC. Add it as "
+                                 "./railfabric (git submodule add URL railfabric,")
+    # with the source at ./railfabric: installed, the `fabric` command included
+    _source_copy(repo)
+    res = _run_step(script, repo, env, tmp_path / "site")
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "site" / "fabric" / "__init__.py").is_file()
+    assert (tmp_path / "site" / "bin" / "fabric").is_file()
+
+
+def test_the_gitlab_install_runs_as_written(tmp_path: Path) -> None:
+    doc = _load(GITLAB)
+    assert doc["variables"]["RAILFABRIC"] == "./railfabric"
+    assert doc["variables"]["GIT_SUBMODULE_STRATEGY"] == "recursive"
+    (script,) = doc["default"]["before_script"]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    res = _run_step(script, repo, {"RAILFABRIC": "./railfabric"}, tmp_path / "none")
+    assert res.returncode == 1
+    assert "railfabric could not be installed from RAILFABRIC=./railfabric. Add it as ./railfabric" in res.stderr

@@ -101,6 +101,38 @@ def test_bash_completes_listed_values(bash_script: Path, workdir: Path) -> None:
                                                                                       "host-policy"}
 
 
+def _rendered(workdir: Path) -> Path:
+    """A generated/ tree as `fabric render` leaves it: switch hostnames under configs/, GPU servers and the host
+    groups' `_groups` under hosts/, files beside them."""
+    for d in ("configs/p1-s1-rail0", "configs/p1-s1-rail1", "configs/p1-spine1", "hosts/p1-s1-gpu001",
+              "hosts/_groups/p1-s1-h1"):
+        (workdir / "generated" / d).mkdir(parents=True)
+    (workdir / "generated" / "hosts" / "railmap.csv").write_text("")
+    (workdir / "generated" / "configs" / "README").write_text("")
+    return workdir
+
+
+def test_bash_completes_device_names(bash_script: Path, workdir: Path) -> None:
+    """`fabric show` completes the switch and host names of the render in the working directory (directories
+    only, `_groups` left out), nothing outside a rendered checkout."""
+    assert bash_complete(bash_script, ["fabric", "show", "p"], workdir) == set()  # generated/ is empty
+    _rendered(workdir)
+    assert bash_complete(bash_script, ["fabric", "show", "p1-s1-r"], workdir) == {"p1-s1-rail0", "p1-s1-rail1"}
+    assert bash_complete(bash_script, ["fabric", "show", ""], workdir) == {"p1-s1-rail0", "p1-s1-rail1",
+                                                                           "p1-spine1", "p1-s1-gpu001"}
+
+
+def test_fish_completes_device_names(tmp_path: Path, workdir: Path) -> None:
+    fish = _need("fish")
+    script = tmp_path / "fabric.fish"
+    script.write_text(_script("fish"), encoding="utf-8")
+    _rendered(workdir)
+    out = subprocess.run([fish, "--no-config", "-c", f"source {script}; complete -C 'fabric show p1-'"],
+                         capture_output=True, text=True, check=True, timeout=30, cwd=workdir).stdout
+    assert {row.split("\t", 1)[0] for row in out.splitlines() if row} == {"p1-s1-rail0", "p1-s1-rail1",
+                                                                         "p1-spine1", "p1-s1-gpu001"}
+
+
 def test_fish_completes_commands_and_options(tmp_path: Path) -> None:
     fish = _need("fish")
     script = tmp_path / "fabric.fish"
@@ -120,6 +152,13 @@ def test_zsh_script_parses_and_registers(tmp_path: Path) -> None:
     zsh = _need("zsh")
     (tmp_path / "_fabric").write_text(_script("zsh"), encoding="utf-8")
     subprocess.run([zsh, "-f", "-n", str(tmp_path / "_fabric")], check=True, timeout=30)
+    # the device-name function runs on its own: defined by the script, it lists a rendered tree's names
+    work = _rendered(tmp_path / "work")
+    listed = subprocess.run([zsh, "-f", "-c", "compadd() { print -l -- ${(P)${@[-1]}} }; "
+                             f"eval \"$(sed -n '/^_railfabric_devices()/p' {tmp_path / '_fabric'})\"; "
+                             "_railfabric_devices"], capture_output=True, text=True, check=True, timeout=30,
+                            cwd=work).stdout
+    assert sorted(listed.split()) == ["p1-s1-gpu001", "p1-s1-rail0", "p1-s1-rail1", "p1-spine1"]
     out = subprocess.run([zsh, "-f", "-c", f"fpath=({tmp_path} $fpath); autoload -Uz compinit; "
                                            "compinit -u -D; print -r -- $_comps[fabric]"],
                          capture_output=True, text=True, check=True, timeout=30).stdout

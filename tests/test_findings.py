@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from fabric.core.finding import Finding, Severity, counts, exit_code, has_errors, unique_sorted
+from fabric.core.causes import unique_sorted
+from fabric.core.finding import Finding, Severity, counts, exit_code, has_errors
 from fabric.core.source_map import Location
 from fabric.findings import format_github, format_json, format_sarif, format_text
 

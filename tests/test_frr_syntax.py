@@ -57,7 +57,7 @@ def test_every_sonic_device_has_a_generated_frr_conf() -> None:
 
 def test_the_lab_loads_exactly_the_generated_files() -> None:
     """`fabric lab` renders in memory; that is byte for byte what generated/configs/<host>/frr.conf holds."""
-    from fabric.lab.model import build_spec
+    from fabric.lab.spec import build_spec
     from fabric.pipeline import run
 
     spec = build_spec(run(EXAMPLE))

@@ -24,7 +24,8 @@ import pytest
 
 from fabric.lab.coverage import nothing_to_verify
 from fabric.lab.expect import expected
-from fabric.lab.model import FAULTS, build_spec
+from fabric.lab.model import FAULTS
+from fabric.lab.spec import build_spec
 from fabric.pipeline import Result, run
 from tests.helpers import EXAMPLE, ROOT, base_inventory, example_all_sonic, run_data, with_system
 

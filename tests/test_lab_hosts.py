@@ -171,7 +171,7 @@ def mini2(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict]:
 
 def test_hosts_selected_and_wired_from_the_rail_map(mini2) -> None:
     from fabric.lab.expect import expected
-    from fabric.lab.model import build_spec
+    from fabric.lab.spec import build_spec
 
     res, files = mini2
     spec = build_spec(res, hosts=2, host_files=files)
@@ -210,7 +210,7 @@ def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
     """Without spines (a rail-only pod of 2 segments) nothing routes between rail switches: same-rail pings across
     segments and cross-rail pings are planned to fail; only the 9001 probe is left out (no passing destination)."""
     from fabric.lab.expect import expected
-    from fabric.lab.model import build_spec
+    from fabric.lab.spec import build_spec
 
     res = _rail_only(tmp_path)
     spec = build_spec(res, hosts=1, host_files=_standin_netplan(res))
@@ -241,7 +241,7 @@ def test_hosts_sharing_nics_get_one_interface_per_nic_port(tmp_path: Path) -> No
     named as the host's rendered netplan file names it (nic0, nic1). Cabling, by hand: host k's NIC n on port
     2(k-1)+n+1 of its segment's rail switch, 4 lanes a port → Ethernet 4·(2(k-1)+n); rail n → VLAN 100+n; address
     .k+1 of the rail subnet (s1: 172.16.0/1.0/24, s2: 172.16.8/9.0/24)."""
-    from fabric.lab.model import build_spec
+    from fabric.lab.spec import build_spec
 
     res = _shared_nics(tmp_path)
     rows = railmap_rows(res)
@@ -267,7 +267,8 @@ def test_hosts_sharing_nics_get_one_interface_per_nic_port(tmp_path: Path) -> No
 
 def test_two_ports_on_one_interface_are_refused(tmp_path: Path) -> None:
     """Two NIC ports of the plan can never be one interface of the host file: named, not renamed."""
-    from fabric.lab.model import LabError, build_spec
+    from fabric.lab.model import LabError
+    from fabric.lab.spec import build_spec
 
     res = _shared_nics(tmp_path)
     files = rendered_host_files(res)
@@ -281,7 +282,8 @@ def test_two_ports_on_one_interface_are_refused(tmp_path: Path) -> None:
 
 
 def test_missing_host_files_are_named(mini2) -> None:
-    from fabric.lab.model import LabError, build_spec
+    from fabric.lab.model import LabError
+    from fabric.lab.spec import build_spec
 
     res, files = mini2
     with pytest.raises(LabError, match=r"no rendered netplan file .* p1-s1-gpu001"):

@@ -105,7 +105,7 @@ def test_need_counts_pairs_on_each_rail_svi(tmp_path: Path) -> None:
     """The mini fabric of tests.helpers with a second segment (test_lab_hosts._mini2): 2 segments × 4 hosts, each
     host 2 NICs on rails 0 and 1 → 4 rail SVIs with 4 host NICs each. Per SVI the 4 NICs and the switch may each
     learn the other 4: 5 × 4 = 20 → 80; 2 ends per routed link: the lab's spine links. All hosts built."""
-    from fabric.lab.model import build_spec
+    from fabric.lab.spec import build_spec
     from tests.test_lab_hosts import _mini2, _standin_netplan
 
     res = _mini2(tmp_path)

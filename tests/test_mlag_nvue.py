@@ -305,10 +305,10 @@ def test_expected_peer_sessions(rendered: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ validation
 
-@pytest.mark.parametrize("platform", ["sonic", "eos", "nvue", "nxos", "junos"])
+@pytest.mark.parametrize("platform", ["sonic", "eos", "nvue", "nxos"])
 def test_every_platform_takes_the_pair(tmp_path: Path, platform: str) -> None:
-    """Every platform now renders dual homing (SONiC MCLAG, EOS MLAG, NVUE MLAG + VRR, NX-OS vPC + HSRP, Junos
-    MC-LAG + VRRP): no PLAT001 for an MLAG pair on any of them."""
+    """Every platform but Junos renders dual homing (SONiC MCLAG, EOS MLAG, NVUE MLAG + VRR, NX-OS vPC + HSRP): no
+    PLAT001 for an MLAG pair on any of them. Junos refuses it: tests/test_mlag_junos.py."""
     data = nvue_mlag_inventory()
     data["pods"][0]["segments"][0]["platform"] = platform
     plat = [f.message for f in run_data(tmp_path, data).findings if f.code == "PLAT001" and "MLAG pair" in f.message]

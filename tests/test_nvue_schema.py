@@ -97,6 +97,7 @@ def test_the_mlag_fabric_passes_nvidias_schema(tmp_path: Path, release: str) -> 
 def test_adaptive_routing_passes_nvidias_schema(tmp_path: Path) -> None:
     data = _nvue_data()
     data["routing"] = {"ecmp": {"mode": "packet"}}
+    data["host_models"]["h2"]["accepts_out_of_order"] = True  # HOST007 otherwise
     devices = _devices(run_data(tmp_path, data))
     tree = document(devices["p1-s1-rail0"])[0]["set"]
     assert tree["router"]["adaptive-routing"] == {"enable": "on"}

@@ -100,6 +100,7 @@ EOS = {("fabric", "platform"): "eos"}
 UDP_SYSLOG = {("system", "syslog", 0, "protocol"): "udp"}  # NX-OS has no TCP syslog (PLAT001)
 NXOS = {("fabric", "platform"): "nxos", **UDP_SYSLOG}
 MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
+SPRAYING = {("fabric", "platform"): "nvue", ("routing", "ecmp", "mode"): "packet"}  # NVUE: adaptive routing
 
 # context on BOTH sides of the comparison, where an option only means something next to another one
 CONTEXT: dict[str, dict[tuple, Any]] = {
@@ -122,7 +123,13 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "pods.*.segments.*.platform": UDP_SYSLOG, "devices.{}.platform": UDP_SYSLOG,
     "devices.{}.model": {("switch_models", "sw64b"): {"ports": 64, "speed": "800G", "breakouts": ["2x400G"],
                                                       "latency_ns": 900, "buffers": SONIC_BUFFERS}},
+    # packet spraying needs NICs that place out-of-order packets (HOST007): the base's h2 says so
+    "routing.ecmp.mode": {("host_models", "h2", "accepts_out_of_order"): True},
+    "host_models.{}.accepts_out_of_order": SPRAYING,
 }
+# options whose baseline (their CONTEXT) is refused with this code and which make it render: the option changes the
+# outcome (the NVUE walk has its own, NVUE_UNBLOCKS)
+UNBLOCKS = {"host_models.{}.accepts_out_of_order": "HOST007"}  # packet spraying toward NICs that declare OOO
 # context on the variant side only: the option is invalid without it, and the base is the comparison
 EXTRA: dict[str, dict[tuple, Any]] = {
     "pods.*.segments.*.rails_per_switch": {**SEG0_UP, ("pods", 0, "segments", 0, "rail_design"): "multi-rail"},
@@ -331,6 +338,11 @@ def test_the_walk_finds_the_known_options() -> None:
 def test_option_changes_output_or_is_refused(tmp_path: Path, name: str, dotted: str, context: dict,
                                              change: dict) -> None:
     key = json.dumps(sorted((list(k), v) for k, v in context.items()), default=str)
+    if dotted in UNBLOCKS and not name.startswith("nxos: "):
+        assert UNBLOCKS[dotted] in _render(tmp_path / "base", _with(context))[1]
+        files, errors = _render(tmp_path / "variant", _with({**context, **change}))
+        assert files is not None, f"{name} should render, got {errors}"
+        return
     if key not in _BASELINES:
         base, errors = _render(tmp_path / "base", _with(context))
         assert base is not None, f"the baseline with context {context} does not validate: {errors}"
@@ -358,7 +370,8 @@ NVUE_REFUSED: dict[tuple[str, str], str | None] = {
     ("pods.*.spines.port_channel_members", "2"): "PLAT001",  # NVUE bonds cannot say min-links 2 (the default)
 }
 # options whose NVUE baseline (their CONTEXT) is refused and which make it render: the option changes the outcome
-NVUE_UNBLOCKS = {"pods.*.spines.port_channel_min_links": "PLAT001"}  # bundles of 2 render with min-links 1
+NVUE_UNBLOCKS = {"pods.*.spines.port_channel_min_links": "PLAT001",  # bundles of 2 render with min-links 1
+                 "host_models.{}.accepts_out_of_order": "HOST007"}  # spraying toward NICs that place OOO packets
 # options that mean nothing on NVUE and change nothing there (the SONiC/EOS walk covers them): say why
 NVUE_NOT_APPLICABLE = {
     "system.management.eapi": "the NVUE push runs `nv` over SSH; eAPI is Arista's",

@@ -23,6 +23,7 @@ REFUSED: dict[str, str] = {
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
     "pods.*.segments.*.dual_homing=esi": "PLAT002",
+    "pods.*.segments.*.dual_homing=mlag": "PLAT001",  # MC-LAG not documented for Junos OS Evolved (junos.py)
     "system=unset": "MGMT001",  # load override would remove the push account
     "system.users=unset": "MGMT001",
     "system.push_user=unset": "MGMT002",

@@ -17,7 +17,6 @@ from fabric.device.interfaces import physical
 from fabric.pipeline import run
 from fabric.platforms.asic import AsicFamily
 from fabric.platforms.eos_asic import EOS_QUEUE_FORMS
-from fabric.platforms.junos_conf import vlan_members
 from fabric.platforms.nxos_config import build_view
 from fabric.platforms.sonic_config_db_buffers import buffer_tables
 from fabric.platforms.sonic_config_db_qos import map_tables, port_tables, qos_tables, scheduler_tables
@@ -92,11 +91,6 @@ def test_nxos_ports_view(devices: dict[str, DeviceConfig]) -> None:
     hundred = dataclasses.replace(i, speed=100, lanes=i.lanes[:4], fec="rs", mode="member")
     (port,) = build_view(dataclasses.replace(dev, interfaces=(hundred,))).ports
     assert (port.fec, port.switchport) == ("rs-fec", None)  # a member outside a vPC pair: no switchport
-
-
-def test_junos_vlan_members() -> None:
-    assert vlan_members(("RAIL0",)) == "RAIL0"
-    assert vlan_members(("RAIL0", "MLAG-PEER")) == "[ RAIL0 MLAG-PEER ]"
 
 
 def test_buffers_shared_by_switches_of_one_shape(devices: dict[str, DeviceConfig]) -> None:

@@ -397,9 +397,11 @@ def test_bundle_rules(tmp_path: Path) -> None:
     assert codes(run_data(tmp_path / "b", data)) == []
     # per-packet ECMP needs routed ports: refused over bonds, fine without them
     data["routing"] = {"ecmp": {"mode": "packet"}}
+    data["host_models"]["h2"]["accepts_out_of_order"] = True  # HOST007 otherwise (tests/test_spraying.py)
     assert codes(run_data(tmp_path / "c", data)) == ["PLAT001"]
     plain = _nvue(base_inventory())
     plain["routing"] = {"ecmp": {"mode": "packet"}}
+    plain["host_models"]["h2"]["accepts_out_of_order"] = True
     assert codes(run_data(tmp_path / "d", plain)) == []
     # SONiC bundles keep their min-links: no finding
     assert codes(run_data(tmp_path / "e", _bundled(with_system(base_inventory())))) == []

@@ -15,10 +15,11 @@ counts toward the exit code as before. Text output shows roots with a count line
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from fabric.core.finding import Cause, Finding, Severity
+from fabric.core.finding import MAX_FINDINGS, OVERFLOW_CODE, Cause, Finding, Severity, hidden_count, overflow_note
 
 
 def fold(findings: list[Finding]) -> list[Finding]:
@@ -90,3 +91,26 @@ def folded_text(root: Finding) -> str:
     parts = ", ".join(f"{code} ×{k:,}" for code, k in root.causes[:6])
     more = ", …" if len(root.causes) > 6 else ""
     return f"+ {n:,} finding{'s' if n != 1 else ''} caused by this ({parts}{more})"
+
+
+def unique_sorted(findings: Iterable[Finding], limit: int = MAX_FINDINGS) -> list[Finding]:
+    """Each finding once, in file/line order, except that a root cause comes first with the findings it caused
+    right after it (fold); of two copies the fatal one wins. At most `limit` of them, then one
+    LOAD016 finding that counts the rest (budget notes of earlier stages are merged into it)."""
+    kept: dict[tuple, Finding] = {}
+    hidden: list[Finding] = []
+    noted = 0
+    for f in findings:
+        if f.code == OVERFLOW_CODE:
+            noted += hidden_count(f)
+            hidden.append(f)
+            continue
+        key = (f.code, f.message, f.location, f.severity)
+        if key not in kept or (f.fatal and not kept[key].fatal):
+            kept[key] = f
+    ordered = fold(sorted(kept.values(), key=Finding.sort_key))
+    shown, cut = ordered[:limit], ordered[limit:]
+    if not cut and not noted:
+        return shown
+    last = next((f.location for f in reversed(shown) if f.location is not None), None)
+    return [*shown, overflow_note(noted + len(cut), [*cut, *hidden], last)]

@@ -253,6 +253,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "segment's rails (RAIL001), or its ports_per_nic from each segment's dual_homing (TOPO004). The model's fact is "
      "the likely fault, reported once at its own line; the segments' findings are folded under it (root cause "
      "first: `fabric validate --all` lists them)."),
+    ("HOST007", "spraying-toward-in-order-nics", "Packet spraying toward NICs that cannot take reordering",
+     "routing.ecmp.mode packet sprays each flow's packets over every uplink, so one queue pair's packets arrive out "
+     "of order. A RoCE NIC without out-of-order data placement takes a gap as loss and retransmits from it "
+     "(go-back-N): spraying then lowers goodput. NVIDIA documents out-of-order data placement for ConnectX-5 and "
+     "later on RC/XRC QPs and DC, enabled per QP (NCCL_IB_ADAPTIVE_ROUTING=1, set by the host files under packet "
+     "mode). A host model in a pod with spines says so with accepts_out_of_order: true."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("VLAN002", "vlan-reserved", "A rail VLAN is in the platform's reserved VLAN block",
      "Some switches keep a block of VLANs for internal use and refuse to configure them: NX-OS reserves 3968-4094 "

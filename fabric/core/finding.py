@@ -67,36 +67,11 @@ class Finding:
         return (loc.file, loc.line, loc.col, self.code, self.message)
 
 
-def unique_sorted(findings: Iterable[Finding], limit: int = MAX_FINDINGS) -> list[Finding]:
-    """Each finding once, in file/line order, except that a root cause comes first with the findings it caused
-    right after it (fabric.core.causes.fold); of two copies the fatal one wins. At most `limit` of them, then one
-    LOAD016 finding that counts the rest (budget notes of earlier stages are merged into it)."""
-    kept: dict[tuple, Finding] = {}
-    hidden: list[Finding] = []
-    noted = 0
-    for f in findings:
-        if f.code == OVERFLOW_CODE:
-            noted += _hidden_count(f)
-            hidden.append(f)
-            continue
-        key = (f.code, f.message, f.location, f.severity)
-        if key not in kept or (f.fatal and not kept[key].fatal):
-            kept[key] = f
-    from fabric.core.causes import fold  # the causes module builds on this one
-
-    ordered = fold(sorted(kept.values(), key=Finding.sort_key))
-    shown, cut = ordered[:limit], ordered[limit:]
-    if not cut and not noted:
-        return shown
-    last = next((f.location for f in reversed(shown) if f.location is not None), None)
-    return [*shown, overflow_note(noted + len(cut), [*cut, *hidden], last)]
-
-
 OVERFLOW_CODE = "LOAD016"
 _OVERFLOW = re.compile(r"^([\d,]+) more findings not shown")
 
 
-def _hidden_count(f: Finding) -> int:
+def hidden_count(f: Finding) -> int:
     m = _OVERFLOW.match(f.message)
     return int(m.group(1).replace(",", "")) if m else 0
 

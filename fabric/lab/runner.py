@@ -19,9 +19,10 @@ from fabric.lab.coverage import NotRun, not_run, nothing_to_verify
 from fabric.lab.daemons import OVERLAYS, Instances, check_frr
 from fabric.lab.expect import Expected, expected
 from fabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
-from fabric.lab.model import FAULTS, NS_PREFIX, SUBSTITUTIONS, Fault, LabError, LabSpec, build_spec, name_problems
+from fabric.lab.model import FAULTS, NS_PREFIX, SUBSTITUTIONS, Fault, LabError, LabSpec, name_problems
 from fabric.lab.neigh import size_table
 from fabric.lab.runs import RUN_ID_LEN, Registry, RunLock, new_run_id
+from fabric.lab.spec import build_spec
 from fabric.lab.teardown import list_namespaces, teardown, teardown_saved
 from fabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
 from fabric.lab.verify import pings as run_pings

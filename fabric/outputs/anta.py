@@ -20,7 +20,9 @@ from typing import Any
 
 import orjson
 
-from .state import State
+from fabric.platforms import PLATFORMS
+
+from .state_items import State
 
 ANTA_VERSION = "1.10"
 ANTA_DIR = "expected/anta"
@@ -159,7 +161,7 @@ def inventory_text(states: Iterable[State]) -> str:
 
 def anta_files(states: Iterable[State]) -> dict[str, str]:
     """Every EOS switch's catalog and the inventory (none of either when the fabric has no EOS switch)."""
-    eos = [st for st in states if st["platform"] == "eos"]
+    eos = [st for st in states if PLATFORMS[st["platform"]].anta]
     if not eos:
         return {}
     out = {catalog_path(st["device"]): catalog_text(st) for st in eos}

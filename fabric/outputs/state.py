@@ -16,9 +16,11 @@ from typing import Any
 import orjson
 
 from fabric.device import DeviceConfig
+from fabric.platforms import PLATFORMS
 
+from .anta import anta_inventory_files, catalog_path, catalog_text
 from .state_index import FabricIndex, build_index
-from .state_items import QUOTED, Dumped, neighbor_items, port_items, route_items
+from .state_items import QUOTED, Dumped, State, neighbor_items, port_items, route_items
 from .state_routes import expected_routes
 
 SCHEMA_ID = "https://railfabric.dev/schema/expected-state/v1.json"
@@ -27,7 +29,6 @@ STATE_DIR = "expected/state"
 ADDRESS_FAMILY = "ipv4-unicast"  # the underlay's only address family
 VRF = "default"  # fabric sessions and routes live in the default VRF (management has its own)
 
-State = dict[str, Any]
 
 
 def _port_channels(dev: DeviceConfig) -> list[dict[str, Any]]:
@@ -161,8 +162,6 @@ def states(devices: Mapping[str, DeviceConfig], ix: FabricIndex | None = None) -
 
 def state_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
     """expected/state/<device>.json for every device and the ANTA files of the EOS switches."""
-    from .anta import anta_inventory_files
-
     index = build_index(devices)
     out: dict[str, str] = {}
     for dev in devices.values():
@@ -174,11 +173,9 @@ def state_files(devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
 def device_state_files(dev: DeviceConfig, ix: FabricIndex) -> dict[str, str]:
     """One switch's expected/state/<device>.json and, for an EOS switch, its ANTA catalog: from its own model and
     the fabric-wide index only."""
-    from .anta import catalog_path, catalog_text
-
     text = device_state_text(dev, ix)
     out = {state_path(dev.hostname): text}
-    if dev.platform == "eos":
+    if PLATFORMS[dev.platform].anta:
         out[catalog_path(dev.hostname)] = catalog_text(orjson.loads(text))
     return out
 
@@ -186,4 +183,4 @@ def device_state_files(dev: DeviceConfig, ix: FabricIndex) -> dict[str, str]:
 def anta_hosts(devices: Mapping[str, DeviceConfig]) -> list[State]:
     """What the ANTA inventory reads of each EOS switch (the keys of its expected state it shows)."""
     return [{"device": d.hostname, "role": d.role, "pod": d.pod, "segment": d.segment, "management": d.management}
-            for d in devices.values() if d.platform == "eos"]
+            for d in devices.values() if PLATFORMS[d.platform].anta]

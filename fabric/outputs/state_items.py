@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import islice, repeat
 from operator import attrgetter, itemgetter, le
 from socket import AF_INET, inet_pton
+from typing import Any
 
 import orjson
 
@@ -26,6 +27,8 @@ from fabric.device.mlag import MLAG_PEER_GROUP
 
 from .state_index import FabricIndex
 from .state_routes import Route
+
+State = dict[str, Any]  # one switch's expected state, as expected/state/<device>.json holds it
 
 QUOTED_MAX = 1 << 17  # quoted strings kept (names and prefixes: about 40,000 at 131,072 GPUs)
 

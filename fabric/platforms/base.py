@@ -51,10 +51,12 @@ class Platform:
     aaa_login: Callable[[str, str], str]  # (method tacacs|radius, server group name) → its AAA login method word
     management_vrf: str = ""  # a fixed management VRF name (SONiC: mgmt); "" = the inventory's system.management.vrf
     eapi: bool = False  # has an HTTPS management API (EOS eAPI) railfabric can enable
+    anta: bool = False  # ANTA (Arista's network test automation) tests it: expected/anta/ gets its catalog
     buffer_tables: bool = False  # the rendered config carries the ASIC's buffer pools/profiles (needs buffers:)
     replaces_users: bool = False  # the push replaces the whole config, local users included (MGMT001/002)
     configured_virtual_mac: bool = False  # the MLAG shared gateway MAC is written in the config
     dual_homing: frozenset[str] = frozenset()  # dual_homing modes it renders (mlag); two-vlans needs nothing
+    dual_homing_refusal: str = ""  # why it renders no MLAG, for the PLAT001 of an MLAG pair on it (with the source)
     # the switches of an MLAG pair each need their own address on a rail SVI beside the shared gateway (Cumulus
     # VRR, NX-OS HSRP/VRRP); False: both answer one shared address with a virtual MAC (EOS, SONiC MCLAG)
     mlag_own_svi_address: bool = False
@@ -70,7 +72,7 @@ class Platform:
     # which PFC watchdog times the switch counts in whole polls ("detection", "restoration"): rounded up, QOS005
     watchdog_in_polls: frozenset[str] = frozenset()
     ecn_bytes: bool = True  # ECN/WRED thresholds in bytes; False: queue fill percentages only (Junos), PLAT030
-    notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (README table, `fabric show`)
+    notes: tuple[str, ...] = field(default=())  # what it cannot express, for people (docs/platforms.md, `fabric show`)
     bond_min_links: bool = True  # an L3 port-channel can say its min-links (NVUE bonds cannot: PLAT001 above 1)
     packet_ecmp_on_bonds: bool = True  # per-packet ECMP works over L3 port-channels (Spectrum AR does not)
     vault_variables: tuple[str, ...] = ()  # vault variables its configs always refer to (Junos: the root password)
@@ -85,7 +87,7 @@ class Platform:
     releases: tuple[str, ...] = ()
     default_release: str = ""  # the release rendered when the inventory names none (one of `releases`)
     # "module:function" (text of a rendered file, release) → what the vendor's schema of that release refuses in
-    # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (README platform table)
+    # it, for `fabric verify` and the tests; "" = no vendor schema that runs offline (docs/platforms.md)
     schema_check: str = ""
     # per-queue QoS forms by ASIC family (switch_models.<m>.asic, fabric/platforms/asic.py) where the platform writes
     # queues differently per family: a switch of this platform needs a family listed here (HW006/HW007); empty:

@@ -50,6 +50,7 @@ PLATFORM = Platform(
     ansible_plugin="eos_ansible.py",
     aaa_login=lambda method, group: f"group {group}",  # aaa authentication login default group <name> ...
     eapi=True,
+    anta=True,  # expected/anta/: ANTA catalogs test EOS switches
     replaces_users=True,
     dual_homing=frozenset({"mlag"}),
     configured_virtual_mac=True,

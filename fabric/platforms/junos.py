@@ -41,18 +41,13 @@ Forms NOT verified against a vendor page (kept as the closest documented form; c
 Verified besides the list above: `system root-authentication` is mandatory for any commit ("Root Password
 Overview"), `commit confirmed` rolls back by itself after its timeout (NETCONF commit-confirmed page).
 
-MC-LAG (dual_homing mlag; fabric/platforms/junos_mclag.py). Checked against Juniper's MC-LAG guide and statement
-pages: `protocols iccp local-ip-addr`, `peer A { session-establishment-hold-time; redundancy-group-id-list;
-backup-liveness-detection backup-peer-ip; liveness-detection minimum-interval / multiplier }`, `multi-chassis
-multi-chassis-protection A interface aeN`, `switch-options service-id`, `aggregated-ether-options mc-ae { mc-ae-id;
-redundancy-group; chassis-id 0|1; mode active-active; status-control active|standby }` with `lacp system-id /
-admin-key`, and that QFX MC-LAG routes by MAC synchronization (same IRB address on both) or VRRP over IRB.
-MC-LAG forms NOT verified: that MC-LAG (a Junos OS feature documented for QFX5100/QFX10000) is supported by Junos
-OS Evolved on QFX5240 at all (the feature explorer was not reachable: check before use; EVPN-ESI multihoming may be
-its only dual homing); ae numbers up to ae1004 and `device-count 1005` (the model numbers the peer link 1000); the
-VRRP statement forms `address A/L { vrrp-group N { virtual-address V; priority P; accept-data; } }` on an irb unit
-and the same group number on several IRBs; `backup-liveness-detection` over the mgmt_junos management instance;
-`type internal` without peer-as and the `then next-hop self` policy ahead of the export policy.
+Dual homing (`dual_homing: mlag`) is refused (PLAT001 through Platform.dual_homing, with NO_MLAG_REASON). Juniper
+documents MC-LAG (ICCP, mc-ae) for Junos OS on QFX5100/QFX10000, EX and MX ("Multichassis Link Aggregation User
+Guide", 2025-12-11, its examples validated on Junos OS 17.3R1/19.4R1); no Juniper document found names MC-LAG for
+Junos OS Evolved or the QFX5240, and the Junos OS Evolved 23.4R1 release notes add an "MC-LAG emulation" over EVPN
+(ESI, no ICCP or ICL) for ACX routers, which is what Evolved offers in its place. EVPN-ESI multihoming needs the
+EVPN-VXLAN overlay railfabric does not build (PLAT002 for `dual_homing: esi`). The MC-LAG junos.conf that earlier
+releases of railfabric rendered was removed with this refusal (git history: fabric/platforms/junos_mclag.py).
 
 What it cannot express (PLAT001 through the capability fields): PFC watchdog actions other than drop; ECMP modes other
 than flow. ECN thresholds are queue fill percentages on Junos, not bytes: the byte thresholds of qos.ecn cannot be
@@ -63,9 +58,11 @@ probability (see `notes`), and validation warns with PLAT030.
 from __future__ import annotations
 
 from fabric.platforms.base import OutputFile, Platform
-from fabric.platforms.junos_mclag import PEER_INTERFACE
 from fabric.platforms.junos_system import ROOT_PASSWORD_VARIABLE
 
+NO_MLAG_REASON = ("Juniper documents MC-LAG (ICCP, mc-ae) for Junos OS on QFX5100/QFX10000, EX and MX, not for "
+                  "Junos OS Evolved on the QFX5240, whose dual homing is EVPN-ESI (an overlay railfabric does not "
+                  "build)")
 MEDIA_OVERHEAD = 14  # Ethernet header in the Junos media MTU (the FCS is not counted)
 MAX_MEDIA_MTU = 9216
 
@@ -109,12 +106,11 @@ PLATFORM = Platform(
     replaces_users=True,  # load override replaces system login as a whole
     vault_variables=(ROOT_PASSWORD_VARIABLE,),  # system root-authentication, in every junos.conf
     svi_prefix="irb.",  # vlans NAME l3-interface irb.<id>
-    dual_homing=frozenset({"mlag"}),  # MC-LAG: fabric/platforms/junos_mclag.py
-    mlag_own_svi_address=True,  # each switch's own IRB address beside the VRRP virtual address (the gateway)
-    mlag_peer_interface=PEER_INTERFACE,  # irb.4094: ICCP and the MC-LAG peer's iBGP session
+    dual_homing=frozenset(),  # MC-LAG is not documented for Junos OS Evolved (module docstring)
+    dual_homing_refusal=NO_MLAG_REASON,
     ecn_bytes=False,  # drop-profile fill levels are percentages of the queue (PLAT030 warns)
     notes=(
-        "dual_homing mlag is MC-LAG: ICCP over irb.4094, ICL ae1000, mc-ae host bonds, gateway by VRRP on the IRB",
+        "dual_homing mlag is refused: MC-LAG is not documented for Junos OS Evolved on QFX5240",
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from fabric.platforms.junos import MEDIA_OVERHEAD
 from fabric.platforms.junos_cos import Cos, build_cos
-from fabric.platforms.junos_mclag import PEER_VLAN_NAME, JMcae, JMclag, JVrrp, mcae, mclag, vrrp
 from fabric.platforms.junos_system import JSystem, build_jsystem, quoted
 
 if TYPE_CHECKING:  # fabric.device imports the platform registry, which imports this module
@@ -21,7 +20,6 @@ if TYPE_CHECKING:  # fabric.device imports the platform registry, which imports 
 
 EXPORT_POLICY = "RF-EXPORT"  # what BGP advertises: aggregates, loopback and rail subnets, suppressed specifics
 ECMP_POLICY = "RF-ECMP"  # forwarding-table export: install every equal-cost path
-NEXT_HOP_POLICY = "RF-NEXT-HOP-SELF"  # iBGP to the MC-LAG peer: `then next-hop self`, evaluation goes on
 # routing-options maximum-ecmp takes one of these (Juniper "maximum-ecmp (routing-options)", Junos 21.1R1+)
 MAXIMUM_ECMP_VALUES = (16, 32, 64, *range(96, 513, 32))
 BFD_INTERVAL_MS = 1000  # Juniper AI JVD leaf config: bfd-liveness-detection minimum-interval 1000 multiplier 3
@@ -51,17 +49,8 @@ class JAe:
     description: str
     media_mtu: int
     inet_mtu: int
-    ipv4: str  # a.b.c.d/len of a routed bundle, "" on MC-LAG bonds and the ICL
+    ipv4: str  # a.b.c.d/len of the routed bundle
     min_links: int
-    mode: str = "routed"  # routed | access (MC-LAG host bond) | trunk (the ICL)
-    vlans: tuple[str, ...] = ()  # VLAN names: the access VLAN, or the ICL's trunk VLANs
-    mcae: JMcae | None = None
-    vlan_members: str = ""  # `vlan members` value: the one name, or "[ a b ]" for several (vlan_members())
-
-
-def vlan_members(names: tuple[str, ...]) -> str:
-    """A `vlan members` value: a single VLAN as it is, several as a Junos list."""
-    return names[0] if len(names) == 1 else f"[ {' '.join(names)} ]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +58,8 @@ class JVlan:
     name: str
     id: int
     description: str
-    address: str  # a.b.c.d/len on irb.<id>: the gateway, or on an MC-LAG switch its own address
+    address: str  # a.b.c.d/len on irb.<id>: the rail gateway
     inet_mtu: int
-    vrrp: JVrrp | None = None  # MC-LAG: the shared gateway as a VRRP virtual address
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +76,6 @@ class JGroup:
     peer_as: int | None  # the group's `peer-as`: shared by every neighbour of an external group, else None
     bfd: bool
     neighbors: tuple[JNeighbor, ...]
-    internal: bool = False  # iBGP (the MC-LAG peer, same AS): `type internal`, no peer-as, no multiple-as
-    next_hop_self: bool = False  # the NEXT_HOP_POLICY ahead of the export policy
     neighbor_peer_as: bool = False  # `peer-as` per neighbour: external, neighbours in several ASes
     multiple_as: bool = False  # `multipath multiple-as`: external groups when the fabric load-balances across ASes
 
@@ -115,11 +101,9 @@ class JunosView:
     bfd_multiplier: int
     export_policy: str
     ecmp_policy: str
-    next_hop_policy: str
     prefix_list: str
     prefix_list_entries: tuple[str, ...]
     cos: Cos
-    mclag: JMclag | None = None
 
 
 def _ports(dev: DeviceConfig) -> list[JPort]:
@@ -154,12 +138,9 @@ def _groups(dev: DeviceConfig) -> tuple[JGroup, ...]:
 
 
 def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
-    internal = bool(g.neighbors) and all(n.remote_as == dev.asn for n in g.neighbors)
-    return JGroup(g.name, quoted(g.description), None if internal else g.remote_as, g.bfd,
+    return JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
                   tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
-                  internal=internal, next_hop_self=g.next_hop_self,
-                  neighbor_peer_as=not internal and g.remote_as is None,
-                  multiple_as=dev.bgp.multipath_relax and not internal)
+                  neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax)
 
 
 def maximum_ecmp(width: int) -> int:
@@ -167,37 +148,15 @@ def maximum_ecmp(width: int) -> int:
     return next((v for v in MAXIMUM_ECMP_VALUES if v >= width), MAXIMUM_ECMP_VALUES[-1])
 
 
-def _vlan_names(dev: DeviceConfig) -> dict[int, str]:
-    names = {v.id: v.name for v in dev.vlans}
-    if dev.mlag is not None:
-        names[dev.mlag.vlan] = PEER_VLAN_NAME
-    return names
-
-
 def _aes(dev: DeviceConfig) -> tuple[JAe, ...]:
-    """Routed fabric bundles; on an MC-LAG switch also the host bonds (mc-ae, access) and the ICL (trunk)."""
-    names = _vlan_names(dev)
-    out = []
-    for pc in dev.port_channels:
-        vids = pc.trunk_vlans if pc.mode == "trunk" else (pc.vlan,) if pc.vlan is not None else ()
-        vlans = tuple(names[v] for v in vids)
-        out.append(JAe(pc.name, quoted(pc.description), pc.mtu + MEDIA_OVERHEAD, pc.mtu, pc.ipv4 or "",
-                       pc.min_links, pc.mode, vlans, mcae(dev, pc), vlan_members(vlans) if vlans else ""))
-    return tuple(out)
+    """The routed fabric bundles (Junos here has no host bonds: MC-LAG is refused, fabric/platforms/junos.py)."""
+    return tuple(JAe(pc.name, quoted(pc.description), pc.mtu + MEDIA_OVERHEAD, pc.mtu, pc.ipv4 or "", pc.min_links)
+                 for pc in dev.port_channels)
 
 
 def _vlans(dev: DeviceConfig) -> tuple[JVlan, ...]:
-    """The rail VLANs (on an MC-LAG switch: its own IRB address + the shared gateway by VRRP), then the MC-LAG
-    peer VLAN with the pair's /31 (ICCP and the iBGP session run over it)."""
-    out = []
-    for n, v in enumerate(dev.vlans, 1):
-        shared = vrrp(dev, n, v.gateway) if v.own else None
-        out.append(JVlan(v.name, v.id, quoted(f"{v.name} {v.prefix}"), v.own or v.gateway, v.mtu, shared))
-    m = dev.mlag
-    if m is not None:
-        out.append(JVlan(PEER_VLAN_NAME, m.vlan, quoted(f"MC-LAG peer {m.peer}"),
-                         f"{m.local_ip}/{m.prefix_len}", dev.mtu))
-    return tuple(out)
+    """The rail VLANs with their gateway on irb.<id>."""
+    return tuple(JVlan(v.name, v.id, quoted(f"{v.name} {v.prefix}"), v.gateway, v.mtu) for v in dev.vlans)
 
 
 def build_view(dev: DeviceConfig) -> JunosView:
@@ -221,11 +180,9 @@ def build_view(dev: DeviceConfig) -> JunosView:
         bfd_multiplier=BFD_MULTIPLIER,
         export_policy=EXPORT_POLICY,
         ecmp_policy=ECMP_POLICY,
-        next_hop_policy=NEXT_HOP_POLICY,
         prefix_list=dev.bgp.prefix_list,
         prefix_list_entries=dev.bgp.prefix_list_entries,
         cos=build_cos(dev),
-        mclag=mclag(dev),
     )
 
 

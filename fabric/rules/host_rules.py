@@ -1,5 +1,14 @@
-"""Host rules (HOST001-HOST004) on the host models: the NIC names that the host files (fabric/hosts/) are rendered
-with name every NIC port exactly once, and no port is named like a bond the host gets."""
+"""Host rules on the host models: the NIC names that the host files (fabric/hosts/) are rendered with name every NIC
+port exactly once, and no port is named like a bond the host gets (HOST001-HOST004); packet spraying only toward
+NICs that place out-of-order packets (HOST007).
+
+HOST007: with routing.ecmp.mode packet the rail switches spray a flow's packets over every uplink, so packets of one
+RoCE queue pair reach the destination NIC out of order. A NIC without out-of-order data placement takes that as loss
+and retransmits from the first missing packet (go-back-N), so spraying cuts goodput instead of raising it. NVIDIA
+documents out-of-order data placement for ConnectX-5 and later on RC/XRC QPs and DC ("Out-of-Order (OOO) Data
+Placement", MLNX_OFED 23.10 / DOCA 2.9 documentation), enabled per QP (NCCL_IB_ADAPTIVE_ROUTING=1, which the host
+files set under packet mode). Every host model placed in a pod with spines must say its NICs do
+(`accepts_out_of_order: true`); a rail-only pod has no uplinks to spray over."""
 
 from __future__ import annotations
 
@@ -8,7 +17,7 @@ from collections import Counter
 from fabric.core.finding import Finding
 from fabric.core.source_map import SourceMap
 from fabric.hosts.names import bond
-from fabric.intent import DualHoming, Inventory
+from fabric.intent import DualHoming, EcmpMode, Inventory
 from fabric.textsafe import quote
 
 
@@ -40,4 +49,26 @@ def check_hosts(inv: Inventory, src: SourceMap) -> list[Finding]:
                 out.append(Finding("HOST004", f"host model {name}: NIC port {quote(clash)} has the name of a bond "
                                    "(dual_homing: mlag bonds NIC n's ports as bond<n>)",
                                    src.loc(("host_models", name, "netdevs")), "rename the port"))
+    return out + _out_of_order(inv, src)
+
+
+def _out_of_order(inv: Inventory, src: SourceMap) -> list[Finding]:
+    """HOST007 (module docstring): one finding per host model that receives sprayed packets and cannot take them."""
+    if inv.routing.ecmp.mode is not EcmpMode.PACKET:
+        return []
+    placed = sorted({hg.model for pod in inv.pods if pod.spines is not None for seg in pod.segments
+                     for hg in seg.host_groups})
+    where = src.loc(("routing", "ecmp", "mode"))
+    out = []
+    for name in placed:
+        model = inv.host_models.get(name)
+        if model is None or model.accepts_out_of_order:
+            continue  # an unknown model is REF's finding
+        out.append(Finding("HOST007", f"routing.ecmp.mode packet sprays each flow over every uplink, but host model "
+                           f"{quote(name)} does not declare NICs that accept out-of-order packets: they would take "
+                           "reordering as loss and retransmit", where,
+                           f"set host_models.{name}.accepts_out_of_order: true if its NICs do out-of-order data "
+                           "placement (NVIDIA ConnectX-5 and later), or use routing.ecmp.mode flow or flowlet",
+                           related=tuple(loc for loc in (src.loc(("host_models", name)),) if loc),
+                           uses=(("host_models", name),)))
     return out

@@ -44,15 +44,16 @@ def _pair(a: Switch, b: Switch, speeds: list[int], nic_speed: int, src: SourceMa
     for what, x, y in (("platform", a.platform, b.platform), ("model", a.model, b.model)):
         if x != y:
             out.append(Finding("MLAG002", f"MLAG pair {a.name} / {b.name}: {what} {x} and {y} differ; the pair "
-                               "must be one logical switch", src.loc(("devices", b.key)) or where,
+                               "must be one logical switch", src.values.get(("devices", b.key)) or where,
                                f"give both switches the same {what} (devices: overrides apply to one switch)"))
     for sw in (a, b) if a.platform != b.platform else (a,):
         traits = PLATFORMS[sw.platform]
         if DualHoming.MLAG.value not in traits.dual_homing:
             out.append(Finding("PLAT001", f"MLAG pair {a.name} / {b.name}: dual_homing: mlag cannot be expressed on "
                                f"{sw.platform} ({sw.name}); {sw.platform} offers "
-                               f"{', '.join(sorted(traits.dual_homing)) or 'no dual homing'}",
-                               src.loc(("devices", sw.key)) or src.loc((*path, "dual_homing")) or where,
+                               f"{', '.join(sorted(traits.dual_homing)) or 'no dual homing'}"
+                               f"{': ' + traits.dual_homing_refusal if traits.dual_homing_refusal else ''}",
+                               src.values.get(("devices", sw.key)) or src.loc((*path, "dual_homing")),
                                "move the segment to a platform that renders MLAG, or use dual_homing: two-vlans"))
     if not speeds:
         out.append(Finding("MLAG001", f"MLAG pair {a.name} / {b.name} has no peer link (every peer-link port is "

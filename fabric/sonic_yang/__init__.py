@@ -12,3 +12,5 @@ validate, references between tables included. This package reproduces that check
 - `yanglint`: validate the instance document with libyang's `yanglint` and read its errors back.
 - `check`: every configs/*/config_db.json of a generated/ tree, one line per problem (`fabric sonic-yang`).
 """
+
+ENV_MODELS = "SONIC_YANG_MODELS"  # where the exported SONiC YANG models are, when --models is not given

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-ENV_MODELS = "SONIC_YANG_MODELS"  # where the exported SONiC YANG models are, when --models is not given
+from fabric.sonic_yang import ENV_MODELS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import jinja2
 
-from fabric.sonic_yang.command import ENV_MODELS as ENV_MODELS  # defined beside the parser, which names it too
+from fabric.sonic_yang import ENV_MODELS as ENV_MODELS
 
 MODELS_SUBDIR = "src/sonic-yang-models/yang-models"
 TEMPLATES_SUBDIR = "src/sonic-yang-models/yang-templates"

@@ -1,12 +1,14 @@
 """The concrete topology: switches, hosts and links with both ends (expand.py builds it from the intent).
 
-model.py: the records; expand.py: the orchestration (super-spines, spines, per pod); rails.py: a segment's rail
-switches, hosts and host links, MLAG peer links; uplinks.py: rail → spine and spine → super-spine links; ports.py:
-which ports face where and the position allocator; cabling.py: explicit `cabling:` entries.
+model.py: the records; expansion.py: the state one expansion fills; expand.py: the orchestration (super-spines,
+spines, per pod); rails.py: a segment's rail switches, hosts and host links, MLAG peer links; uplinks.py: rail →
+spine and spine → super-spine links; ports.py: which ports face where and the position allocator; cabling.py:
+explicit `cabling:` entries.
 """
 
 from fabric.topology.cabling import apply_cabling
-from fabric.topology.expand import Expansion, expand
+from fabric.topology.expand import expand
+from fabric.topology.expansion import Expansion
 from fabric.topology.model import (
     MLAG_CHANNEL_BASE,
     MLAG_PEER_CHANNEL,

@@ -3,15 +3,11 @@ and the MLAG peer links of a `dual_homing: mlag` segment."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fabric.intent import DualHoming, HostModel, Inventory, RailDesign, Segment
+from fabric.topology.expansion import Expansion
 from fabric.topology.model import MLAG_CHANNEL_BASE, End, Host, Link, LinkRole, Role, SegmentInfo, Switch, Topology
 from fabric.topology.ports import Ports, blocks_for, host_candidates, lanes_for, off_end, peer_link_candidates
 from fabric.units import expand_pattern
-
-if TYPE_CHECKING:
-    from fabric.topology.expand import Expansion
 
 
 def rail_groups(seg: Segment) -> tuple[tuple[int, ...], ...]:

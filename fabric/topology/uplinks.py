@@ -8,14 +8,11 @@ per-pod stride, so inserting a segment or pod never moves an existing cable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from fabric.intent import Pod, Spines, SuperSpines
+from fabric.topology.expansion import Expansion
 from fabric.topology.model import End, Link, LinkRole, SegmentInfo, Switch
 from fabric.topology.ports import Ports, downlink_candidates, lanes_for, uplink_ports
-
-if TYPE_CHECKING:
-    from fabric.topology.expand import Expansion
 
 
 @dataclass

@@ -101,7 +101,9 @@ class Management:
     vrf: str | None = None
     api_vrfs: frozenset[str] = frozenset()  # VRFs the management API (EOS eAPI) is enabled in
     api_enabled: bool = False
-    mgmt_port: bool = False  # SONiC MGMT_PORT|eth0 present
+    # a platform whose config declares its management port (SONiC MGMT_PORT|eth0): whether it does; None: the
+    # platform has no such declaration (its management API is checked instead)
+    mgmt_port: bool | None = None
     users: dict[str, str] = field(default_factory=dict)  # name → role ("" when none)
 
 
