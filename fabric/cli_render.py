@@ -162,14 +162,18 @@ def _check(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     out = Path(args.out)
     compared = _compared(args, progress, stage)
     if isinstance(compared, int):
+        _say_pending(out)  # named even when the inventory does not render (its exit code is not 0 either)
         return compared
     files, diff = compared
-    if diff.clean:
+    pending = _say_pending(out)
+    if diff.clean and not pending:
         print(f"{out}/ is up to date ({len(files):,} files)")
         return 0
+    if diff.clean:
+        print(f"{out}/ holds what the inventory renders to, as its files are now ({len(files):,} files)")
+        return 3
     print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
           f"{len(diff.removed)} extra file(s); run `make render` and commit")
-    _say_unfinished(out)
     for path in diff.changed[:20]:
         print(f"  changed  {path}")
         if path == MANIFEST:
@@ -189,6 +193,7 @@ def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     if args.check:
         return _check(args, progress, stage)
     out = Path(args.out)
+    _settle(out)  # before anything is read from --out
     files, rc, _listed, reuse = _rendered(args, progress, stage)
     if files is None:
         return rc
@@ -203,14 +208,30 @@ def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     return 0
 
 
-def _say_unfinished(out: Path) -> None:
-    """Name an update of `out` that a killed render left half made (fabric.journal): the next render completes it."""
+def _settle(out: Path) -> None:
+    """Complete the update an interrupted render of `out` had decided, and clear what killed renders left, under the
+    output's lock (fabric.outdir.render_lock, fabric.journal), BEFORE this render reads anything from `out`: it
+    then surveys the tree as the recovery left it, so nothing read before the recovery is reused. What the recovery
+    did is said on stderr, -q or not."""
+    from fabric.outdir import render_lock
+
+    target = out.resolve()
+    if target.parent.is_dir():
+        with render_lock(target, lambda text: print(f"fabric: {text}", file=sys.stderr)):
+            pass
+
+
+def _say_pending(out: Path) -> bool:
+    """Name each update of `out` that an interrupted render decided and did not finish (fabric.journal): the next
+    render completes it first. True when there is one. Reads only."""
     from fabric.journal import unfinished
     from fabric.outdir import leftovers
 
-    if unfinished(leftovers(out)):
-        print(f"  (a render of {out}/ was interrupted while it updated the files; the next `fabric render` "
-              "completes that update first)")
+    target = out.resolve()
+    decided = unfinished(target, leftovers(target))
+    for update in decided:
+        print(update.describe(out))
+    return bool(decided)
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -222,14 +243,19 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from fabric.emit import unified
 
     compared = _compared(args, progress, stage)
+    out = Path(args.out)
     if isinstance(compared, int):
+        _say_pending(out)
         return compared
     files, diff = compared
-    out = Path(args.out)
-    if diff.clean:
+    pending = _say_pending(out)
+    if diff.clean and not pending:
         print("No changes. generated/ matches the inventory.")
         return 0
-    _say_unfinished(out)
+    if diff.clean:
+        print("Its files as they are now match the inventory: the render that completes the update above writes "
+              "them back.")
+        return 3
 
     def device_of(path: str) -> str | None:
         parts = path.split("/")
@@ -260,6 +286,6 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
         what = RECORD if path == MANIFEST else _plus_minus(unified(out, path, files.get(path)))
         print(f"  ~ {path} ({what})")
-    return 0
+    return 3 if pending else 0
 
 

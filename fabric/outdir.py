@@ -155,8 +155,8 @@ def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Ite
                 time.sleep(0.1)
         removed = leftovers(target)
         for path in removed:
-            if recover(target, path) and say is not None:  # a killed render's decided update: completed first
-                say(f"completed the update of {target} that an interrupted render had begun")
+            if (done := recover(target, path)) is not None and say is not None:  # a killed render's decided
+                say(done.describe(target))  # update: completed first (fabric.journal)
             shutil.rmtree(path, ignore_errors=True)
         yield removed
     finally:
