@@ -255,3 +255,16 @@ def test_bounds_stay_exact_in_every_json_reader() -> None:
     # accepted value exactly
     top = max(node.get("maximum", 0) for _p, node in numeric_nodes(json_schema()))
     assert top == BUFFER_BYTES_MAX < DOUBLE_EXACT_MAX
+
+
+def test_fabric_size_refuses_a_gpu_count_no_fabric_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    # 10^23 GPUs of a dgx-h100 (8 GPUs, 8 NICs at 400G) on sn5600 (64 × 800G, 2x400G: radix 128 at 400G): a rail
+    # switch holds 64 hosts down and 64 links up (non-blocking), a 3-tier pod 64 / 8 rails = 8 segments, 128 pods:
+    # at most 128 × 8 × 64 × 8 = 524,288 GPUs; 10^23 / 8 hosts in segments of 64 = 195,312,500,000,000,000,000
+    # segments, 24,414,062,500,000,000,000 pods of 8. Was an OverflowError (a tuple of that many segments).
+    rc = main(["size", "--gpus", str(10**23), "--host-model", "dgx-h100", "--switch-model", "sn5600"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err == ("fabric size: 100,000,000,000,000,000,000,000 GPUs need 24,414,062,500,000,000,000 pods of 8 "
+                   "segments; a 3-tier fabric of radix-128 switches joins at most 128 pods (524,288 GPUs of this "
+                   "host model at non-blocking)\n")

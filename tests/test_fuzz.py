@@ -4,8 +4,8 @@ and the output-directory and stdout classes of issue 28 (tests/fuzzing_outdir.py
 Default run: FUZZ_CASES=300 seeds (about half a minute). `make fuzz` runs thousands: FUZZ_CASES=5000 FUZZ_SEED=N.
 A failure names the seed and the mutations; `FUZZ_ONLY=<seed>` replays one case. Every mutant with a number at the
 limits (and every twentieth) is also rendered by the CLI into a copy of a rendered tree: render exits as validate does
-and leaves the tree byte-identical when it fails. The symlink and manifest classes run CASES // 25 seeds each (12 by
-default), the closed-stdout class a fixed set of commands.
+and leaves the tree byte-identical when it fails. The symlink and manifest classes run CASES // 50 seeds each (6 by
+default, 100 under `make fuzz`), the closed-stdout class a fixed set of commands.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ SEEDS = [int(ONLY)] if ONLY else list(range(FIRST, FIRST + CASES))
 CHUNKS = [SEEDS[i:i + CHUNK] for i in range(0, len(SEEDS), CHUNK)]
 FORMATS = ["text", "json", "sarif", "github"]
 SEEN: dict = {"cases": 0, "clean": 0, "kinds": set(), "rendered": 0, "snapshot": {}}
-OUTDIR_SEEDS = [int(ONLY)] if ONLY else list(range(FIRST, FIRST + max(CASES // 25, 4)))
+OUTDIR_SEEDS = [int(ONLY)] if ONLY else list(range(FIRST, FIRST + max(CASES // 50, 6)))
 OTHER_HELPERS = "fixed by issue 28 links28/speak28 branch"
 
 
