@@ -19,6 +19,26 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from fabric.bounds import (
+    LATENCY_NS_MAX,
+    PORTS_HINT,
+    PORTS_MAX,
+    SPEED_GBPS_MAX,
+    SPEED_HINT,
+    AddressOffset,
+    AsicDelayNs,
+    Asn,
+    BufferBytes,
+    BufferBytesFloat,
+    BufferSize,
+    EcnBytes,
+    HostMtu,
+    NicIndex,
+    PortNumber,
+    RailIndex,
+    SwitchMtu,
+    Vlan,
+)
 from fabric.intent_system import SystemSettings
 from fabric.intent_types import FreeText, IPv4Addr, Release
 from fabric.intent_types import StrictModel as _Model
@@ -37,14 +57,18 @@ SCHEMA_VERSION = 1
 
 
 def _speed(v: Any) -> int:
-    return parse_speed(v)
+    try:
+        return parse_speed(v)
+    except ValueError as exc:
+        raise PydanticCustomError("SCH003", "{problem}", {"problem": str(exc), "hint": SPEED_HINT}) from None
 
 
 Speed = Annotated[
     int,
     BeforeValidator(_speed),
-    WithJsonSchema({"type": ["string", "integer"], "pattern": r"^\d+(\.\d+)?[GgTt]$",
-                    "description": "link speed, e.g. '400G', '800G', '1.6T' (integers are Gbit/s)"}),
+    WithJsonSchema({"type": ["string", "integer"], "pattern": r"^\d+(\.\d+)?[GgTt]$", "minimum": 1,
+                    "maximum": SPEED_GBPS_MAX,
+                    "description": "link speed, e.g. '400G', '800G', '1.6T' (integers are Gbit/s; at most 10T)"}),
 ]
 
 
@@ -66,7 +90,10 @@ Breakout = Annotated[
 def _ports(v: Any) -> tuple[int, ...]:
     if isinstance(v, tuple):
         return v
-    return parse_ports(v)
+    try:
+        return parse_ports(v)
+    except ValueError as exc:
+        raise PydanticCustomError("SCH003", "{problem}", {"problem": str(exc), "hint": PORTS_HINT}) from None
 
 
 PortList = Annotated[
@@ -74,7 +101,7 @@ PortList = Annotated[
     BeforeValidator(_ports),
     WithJsonSchema({"oneOf": [
         {"type": "string", "description": "ranges and numbers, e.g. '1-16' or '1,4,7,10'"},
-        {"type": "array", "items": {"type": ["integer", "string"]},
+        {"type": "array", "items": {"type": ["integer", "string"], "minimum": 1, "maximum": PORTS_MAX},
          "description": "port numbers or 'a-b' ranges, e.g. [1, 4, 7, 10] or ['33-64']"}]}),
 ]
 
@@ -130,9 +157,9 @@ class FabricSettings(_Model):
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$",
                                description="fabric name (an RFC 1123 label)")]
     platform: Platform = Field(Platform("sonic"), description="default switch platform")
-    mtu: int = Field(9216, ge=1500, le=9216, description="MTU of every switch port (normalised per platform)")
-    host_mtu: int = Field(9000, ge=1280, le=9216, description="MTU of the GPU NICs")
-    rail_vlan_base: int = Field(100, ge=2, le=4094, description="rail r uses VLAN rail_vlan_base + r")
+    mtu: SwitchMtu = Field(9216, description="MTU of every switch port (normalised per platform)")
+    host_mtu: HostMtu = Field(9000, description="MTU of the GPU NICs")
+    rail_vlan_base: Vlan = Field(100, description="rail r uses VLAN rail_vlan_base + r")
     releases: dict[Platform, Release] = Field(
         default_factory=dict, description="switch OS release per platform, e.g. {nvue: '5.12'}: selects the forms "
         "rendered and the vendor schema checked; a switch model's releases or a device's release overrides it")
@@ -152,9 +179,9 @@ class Ecmp(_Model):
 class AsnPlan(_Model):
     """RFC 7938 ASN plan: one ASN for all super-spines, one per pod for its spines, one per rail switch."""
 
-    super_spine: int = Field(4200000000, ge=1, le=4294967294)
-    spine_base: int = Field(4200001000, ge=1, le=4294967294, description="pod p's spines use spine_base + p")
-    rail_switch_base: int = Field(4200100000, ge=1, le=4294967294,
+    super_spine: Asn = Field(4200000000)
+    spine_base: Asn = Field(4200001000, description="pod p's spines use spine_base + p")
+    rail_switch_base: Asn = Field(4200100000,
                                   description="rail switch in slot n uses rail_switch_base + n (see limits)")
 
 
@@ -174,8 +201,8 @@ class TrafficClass(_Model):
 
 class Ecn(_Model):
     enabled: bool = True
-    min_bytes: int = Field(150_000, ge=1, description="WRED/ECN minimum threshold (bytes)")
-    max_bytes: int = Field(1_500_000, ge=1, description="WRED/ECN maximum threshold (bytes)")
+    min_bytes: EcnBytes = Field(150_000, description="WRED/ECN minimum threshold (bytes)")
+    max_bytes: EcnBytes = Field(1_500_000, description="WRED/ECN maximum threshold (bytes)")
     probability: int = Field(100, ge=1, le=100, description="marking probability at max_bytes (%)")
 
 
@@ -205,7 +232,7 @@ class Qos(_Model):
 class ManagementPool(_Model):
     prefix: IPv4Prefix
     gateway: IPv4Addr | None = Field(None, description="default: the first address of the prefix")
-    first_offset: int = Field(16, ge=1, description="device addresses start this many addresses into the prefix")
+    first_offset: AddressOffset = Field(16, description="device addresses start this many addresses into the prefix")
 
 
 class Pools(_Model):
@@ -270,23 +297,23 @@ class SwitchBuffers(_Model):
     carved from the shared buffer, and the ASIC constants of the lossless headroom formula. Take them from the SKU
     directory of sonic-buildimage (device/<vendor>/<platform>/<hwsku>/) or the vendor."""
 
-    total_bytes: int = Field(ge=1, description="shared buffer memory (SONiC's mmu_size)")
-    ingress_lossless_pool: int = Field(ge=1, description="BUFFER_POOL ingress_lossless_pool size (bytes)")
-    ingress_lossy_pool: int = Field(ge=1, description="BUFFER_POOL ingress_lossy_pool size (bytes)")
-    egress_lossless_pool: int = Field(ge=1, description="BUFFER_POOL egress_lossless_pool size (bytes)")
-    egress_lossy_pool: int = Field(ge=1, description="BUFFER_POOL egress_lossy_pool size (bytes)")
-    shared_headroom_pool: int = Field(0, ge=0, description="xoff of ingress_lossless_pool: a shared headroom pool "
+    total_bytes: BufferSize = Field(description="shared buffer memory (SONiC's mmu_size)")
+    ingress_lossless_pool: BufferSize = Field(description="BUFFER_POOL ingress_lossless_pool size (bytes)")
+    ingress_lossy_pool: BufferSize = Field(description="BUFFER_POOL ingress_lossy_pool size (bytes)")
+    egress_lossless_pool: BufferSize = Field(description="BUFFER_POOL egress_lossless_pool size (bytes)")
+    egress_lossy_pool: BufferSize = Field(description="BUFFER_POOL egress_lossy_pool size (bytes)")
+    shared_headroom_pool: BufferBytes = Field(0, description="xoff of ingress_lossless_pool: a shared headroom pool "
                                                            "(each lossless PG then reserves only its xon); 0: every "
                                                            "lossless PG reserves its full headroom")
     pool_mode: Literal["static", "dynamic"] = "dynamic"
     cell_bytes: int = Field(ge=1, le=65536, description="buffer cell size")
-    pipeline_latency_bytes: int = Field(ge=0, description="xon of a lossless PG (doubled on 8-lane ports)")
-    mac_phy_delay_bytes: float = Field(ge=0, description="MAC/PHY delay of the headroom formula, in bytes")
-    tile_delay_ns: int = Field(0, ge=0, description="in-ASIC delay counted as bytes at line rate (Spectrum-4/5)")
+    pipeline_latency_bytes: BufferBytes = Field(description="xon of a lossless PG (doubled on 8-lane ports)")
+    mac_phy_delay_bytes: BufferBytesFloat = Field(description="MAC/PHY delay of the headroom formula, in bytes")
+    tile_delay_ns: AsicDelayNs = Field(0, description="in-ASIC delay counted as bytes at line rate (Spectrum-4/5)")
     lossless_pg_dynamic_th: int = Field(0, ge=-8, le=7, description="dynamic_th of the lossless PG profiles")
     lossless_dynamic_th: int = Field(7, ge=-8, le=7, description="dynamic_th of the other lossless profiles")
     lossy_dynamic_th: int = Field(3, ge=-8, le=7, description="dynamic_th of the lossy PG and queue profiles")
-    egress_lossy_reserve: int = Field(9216, ge=0, description="size of egress_lossy_profile (port egress list)")
+    egress_lossy_reserve: BufferBytes = Field(9216, description="size of egress_lossy_profile (port egress list)")
     create_only_config_db_buffers: bool = Field(False, description="DEVICE_METADATA flag: the ASIC gets only the "
                                                                    "buffers config_db names (set by the SKU)")
 
@@ -308,11 +335,11 @@ def _asic_family(v: Any) -> Any:
 
 
 class SwitchModel(_Model):
-    ports: int = Field(ge=1, le=1024, description="physical front-panel ports")
+    ports: int = Field(ge=1, le=PORTS_MAX, description="physical front-panel ports")
     speed: Speed = Field(description="native port speed")
     breakouts: list[Breakout] = Field(default_factory=list, description="e.g. ['2x400G', '4x200G']")
     port_blocks: RailPortBlocks | None = None
-    latency_ns: int = Field(600, ge=0, le=100_000, description="port-to-port latency (for the solver)")
+    latency_ns: int = Field(600, ge=0, le=LATENCY_NS_MAX, description="port-to-port latency (for the solver)")
     serdes_lanes: int = Field(8, ge=1, le=16, json_schema_extra=_no_default,
                               description="electrical lanes per port (interface naming, SONiC lanes); default: "
                                           "from the speed (800G/400G: 8, 200G/100G/40G: 4, 25G: 1), a multiple "
@@ -356,7 +383,7 @@ class HostModel(_Model):
     nics: int = Field(ge=1, le=64)
     ports_per_nic: Literal[1, 2] = 1
     nic_speed: Speed
-    gpu_to_nic: list[int] | None = Field(None, description="NIC index per GPU; required when NICs < GPUs")
+    gpu_to_nic: list[NicIndex] | None = Field(None, description="NIC index per GPU; required when NICs < GPUs")
     netdevs: list[NetdevName] | None = Field(
         None, description="Linux interface name of every NIC port, NIC by NIC (NIC 0 port 1, NIC 0 port 2, NIC 1 "
         "port 1, ...): nics × ports_per_nic names (HOST001). Default: nic<n> (one port per NIC) or nic<n>p<port>, "
@@ -454,7 +481,7 @@ class Segment(_Model):
     rail_design: RailDesign
     rails: int = Field(ge=1, le=64, description="rails = NICs per host")
     rails_per_switch: int | None = Field(None, ge=1, le=64, description="multi-rail only")
-    rail_groups: list[list[int]] | None = Field(None, description="explicit rails per switch, e.g. [[0,4],[1,5]]")
+    rail_groups: list[list[RailIndex]] | None = Field(None, description="explicit rails per switch, e.g. [[0,4],[1,5]]")
     rail_prefix_len: int = Field(24, ge=16, le=30, description="prefix length of each rail subnet")
     rail_switch_model: Ident
     rail_switch_name: Annotated[str, _pattern(frozenset({"pod", "segment", "rail", "rails", "index", "side"}))] = (
@@ -465,7 +492,7 @@ class Segment(_Model):
                                         description="dual_homing: mlag only: ports of each pair's peer link "
                                                     "(default 2)")
     links_per_spine: int | None = Field(None, ge=1, le=64, description="default: the pod's links_per_rail_switch")
-    vlan_base: int | None = Field(None, ge=2, le=4094, description="default: fabric.rail_vlan_base")
+    vlan_base: Vlan | None = Field(None, description="default: fabric.rail_vlan_base")
     host_groups: list[HostGroup] = Field(min_length=1)
     platform: Platform | None = None
 
@@ -494,10 +521,10 @@ class HostLink(_Model):
     it still lands on a switch serving the NIC's rail."""
 
     host: Annotated[str, Field(max_length=63)]
-    nic: int = Field(ge=0, le=63, description="NIC index (= local rank of its rail)")
+    nic: NicIndex = Field(description="NIC index (= local rank of its rail)")
     nic_port: int = Field(1, ge=1, le=2)
     switch: Annotated[str, Field(max_length=63)] = Field(description="switch hostname")
-    port: int = Field(ge=1, le=1024)
+    port: PortNumber
     lane: int = Field(0, ge=0, le=16, description="breakout lane, 0 when not broken out")
 
 

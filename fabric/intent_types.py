@@ -13,9 +13,10 @@ from fabric.textsafe import FREE_TEXT_HINT, free_text_problem, quote
 
 
 class StrictModel(BaseModel):
-    """Unknown keys refused, values immutable."""
+    """Unknown keys refused, values immutable, numbers finite (YAML's .inf, -.inf and .nan are refused: every number
+    has a finite range, fabric/bounds.py)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True, allow_inf_nan=False)
 
 
 def _address(v: Any) -> netaddr.IPAddress:

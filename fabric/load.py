@@ -124,6 +124,10 @@ class _Builder:
             self.err("SCH003", f"cannot use this value: {getattr(exc, 'problem', None) or exc}", node,
                      "only plain YAML scalars (strings, numbers, booleans, null) are allowed")
             return None
+        except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+            self.err("SCH003", f"a number of {len(str(node.value)):,} characters is past every range", node,
+                     "every number of the inventory has a range (fabric/bounds.py); quote it if it is a name")
+            return None
         if isinstance(value, str) and _CONTROL.search(value):
             bad = _CONTROL.search(value).group()  # type: ignore[union-attr]
             self.err("SEC001", f"string contains control character U+{ord(bad):04X} "

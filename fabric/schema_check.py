@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from fabric.bounds import number_range
 from fabric.core.codes import CODES
 from fabric.core.finding import MAX_FINDINGS, Finding, overflow_note
 from fabric.core.source_map import SourceMap
@@ -19,6 +20,10 @@ from fabric.intent import Inventory
 from fabric.textsafe import did_you_mean, quote
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_.-]+$")
+# pydantic's error types about a number's value: their findings name the field's range (fabric/bounds.py)
+_NUMBER_ERRORS = frozenset({"less_than_equal", "greater_than_equal", "less_than", "greater_than", "finite_number",
+                            "int_from_float", "int_type", "int_parsing", "int_parsing_size", "float_type",
+                            "float_parsing"})
 
 
 def dotted(path: tuple[Any, ...]) -> str:
@@ -165,6 +170,9 @@ def _schema_findings(data: dict[str, Any], errors: list[ErrorDetails], source: S
             hint = str((err.get("ctx") or {}).get("hint", ""))  # a validator's own hint (PydanticCustomError)
             if "; did you mean" in msg:
                 hint = "did you mean" + msg.split("; did you mean", 1)[1]
+            if not hint and kind in _NUMBER_ERRORS:
+                bounded = number_range(Inventory, path)
+                hint = bounded.hint() if bounded is not None else ""
             findings.append(Finding(code, f"{where}: {msg}" + (f" (got {shown})" if shown and shown not in msg
                                                                    else ""),
                                     source.loc(path), hint))

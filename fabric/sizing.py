@@ -293,12 +293,22 @@ def size_fabric(gpus: int, host: HostSpec, switch: SwitchSpec, tiers: int | None
 
     per_seg = min(d_max, hosts)
     n_seg = _ceil_div(hosts, per_seg)
-    seg_hosts = (per_seg,) * (n_seg - 1) + (hosts - per_seg * (n_seg - 1),)
-    up_needed = math.ceil(per_seg / r)
     leaves = n_seg * rails
     max2 = (radix // rails) * d_max * host.gpus
     seg_per_pod = half_down // rails
     max3 = radix * seg_per_pod * d_max * host.gpus
+    too_many_for_2 = (f"{gpus:,} GPUs need {hosts * rails:,} NIC ports in {leaves:,} rail switches; a 2-tier fabric "
+                      f"of radix-{radix} switches holds at most {radix} rail switches ({max2:,} GPUs of this host "
+                      f"model at {_fmt_ratio(r)}); use 3 tiers")
+    no_room_for_3 = (f"a segment has {rails} rail switches but a spine under super-spines has only {half_down} ports "
+                     f"down (radix {radix}); use a larger switch or fewer NICs per host")
+    too_many_for_3 = (f"{gpus:,} GPUs need {_ceil_div(n_seg, max(seg_per_pod, 1)):,} pods of {seg_per_pod} segments; "
+                      f"a 3-tier fabric of radix-{radix} switches joins at most {radix} pods ({max3:,} GPUs of this "
+                      f"host model at {_fmt_ratio(r)})")
+    if gpus > max(max2, max3):  # no fabric holds them: refused before the per-segment tuples (10^23 GPUs) are built
+        raise ValueError(too_many_for_2 if tiers == 2 else no_room_for_3 if seg_per_pod < 1 else too_many_for_3)
+    seg_hosts = (per_seg,) * (n_seg - 1) + (hosts - per_seg * (n_seg - 1),)
+    up_needed = math.ceil(per_seg / r)
     common: dict[str, Any] = dict(  # the fields both Sizing(...) below share (of several types)
         gpus=gpus, host=host, switch=switch, oversubscription=float(oversubscription), link_speed_gbps=speed,
         lanes=lanes, radix=radix, hosts=hosts, rails=rails, hosts_per_segment=d_max, segment_hosts=seg_hosts,
@@ -306,9 +316,7 @@ def size_fabric(gpus: int, host: HostSpec, switch: SwitchSpec, tiers: int | None
 
     two = _spread(leaves, per_seg, up_needed, radix, radix) if tiers in (None, 2) else None
     if tiers == 2 and two is None:
-        raise ValueError(f"{gpus:,} GPUs need {hosts * rails:,} NIC ports in {leaves} rail switches; a 2-tier "
-                         f"fabric of radix-{radix} switches holds at most {radix} rail switches "
-                         f"({max2:,} GPUs of this host model at {_fmt_ratio(r)}); use 3 tiers")
+        raise ValueError(too_many_for_2)
     if two is not None:
         spines, links = two
         return _finish(Sizing(
@@ -318,8 +326,7 @@ def size_fabric(gpus: int, host: HostSpec, switch: SwitchSpec, tiers: int | None
             min_spines_per_pod=_ceil_div(leaves * up_needed, radix), max_gpus=max2))
 
     if seg_per_pod < 1:
-        raise ValueError(f"a segment has {rails} rail switches but a spine under super-spines has only "
-                         f"{half_down} ports down (radix {radix}); use a larger switch or fewer NICs per host")
+        raise ValueError(no_room_for_3)
     pods = _ceil_div(n_seg, seg_per_pod)
     pod_segs = (seg_per_pod,) * (pods - 1) + (n_seg - seg_per_pod * (pods - 1),)
     first = pod_segs[0] * rails
@@ -329,9 +336,7 @@ def size_fabric(gpus: int, host: HostSpec, switch: SwitchSpec, tiers: int | None
     spine_down = first * links
     planes = _planes(pods, spines, spine_down, radix, half_up)
     if planes is None:
-        raise ValueError(f"{gpus:,} GPUs need {pods} pods of {seg_per_pod} segments; a 3-tier fabric of "
-                         f"radix-{radix} switches joins at most {radix} pods ({max3:,} GPUs of this host model at "
-                         f"{_fmt_ratio(r)})")
+        raise ValueError(too_many_for_3)
     n, c, m = planes
     return _finish(Sizing(
         **common, tiers=3, pod_segments=pod_segs, segments_per_pod=seg_per_pod, spines_per_pod=spines,

@@ -6,29 +6,41 @@ import math
 import re
 import string
 from collections.abc import Iterable
+from fractions import Fraction
 
+from fabric.bounds import PORTS_MAX, SPEED_GBPS_MAX
 from fabric.textsafe import quote
 
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([GgTt])(?:b(?:ps)?|bE)?\s*$")
+_SPEED_DIGITS = 12  # digits (and a dot) of a speed: 10000 needs 5, '1.6T' 3; more is a typo or an attack
 
 
 def parse_speed(value: object) -> int:
-    """'400G' → 400, '1.6T' → 1600, 100 → 100 (Gbit/s)."""
+    """'400G' → 400, '1.6T' → 1600, 100 → 100 (Gbit/s): a whole number from 1 to SPEED_GBPS_MAX (fabric/bounds.py).
+    Exact arithmetic (no float: '1e400'-like digit strings never overflow into infinity)."""
     if isinstance(value, bool):
         raise ValueError("speed must look like '400G' or '1.6T'")
     if isinstance(value, int):
-        if value <= 0:
-            raise ValueError("speed must be positive")
-        return value
-    if not isinstance(value, str):
+        gbps = value
+        shown = str(value)
+    elif isinstance(value, str):
+        m = _SPEED.match(value)
+        if not m:
+            raise ValueError(f"speed {quote(value)} must look like '400G' or '1.6T'")
+        shown = quote(value)
+        if len(m.group(1)) > _SPEED_DIGITS:  # far past any speed (and no huge number is built from it)
+            raise ValueError(f"speed {shown} is above {format_speed(SPEED_GBPS_MAX)}")
+        num = Fraction(m.group(1)) * (1000 if m.group(2) in "Tt" else 1)
+        if num.denominator != 1:
+            raise ValueError(f"speed {shown} is not a whole number of Gbit/s")
+        gbps = int(num)
+    else:
         raise ValueError("speed must look like '400G' or '1.6T'")
-    m = _SPEED.match(value)
-    if not m:
-        raise ValueError(f"speed {quote(value)} must look like '400G' or '1.6T'")
-    num = float(m.group(1)) * (1000 if m.group(2) in "Tt" else 1)
-    if num != int(num) or num <= 0:
-        raise ValueError(f"speed {quote(value)} is not a whole number of Gbit/s")
-    return int(num)
+    if gbps < 1:
+        raise ValueError("speed must be positive")
+    if gbps > SPEED_GBPS_MAX:
+        raise ValueError(f"speed {shown} is above {format_speed(SPEED_GBPS_MAX)}")
+    return gbps
 
 
 def format_speed(gbps: int) -> str:
@@ -50,7 +62,7 @@ def lanes_at(native: int, breakouts: Iterable[tuple[int, int]], speed: int) -> i
     return 0
 
 
-_BREAKOUT = re.compile(r"^\s*(\d+)\s*[xX]\s*(\S+)\s*$")
+_BREAKOUT = re.compile(r"^\s*(\d{1,3})\s*[xX]\s*(\S+)\s*$")
 
 
 def parse_breakout(value: object) -> tuple[int, int]:
@@ -87,10 +99,10 @@ def parse_ports(value: object) -> tuple[int, ...]:
         if not isinstance(item, str):
             raise ValueError(f"port entry {quote(item)} must be a number or 'a-b'")
         text = item.strip()
-        if re.fullmatch(r"\d+", text):
+        if re.fullmatch(r"\d{1,12}", text):
             out.append(int(text))
             continue
-        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", text)
+        m = re.fullmatch(r"(\d{1,12})\s*-\s*(\d{1,12})", text)
         if not m:
             raise ValueError(f"port entry {quote(item)} must be a number or a range 'a-b'")
         a, b = int(m.group(1)), int(m.group(2))
@@ -101,6 +113,8 @@ def parse_ports(value: object) -> tuple[int, ...]:
         out.extend(range(a, b + 1))
     if any(p < 1 for p in out):
         raise ValueError("port numbers start at 1")
+    if any(p > PORTS_MAX for p in out):
+        raise ValueError(f"port {max(out)} is past {PORTS_MAX}, the most front-panel ports a switch model has")
     dup = sorted({p for p in out if out.count(p) > 1}) if len(out) < 4096 else []
     if dup or len(set(out)) != len(out):
         raise ValueError(f"port(s) listed twice: {dup[:5]}")

@@ -2,9 +2,9 @@
 
 It knows nothing of railfabric's schema: it walks the YAML trees of `inventory/*.yml` and changes them the ways
 people and attackers do (wrong types, deleted and unknown keys, duplicated and swapped list items, injected
-newlines, control characters, Jinja, spreadsheet formulas, path separators, huge and zero numbers), sometimes in the
-raw text after dumping. `tests/test_fuzz.py` runs a few hundred seeds by default; `make fuzz` runs thousands
-(FUZZ_CASES).
+newlines, control characters, Jinja, spreadsheet formulas, path separators, huge and zero numbers, numbers at and
+past 2^63/2^64 and .inf/.nan, integers of thousands of digits), sometimes in the raw text after dumping.
+`tests/test_fuzz.py` runs a few hundred seeds by default; `make fuzz` runs thousands (FUZZ_CASES).
 
 The invariants (`check_case`): validate exits 0, 1 or 2 and never prints an internal error; every error finding has
 a file and a line; an inventory that validates clean renders; nothing injected reaches an output file (no control
@@ -36,6 +36,14 @@ PAYLOADS = [
     "p1-s1-RFZ", "P1-S1-RAIL0",
 ]
 NUMBERS: list[Any] = [0, -1, 1, 3, 65, 4095, 4096, 2**31, 2**64, 10**100, 0.5, -0.0, True, False]
+# numbers at the limits of the machine and of JSON readers (issue 28): past 2^63 and 2^64 (orjson, SAI), past 2^53
+# (doubles), the float specials YAML writes as .inf/-.inf/.nan, a float that overflows to inf, and the same as
+# strings in a unit ('1e400G' would be inf if parsed as a float)
+EDGE_NUMBERS: list[Any] = [2**63 - 1, 2**63, 2**63 + 1, -(2**63), -(2**63) - 1, 2**64 - 1, 2**64, 2**64 + 1,
+                           2**53 + 1, 10**30, -(10**30), float("inf"), float("-inf"), float("nan"), 1e308, -1e308,
+                           2**32, 2**32 - 1, -1, 0]
+EDGE_TEXT = ["1" + "0" * 400 + "G", "1e400G", f"{2**64}G", f"{2**63}T", "inf", "nan", ".inf", "-1G", "0.0000001T",
+             f"1-{2**64}", f"{2**64}", "9" * 5000]
 WRONG: list[Any] = [None, [], {}, ["RFZ"], {"RFZ": 1}, "RFZ", 1.5]
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -71,6 +79,12 @@ def _mutate_once(rnd: random.Random, tree: Tree) -> str:
         parent = _get(tree, path[:-1])
         parent[path[-1]] += rnd.choice(PAYLOADS[:21])
         return f"append at {'/'.join(map(str, path))}"
+    numeric = [p for p in paths if _is_number(_get(tree, p)) or _looks_numeric(_get(tree, p))]
+    if numeric and rnd.random() < 0.1:  # a number (or a speed, a port range) set to one at the limits
+        path = rnd.choice(numeric)
+        parent = _get(tree, path[:-1])
+        parent[path[-1]] = rnd.choice(EDGE_NUMBERS + EDGE_TEXT)
+        return f"edge-number at {'/'.join(map(str, path))}"
     path = rnd.choice(paths)
     parent, key = _get(tree, path[:-1]), path[-1]
     value = parent[key]
@@ -99,13 +113,22 @@ def _mutate_once(rnd: random.Random, tree: Tree) -> str:
     return f"{kind} at {'/'.join(map(str, path))}"
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _looks_numeric(value: Any) -> bool:
+    """A speed ('400G', '2x400G') or a port range ('33-64') written as text."""
+    return isinstance(value, str) and bool(re.fullmatch(r"[0-9][0-9.xX-]*[GgTt]?", value))
+
+
 def _raw_mutation(rnd: random.Random, text: str) -> tuple[str, str]:
     """Change the dumped text itself: what no YAML dumper writes."""
     lines = text.splitlines(keepends=True)
     if not lines:
         return text, "empty"
     i = rnd.randrange(len(lines))
-    kind = rnd.choice(["dup-line", "tab-indent", "nul", "cut", "payload-line", "bom", "deep"])
+    kind = rnd.choice(["dup-line", "tab-indent", "nul", "cut", "payload-line", "bom", "deep", "huge-number"])
     if kind == "dup-line":
         lines.insert(i, lines[i])
     elif kind == "tab-indent":
@@ -118,6 +141,11 @@ def _raw_mutation(rnd: random.Random, text: str) -> tuple[str, str]:
         lines.insert(i, f"{rnd.choice(PAYLOADS[:20])}: {rnd.choice(['RFZ', '{{ RFZ }}', '=RFZ', '[RFZ'])}\n")
     elif kind == "bom":
         lines[0] = "\ufeff" + lines[0]
+    elif kind == "huge-number":  # the first number of a line from here on gets thousands of digits (YAML int)
+        numbered = [n for n in range(i, len(lines)) if re.search(r": -?[0-9]+\s*$", lines[n])] or [i]
+        i = numbered[0]
+        lines[i] = re.sub(r": -?[0-9]+(\s*)$", lambda m: ": " + "9" * rnd.choice((19, 20, 400, 5000)) + m.group(1),
+                          lines[i])
     else:
         lines.append("deep: " + "[" * 200 + "]" * 200 + "\n")
     return "".join(lines), f"raw {kind} at line {i + 1}"
