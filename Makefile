@@ -57,6 +57,9 @@ test: $(TEST_STAMP) lint ## install the test tools (root: Debian packages), lint
 	wait $$labs; lab=$$?; echo "--- lab and push tests (pytest $(LAB_TESTS)):"; cat .cache/test-labs.log; \
 	test $$rest -eq 0 && test $$lab -eq 0
 
+test-fast: $(TEST_STAMP) ## the unit tests only, for the edit loop (no FRR, Ansible, pip or whole-fabric renders)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow"
+
 fuzz: $(TEST_STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
 	FUZZ_CASES=$${FUZZ_CASES:-5000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 

@@ -47,10 +47,38 @@ def _recording_run(path: Path, progress: Progress = SILENT) -> pipeline.Result:
 pipeline.run = _recording_run  # type: ignore[assignment]
 
 
+# Test files that run real tools or whole-fabric renders (FRR, ansible-playbook, pip, stand-in switches, every
+# option or platform rendered): `make test-fast` (-m "not slow") leaves them out for the edit loop; `make test` runs
+# everything. Measured with --durations on 2 cores: each of these takes seconds; the rest together well under a
+# minute.
+SLOW = frozenset({
+    "test_lab.py", "test_lab_hosts.py", "test_rollout_lab.py", "test_rollout_nvue.py", "test_rollout_nxos.py",
+    "test_rollout_junos.py", "test_rollout_playbook.py", "test_rollout_first_fit.py", "test_rollout_plan.py",
+    "test_wheel.py", "test_make_render.py", "test_precommit.py", "test_ci_examples.py", "test_completion.py",
+    "test_render_all_clean.py", "test_option_walk.py", "test_option_walk_junos.py", "test_nvue_schema.py",
+    "test_stability.py", "test_nxos_collection.py", "test_render_nvue.py", "test_render_nxos.py",
+    "test_render_sonic.py", "test_render_junos.py", "test_fuzz.py", "test_reuse.py", "test_progress.py",
+    "test_hosts_growth.py", "test_outputs.py", "test_mlag_nvue.py", "test_mlag_eos.py", "test_schema_per_file.py",
+    "test_staging.py", "test_verify.py", "test_verify_hosts.py", "test_incremental.py", "test_frr_syntax.py",
+    "test_emit.py", "test_nvue_yaml.py", "test_docs_pictures.py", "test_outdir.py", "test_hosts_tools.py",
+    "test_sizing.py", "test_journal_recovery.py", "test_spraying.py", "test_mlag_junos.py", "test_bounds.py",
+    "test_junos_verify.py", "test_all_platforms.py", "test_anta_catalog.py", "test_lab_neigh.py", "test_journal.py",
+    "test_early_render.py",
+})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: runs real tools or whole-fabric renders (left out by make test-fast)")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The render-everything test runs last, after every other test has recorded its inventories."""
+    """The render-everything test runs last, after every other test has recorded its inventories; the files of
+    SLOW are marked slow."""
     last = [i for i in items if i.nodeid.endswith(LAST)]
     items[:] = [i for i in items if not i.nodeid.endswith(LAST)] + last
+    for item in items:
+        if item.path.name in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
