@@ -66,8 +66,9 @@ def _home() -> Path | None:
 
 def owned(out: Path) -> bool:
     """Does `out` carry railfabric's marker (the manifest of an earlier render)?"""
-    try:
-        with open(out / MANIFEST, "rb") as fh:
+    try:  # never through a link: the marker is a file of the directory's own (fabric.intact)
+        fd = os.open(out / MANIFEST, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
             data = json.loads(fh.read(1 << 26))
     except (OSError, ValueError):
         return False
@@ -88,6 +89,10 @@ def check_output_dir(out: Path, inventory: Path | None = None) -> Path:
                             "Choose a new or railfabric-owned directory (default: generated)")
     target = out.resolve()
     _refuse_special(given, target, inventory)
+    if (target / MANIFEST).is_symlink():
+        raise OutputRefused(f"--out {given} holds {MANIFEST} as a symbolic link (-> {_link_target(target / MANIFEST)})"
+                            f": railfabric's marker must be its own file, so the directory is not known to be "
+                            "railfabric's; choose another --out, or remove the directory yourself if it is yours")
     if target.is_dir() and not owned(target) and not _is_empty_dir(target):
         raise OutputRefused(
             f"--out {given} exists and is not a railfabric output directory (no {MANIFEST} written by railfabric "
