@@ -145,7 +145,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     the first (up to fabric.outdir.LOCK_WAIT_S, saying so), then renders against what the first wrote."""
     from fabric.outdir import check_output_dir, render_lock
 
-    target = check_output_dir(Path(args.out), Path(args.inventory))
+    target = check_output_dir(Path(args.out), Path(args.inventory), comparing=args.check)
     if args.check or not target.parent.is_dir():  # nothing to lock yet: write_tree makes it and locks then
         with _session(args) as (progress, stage):
             return _render(args, progress, stage)
@@ -249,7 +249,7 @@ def _say_unfinished(out: Path) -> None:
 def cmd_plan(args: argparse.Namespace) -> int:
     from fabric.outdir import check_output_dir
 
-    check_output_dir(Path(args.out), Path(args.inventory))  # as render --check: never a walk of a foreign tree
+    check_output_dir(Path(args.out), Path(args.inventory), comparing=True)  # never a walk of a foreign tree
     with _session(args) as (progress, stage):
         return _plan(args, progress, stage)
 

@@ -80,8 +80,11 @@ def _is_empty_dir(out: Path) -> bool:
         return next(it, None) is None
 
 
-def check_output_dir(out: Path, inventory: Path | None = None) -> Path:
-    """The resolved directory railfabric may replace, or OutputRefused saying why and what to do."""
+def check_output_dir(out: Path, inventory: Path | None = None, comparing: bool = False) -> Path:
+    """The resolved directory railfabric may replace, or OutputRefused saying why and what to do. `comparing`
+    (`render --check`, `plan`: nothing is written): a directory whose manifest.json is a file of its own but not a
+    valid marker (corrupt, cut short) is compared too, so the check can name it; a directory without one is
+    refused before it is walked (`--out /usr` would list the whole tree)."""
     given = one_line(str(out), 200)
     _refuse_links(out, given)
     if out.exists() and not out.is_dir():
@@ -93,7 +96,12 @@ def check_output_dir(out: Path, inventory: Path | None = None) -> Path:
         raise OutputRefused(f"--out {given} holds {MANIFEST} as a symbolic link (-> {_link_target(target / MANIFEST)})"
                             f": railfabric's marker must be its own file, so the directory is not known to be "
                             "railfabric's; choose another --out, or remove the directory yourself if it is yours")
-    if target.is_dir() and not owned(target) and not _is_empty_dir(target):
+    marked = owned(target) or (comparing and (target / MANIFEST).is_file())
+    if comparing and target.is_dir() and not marked and not _is_empty_dir(target):
+        raise OutputRefused(f"--out {given} exists and is not a railfabric output directory (no {MANIFEST} in it): "
+                            "`render --check` and `plan` compare railfabric's output directories only; give the one "
+                            "`fabric render` wrote (default: generated)")
+    if target.is_dir() and not marked and not _is_empty_dir(target):
         raise OutputRefused(
             f"--out {given} exists and is not a railfabric output directory (no {MANIFEST} written by railfabric "
             "in it). railfabric replaces its output directory as a whole, so it only writes into a new, an empty "

@@ -290,7 +290,7 @@ def test_check_of_a_foreign_tree_is_refused_before_walking_it(tmp_path: Path, co
     _no_walk(monkeypatch)
     rc, out, err = _run(capsys, command[0], *command[1:], str(EXAMPLE), "--out", str(big), "--workers", "1")
     assert rc == 2 and out == ""
-    assert f"--out {big} exists and is not a railfabric output directory" in err
+    assert f"--out {big} exists and is not a railfabric output directory (no manifest.json in it): " in err
     rc, out, err = _run(capsys, command[0], *command[1:], str(EXAMPLE), "--out", "/", "--workers", "1")
     assert rc == 2 and out == ""
     assert "--out / is the file system root" in err
