@@ -80,10 +80,13 @@ class NoFollow:
         except OSError:
             return None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
                 return None
-            with os.fdopen(fd, "rb", closefd=False) as fh:
-                return fh.read()
+            chunks = []
+            while chunk := os.read(fd, max(st.st_size + 1, 1 << 16)):  # one read, then the end (or what it grew)
+                chunks.append(chunk)
+            return b"".join(chunks)
         except OSError:
             return None
         finally:

@@ -127,10 +127,8 @@ CASES = ["root child", "switch directory", "deepest directory", "file with the r
 def test_a_link_is_reported_by_check_and_plan_and_never_followed(gen: Path, victim: Path, case: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path, text = _place(gen, victim, case)
-    if case == "loop":  # the second link of the loop is reported too
-        extra = {f"configs/{OTHER}/loop-b": str(gen / "configs" / SWITCH)}
-    else:
-        extra = {}
+    # the second link of the loop is reported too
+    extra = {f"configs/{OTHER}/loop-b": str(gen / "configs" / SWITCH)} if case == "loop" else {}
     victim_before = _state(victim)
 
     rc, out, err = _run(capsys, *_render(gen, "render", "--check"))

@@ -322,7 +322,9 @@ def test_listing_skips_dot_entries_and_descends(tmp_path: Path) -> None:
     (tmp_path / ".hidden" / "d.txt").write_text("2")
     (tmp_path / "a" / ".keep").write_text("")
     (tmp_path / "e").write_text("3")
-    assert intact.listing(tmp_path).files == {"a/b/c.txt": str(tmp_path / "a" / "b" / "c.txt"), "e": str(tmp_path / "e")}
+    found = intact.listing(tmp_path)
+    assert found.files == {"a/b/c.txt": str(tmp_path / "a" / "b" / "c.txt"), "e": str(tmp_path / "e")}
+    assert found.links == {}
 
 
 # --------------------------------------------------------------------------- the diff render --check prints
