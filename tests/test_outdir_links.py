@@ -237,6 +237,25 @@ def test_a_link_above_the_output_inside_the_current_directory_is_refused(
     assert rc == 0, err
 
 
+def test_a_link_above_the_output_inside_a_git_work_tree_is_refused(
+        tmp_path: Path, rendered: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run from outside the checkout: the link is still the work tree's content (a pull request's), so refused; a
+    link above the work tree (the machine's own, like /home -> /usr/home) is followed as before."""
+    repo, victim = tmp_path / "repo", tmp_path / "victim"
+    (repo / ".git").mkdir(parents=True)  # a work tree's root, as _git_root finds it
+    shutil.copytree(rendered, victim / "gen")
+    os.symlink(victim, repo / "build")
+    monkeypatch.chdir(tmp_path / "victim")  # not below the link
+    before = _state(victim)
+    out = repo / "build" / "gen"
+    rc, _out, err = _run(capsys, "render", str(EXAMPLE), "--out", str(out), "--workers", "1")
+    assert rc == 2 and f"--out {out} lies under the symbolic link {repo / 'build'} (-> {str(victim)!r})" in err
+    assert _state(victim) == before
+    os.symlink(victim, tmp_path / "machine")  # above any work tree: not the repository's to have made
+    rc, _out, err = _run(capsys, "render", str(EXAMPLE), "--out", str(tmp_path / "machine" / "gen"), "--workers", "1")
+    assert rc == 0, err
+
+
 # --------------------------------------------------------------------------- reading never follows a link
 
 

@@ -90,3 +90,22 @@ def test_two_renders_started_together_both_succeed(tmp_path: Path) -> None:
     files = sum(len(names) for _d, _s, names in os.walk(gen))  # every file the example renders, the manifest too
     assert outs == [f"{gen}/ unchanged ({files:,} files)",
                     f"{gen}/ updated: 0 changed, {files} added, 0 removed ({files:,} files)"]
+
+
+def test_a_forked_child_does_not_keep_the_lock(tmp_path: Path) -> None:
+    """Render workers and the background hashing are forked while the render holds its lock; one that outlives the
+    render (killed parent, slow exit) must not keep later renders waiting: children close their copy at fork."""
+    out = tmp_path / "gen"
+    with outdir.render_lock(out):
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child only sleeps
+            time.sleep(5)
+            os._exit(0)
+    try:
+        probe = subprocess.run([sys.executable, "-c", "import fcntl, os, sys\n"
+                                "fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)\n"
+                                "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)", str(tmp_path)], check=False)
+        assert probe.returncode == 0  # free while the child still lives (it would raise BlockingIOError)
+    finally:
+        os.kill(child, 9)
+        os.waitpid(child, 0)
