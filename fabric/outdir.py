@@ -213,9 +213,11 @@ def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Ite
         yield []
         return
     fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    held = False
     try:
         _wait_for(fd, target, say)
         _HELD[key] = (fd, threading.get_ident())
+        held = True
         removed = leftovers(target)
         for path in removed:
             if recover(target, path) and say is not None:  # a killed render's decided update: completed first
@@ -223,8 +225,8 @@ def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Ite
             shutil.rmtree(path, ignore_errors=True)
         yield removed
     finally:
-        _HELD.pop(key, None)
-        os.close(fd)  # closing the descriptor releases the lock
+        if _HELD.pop(key, None) is not None or not held:  # a forked child closed its copy already
+            os.close(fd)  # closing the descriptor releases the lock
 
 
 def _wait_for(fd: int, target: Path, say: Callable[[str], object] | None) -> None:
