@@ -225,7 +225,7 @@ def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Ite
             shutil.rmtree(path, ignore_errors=True)
         yield removed
     finally:
-        if _HELD.pop(key, None) is not None or not held:  # a forked child closed its copy already
+        if not held or _HELD.pop(key, None) is not None:  # (a forked child closed its copy already)
             os.close(fd)  # closing the descriptor releases the lock
 
 
