@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, TypeVar
 
 from fabric.cli_commands import progress_for
 from fabric.core.finding import exit_code
+from fabric.core.text import one_line
 from fabric.findings import format_text
 from fabric.outdir import MANIFEST
 
 if TYPE_CHECKING:
     from fabric.compare import Diff
     from fabric.emit import Content
+    from fabric.intact import Listing
     from fabric.load import Loaded
     from fabric.pipeline import Result
     from fabric.progress import Progress
@@ -54,7 +56,7 @@ UNTIL_EXIT: list[object] | None = None
 
 
 def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
-        -> tuple[dict[str, Content] | None, int, dict[str, str] | None, Reuse]:
+        -> tuple[dict[str, Content] | None, int, Listing | None, Reuse]:
     """Validate and render: (files, 0, --out's listing, the reuse), or (None, exit code, None, the reuse) after
     printing why. The listing (fabric.intact.listing, None with --full) was taken at the start, beside the hashing
     of --out's files: a check or a plan compares with it; writing checks that no other render replaced what the
@@ -111,9 +113,10 @@ def _plus_minus(lines: list[str]) -> str:
 
 
 def _print_diff(lines: list[str], limit: int) -> None:
-    """The first `limit` lines of a unified diff (its two header lines skipped)."""
+    """The first `limit` lines of a unified diff (its two header lines skipped), each one printable line (the old
+    side is what the output directory held: anyone's text)."""
     for line in lines[2:2 + limit]:
-        print(f"    {line}")
+        print(f"    {one_line(line, 400)}")
     if len(lines) > 2 + limit:
         print(f"    ... ({len(lines) - 2 - limit} more diff lines)")
 
@@ -131,12 +134,22 @@ def _session(args: argparse.Namespace) -> Iterator[tuple[Progress, Stage]]:
         progress.close()
 
 
-def cmd_render(args: argparse.Namespace) -> int:
-    from fabric.outdir import check_output_dir
+def _say(text: str) -> None:
+    print(f"fabric: {text}", file=sys.stderr, flush=True)
 
-    if not args.check:
-        check_output_dir(Path(args.out), Path(args.inventory))  # refuse before spending time on rendering
-    with _session(args) as (progress, stage):
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """`render` and `render --check`. The output directory must be railfabric's (fabric.outdir.check_output_dir),
+    refused before anything is read or rendered (a check of `--out /` would walk the whole file system). A render
+    holds the output's lock from before it reads the earlier render until it has written: a second render waits for
+    the first (up to fabric.outdir.LOCK_WAIT_S, saying so), then renders against what the first wrote."""
+    from fabric.outdir import check_output_dir, render_lock
+
+    target = check_output_dir(Path(args.out), Path(args.inventory), comparing=args.check)
+    if args.check or not target.parent.is_dir():  # nothing to lock yet: write_tree makes it and locks then
+        with _session(args) as (progress, stage):
+            return _render(args, progress, stage)
+    with render_lock(target, _say), _session(args) as (progress, stage):
         return _render(args, progress, stage)
 
 
@@ -173,7 +186,9 @@ def _check(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
         print(f"{out}/ holds what the inventory renders to, as its files are now ({len(files):,} files)")
         return 3
     print(f"{out}/ is stale: {len(diff.changed)} changed, {len(diff.added)} missing, "
-          f"{len(diff.removed)} extra file(s); run `make render` and commit")
+          f"{len(diff.removed)} extra file(s)" + (f", {len(diff.links)} symbolic link(s)" if diff.links else "")
+          + "; run `make render` and commit")
+    _print_links(out, diff)
     for path in diff.changed[:20]:
         print(f"  changed  {path}")
         if path == MANIFEST:
@@ -183,11 +198,26 @@ def _check(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     for path in diff.added[:20]:
         print(f"  missing  {path}")
     for path in diff.removed[:20]:
-        print(f"  extra    {path}")
+        print(f"  extra    {one_line(path, 200)}")  # a name someone put there: one printable line
     return 3
 
 
+def _print_links(out: Path, diff: Diff, limit: int = 20) -> None:
+    """The symbolic links under `out` (each a difference: railfabric never follows one, a render replaces it)."""
+    from fabric.compare import link_text
+
+    if not diff.links:
+        return
+    print(f"  {len(diff.links)} symbolic link(s) in {out}/: railfabric never follows one; `fabric render` replaces "
+          "each by its own files")
+    for path, text in list(diff.links.items())[:limit]:
+        print(f"  link     {link_text(path, text)}")
+    if len(diff.links) > limit:
+        print(f"  ... and {len(diff.links) - limit} more link(s)")
+
+
 def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
+    from fabric.compare import link_text
     from fabric.emit import write_tree
 
     if args.check:
@@ -204,7 +234,10 @@ def _render(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
         print(f"{out}/ unchanged ({len(files):,} files)")
     else:
         print(f"{out}/ updated: {len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed "
-              f"({len(files):,} files)")
+              f"({len(files):,} files)" + (f"; {len(diff.links)} symbolic link(s) replaced, none followed:"
+                                          if diff.links else ""))
+        for path, text in list(diff.links.items())[:20]:
+            print(f"  replaced link {link_text(path, text)}")
     return 0
 
 
@@ -235,6 +268,9 @@ def _say_pending(out: Path) -> bool:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    from fabric.outdir import check_output_dir
+
+    check_output_dir(Path(args.out), Path(args.inventory), comparing=True)  # never a walk of a foreign tree
     with _session(args) as (progress, stage):
         return _plan(args, progress, stage)
 
@@ -250,7 +286,7 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     files, diff = compared
     pending = _say_pending(out)
     if diff.clean and not pending:
-        print("No changes. generated/ matches the inventory.")
+        print(f"No changes. {out}/ matches the inventory.")
         return 0
     if diff.clean:
         print("Its files as they are now match the inventory: the render that completes the update above writes "
@@ -271,21 +307,23 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     gone_devs = sorted(d for d, g in devs.items() if set(g) == {"removed"})
     changed_devs = sorted(set(devs) - set(new_devs) - set(gone_devs))
     print(f"Plan: {len(new_devs)} device(s) to add, {len(changed_devs)} to change, {len(gone_devs)} to remove; "
-          f"{len(diff.changed) + len(diff.added) + len(diff.removed)} file(s) differ.")
+          f"{len(diff.changed) + len(diff.added) + len(diff.removed)} file(s) differ"
+          + (f", {len(diff.links)} symbolic link(s) to replace." if diff.links else "."))
+    _print_links(out, diff)
     for dev in new_devs:
         print(f"  + {dev}")
     for dev in gone_devs:
-        print(f"  - {dev}")
+        print(f"  - {one_line(dev, 200)}")  # from the names found in the output directory
     for dev in changed_devs[: args.limit]:
         for path in sorted(p for ps in devs[dev].values() for p in ps):
             lines = unified(out, path, files.get(path))
-            print(f"  ~ {dev}: {path.split('/', 2)[2]} ({_plus_minus(lines)})")
+            print(f"  ~ {one_line(dev, 200)}: {one_line(path.split('/', 2)[2], 200)} ({_plus_minus(lines)})")
             _print_diff(lines, 6)
     if len(changed_devs) > args.limit:
         print(f"  ... and {len(changed_devs) - args.limit} more changed device(s)")
     for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
         what = RECORD if path == MANIFEST else _plus_minus(unified(out, path, files.get(path)))
-        print(f"  ~ {path} ({what})")
+        print(f"  ~ {one_line(path, 200)} ({what})")
     return 3 if pending else 0
 
 

@@ -5,8 +5,19 @@ railfabric replaces a whole directory (see `emit.write_tree`), so it must be sur
 - it does not exist yet, or it is an empty directory, or it holds railfabric's marker (the `manifest.json` of an
   earlier render, `"tool": "railfabric"`);
 - it is not a file, and it is not, does not contain and does not lie inside the inventory;
-- it is not and does not contain a git work tree's root, `/`, the user's home or the current directory.
-Anything else is refused with `OutputRefused` before a single byte is written.
+- it is not and does not contain a git work tree's root, `/`, the user's home or the current directory;
+- it is not a symbolic link, and no directory above it is one where someone else's files could have put it: below
+  the current directory, or inside a git work tree (a pull request can commit `generated -> /etc`). Links above
+  that (a system's `/home -> /usr/home`) are the machine's own. Links INSIDE the output directory are not refused:
+  `render --check` and `plan` report each one, and a render replaces them by its own files without following any
+  (fabric/write.py, fabric/intact.py).
+Anything else is refused with `OutputRefused` before a single byte is written (`render --check` and `plan` refuse the
+same directories before reading them: a comparison with `/` would walk the whole file system).
+
+One render at a time writes an output directory: `render_lock`, held by `fabric render` from before it reads the
+earlier render until it has written (fabric.cli_render), so a second render waits for the first and then renders
+against what it wrote. It waits up to LOCK_WAIT_S (60 s), saying so and naming the process that holds the lock when
+the kernel tells (/proc/locks), then fails (exit 2).
 """
 
 from __future__ import annotations
@@ -17,10 +28,12 @@ import fcntl
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from fabric.core.text import one_line
 from fabric.journal import recover
 
 MANIFEST = "manifest.json"
@@ -53,8 +66,9 @@ def _home() -> Path | None:
 
 def owned(out: Path) -> bool:
     """Does `out` carry railfabric's marker (the manifest of an earlier render)?"""
-    try:
-        with open(out / MANIFEST, "rb") as fh:
+    try:  # never through a link: the marker is a file of the directory's own (fabric.intact)
+        fd = os.open(out / MANIFEST, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
             data = json.loads(fh.read(1 << 26))
     except (OSError, ValueError):
         return False
@@ -66,22 +80,60 @@ def _is_empty_dir(out: Path) -> bool:
         return next(it, None) is None
 
 
-def check_output_dir(out: Path, inventory: Path | None = None) -> Path:
-    """The resolved directory railfabric may replace, or OutputRefused saying why and what to do."""
-    given = str(out)
-    if out.is_symlink() and not out.exists():
-        raise OutputRefused(f"--out {given} is a dangling symbolic link; remove it or choose another directory")
+def check_output_dir(out: Path, inventory: Path | None = None, comparing: bool = False) -> Path:
+    """The resolved directory railfabric may replace, or OutputRefused saying why and what to do. `comparing`
+    (`render --check`, `plan`: nothing is written): a directory whose manifest.json is a file of its own but not a
+    valid marker (corrupt, cut short) is compared too, so the check can name it; a directory without one is
+    refused before it is walked (`--out /usr` would list the whole tree)."""
+    given = one_line(str(out), 200)
+    _refuse_links(out, given)
     if out.exists() and not out.is_dir():
         raise OutputRefused(f"--out {given} is a file, not a directory; railfabric writes a directory of files. "
                             "Choose a new or railfabric-owned directory (default: generated)")
     target = out.resolve()
     _refuse_special(given, target, inventory)
-    if target.is_dir() and not owned(target) and not _is_empty_dir(target):
+    if (target / MANIFEST).is_symlink():
+        raise OutputRefused(f"--out {given} holds {MANIFEST} as a symbolic link (-> {_link_target(target / MANIFEST)})"
+                            f": railfabric's marker must be its own file, so the directory is not known to be "
+                            "railfabric's; choose another --out, or remove the directory yourself if it is yours")
+    marked = owned(target) or (comparing and (target / MANIFEST).is_file())
+    if comparing and target.is_dir() and not marked and not _is_empty_dir(target):
+        raise OutputRefused(f"--out {given} exists and is not a railfabric output directory (no {MANIFEST} in it): "
+                            "`render --check` and `plan` compare railfabric's output directories only; give the one "
+                            "`fabric render` wrote (default: generated)")
+    if target.is_dir() and not marked and not _is_empty_dir(target):
         raise OutputRefused(
             f"--out {given} exists and is not a railfabric output directory (no {MANIFEST} written by railfabric "
             "in it). railfabric replaces its output directory as a whole, so it only writes into a new, an empty "
             "or its own directory: choose another --out, or empty this one yourself if it really is yours to lose")
     return target
+
+
+def _link_target(path: Path) -> str:
+    from fabric.textsafe import quote  # here: the CLI imports this module at start-up
+
+    try:
+        return quote(os.readlink(path), 120)
+    except OSError:
+        return "?"
+
+
+def _refuse_links(out: Path, given: str) -> None:
+    """Refuse an output directory that is a symbolic link, or lies below one that a work tree's content could have
+    made (see the module docstring)."""
+    if out.is_symlink():
+        raise OutputRefused(f"--out {given} is a symbolic link (-> {_link_target(out)}); railfabric never writes "
+                            "through one: remove the link, or give the directory it names as --out")
+    cwd = Path(os.getcwd())  # physical: a link met below it is a link in the current directory
+    parts = out.parts
+    for depth in range(1, len(parts)):  # the path as given, part by part, as the kernel will walk it
+        above = Path(*parts[:depth])
+        if not above.is_symlink():
+            continue
+        if _within(Path(os.path.abspath(above)), cwd) or _git_root(above.parent.resolve()) is not None:
+            raise OutputRefused(f"--out {given} lies under the symbolic link {one_line(str(above), 200)} (-> "
+                                f"{_link_target(above)}); railfabric never writes through a link a work tree "
+                                "holds: give the directory's real path as --out, or remove the link")
 
 
 def _refuse_special(given: str, target: Path, inventory: Path | None) -> None:
@@ -131,28 +183,41 @@ def leftovers(target: Path) -> list[Path]:
                   and not (STAGE_INFIX in e.name and in_use(Path(e.path))))
 
 
+# The locks this process holds: {directory: (descriptor, thread)}. A render takes its lock before it reads the earlier
+# render and writes under it later (fabric.write): the same thread taking it again is let through. Forked children
+# (render workers, the background hashing) close their copies, so a child that outlives its render holds nothing.
+_HELD: dict[str, tuple[int, int]] = {}
+
+
+def _forget_locks() -> None:
+    for fd, _thread in _HELD.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks)
+
+LOCK_SAY_EVERY_S = 10.0  # a waiting render says it is still waiting this often
+
+
 @contextlib.contextmanager
 def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Iterator[list[Path]]:
     """Hold the lock of the directory that holds `target` (one writer at a time; a lock on the directory itself, so
     no lock file is left behind) and remove the leftovers of killed renders under it; an update a killed render had
-    decided (its journal, fabric.journal) is completed first. Yields the leftovers removed.
-    Waits up to LOCK_WAIT_S for another render to finish."""
+    decided (its journal, fabric.journal) is completed first. Yields the leftovers removed (none when this thread
+    holds the lock already). Waits up to LOCK_WAIT_S for another render to finish, saying so to `say`."""
+    key = os.path.realpath(target.parent)
+    if _HELD.get(key, (-1, -1))[1] == threading.get_ident():
+        yield []
+        return
     fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    held = False
     try:
-        deadline = time.monotonic() + LOCK_WAIT_S
-        told = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise OSError(errno.EWOULDBLOCK, "another fabric render is still writing it",
-                                  str(target)) from None
-                if not told and say is not None:
-                    say(f"waiting for another fabric render to finish writing {target}")
-                    told = True
-                time.sleep(0.1)
+        _wait_for(fd, target, say)
+        _HELD[key] = (fd, threading.get_ident())
+        held = True
         removed = leftovers(target)
         for path in removed:
             if (done := recover(target, path)) is not None and say is not None:  # a killed render's decided
@@ -160,7 +225,55 @@ def render_lock(target: Path, say: Callable[[str], object] | None = None) -> Ite
             shutil.rmtree(path, ignore_errors=True)
         yield removed
     finally:
-        os.close(fd)  # closing the descriptor releases the lock
+        if not held or _HELD.pop(key, None) is not None:  # (a forked child closed its copy already)
+            os.close(fd)  # closing the descriptor releases the lock
+
+
+def _wait_for(fd: int, target: Path, say: Callable[[str], object] | None) -> None:
+    """Take the lock on `fd`, polling for up to LOCK_WAIT_S while another render holds it; OSError(EWOULDBLOCK)
+    naming the holder when it is still held then."""
+    start = time.monotonic()
+    told = -LOCK_SAY_EVERY_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            waited = time.monotonic() - start
+            if waited > LOCK_WAIT_S:
+                raise OSError(errno.EWOULDBLOCK, f"another fabric render{lock_holder(fd)} is still writing it after "
+                              f"{LOCK_WAIT_S:g} s; nothing was written: run again when it has finished",
+                              str(target)) from None
+            if say is not None and waited - told >= LOCK_SAY_EVERY_S:
+                told = waited
+                say(f"waiting for another fabric render{lock_holder(fd)} to finish with {target} "
+                    f"({waited:.0f} s of at most {LOCK_WAIT_S:g} s)")
+            time.sleep(0.1)
+
+
+def lock_holder(fd: int) -> str:
+    """' (process N: its command line)' for the process holding the flock on `fd`'s file when /proc/locks names
+    it (Linux), else ''. The command line is escaped and cut (it is another process's text)."""
+    st = os.fstat(fd)
+    where = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            rows = [line.split() for line in fh]
+    except OSError:
+        return ""
+    for row in rows:  # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; a waiter's row has "->" after the number
+        if len(row) >= 6 and row[1] == "FLOCK" and row[5] == where and row[4].isdigit():
+            return f" (process {row[4]}{_command(row[4])})"
+    return ""
+
+
+def _command(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            words = fh.read(4096).rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+    return f": {one_line(words, 100)}" if words else ""
 
 
 def dir_mode(target: Path) -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from fabric import digest, manifest
 from fabric.digest import FABRIC, code_closure, combine, data_digest, files_digest, tool_digest, tree_files
-from fabric.intact import Verification
+from fabric.intact import Listing, Verification
 from fabric.load import Loaded
 from fabric.outdir import MANIFEST
 from fabric.staging import OnDisk
@@ -89,7 +89,8 @@ class Reuse:
             return None
         if prev.findings and (self.loaded is None or self.loaded.source_sha256 != prev.source):
             return None
-        if set(self.listing()) != {*prev.files, MANIFEST}:
+        listed = self.listing()
+        if listed.links or set(listed.files) != {*prev.files, MANIFEST}:  # a link is never "as recorded"
             return None
         files = self.kept(prev.files)
         if files is None:
@@ -107,10 +108,10 @@ class Reuse:
         this inventory's files are the ones it read, byte for byte, so validating again would print the same."""
         return self.previous.findings_text if self.previous.findings else ""
 
-    def listing(self) -> dict[str, str]:
-        """The files of the earlier render's directory (fabric.intact.listing, taken by the background hashing when
-        it ran; empty without one)."""
-        return self.verification.listing() if self.out is not None else {}
+    def listing(self) -> Listing:
+        """The files and links of the earlier render's directory (fabric.intact.listing, taken by the background
+        hashing when it ran; empty without one)."""
+        return self.verification.listing() if self.out is not None else Listing()
 
     def _inventory_digest(self, inventory: Path) -> str | None:
         """The canonical digest of an inventory that loads and passes the schema without a single finding, else

@@ -2,7 +2,16 @@
 in IN_PLACE_SHARE files) is made in place: only the files that differ are moved in, under a journal that makes the
 set atomic (fabric.journal). A larger one, or a new output directory, is built as a new tree beside generated/
 (unchanged files hard-linked) and the directories are swapped. Either way unchanged files keep their inode and
-mtime, nothing is touched when nothing changed, and an error leaves generated/ exactly as it was."""
+mtime, nothing is touched when nothing changed, and an error leaves generated/ exactly as it was.
+
+A symbolic link under generated/ (a file or a directory, at any depth, dot names included: fabric.intact lists them)
+is never followed and never kept: the render replaces it. Its files count as missing (fabric.compare), so the
+render always builds a new tree (never in place, where a move into `configs/<switch>/` would go through a linked
+directory) in a fresh private directory beside generated/ (mkdtemp: nothing in it is a link), links into it only
+files the listing reached through real directories, and swaps it in: the link goes away with the old tree, which
+shutil.rmtree removes without following links. Nothing is written outside the output directory. A link on the
+output directory itself, or on a directory above it inside the work tree, is refused before anything is read
+(fabric.outdir.check_output_dir)."""
 
 from __future__ import annotations
 
@@ -74,7 +83,7 @@ def _update_in_place(target: Path, files: Mapping[str, Content], diff: Diff, sta
     stage lies elsewhere: moves must be renames within one file system)."""
     place = sorted([*diff.changed, *diff.added])
     if (len(place) + len(diff.removed)) * IN_PLACE_SHARE > len(files) or not target.is_dir() \
-            or os.path.islink(target):
+            or os.path.islink(target) or diff.links:  # a link inside: a new tree, in which no link is followed
         return False
     if stage is None:
         with Stage(target) as own:

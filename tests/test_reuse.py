@@ -82,13 +82,13 @@ def test_noop_check_skips_validation(out: Path, capsys: pytest.CaptureFixture[st
 
 def test_noop_plan_and_render_skip_validation(out: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    before = {p: os.stat(out / p).st_ino for p in intact.listing(out)}
+    before = {p: os.stat(out / p).st_ino for p in intact.listing(out).files}
     _no_pipeline(monkeypatch)
     assert main(["plan", str(EXAMPLE), "--out", str(out)]) == 0
     assert "No changes." in capsys.readouterr().out
     assert main(["render", str(EXAMPLE), "--out", str(out)]) == 0
     assert capsys.readouterr().out == f"{out}/ unchanged ({FILES} files)\n"
-    assert {p: os.stat(out / p).st_ino for p in intact.listing(out)} == before  # nothing rewritten
+    assert {p: os.stat(out / p).st_ino for p in intact.listing(out).files} == before  # nothing rewritten
 
 
 def test_cosmetic_inventory_edit_still_skips(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -322,7 +322,9 @@ def test_listing_skips_dot_entries_and_descends(tmp_path: Path) -> None:
     (tmp_path / ".hidden" / "d.txt").write_text("2")
     (tmp_path / "a" / ".keep").write_text("")
     (tmp_path / "e").write_text("3")
-    assert intact.listing(tmp_path) == {"a/b/c.txt": str(tmp_path / "a" / "b" / "c.txt"), "e": str(tmp_path / "e")}
+    found = intact.listing(tmp_path)
+    assert found.files == {"a/b/c.txt": str(tmp_path / "a" / "b" / "c.txt"), "e": str(tmp_path / "e")}
+    assert found.links == {}
 
 
 # --------------------------------------------------------------------------- the diff render --check prints
