@@ -317,3 +317,29 @@ def test_plan_names_the_output_directory_it_compared(gen: Path, capsys: pytest.C
     rc, out, _err = _run(capsys, *_render(gen, "plan"))
     assert rc == 0
     assert out == f"No changes. {gen}/ matches the inventory.\n"
+
+
+def test_a_committed_journal_cannot_write_through_a_link(tmp_path: Path) -> None:
+    """The attack both issue-28 fixes meet at (symlinks, journal recovery): a pull request commits beside the output
+    directory a stage `.gen.stage-x/` whose journal places `evil/passwd`, and inside the output a link `evil` to a
+    victim directory. The next render must not write the victim's passwd (the journal is refused: a link on its
+    way), and renders its own tree."""
+    import json
+
+    from fabric.cli import main
+    from tests.helpers import EXAMPLE
+
+    gen = tmp_path / "gen"
+    assert main(["render", str(EXAMPLE), "--out", str(gen), "-q"]) == 0
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "passwd").write_text("root:x:0:0\n")
+    (gen / "evil").symlink_to(victim)
+    stage = tmp_path / ".gen.stage-x"
+    (stage / "evil").mkdir(parents=True)
+    (stage / "evil" / "passwd").write_text("pwned\n")
+    (stage / ".railfabric-journal.json").write_text(json.dumps({"place": ["evil/passwd"], "remove": []}))
+    main(["render", str(EXAMPLE), "--out", str(gen), "-q"])
+    assert (victim / "passwd").read_text() == "root:x:0:0\n"
+    assert not (gen / "evil").is_symlink()
+    assert main(["render", "--check", str(EXAMPLE), "--out", str(gen), "-q"]) == 0
