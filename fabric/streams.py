@@ -68,6 +68,6 @@ def guard() -> None:
     """Wrap sys.stdout and sys.stderr (once) so that a closed reader never changes what the command does or how
     it exits."""
     if not isinstance(sys.stdout, Guarded) and sys.stdout is not None:
-        sys.stdout = Guarded(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = Guarded(sys.stdout)
     if not isinstance(sys.stderr, Guarded) and sys.stderr is not None:
-        sys.stderr = Guarded(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = Guarded(sys.stderr)
