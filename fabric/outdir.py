@@ -3,7 +3,8 @@ killed one.
 
 railfabric replaces a whole directory (see `emit.write_tree`), so it must be sure the directory is its own:
 - it does not exist yet, or it is an empty directory, or it holds railfabric's marker (the `manifest.json` of an
-  earlier render, `"tool": "railfabric"`);
+  earlier render, `"tool": "railfabric"`; or a damaged manifest among nothing but what a render writes, see
+  fabric.manifest.marks_owner);
 - it is not a file, and it is not, does not contain and does not lie inside the inventory;
 - it is not and does not contain a git work tree's root, `/`, the user's home or the current directory.
 Anything else is refused with `OutputRefused` before a single byte is written.
@@ -14,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import shutil
 import time
@@ -52,13 +52,11 @@ def _home() -> Path | None:
 
 
 def owned(out: Path) -> bool:
-    """Does `out` carry railfabric's marker (the manifest of an earlier render)?"""
-    try:
-        with open(out / MANIFEST, "rb") as fh:
-            data = json.loads(fh.read(1 << 26))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("tool") == "railfabric" and isinstance(data.get("files"), dict)
+    """Does `out` carry railfabric's marker (the manifest of an earlier render; a damaged one counts in a directory
+    that holds only what a render writes: fabric.manifest.marks_owner)?"""
+    from fabric.manifest import marks_owner  # fabric.manifest imports MANIFEST from here
+
+    return marks_owner(out)
 
 
 def _is_empty_dir(out: Path) -> bool:
