@@ -109,6 +109,24 @@ def did_you_mean(word: object, options: Iterable[str], cutoff: float = 0.6) -> s
     return close[0] if close else None
 
 
+class Suggestions:
+    """`did_you_mean` over one list of options for many words, at most `limit` times: no more findings than the
+    finding budget (fabric.core.finding.MAX_FINDINGS) are ever shown, so a rule that reports thousands of unknown
+    names suggests for the first `limit` of them (give it the words in the order findings are shown: file, line,
+    column) and returns None for the rest. One 8 MB inventory of 200,000 unknown device names took 147 s to validate
+    when each got its suggestion."""
+
+    def __init__(self, options: Iterable[str], limit: int) -> None:
+        self.options = sorted(options)
+        self.left = limit
+
+    def __call__(self, word: object, cutoff: float = 0.6) -> str | None:
+        if self.left <= 0:
+            return None
+        self.left -= 1
+        return did_you_mean(word, self.options, cutoff)
+
+
 # --------------------------------------------------------------------------- per-output escapers
 
 
