@@ -253,6 +253,11 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "segment's rails (RAIL001), or its ports_per_nic from each segment's dual_homing (TOPO004). The model's fact is "
      "the likely fault, reported once at its own line; the segments' findings are folded under it (root cause "
      "first: `fabric validate --all` lists them)."),
+    ("HOST007", "reserved-nic-name", "A host model names a NIC port with a name Linux keeps for itself",
+     "host_models.<m>.netdevs cannot hold lo (the loopback interface of every network namespace), all or default "
+     "(the sysctl directories /proc/sys/net/ipv4/conf/all and default; systemd-networkd, netplan's renderer, refuses "
+     "them), bonding_masters (the bonding driver's file in /sys/class/net) or a name of digits only (read as an "
+     "interface index). netplan would configure the loopback or fail to apply the file on the server."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("VLAN002", "vlan-reserved", "A rail VLAN is in the platform's reserved VLAN block",
      "Some switches keep a block of VLANs for internal use and refuse to configure them: NX-OS reserves 3968-4094 "

@@ -1,5 +1,6 @@
-"""Host rules (HOST001-HOST004) on the host models: the NIC names that the host files (fabric/hosts/) are rendered
-with name every NIC port exactly once, and no port is named like a bond the host gets."""
+"""Host rules (HOST001-HOST004, HOST007) on the host models: the NIC names that the host files (fabric/hosts/) are
+rendered with name every NIC port exactly once, no port is named like a bond the host gets, and none takes a name
+Linux or systemd-networkd (netplan's renderer) keeps for itself (RESERVED_NETDEVS)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,27 @@ from fabric.core.source_map import SourceMap
 from fabric.hosts.names import bond
 from fabric.intent import DualHoming, Inventory
 from fabric.textsafe import quote
+
+# Interface names a NIC port cannot take, and why (HOST007):
+# - lo: the loopback device every network namespace has (netplan would configure it as the rail NIC);
+# - all, default: systemd's ifname_valid_full refuses them as they name the sysctl directories
+#   /proc/sys/net/{ipv4,ipv6}/conf/{all,default} (systemd src/basic/socket-util.c);
+# - bonding_masters: the bonding driver's control file /sys/class/net/bonding_masters (Linux
+#   Documentation/networking/bonding.rst), where every interface has its directory;
+# and a name of digits only, which systemd refuses as it reads as an interface index (ifname_valid_full).
+RESERVED_NETDEVS = {
+    "lo": "the loopback interface every Linux network namespace has",
+    "all": "the name of the sysctl directory /proc/sys/net/ipv4/conf/all (systemd-networkd refuses it)",
+    "default": "the name of the sysctl directory /proc/sys/net/ipv4/conf/default (systemd-networkd refuses it)",
+    "bonding_masters": "the bonding driver's file /sys/class/net/bonding_masters",
+}
+
+
+def reserved_netdev(name: str) -> str | None:
+    """Why `name` cannot be a NIC port's interface name, or None."""
+    if name.isdigit():
+        return "a name of digits only reads as an interface index (systemd-networkd refuses it)"
+    return RESERVED_NETDEVS.get(name)
 
 
 def check_hosts(inv: Inventory, src: SourceMap) -> list[Finding]:
@@ -34,6 +56,12 @@ def check_hosts(inv: Inventory, src: SourceMap) -> list[Finding]:
                 if n > 1:
                     out.append(Finding("HOST003", f"host model {name}: {key} names {quote(dup)} {n} times", where,
                                        "every NIC port has its own name"))
+        for i, netdev in enumerate(model.netdevs or ()):
+            why = reserved_netdev(netdev)
+            if why is not None:
+                out.append(Finding("HOST007", f"host model {name}: NIC port name {quote(netdev)} is reserved: {why}",
+                                   src.loc(("host_models", name, "netdevs", i)),
+                                   "name the port as the server does (e.g. enp24s0np0, or nic<n>)"))
         if model.netdevs is not None and name in mlag_models:
             bonds = {bond(n) for n in range(model.nics)}
             for clash in sorted(bonds & set(model.netdevs)):
