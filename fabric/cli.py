@@ -25,6 +25,7 @@ from fabric.cli_render import cmd_plan, cmd_render
 from fabric.heap import keep_freed_memory
 from fabric.outdir import OutputRefused
 from fabric.streams import guard
+from fabric.textsafe import log_line
 
 __all__ = ["EPILOG", "build_parser", "cmd_explain", "cmd_lab", "cmd_plan", "cmd_render", "cmd_report", "cmd_schema",
            "cmd_show", "cmd_size", "cmd_validate", "cmd_verify", "main", "os_error_text"]
@@ -57,12 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # the environment (read-only, disk full, permission denied), not a bug
         if args.debug:
             traceback.print_exc()
-        print(f"fabric: {os_error_text(exc)}", file=sys.stderr)
+        print(f"fabric: {log_line(os_error_text(exc))}", file=sys.stderr)  # a path may be a name read from --out
         return 2
     except Exception as exc:  # an internal error must still be a clear message, never a bare traceback
         if args.debug:
             traceback.print_exc()
-        print(f"fabric: internal error: {type(exc).__name__}: {exc} (rerun with --debug and report it)",
+        print(log_line(f"fabric: internal error: {type(exc).__name__}: {exc} (rerun with --debug and report it)"),
               file=sys.stderr)
         return 2
 
