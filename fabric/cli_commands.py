@@ -236,14 +236,16 @@ def cmd_lab(args: argparse.Namespace) -> int:
 
 
 def _lab_teardown(run: str | None, inventory: str | None) -> int:
-    """`fabric lab --teardown [INVENTORY] [--run ID]`: the kept or killed runs of that inventory, or run ID."""
+    """`fabric lab --teardown [INVENTORY] [--run ID]`: the kept or killed runs of that inventory and every killed
+    run on the machine (said so), or run ID."""
     from fabric.lab import teardown_saved
     from fabric.lab.teardown import other_runs
 
     done = teardown_saved(run=run, inventory=inventory)
     for d in done:
         r = d.removed
-        print(f"torn down lab run {d.run}{' (kept)' if d.kept else ''} of {d.inventory or '?'}: {r['daemons']} "
+        left = "" if d.kept or run else " (left by a killed run)"
+        print(f"torn down lab run {d.run}{' (kept)' if d.kept else left} of {d.inventory or '?'}: {r['daemons']} "
               f"daemon(s), {r['namespaces']} namespace(s)"
               + (f", {r['host_namespaces']} host namespace(s)" if r.get("host_namespaces") else "")
               + (f", {r['sysctls']} neighbour-table limit(s) put back" if r.get("sysctls") else ""))

@@ -54,6 +54,22 @@ def _lab_hosts(text: str) -> int | str:
     return int(text)
 
 
+LAB_TIMEOUT_MAX_S = 86_400.0  # a day: a lab that needs longer to settle is not going to
+
+
+def _seconds(text: str) -> float:
+    """lab --timeout: seconds, more than 0 and at most a day (not -5, which reported a healthy fabric as failed
+    before the first poll, nor inf or nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= LAB_TIMEOUT_MAX_S:  # also false for nan
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {LAB_TIMEOUT_MAX_S:,.0f} seconds, "
+                                         f"got {text}")
+    return value
+
+
 def _workers(text: str) -> int:
     """--workers: a whole number >= 1 (bounded later by the CPUs and the devices)."""
     try:
@@ -207,7 +223,7 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lb.add_argument("--pod", type=int, help="only this pod's rail switches and spines (default: the whole fabric)")
     lb.add_argument("--keep", action="store_true", help="leave the lab running for inspection (then --teardown)")
     lb.add_argument("--fault", action="append", metavar="KIND", help="inject a fault: asn, summary, mtu or host-policy")
-    lb.add_argument("--timeout", type=float, default=90.0, help="seconds to wait for a stable state (default 90)")
+    lb.add_argument("--timeout", type=_seconds, default=90.0, help="seconds to wait for a stable state (default 90)")
     lb.add_argument("--teardown", action="store_true", help="remove the labs of INVENTORY left by --keep (or by a "
                     "killed run); other runs on the machine are left alone")
     lb.add_argument("--run", metavar="ID", help="with --teardown: remove exactly this lab run (its id is printed at "

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from fabric.cli_commands import progress_for
 from fabric.core.finding import exit_code
-from fabric.core.text import one_line
 from fabric.findings import format_text
 from fabric.outdir import MANIFEST
+from fabric.textsafe import log_line
 
 if TYPE_CHECKING:
     from fabric.compare import Diff
@@ -69,6 +69,9 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
     from fabric.workers import Early
 
     reuse = Reuse(None if getattr(args, "full", False) else Path(args.out))
+    if reuse.previous.problem:  # a damaged or edited manifest: nothing in it is used (fabric.manifest)
+        print(f"fabric: warning: {args.out}/{MANIFEST} {reuse.previous.problem}; nothing in it is trusted: "
+              "everything is rendered afresh", file=sys.stderr)
     early: Early | None = None
     try:
         same = reuse.unchanged(Path(args.inventory))
@@ -76,7 +79,7 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
             progress.stage("the inventory and railfabric are unchanged since the last render and its files are intact:"
                            " nothing to validate or render (--full does it all)")
             shown = reuse.findings_text()
-            if shown and not getattr(args, "quiet", False):  # as _validated prints them: the same text
+            if shown and not getattr(args, "quiet", False):  # as _validated prints them (through log_text)
                 sys.stdout.write(shown)
             return dict(same), 0, reuse.listing(), reuse
         # nothing earlier to reuse (a cold render): the configs start rendering as soon as the models exist
@@ -113,10 +116,10 @@ def _plus_minus(lines: list[str]) -> str:
 
 
 def _print_diff(lines: list[str], limit: int) -> None:
-    """The first `limit` lines of a unified diff (its two header lines skipped), each one printable line (the old
-    side is what the output directory held: anyone's text)."""
+    """The first `limit` lines of a unified diff (its two header lines skipped); the old side is read back from
+    --out, so every line is printed through textsafe.log_line."""
     for line in lines[2:2 + limit]:
-        print(f"    {one_line(line, 400)}")
+        print(f"    {log_line(line)}")
     if len(lines) > 2 + limit:
         print(f"    ... ({len(lines) - 2 - limit} more diff lines)")
 
@@ -189,16 +192,17 @@ def _check(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
           f"{len(diff.removed)} extra file(s)" + (f", {len(diff.links)} symbolic link(s)" if diff.links else "")
           + "; run `make render` and commit")
     _print_links(out, diff)
+    # the names come from --out's listing too (an extra file's name is whatever was committed there): log_line
     for path in diff.changed[:20]:
-        print(f"  changed  {path}")
+        print(f"  changed  {log_line(path)}")
         if path == MANIFEST:
             print(f"    ({RECORD})")
         else:
             _print_diff(unified(out, path, files[path]), 8)
     for path in diff.added[:20]:
-        print(f"  missing  {path}")
+        print(f"  missing  {log_line(path)}")
     for path in diff.removed[:20]:
-        print(f"  extra    {one_line(path, 200)}")  # a name someone put there: one printable line
+        print(f"  extra    {log_line(path)}")
     return 3
 
 
@@ -311,19 +315,19 @@ def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
           + (f", {len(diff.links)} symbolic link(s) to replace." if diff.links else "."))
     _print_links(out, diff)
     for dev in new_devs:
-        print(f"  + {dev}")
-    for dev in gone_devs:
-        print(f"  - {one_line(dev, 200)}")  # from the names found in the output directory
+        print(f"  + {log_line(dev)}")
+    for dev in gone_devs:  # names read from --out's listing: log_line, as every name and diff line below
+        print(f"  - {log_line(dev)}")
     for dev in changed_devs[: args.limit]:
         for path in sorted(p for ps in devs[dev].values() for p in ps):
             lines = unified(out, path, files.get(path))
-            print(f"  ~ {one_line(dev, 200)}: {one_line(path.split('/', 2)[2], 200)} ({_plus_minus(lines)})")
+            print(log_line(f"  ~ {dev}: {path.split('/', 2)[2]} ({_plus_minus(lines)})"))
             _print_diff(lines, 6)
     if len(changed_devs) > args.limit:
         print(f"  ... and {len(changed_devs) - args.limit} more changed device(s)")
     for path in sorted(p for ps in groups.get("", {}).values() for p in ps):
         what = RECORD if path == MANIFEST else _plus_minus(unified(out, path, files.get(path)))
-        print(f"  ~ {one_line(path, 200)} ({what})")
+        print(log_line(f"  ~ {path} ({what})"))
     return 3 if pending else 0
 
 

@@ -3,7 +3,8 @@ killed one.
 
 railfabric replaces a whole directory (see `emit.write_tree`), so it must be sure the directory is its own:
 - it does not exist yet, or it is an empty directory, or it holds railfabric's marker (the `manifest.json` of an
-  earlier render, `"tool": "railfabric"`);
+  earlier render, `"tool": "railfabric"`; or a damaged manifest among nothing but what a render writes, see
+  fabric.manifest.marks_owner);
 - it is not a file, and it is not, does not contain and does not lie inside the inventory;
 - it is not and does not contain a git work tree's root, `/`, the user's home or the current directory;
 - it is not a symbolic link, and no directory above it is one where someone else's files could have put it: below
@@ -25,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import shutil
 import threading
@@ -35,8 +35,9 @@ from pathlib import Path
 
 from fabric.core.text import one_line
 from fabric.journal import recover
+from fabric.manifest import MANIFEST as MANIFEST
+from fabric.manifest import marks_owner
 
-MANIFEST = "manifest.json"
 LOCK_WAIT_S = 60.0
 
 
@@ -65,14 +66,9 @@ def _home() -> Path | None:
 
 
 def owned(out: Path) -> bool:
-    """Does `out` carry railfabric's marker (the manifest of an earlier render)?"""
-    try:  # never through a link: the marker is a file of the directory's own (fabric.intact)
-        fd = os.open(out / MANIFEST, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as fh:
-            data = json.loads(fh.read(1 << 26))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("tool") == "railfabric" and isinstance(data.get("files"), dict)
+    """Does `out` carry railfabric's marker (the manifest of an earlier render; a damaged one counts in a directory
+    that holds only what a render writes: fabric.manifest.marks_owner)?"""
+    return marks_owner(out)
 
 
 def _is_empty_dir(out: Path) -> bool:

@@ -203,6 +203,26 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
     assert "usage: fabric" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["-5", "0", "-0.0", "nan", "inf", "-inf", "86401", "1e309", "soon"])
+def test_lab_refuses_a_timeout_it_cannot_wait(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28: `fabric lab --timeout -5` was accepted and reported a healthy fabric as failed. Refused by the
+    parser: exit 2 before anything is built (no root needed)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["lab", f"--timeout={value}"])  # one word: argparse would read "-inf" as an option
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --timeout:" in err
+    assert ("not a number of seconds" if value == "soon" else "must be more than 0 and at most 86,400 seconds") in err
+
+
+def test_lab_accepts_a_positive_timeout() -> None:
+    from fabric.cli_parser import build_parser
+
+    assert build_parser().parse_args(["lab", "--timeout", "0.5"]).timeout == 0.5
+    assert build_parser().parse_args(["lab", "--timeout", "86400"]).timeout == 86400.0
+    assert build_parser().parse_args(["lab"]).timeout == 90.0
+
+
 def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "usage: fabric" in capsys.readouterr().out

@@ -45,7 +45,6 @@ CHUNKS = [SEEDS[i:i + CHUNK] for i in range(0, len(SEEDS), CHUNK)]
 FORMATS = ["text", "json", "sarif", "github"]
 SEEN: dict = {"cases": 0, "clean": 0, "kinds": set(), "rendered": 0, "snapshot": {}}
 OUTDIR_SEEDS = [int(ONLY)] if ONLY else list(range(FIRST, FIRST + max(CASES // 50, 6)))
-OTHER_HELPERS = "fixed by issue 28 links28/speak28 branch"
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +151,6 @@ def test_the_mutator_reaches_every_kind_and_some_render() -> None:
 # --------------------------------------------------------------------------- the output directory and stdout
 
 
-@pytest.mark.xfail(strict=False, reason=OTHER_HELPERS)
 @pytest.mark.parametrize("seed", OUTDIR_SEEDS)
 def test_a_symlink_in_the_output_directory_never_reaches_its_target(rendered: Path, tmp_path: Path,
                                                                      seed: int) -> None:
@@ -177,7 +175,6 @@ def source_sha256() -> str:
     return load_inventory(EXAMPLE).source_sha256
 
 
-@pytest.mark.xfail(strict=False, reason=OTHER_HELPERS)
 @pytest.mark.parametrize("seed", OUTDIR_SEEDS)
 def test_a_hostile_manifest_is_data_not_output(rendered: Path, source_sha256: str, tmp_path: Path,
                                                seed: int) -> None:
@@ -222,7 +219,6 @@ def stdout_cases(rendered: Path, tmp_path_factory: pytest.TempPathFactory) -> di
     }
 
 
-@pytest.mark.xfail(strict=False, reason=OTHER_HELPERS)
 @pytest.mark.parametrize("case", ["validate clean", "validate errors", "validate --all errors", "validate unusable",
                                   "render --check clean", "render --check stale"])
 def test_a_closed_stdout_keeps_the_exit_status(stdout_cases: dict[str, tuple[list[str], int]], tmp_path: Path,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from fabric.core.source_map import Location
 from fabric.hosts import build_hosts
 from fabric.hosts.build import group_inputs
 from fabric.hosts.names import bond
@@ -25,7 +26,9 @@ from fabric.outputs._common import host_bond
 from fabric.outputs.hosts import gpu_hosts, hosts_files
 from fabric.outputs.hosts_netplan import netplan_data
 from fabric.outputs.hosts_roce import nccl_conf, roce_script
-from tests.helpers import base_inventory, codes, mlag_inventory, run_data
+from fabric.pipeline import run
+from fabric.rules.host_rules import reserved_netdev
+from tests.helpers import base_inventory, codes, dump, mlag_inventory, run_data, write_files
 
 
 def _plan(tmp_path: Path, data: dict):
@@ -157,6 +160,28 @@ def test_host_rules(tmp_path: Path) -> None:
     data = mlag_inventory()
     data["host_models"]["h2d"]["netdevs"] = ["bond1", "x0", "x1", "x2"]
     assert "HOST004" in codes(run_data(tmp_path / "c", data))
+
+
+def test_reserved_nic_names_refused_at_their_line(tmp_path: Path) -> None:
+    """Issue 28: `lo` was accepted as a NIC name (netplan would have configured the loopback as a rail NIC)."""
+    data = base_inventory()
+    del data["host_models"]
+    # hosts.yml line 7 is "      - lo", line 8 '      - "7"': each value starts after "      - " (8 characters), at
+    # column 9
+    hosts = ('host_models:\n  h2:\n    gpus: 2\n    nics: 2\n    nic_speed: 400G\n    netdevs:\n'
+             '      - lo\n      - "7"\n')
+    inv = write_files(tmp_path / "inv", {"fabric.yml": dump(data), "hosts.yml": hosts})
+    found = [f for f in run(inv).findings if f.code == "HOST008"]
+    assert [(f.location, f.message) for f in found] == [
+        (Location(str(inv / "hosts.yml"), 7, 9),
+         "host model h2: NIC port name 'lo' is reserved: the loopback interface every Linux network namespace has"),
+        (Location(str(inv / "hosts.yml"), 8, 9),
+         "host model h2: NIC port name '7' is reserved: a name of digits only reads as an interface index "
+         "(systemd-networkd refuses it)"),
+    ]
+    assert all(f.hint.startswith("name the port as the server does") for f in found)
+    assert [n for n in ("lo", "all", "default", "bonding_masters", "0", "42", "lo0", "eth0", "100g0", "nic1")
+            if reserved_netdev(n)] == ["lo", "all", "default", "bonding_masters", "0", "42"]
 
 
 def test_injection_in_nic_names_refused(tmp_path: Path) -> None:

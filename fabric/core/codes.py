@@ -259,6 +259,11 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "(go-back-N): spraying then lowers goodput. NVIDIA documents out-of-order data placement for ConnectX-5 and "
      "later on RC/XRC QPs and DC, enabled per QP (NCCL_IB_ADAPTIVE_ROUTING=1, set by the host files under packet "
      "mode). A host model in a pod with spines says so with accepts_out_of_order: true."),
+    ("HOST008", "reserved-nic-name", "A host model names a NIC port with a name Linux keeps for itself",
+     "host_models.<m>.netdevs cannot hold lo (the loopback interface of every network namespace), all or default "
+     "(the sysctl directories /proc/sys/net/ipv4/conf/all and default; systemd-networkd, netplan's renderer, refuses "
+     "them), bonding_masters (the bonding driver's file in /sys/class/net) or a name of digits only (read as an "
+     "interface index). netplan would configure the loopback or fail to apply the file on the server."),
     ("VLAN001", "vlan-range", "Rail VLAN outside 2-4094", "VLAN ids 1 and 4095 are reserved."),
     ("VLAN002", "vlan-reserved", "A rail VLAN is in the platform's reserved VLAN block",
      "Some switches keep a block of VLANs for internal use and refuse to configure them: NX-OS reserves 3968-4094 "

@@ -4,7 +4,9 @@ Several labs may run on one machine at once (two checkouts, two CI jobs): a run 
 [0-9a-z]: two from its pid, four random) by creating `RUNS_DIR/<id>.lock` exclusively and holding an flock on it
 while it runs; its namespaces are `rf<id>-<host>` (model.ns_name), its FRR pathspaces the same, its temporary
 directory `railfabric-lab-<id>-*`, and its record `RUNS_DIR/<id>.json` lists every namespace, daemon pid, directory
-before it exists. A run whose lock can be taken is not running: kept (--keep) or killed. Teardown removes what one
+before it exists. A run whose lock can be taken is not running: kept (--keep) or killed. Nor is a run whose lock is
+held while the process that recorded it (`owner`, with its start time: a pid the kernel reused is not the owner) is
+gone: a process that inherited the lock's descriptor outlived a killed lab (a stale lock). Teardown removes what one
 record lists and nothing else (fabric/lab/teardown.py).
 """
 
@@ -112,8 +114,38 @@ class RunLock:
         self.release()
 
 
+def start_time(pid: int) -> int | None:
+    """When process `pid` started (clock ticks after boot, field 22 of /proc/<pid>/stat), None when there is none:
+    with the pid it names one process, whatever pid the kernel hands out later."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    try:
+        return int(stat.rsplit(")", 1)[1].split()[19])  # fields after "(comm)" start at field 3
+    except (IndexError, ValueError):
+        return None
+
+
+def owner_alive(reg: Registry) -> bool:
+    """The process that recorded `reg` still runs (a record without a start time: its pid exists)."""
+    if reg.owner <= 0:
+        return False
+    started = start_time(reg.owner)
+    return started is not None and (reg.owner_start is None or started == reg.owner_start)
+
+
 def is_running(run: str) -> bool:
-    """Some process holds the run's lock (a lab in progress, this process's own included)."""
+    """Some process holds the run's lock (a lab in progress, this process's own included) and the run's owner is
+    alive: a lock held after its owner died (inherited by a process that outlived it) is stale."""
+    if not lock_held(run):
+        return False
+    reg = Registry.load(run)
+    return reg is None or owner_alive(reg)  # no record yet: a run starting
+
+
+def lock_held(run: str) -> bool:
+    """Some process holds the run's lock."""
     path = RUNS_DIR / f"{run}.lock"
     try:
         fd = os.open(path, os.O_RDWR)
@@ -134,6 +166,7 @@ class Registry:
     def __init__(self, run: str, inventory: str = "", pod: int | None = None) -> None:
         self.run = run
         self.owner = os.getpid()
+        self.owner_start = start_time(self.owner)  # with the pid: the owner, not a later process with its pid
         self.inventory = inventory  # resolved path of the inventory it ran (--teardown INVENTORY finds it by that)
         self.pod = pod
         self.namespaces: list[str] = []
@@ -172,7 +205,8 @@ class Registry:
     def save(self) -> None:
         RUNS_DIR.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"run": self.run, "owner": self.owner, "inventory": self.inventory,
+        tmp.write_text(json.dumps({"run": self.run, "owner": self.owner, "owner_start": self.owner_start,
+                                   "inventory": self.inventory,
                                    "pod": self.pod, "kept": self.kept, "namespaces": self.namespaces,
                                    "hosts": self.hosts, "pids": {str(p): list(v) for p, v in self.pids.items()},
                                    "dirs": self.dirs, "neigh": self.neigh}))
@@ -191,6 +225,8 @@ class Registry:
             return None
         reg = cls(str(data.get("run", run)), str(data.get("inventory", "")), data.get("pod"))
         reg.owner = int(data.get("owner", 0))
+        start = data.get("owner_start")
+        reg.owner_start = start if isinstance(start, int) and not isinstance(start, bool) else None
         reg.kept = bool(data.get("kept"))
         reg.namespaces = list(data.get("namespaces", []))
         reg.hosts = list(data.get("hosts", []))

@@ -1,9 +1,11 @@
 """Everything a lab run creates is recorded before it exists (fabric/lab/runs.py: one record per run), and removed by
 exactly that record: daemons by pid (checked against /proc/<pid>/cmdline first), namespaces by name, directories by
 path, its claim on the machine's ARP table limits. A run kept with --keep, or one whose process was killed, is
-removed by `fabric lab --teardown` (the runs of an inventory, or one run by id); a killed run (not kept, not running)
-also by the next lab run on the machine. Nothing is ever removed by a name pattern: another run's namespaces, daemons
-and files are never touched."""
+removed by `fabric lab --teardown` (the runs of an inventory, or one run by id); a killed run (not kept, not running,
+whatever its inventory) also by the next lab run on the machine and by every `fabric lab --teardown`, each saying so.
+A killed run is one whose lock is free, or held by a process that outlived the run's owner (a stale lock:
+fabric/lab/runs.py is_running). Nothing is ever removed by a name pattern: another run's namespaces, daemons and
+files are never touched."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from fabric.lab import neigh
 from fabric.lab.model import LabError
-from fabric.lab.runs import Registry, RunLock, is_running, saved_runs
+from fabric.lab.runs import Registry, RunLock, is_running, owner_alive, saved_runs
 
 FRR_BIN = "/usr/lib/frr/"
 
@@ -103,14 +105,21 @@ class TornDown:
     inventory: str
     kept: bool
     removed: dict[str, int]
+    stale: bool = False  # its lock was still held by a process that outlived the run's owner
 
 
 def _teardown_run(run: str) -> TornDown | None:
-    """Tear down one run that is not running (its lock held here meanwhile); None when it has no record."""
+    """Tear down one run that is not running (its lock held here meanwhile, or held by a process that outlived the
+    run's owner: a stale lock, then the lock file is removed); None when it has no record."""
     lock = RunLock.take(run)
     if lock is None:
-        raise LabError(f"lab run {run} is running: it tears itself down when it ends (stop it with Ctrl-C or "
-                       "SIGTERM); run --teardown after it has stopped")
+        held = Registry.load(run)
+        if held is None or owner_alive(held):
+            raise LabError(f"lab run {run} is running: it tears itself down when it ends (stop it with Ctrl-C or "
+                           "SIGTERM); run --teardown after it has stopped")
+        removed = teardown(held)
+        RunLock(run).release(remove=True)
+        return TornDown(run, held.inventory, held.kept, removed, stale=True)
     reg = Registry.load(run)
     stale = reg is not None or time.time() - _mtime(lock.path) > 60  # a lock without record: a run starting, or dead
     try:
@@ -132,8 +141,9 @@ def _mtime(path: Path) -> float:
 def teardown_saved(run: str | None = None, inventory: str | Path | None = None,
                    only_dead: bool = False) -> list[TornDown]:
     """Tear down recorded runs that are not running: `run` (an id; refused while it runs), else the runs of
-    `inventory` (its resolved path), else every one. `only_dead`: leave kept runs alone (what a new lab run
-    cleans up: runs whose process was killed). Running labs are skipped (each tears itself down)."""
+    `inventory` (its resolved path) and every killed run (not kept, whatever its inventory), else every one.
+    `only_dead`: leave kept runs alone (what a new lab run cleans up: runs whose process was killed). Running labs
+    are skipped (each tears itself down)."""
     if run is not None:
         if run not in saved_runs():
             return []
@@ -145,8 +155,8 @@ def teardown_saved(run: str | None = None, inventory: str | Path | None = None,
         if is_running(rid):
             continue
         reg = Registry.load(rid)
-        if reg is not None and ((want is not None and reg.inventory != want) or (only_dead and reg.kept)):
-            continue
+        if reg is not None and reg.kept and (only_dead or (want is not None and reg.inventory != want)):
+            continue  # kept: only by its own inventory's --teardown (or by id)
         with contextlib.suppress(LabError):  # started meanwhile
             done = _teardown_run(rid)
             if done:

@@ -1,6 +1,7 @@
 """Host rules on the host models: the NIC names that the host files (fabric/hosts/) are rendered with name every NIC
-port exactly once, and no port is named like a bond the host gets (HOST001-HOST004); packet spraying only toward
-NICs that place out-of-order packets (HOST007).
+port exactly once, no port is named like a bond the host gets (HOST001-HOST004), none takes a name Linux or
+systemd-networkd (netplan's renderer) keeps for itself (HOST008, RESERVED_NETDEVS); packet spraying only toward NICs
+that place out-of-order packets (HOST007).
 
 HOST007: with routing.ecmp.mode packet the rail switches spray a flow's packets over every uplink, so packets of one
 RoCE queue pair reach the destination NIC out of order. A NIC without out-of-order data placement takes that as loss
@@ -19,6 +20,27 @@ from fabric.core.source_map import SourceMap
 from fabric.hosts.names import bond
 from fabric.intent import DualHoming, EcmpMode, Inventory
 from fabric.textsafe import quote
+
+# Interface names a NIC port cannot take, and why (HOST008):
+# - lo: the loopback device every network namespace has (netplan would configure it as the rail NIC);
+# - all, default: systemd's ifname_valid_full refuses them as they name the sysctl directories
+#   /proc/sys/net/{ipv4,ipv6}/conf/{all,default} (systemd src/basic/socket-util.c);
+# - bonding_masters: the bonding driver's control file /sys/class/net/bonding_masters (Linux
+#   Documentation/networking/bonding.rst), where every interface has its directory;
+# and a name of digits only, which systemd refuses as it reads as an interface index (ifname_valid_full).
+RESERVED_NETDEVS = {
+    "lo": "the loopback interface every Linux network namespace has",
+    "all": "the name of the sysctl directory /proc/sys/net/ipv4/conf/all (systemd-networkd refuses it)",
+    "default": "the name of the sysctl directory /proc/sys/net/ipv4/conf/default (systemd-networkd refuses it)",
+    "bonding_masters": "the bonding driver's file /sys/class/net/bonding_masters",
+}
+
+
+def reserved_netdev(name: str) -> str | None:
+    """Why `name` cannot be a NIC port's interface name, or None."""
+    if name.isdigit():
+        return "a name of digits only reads as an interface index (systemd-networkd refuses it)"
+    return RESERVED_NETDEVS.get(name)
 
 
 def check_hosts(inv: Inventory, src: SourceMap) -> list[Finding]:
@@ -43,6 +65,12 @@ def check_hosts(inv: Inventory, src: SourceMap) -> list[Finding]:
                 if n > 1:
                     out.append(Finding("HOST003", f"host model {name}: {key} names {quote(dup)} {n} times", where,
                                        "every NIC port has its own name"))
+        for i, netdev in enumerate(model.netdevs or ()):
+            why = reserved_netdev(netdev)
+            if why is not None:
+                out.append(Finding("HOST008", f"host model {name}: NIC port name {quote(netdev)} is reserved: {why}",
+                                   src.loc(("host_models", name, "netdevs", i)),
+                                   "name the port as the server does (e.g. enp24s0np0, or nic<n>)"))
         if model.netdevs is not None and name in mlag_models:
             bonds = {bond(n) for n in range(model.nics)}
             for clash in sorted(bonds & set(model.netdevs)):

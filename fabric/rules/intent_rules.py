@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 
-from fabric.core.finding import Finding, Severity
+from fabric.core.finding import MAX_FINDINGS, Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, RailDesign, Segment, SwitchModel
 from fabric.rules.platform_rules import platform_capabilities
 from fabric.rules.uses import host_model, pool, switch_model
-from fabric.textsafe import did_you_mean, quote
+from fabric.textsafe import Suggestions, quote
 from fabric.topology import lanes_for, per_switch
 from fabric.units import format_speed
 
@@ -68,17 +68,18 @@ def _ids(inv: Inventory, src: SourceMap, add: Add) -> None:
                 segs[seg.id] = si
 
 
-def _suggest(name: str, options: list[str]) -> str:
-    close = did_you_mean(name, options, cutoff=0.5)
+def _suggest(name: str, suggest: Suggestions) -> str:
+    close = suggest(name, cutoff=0.5)
     if close:
         return f"did you mean {quote(close)}?"
-    known = sorted(options)
+    known = suggest.options
     return f"known: {', '.join(known[:10])}{', ...' if len(known) > 10 else ''}" if known else ""
 
 
 def _refs(inv: Inventory, src: SourceMap, add: Add) -> None:
-    sw = list(inv.switch_models)
-    hm = list(inv.host_models)
+    # the references are visited in file order: the first MAX_FINDINGS unknown names get a suggestion
+    sw = Suggestions(inv.switch_models, MAX_FINDINGS)
+    hm = Suggestions(inv.host_models, MAX_FINDINGS)
 
     def need_switch(name: str, path: tuple) -> None:
         if name not in inv.switch_models:

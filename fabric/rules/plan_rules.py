@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from fabric.address import Prefix, length_for, ntoa, size
 from fabric.allocate import Plan
-from fabric.core.finding import Finding, Severity
+from fabric.core.finding import MAX_FINDINGS, Finding, Severity
 from fabric.core.source_map import SourceMap
 from fabric.intent import DualHoming, Inventory, SwitchModel
 from fabric.mtu import switch_mtu
@@ -15,7 +15,7 @@ from fabric.rules.name_rules import case_collisions
 from fabric.rules.release_rules import check_releases
 from fabric.rules.uses import Uses, switch_model
 from fabric.rules.uses import pool as pool_of
-from fabric.textsafe import did_you_mean, quote
+from fabric.textsafe import Suggestions, quote
 from fabric.topology import (
     LinkRole,
     Role,
@@ -29,15 +29,22 @@ from fabric.topology import (
 from fabric.units import format_ports, format_speed, hostname_problem, lanes_at
 
 
+def _place(src: SourceMap, path: tuple) -> tuple[str, int, int]:
+    """Where a key is, in the order findings are shown (Finding.sort_key)."""
+    loc = src.key_loc(path)
+    return (loc.file, loc.line, loc.col) if loc is not None else ("", 0, 0)
+
+
 def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     out: list[Finding] = []
     keys = {sw.key for sw in topo.switches.values()}
-    for key in inv.devices:
-        if key not in keys:
-            close = did_you_mean(key, sorted(keys))
-            out.append(Finding("REF003", f"devices: no switch of the fabric has the pattern name {quote(key)}",
-                               src.key_loc(("devices", key)),
-                               f"did you mean {quote(close)}?" if close else "keys are the names the patterns make"))
+    unknown = sorted((k for k in inv.devices if k not in keys), key=lambda k: _place(src, ("devices", k)))
+    suggest = Suggestions(keys, MAX_FINDINGS)  # only the first MAX_FINDINGS findings are shown
+    for key in unknown:
+        close = suggest(key)
+        out.append(Finding("REF003", f"devices: no switch of the fabric has the pattern name {quote(key)}",
+                           src.key_loc(("devices", key)),
+                           f"did you mean {quote(close)}?" if close else "keys are the names the patterns make"))
     for name, first, second in topo.name_clashes:
         out.append(Finding("ID003", f"name {quote(name)} is generated twice", src.loc(second),
                            "make the name patterns or hostname overrides unique",
