@@ -10,7 +10,7 @@ from fabric.intent import Inventory
 from fabric.outputs.docs.facts import FabricFacts, fabric_facts, host_links_by_segment
 from fabric.outputs.docs.markdown import fabric_markdown
 from fabric.outputs.pictures_glance import glance_svg
-from fabric.outputs.pictures_rails import RailPictures
+from fabric.outputs.pictures_rails_svg import RailPictures
 from fabric.topology import Topology
 from fabric.topology.model import Host, Link
 
