@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from fabric.outputs.docs.facts import SegmentFacts
 from fabric.topology.model import Host, Link, Switch
@@ -41,13 +42,25 @@ class Column:
     side: int | None
 
 
+Ends = tuple[tuple[int, int], ...]  # switch ends (port, lane)
+
+
+class Cell(NamedTuple):
+    """What one host (or the fold's hosts) has on one column: its cables' switch ends, whether one of them was
+    placed by an explicit `cabling:` entry (a re-cable), and the ends of its cables taken off by a disabled port."""
+
+    ends: Ends
+    pinned: bool = False
+    off: Ends = ()
+
+
 @dataclass(frozen=True)
 class Row:
-    """A host, or the fold (`count` hosts): per column, the switch ends (port, lane) of the row's cables."""
+    """A host, or the fold (`count` hosts): a cell per column."""
 
     label: str
     count: int
-    cells: tuple[tuple[tuple[int, int], ...], ...]
+    cells: tuple[Cell, ...]
     hosts: tuple[str, ...]  # the host names (the fold: its first and last)
 
     @property
@@ -96,22 +109,36 @@ def end_text(ends: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"{p}/{lane}" if lane else str(p) for p, lane in ends)
 
 
-def rail_grid(switches: list[Switch], hosts: list[Host], links: list[Link]) -> Grid:
+def rail_grid(switches: list[Switch], hosts: list[Host], links: list[Link], pinned: frozenset[str] = frozenset(),
+              off: Iterable[Link] = ()) -> Grid:
     """The segment's grid: the switches' own rails as columns, in switch order (group by group, side a then b),
-    then any column a cable outside the design needs (explicit `cabling:` onto another rail or switch)."""
+    then any column a cable outside the design needs (explicit `cabling:` onto another rail or switch). `pinned`:
+    the ids of the links an explicit `cabling:` entry placed; `off`: the segment's host links taken off by a
+    disabled port."""
     extra: dict[str, set[int]] = {}
     own = {(sw.name, r) for sw in switches for r in sw.rails}
-    for lk in links:
+    placed = {lk.id for lk in links}
+    off = [lk for lk in off if lk.id not in placed]
+    for lk in (*links, *off):
         if (lk.z.device, lk.rail or 0) not in own:
             extra.setdefault(lk.z.device, set()).add(lk.rail or 0)
     columns = [Column(sw.name, r, sw.side) for sw in switches
                for r in (*sw.rails, *sorted(extra.pop(sw.name, set())))]
     columns += [Column(name, r, None) for name in sorted(extra) for r in sorted(extra[name])]
     index = {(c.switch, c.rail): i for i, c in enumerate(columns)}
-    ends: dict[str, list[list[tuple[int, int]]]] = {h.name: [[] for _ in columns] for h in hosts}
+    cells: dict[str, list[list[tuple[int, int]]]] = {h.name: [[] for _ in columns] for h in hosts}
+    offs: dict[str, list[list[tuple[int, int]]]] = {h.name: [[] for _ in columns] for h in hosts}
+    marks: dict[str, set[int]] = {h.name: set() for h in hosts}
     for lk in sorted(links, key=lambda lk: (lk.a.port, lk.z.port, lk.z.lane)):
-        ends[lk.a.device][index[(lk.z.device, lk.rail or 0)]].append((lk.z.port, lk.z.lane))
-    return Grid(tuple(columns), _rows(hosts, ends, len(columns)), _headers(columns))
+        i = index[(lk.z.device, lk.rail or 0)]
+        cells[lk.a.device][i].append((lk.z.port, lk.z.lane))
+        if lk.id in pinned:
+            marks[lk.a.device].add(i)
+    for lk in off:
+        offs[lk.a.device][index[(lk.z.device, lk.rail or 0)]].append((lk.z.port, lk.z.lane))
+    table = {h.name: [Cell(tuple(e), i in marks[h.name], tuple(o)) for i, (e, o) in
+                      enumerate(zip(cells[h.name], offs[h.name], strict=True))] for h in hosts}
+    return Grid(tuple(columns), _rows(hosts, table, len(columns)), _headers(columns))
 
 
 def _headers(columns: list[Column]) -> tuple[tuple[str, int, int], ...]:
@@ -124,15 +151,17 @@ def _headers(columns: list[Column]) -> tuple[tuple[str, int, int], ...]:
     return tuple(out)
 
 
-def _rows(hosts: list[Host], ends: dict[str, list[list[tuple[int, int]]]], width: int) -> tuple[Row, ...]:
+def _rows(hosts: list[Host], table: dict[str, list[Cell]], width: int) -> tuple[Row, ...]:
     def one(h: Host) -> Row:
-        return Row(h.name, 1, tuple(tuple(cell) for cell in ends[h.name]), (h.name,))
+        return Row(h.name, 1, tuple(table[h.name]), (h.name,))
 
     hosts = sorted(hosts, key=lambda h: h.number)
     if len(hosts) <= MAX_HOSTS:
         return tuple(one(h) for h in hosts)
     folded = hosts[FIRST:-LAST]
-    cells = tuple(tuple(e for h in folded for e in ends[h.name][c]) for c in range(width))
+    cells = tuple(Cell(tuple(e for h in folded for e in table[h.name][c].ends),
+                       any(table[h.name][c].pinned for h in folded),
+                       tuple(e for h in folded for e in table[h.name][c].off)) for c in range(width))
     fold = Row(f"hosts {folded[0].number}–{folded[-1].number} (×{len(folded)})", len(folded), cells,
                (folded[0].name, folded[-1].name))
     return (*(one(h) for h in hosts[:FIRST]), fold, *(one(h) for h in hosts[-LAST:]))
@@ -164,8 +193,13 @@ def legend_lines(facts: SegmentFacts, grid: Grid, hosts: list[Host], speed: str)
     if any(r.fold for r in grid.rows):
         lines.append("The dashed row stands for the hosts between those drawn: each cell lists the ports they take "
                      "(hosts/railmap.csv lists each host).")
-    if any(not cell for r in grid.rows for cell in r.cells):
-        lines.append("–: no cable there (a port disabled or a NIC without a rail: see the report).")
+    cells = [cell for r in grid.rows for cell in r.cells]
+    if any(cell.pinned for cell in cells):
+        lines.append("*: a cable placed by an explicit `cabling:` entry (a re-cable), not by the rail's port pattern.")
+    if any(cell.off for cell in cells):
+        lines.append("off: the port that NIC would take is disabled (`disabled_ports`): no cable (see the report).")
+    if any(not cell.ends and not cell.off for cell in cells):
+        lines.append("–: no cable there (a NIC without a rail: see the report).")
     if facts.uplinks == 0:
         lines.append("Rail-only pod: no spines above these switches; traffic between rails crosses NVLink in the "
                      "hosts.")

@@ -15,10 +15,22 @@ port(s) (and the cable count of the fold), read by the tests and by whoever hove
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from functools import lru_cache
 
 from fabric.outputs.docs.facts import SegmentFacts, gbps
-from fabric.outputs.pictures_rails import Column, Grid, Row, end_text, legend_lines, port_text, rail_grid, switch_lines
+from fabric.outputs.pictures_rails import (
+    Cell,
+    Column,
+    Ends,
+    Grid,
+    Row,
+    end_text,
+    legend_lines,
+    port_text,
+    rail_grid,
+    switch_lines,
+)
 from fabric.outputs.pictures_svg import GREY, LINE_H, Svg, on_colour, rail_colour, text_width, tint
 from fabric.topology.model import Host, Link, SegmentInfo, Switch
 
@@ -43,15 +55,17 @@ def _nic(c: Column) -> str:
 
 
 @lru_cache(maxsize=1 << 14)
-def _cell_text(cell: tuple[tuple[int, int], ...], fold: bool) -> str:
-    """A cell's text: a host's port(s), the fold's port ranges, '–' for no cable."""
-    if not cell:
-        return "–"
-    return _fit(port_text(cell)) if fold else end_text(cell)
+def _cell_text(cell: Cell, fold: bool) -> str:
+    """A cell's text: a host's port(s) (the fold: its hosts' port ranges), '*' when re-cabled by `cabling:`; the
+    disabled port(s) and 'off' when the cable was taken off; '–' for no cable."""
+    show = (lambda e: _fit(port_text(e))) if fold else end_text
+    if cell.ends:
+        return show(cell.ends) + (" *" if cell.pinned else "")
+    return f"{show(cell.off)} off" if cell.off else "–"
 
 
 @lru_cache(maxsize=1 << 12)
-def _cells_width(cells: tuple[tuple[tuple[int, int], ...], ...], fold: bool) -> int:
+def _cells_width(cells: tuple[Cell, ...], fold: bool) -> int:
     return max((text_width(_cell_text(cell, fold), SMALL if fold else 12) for cell in cells), default=0)
 
 
@@ -59,8 +73,10 @@ class RailPictures:
     """Draws the rail diagram of each segment (fabric/outputs/docs/__init__.py calls it once per segment)."""
 
     def svg(self, info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], hosts: list[Host],
-            links: list[Link], peers: list[Link]) -> str:
-        return draw_grid(info, facts, switches, hosts, rail_grid(switches, hosts, links), peers)
+            links: list[Link], peers: list[Link], pinned: frozenset[str] = frozenset(),
+            off: Iterable[Link] = ()) -> str:
+        """`pinned`: ids of links placed by `cabling:`; `off`: the segment's host links taken off (disabled ports)."""
+        return draw_grid(info, facts, switches, hosts, rail_grid(switches, hosts, links, pinned, off), peers)
 
 
 def draw_grid(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], hosts: list[Host], grid: Grid,
@@ -114,8 +130,8 @@ def draw_grid(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], ho
 _LEFT = ("rail switch", "NIC r = rail r", "switch ports")  # the headings of the left column
 
 
-def _column_ends(grid: Grid, i: int) -> tuple[tuple[int, int], ...]:
-    return tuple(e for row in grid.rows for e in row.cells[i])
+def _column_ends(grid: Grid, i: int) -> Ends:
+    return tuple(e for row in grid.rows for e in row.cells[i].ends)
 
 
 def _column_width(grid: Grid, heads: dict[str, list[str]], columns: list[tuple[tuple[int, int], ...]],
@@ -139,27 +155,33 @@ def _row(svg: Svg, row: Row, columns: tuple[Column, ...], x_of: list[int], cw: i
     if row.fold:
         svg.rect(-4, y - 3, left + 4 - GAP, CELL_H + 6, fill="#ffffff", stroke=GREY, dash=True, rx=3)
     svg.text(0, y + 14, row.label, bold=not row.fold)
-    tips = tuple(f"{row.label}: {_nic(c)} → {c.switch} ports {port_text(cell)}: {len(cell)} cables"
-                 for c, cell in zip(columns, row.cells, strict=True)) if row.fold else ()
+    tips = tuple(_fold_tip(row, c, cell) for c, cell in zip(columns, row.cells, strict=True)) if row.fold else ()
     svg.parts += _cells(y, tuple(x_of), cw, tuple(c.rail for c in columns), row.cells, row.fold, tips)
 
 
+def _fold_tip(row: Row, c: Column, cell: Cell) -> str:
+    off = f" ({len(cell.off)} taken off: port disabled)" if cell.off else ""
+    return f"{row.label}: {_nic(c)} → {c.switch} ports {port_text(cell.ends)}: {len(cell.ends)} cables{off}"
+
+
 @lru_cache(maxsize=1 << 12)
-def _cells(y: int, x_of: tuple[int, ...], cw: int, rails: tuple[int, ...], cells: tuple[tuple[tuple[int, int], ...],
-           ...], fold: bool, tips: tuple[str, ...]) -> tuple[str, ...]:
+def _cells(y: int, x_of: tuple[int, ...], cw: int, rails: tuple[int, ...], cells: tuple[Cell, ...], fold: bool,
+           tips: tuple[str, ...]) -> tuple[str, ...]:
     """A row's cells at height y: the same in every segment of one shape (the same ports), so drawn once; the
     fold's cells carry a tooltip with the hosts, switch, ports and cable count."""
     svg = Svg("")
     for k, (rail, x, cell) in enumerate(zip(rails, x_of, cells, strict=True)):
         colour = rail_colour(rail)
         text = _cell_text(cell, fold)
-        if not cell:
-            svg.rect(x, y, cw, CELL_H, fill="#ffffff", stroke=GREY, width=0.5, rx=2)
-            svg.text(x + cw // 2, y + 14, text, anchor="middle", fill=GREY)
+        size = SMALL if fold else 12
+        if not cell.ends:
+            svg.rect(x, y, cw, CELL_H, fill="#ffffff", stroke=GREY, width=0.5, rx=2, dash=fold,
+                     tip=tips[k] if tips else "")
+            svg.text(x + cw // 2, y + 14, text, size=size, anchor="middle", fill=GREY)
             continue
         svg.rect(x, y, cw, CELL_H, fill=tint(colour), stroke=colour, width=1 if fold else 0.5, rx=2, dash=fold,
                  tip=tips[k] if tips else "")
-        svg.text(x + cw // 2, y + 14, text, size=SMALL if fold else 12, anchor="middle")
+        svg.text(x + cw // 2, y + 14, text, size=size, anchor="middle")
     return tuple(svg.parts)
 
 
