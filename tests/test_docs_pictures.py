@@ -222,9 +222,10 @@ def test_rail_grid_of_shared_nics(tmp_path: Path) -> None:
     data["host_models"]["h8"] = {"gpus": 8, "nics": 2, "nic_speed": "400G", "gpu_to_nic": [0, 0, 0, 0, 1, 1, 1, 1]}
     data["pods"][0]["segments"][0]["host_groups"] = [{"model": "h8", "count": 2}]
     svg = _docs(run_data(tmp_path, data))["docs/rails/pod-1-segment-1.svg"]
-    table, tips = _table(svg)
+    table, _tips = _table(svg)
     # 2 NICs, each shared by 4 GPUs: a column per NIC (the cables), 2 hosts × 2 NICs
-    assert table == {"p1-s1-gpu001": {"NIC 0": "1/1", "NIC 1": "1/1"}, "p1-s1-gpu002": {"NIC 0": "1/2", "NIC 1": "1/2"}}
+    assert table == {"p1-s1-gpu001": {"NIC 0": "1/1", "NIC 1": "1/1"},
+                     "p1-s1-gpu002": {"NIC 0": "1/2", "NIC 1": "1/2"}}
     assert any(t.startswith("8 GPUs share 2 NICs") for t in _texts(svg))
 
 
