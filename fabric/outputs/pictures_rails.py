@@ -9,12 +9,15 @@ cable is one cell, read like a cabling sheet (row: the server, column: the switc
 colour runs down its column; the fold keeps a 128-host segment as small as a 16-host one. Every rail design is a
 choice of columns: single-rail one column per switch; dual- and multi-rail a switch heading two or more columns
 (its rails); dual-homed NICs (MLAG, two VLANs) a column per side, the switches of a pair side by side, an MLAG peer
-link the bar over its pair; shared NICs (gpu_to_nic) one column per NIC, as the switches see them. No layout
-engine is needed: the columns are as wide as their widest text (monospace, fabric/outputs/pictures_svg.py), so no
-text overflows or overlaps (tests/test_docs_pictures.py measures it).
+link the bar over its pair; shared NICs (gpu_to_nic) one column per NIC, as the switches see them; a rail-only
+pod's segment the same grid (its legend says there are no spines). A cable placed by an explicit `cabling:` entry
+is marked `*`, a NIC whose port is disabled shows that port and `off`. No layout engine is needed: the columns are
+as wide as their widest text (monospace, fabric/outputs/pictures_svg.py), so no text overflows or overlaps
+(tests/test_pictures_geometry.py measures it on the rendered SVG).
 
 Segments of more than MAX_HOSTS hosts show their first FIRST and last LAST hosts, and one dashed row for the hosts
-between, whose cells list every port those hosts take on that switch (port ranges). This module builds the grid
+between (their cabling follows the same pattern: the next ports of each rail's block), whose cells list every port
+those hosts take on that switch as port ranges, and whose tooltips count their cables. This module builds the grid
 (who lands where); fabric/outputs/pictures_rails_svg.py draws it.
 """
 
@@ -61,7 +64,6 @@ class Row:
     label: str
     count: int
     cells: tuple[Cell, ...]
-    hosts: tuple[str, ...]  # the host names (the fold: its first and last)
 
     @property
     def fold(self) -> bool:
@@ -153,7 +155,7 @@ def _headers(columns: list[Column]) -> tuple[tuple[str, int, int], ...]:
 
 def _rows(hosts: list[Host], table: dict[str, list[Cell]], width: int) -> tuple[Row, ...]:
     def one(h: Host) -> Row:
-        return Row(h.name, 1, tuple(table[h.name]), (h.name,))
+        return Row(h.name, 1, tuple(table[h.name]))
 
     hosts = sorted(hosts, key=lambda h: h.number)
     if len(hosts) <= MAX_HOSTS:
@@ -162,8 +164,7 @@ def _rows(hosts: list[Host], table: dict[str, list[Cell]], width: int) -> tuple[
     cells = tuple(Cell(tuple(e for h in folded for e in table[h.name][c].ends),
                        any(table[h.name][c].pinned for h in folded),
                        tuple(e for h in folded for e in table[h.name][c].off)) for c in range(width))
-    fold = Row(f"hosts {folded[0].number}–{folded[-1].number} (×{len(folded)})", len(folded), cells,
-               (folded[0].name, folded[-1].name))
+    fold = Row(f"hosts {folded[0].number}–{folded[-1].number} (×{len(folded)})", len(folded), cells)
     return (*(one(h) for h in hosts[:FIRST]), fold, *(one(h) for h in hosts[-LAST:]))
 
 
