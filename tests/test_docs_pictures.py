@@ -92,8 +92,10 @@ def test_glance_counts_match_the_inventory(example_docs: dict[str, str]) -> None
     # rail switch → spine links per segment: pod 1 seg 1: 8 switches × 4 spines × 2; seg 2: 4 × 4 × 4 (links_per_spine);
     # pod 2: 2 × 4 × 8 in port-channels of 2 members. Pod 3 has no spines: no such edge
     assert texts.count("128 × 800G") == 1  # pod 1's spines
-    assert texts.count("64 × 800G") == 3  # pod 2's spines, pod 1's segments 1 and 2
-    assert texts.count("64 × 800G (port-channels of 2)") == 1
+    assert texts.count("64 × 800G") == 4  # pod 2's spines, pod 1's segments 1 and 2, pod 2's segment
+    assert texts.count("port-channels of 2") == 1  # pod 2's segment: the label's second line
+    i = texts.index("port-channels of 2")
+    assert texts[i - 1:i + 2] == ["64 × 800G", "port-channels of 2", "rail tier 1.00:1"]
     assert texts.count("rail tier 1.00:1") == 3 and texts.count("spine tier 1.00:1") == 2
     # host links: 16 hosts × 8 NICs = 128 in three segments, pod 3 8 × 8 = 64
     assert texts.count("128 × 400G") == 3 and texts.count("64 × 400G") == 1
@@ -102,41 +104,146 @@ def test_glance_counts_match_the_inventory(example_docs: dict[str, str]) -> None
     assert "16 × hgx-h100 (2 groups)" in texts  # pod 1 segment 2: host groups of 8 (first 1) and 8 (first 9)
 
 
-def test_rail_diagram_ports_and_folding(example_docs: dict[str, str]) -> None:
-    seg12 = _texts(example_docs["docs/rails/pod-1-segment-2.svg"])
-    # hardware.yml 7060x6-dual: rail slot 0 on ports 1, 4, ..., 22, slot 1 on 2, 5, ..., 23; 2x400G: 2 hosts a port
-    assert "r0: 1, 4, … 22 /1–2" in seg12 and "r4: 2, 5, … 23 /1–2" in seg12
-    assert "r3: 1, 4, … 22 /1–2" in seg12 and "r7: 2, 5, … 23 /1–2" in seg12
-    seg21 = _texts(example_docs["docs/rails/pod-2-segment-1.svg"])
-    # sn5600 without blocks, 4 rails a switch: host h slot i at position (h-1)·4+i, 2 lanes a port:
-    # slot 0 → ports 1, 3, ..., 31 lane 1; slot 1 → the same ports lane 2; slot 2 → 2, 4, ..., 32 lane 1
-    assert {"r0: 1, 3, … 31 /1", "r1: 1, 3, … 31 /2", "r2: 2, 4, … 32 /1", "r3: 2, 4, … 32 /2"} <= set(seg21)
-    assert {"r4: 1, 3, … 31 /1", "r7: 2, 4, … 32 /2"} <= set(seg21)
+def _table(svg: str) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """The rail grid read back from the SVG by position: row label → column heading ("NIC r", "NIC r port a") →
+    cell text, and the fold cells' tooltips by (row label + column heading). Rows are the texts at x=0 that name a
+    host or a fold; columns the coloured headings; a cell the text centred in a column on a row's baseline."""
+    root = ET.fromstring(svg)
+    texts = [(t.attrib, t.text or "") for t in root.iter(f"{SVG}text")]
+    rows = {a["y"]: t for a, t in texts if a["x"] == "0" and re.fullmatch(r"p\d+-s\d+-gpu\d+|hosts \S+ \(×\d+\)", t)}
+    columns = {a["x"]: t for a, t in texts if re.fullmatch(r"NIC \d+( port [ab])?", t)}
+    assert len(columns) == len(set(columns.values()))  # one heading per column
+    table: dict[str, dict[str, str]] = {label: {} for label in rows.values()}
+    for a, t in texts:
+        if a["y"] in rows and a["x"] in columns and a.get("text-anchor") == "middle":
+            table[rows[a["y"]]][columns[a["x"]]] = t
+    tips = {}
+    rects = [r for r in root.iter(f"{SVG}rect") if r.find(f"{SVG}title") is not None]
+    for r in rects:
+        middle = str(int(r.attrib["x"]) + int(r.attrib["width"]) // 2)
+        baseline = str(int(r.attrib["y"]) + 14)
+        tips[rows[baseline] + " " + columns[middle]] = r.find(f"{SVG}title").text or ""  # type: ignore[union-attr]
+    return table, tips
+
+
+def _cables(table: dict[str, dict[str, str]], tips: dict[str, str]) -> int:
+    """The cables the grid shows: one per port a host's cell lists, the fold's count from its cells' tooltips."""
+    count = 0
+    for row, cells in table.items():
+        for column, text in cells.items():
+            if text in ("–",) or text.endswith(" off"):
+                continue
+            if row.startswith("hosts "):
+                count += int(re.search(r": (\d+) cables", tips[f"{row} {column}"]).group(1))  # type: ignore[union-attr]
+            else:
+                count += len(text.removesuffix(" *").split(", "))
+    return count
+
+
+def test_rail_grid_shows_every_cable_of_the_example(example_docs: dict[str, str]) -> None:
     seg11 = example_docs["docs/rails/pod-1-segment-1.svg"]
-    # devices.yml: p1-s1-rail3 port 8 disabled, hosts 15 and 16 re-cabled to port 9 lanes 1-2
-    assert "r3: 1–7, 9 /1–2" in _texts(seg11) and "r2: 1–8 /1–2" in _texts(seg11)
-    # 16 hosts > 8: hosts 1-6 and 16 drawn, 7-15 folded; one line per NIC of each of the 8 boxes
-    names = [t for t in _texts(seg11) if t.startswith("p1-s1-gpu")]
-    assert names == [f"p1-s1-gpu{n:03d}" for n in (1, 2, 3, 4, 5, 6, 16)]
-    assert "hosts 7–15 (×9)" in _texts(seg11)
-    assert seg11.count("<line ") == 8 * 8
-    seg31 = _texts(example_docs["docs/rails/pod-3-segment-1.svg"])
-    assert "r0: 1–4 /1–2" in seg31  # pod 3: 8 hosts, 2 a port: ports 1-4; 8 hosts are all drawn
-    assert [t for t in seg31 if t.startswith("p3-s1-gpu")] == [f"p3-s1-gpu{n:03d}" for n in range(1, 9)]
+    table, tips = _table(seg11)
+    # pods.yml pod 1 segment 1: 16 hosts (not more than MAX_HOSTS: every host a row), 8 rails single-rail: a column
+    # per NIC and switch; 16 × 8 = 128 cables × 400G
+    assert list(table) == [f"p1-s1-gpu{n:03d}" for n in range(1, 17)]
+    assert all(list(cells) == [f"NIC {r}" for r in range(8)] for cells in table.values())
+    assert _cables(table, tips) == 128 and tips == {}
+    assert "<line " not in seg11 and "<path " not in seg11 and "<polyline " not in seg11  # a grid: no connectors
+    # hardware.yml sn5600: no port blocks, 2x400G breakout: host h on port ⌈h/2⌉, lane 2 - h % 2 of every rail's
+    # switch; devices.yml: p1-s1-rail3 port 8 disabled, hosts 15 and 16 re-cabled (`cabling:`) to port 9 lanes 1, 2
+    assert table["p1-s1-gpu001"]["NIC 0"] == "1/1" and table["p1-s1-gpu002"]["NIC 7"] == "1/2"
+    assert table["p1-s1-gpu009"]["NIC 5"] == "5/1" and table["p1-s1-gpu016"]["NIC 2"] == "8/2"
+    assert table["p1-s1-gpu015"]["NIC 3"] == "9/1 *" and table["p1-s1-gpu016"]["NIC 3"] == "9/2 *"
+    assert table["p1-s1-gpu014"]["NIC 3"] == "7/2"
+    texts = _texts(seg11)
+    assert "r3: 1–7, 9 /1–2" not in texts and "1–7, 9 /1–2" in texts and texts.count("1–8 /1–2") == 7
+    assert [t for t in texts if re.fullmatch(r"p1-s1-rail\d", t)] == [f"p1-s1-rail{r}" for r in range(8)]
+    assert any(t.startswith("*: a cable placed by an explicit `cabling:`") for t in texts)
+    assert any(t.startswith("128 cables × 400G") for t in texts)
+
+
+def test_rail_grid_dual_and_multi_rail(example_docs: dict[str, str]) -> None:
+    table, tips = _table(example_docs["docs/rails/pod-1-segment-2.svg"])
+    # pods.yml pod 1 segment 2: dual-rail, rail_groups [[0, 4], [1, 5], [2, 6], [3, 7]]: each switch heads its two
+    # rails' columns, in switch order. hardware.yml 7060x6-dual: slot 0 (rails 0-3) on ports 1, 4, ..., 22, slot 1
+    # (rails 4-7) on 2, 5, ..., 23, 2x400G: host h on the ⌈h/2⌉-th port of the block, lane 2 - h % 2
+    assert list(table["p1-s2-gpu001"]) == ["NIC 0", "NIC 4", "NIC 1", "NIC 5", "NIC 2", "NIC 6", "NIC 3", "NIC 7"]
+    assert table["p1-s2-gpu001"]["NIC 0"] == "1/1" and table["p1-s2-gpu001"]["NIC 4"] == "2/1"
+    assert table["p1-s2-gpu003"]["NIC 1"] == "4/1" and table["p1-s2-gpu016"]["NIC 7"] == "23/2"
+    assert table["p1-s2-gpu009"]["NIC 6"] == "14/1"  # 9th host: 5th port of slot 1 = 14, lane 1
+    assert _cables(table, tips) == 16 * 8
+    texts = _texts(example_docs["docs/rails/pod-1-segment-2.svg"])
+    assert texts.count("1, 4, … 22 /1–2") == 4 and texts.count("2, 5, … 23 /1–2") == 4
+    assert "rails 0, 4" in texts and "p1-s2-rail3-7" in texts
+    table, tips = _table(example_docs["docs/rails/pod-2-segment-1.svg"])
+    # pod 2 segment 1: multi-rail, 4 rails a switch, sn5600 without blocks: host h's rail slot i at position
+    # (h-1)·4 + i, 2 lanes a port: port position // 2 + 1, lane position % 2 + 1
+    assert [table["p2-s1-gpu001"][f"NIC {r}"] for r in range(4)] == ["1/1", "1/2", "2/1", "2/2"]
+    assert table["p2-s1-gpu002"]["NIC 4"] == "3/1" and table["p2-s1-gpu016"]["NIC 7"] == "32/2"  # 60+3=63: 32/2
+    assert _cables(table, tips) == 16 * 8
+    texts = _texts(example_docs["docs/rails/pod-2-segment-1.svg"])
+    assert {"1, 3, … 31 /1", "1, 3, … 31 /2", "2, 4, … 32 /1", "2, 4, … 32 /2"} <= set(texts)
+    assert "rails 0, 1, 2, 3" in texts and "rails 4, 5, 6, 7" in texts
+    table, tips = _table(example_docs["docs/rails/pod-3-segment-1.svg"])
+    # pod 3: rail-only, 8 hosts × 8 NICs, 2 a port: ports 1-4
+    assert list(table) == [f"p3-s1-gpu{n:03d}" for n in range(1, 9)] and _cables(table, tips) == 64
+    assert table["p3-s1-gpu008"]["NIC 7"] == "4/2"
+    assert any(t.startswith("Rail-only pod") for t in _texts(example_docs["docs/rails/pod-3-segment-1.svg"]))
+
+
+def test_rail_grid_folds_the_middle_of_a_large_segment(tmp_path: Path) -> None:
+    data = base_inventory()
+    data["pods"][0]["segments"][0]["host_groups"] = [{"model": "h2", "count": 40}]
+    svg = _docs(run_data(tmp_path, data))["docs/rails/pod-1-segment-1.svg"]
+    table, tips = _table(svg)
+    # 40 hosts > MAX_HOSTS (16): hosts 1-8, a row for hosts 9-38 (30 hosts), hosts 39 and 40
+    assert list(table) == [f"p1-s1-gpu{n:03d}" for n in range(1, 9)] + ["hosts 9–38 (×30)", "p1-s1-gpu039",
+                                                                           "p1-s1-gpu040"]
+    # helpers._BASE: h2 has 2 NICs of 400G, sw64 2x400G: host h on port ⌈h/2⌉; hosts 9-38 on ports 5-19 lanes 1-2
+    assert table["hosts 9–38 (×30)"] == {"NIC 0": "5–19 /1–2", "NIC 1": "5–19 /1–2"}
+    assert table["p1-s1-gpu040"]["NIC 1"] == "20/2"
+    assert tips["hosts 9–38 (×30) NIC 0"] == "hosts 9–38 (×30): NIC 0 → p1-s1-rail0 ports 5–19 /1–2: 30 cables"
+    assert _cables(table, tips) == 40 * 2  # every cable: 10 drawn hosts × 2 + 30 folded × 2
+    assert any("dashed row" in t for t in _texts(svg))
+
+
+def test_rail_grid_marks_cables_taken_off(tmp_path: Path) -> None:
+    data = base_inventory()
+    data["devices"] = {"p1-s1-rail0": {"disabled_ports": [1]}}
+    table, tips = _table(_docs(run_data(tmp_path, data))["docs/rails/pod-1-segment-1.svg"])
+    # port 1 of rail 0's switch carries hosts 1 and 2 (lanes 1, 2): both lose NIC 0, nothing else moves
+    assert [cells["NIC 0"] for cells in table.values()] == ["1/1 off", "1/2 off", "2/1", "2/2"]
+    assert [cells["NIC 1"] for cells in table.values()] == ["1/1", "1/2", "2/1", "2/2"]
+    assert _cables(table, tips) == 4 * 2 - 2
+
+
+def test_rail_grid_of_shared_nics(tmp_path: Path) -> None:
+    data = base_inventory()
+    data["host_models"]["h8"] = {"gpus": 8, "nics": 2, "nic_speed": "400G", "gpu_to_nic": [0, 0, 0, 0, 1, 1, 1, 1]}
+    data["pods"][0]["segments"][0]["host_groups"] = [{"model": "h8", "count": 2}]
+    svg = _docs(run_data(tmp_path, data))["docs/rails/pod-1-segment-1.svg"]
+    table, _tips = _table(svg)
+    # 2 NICs, each shared by 4 GPUs: a column per NIC (the cables), 2 hosts × 2 NICs
+    assert table == {"p1-s1-gpu001": {"NIC 0": "1/1", "NIC 1": "1/1"},
+                     "p1-s1-gpu002": {"NIC 0": "1/2", "NIC 1": "1/2"}}
+    assert any(t.startswith("8 GPUs share 2 NICs") for t in _texts(svg))
 
 
 def test_mlag_segment_shows_both_ports_and_the_peer_links(tmp_path: Path) -> None:
     docs = _docs(run_data(tmp_path, mlag_inventory(rails=2, hosts=4)))
     svg = docs["docs/rails/pod-1-segment-1.svg"]
     texts = _texts(svg)
-    # 2 rails, a pair each: rail0a/b, rail1a/b; peer link: 2 ports (default) of the 800G model, one arc per pair
-    assert texts.count("peer link 2 × 800G") == 2
+    # 2 rails, a pair each: rail0a/b, rail1a/b; peer link: 2 ports (default) of the 800G model, one bar per pair
+    assert texts.count("peer link 2 × 800G") == 2 and svg.count("<polyline ") == 2
     assert [t for t in texts if t.startswith("p1-s1-rail")] == ["p1-s1-rail0a", "p1-s1-rail0b", "p1-s1-rail1a",
                                                                 "p1-s1-rail1b"]
     assert "rail 0, side a" in texts and "rail 1, side b" in texts
-    # each host: NIC 0 and 1, ports a and b: 4 markers; 4 hosts × 4 = 16 cables
-    assert texts.count("0a") == 4 and texts.count("1b") == 4
-    assert svg.count("<line ") == 16
+    table, tips = _table(svg)
+    # each host: NIC 0 and 1, ports a (side a's switch) and b: 4 cells; 4 hosts on port ⌈h/2⌉ lane 2 - h % 2 of both
+    assert list(table["p1-s1-gpu001"]) == ["NIC 0 port a", "NIC 0 port b", "NIC 1 port a", "NIC 1 port b"]
+    assert table["p1-s1-gpu004"] == dict.fromkeys(["NIC 0 port a", "NIC 0 port b", "NIC 1 port a", "NIC 1 port b"],
+                                                  "2/2")
+    assert _cables(table, tips) == 16
     assert any("LACP bond" in t for t in texts)
     assert set(RAIL_COLOURS[:2]) <= _colours(_png(svg))
     glance = _texts(docs["docs/fabric-at-a-glance.svg"])

@@ -19,6 +19,9 @@ from fabric.outputs.pictures_svg import GREY, LINE_H, Svg, text_width
 MAX_SEGMENT_KINDS = 4  # kinds of segment drawn per kind of pod (the rest: one "more" box)
 MAX_COLUMNS = 12  # segment boxes side by side at most (about 2,500 px): kinds of pods past that go in one box
 PAD = 10
+LABEL_SIZE = 11  # px, the text beside an edge
+LABEL_DX = 6  # the label's left edge: this far right of the edge's vertical run into the box
+BUS_DY = 14  # the horizontal run of the edges into a layer: this far below the lowest box of the layer above
 FILL = {"ss": "#e3ecf8", "spine": "#e6f2e1", "rail": "#fbefd9", "host": "#efe6f5", "more": "#f4f4f4"}
 
 
@@ -36,8 +39,14 @@ class _Node:
     member: bool = False  # the edge from its parent only says "belongs to" (a rail-only pod): drawn dashed
 
     def size(self) -> tuple[int, int]:
-        w = max(text_width(t) for t in [*self.lines, *self.label]) + 2 * PAD
+        """The box (with the card behind it when stacked)."""
+        w = max(text_width(t) for t in self.lines) + 2 * PAD
         return w + (6 if self.stacked else 0), len(self.lines) * LINE_H + PAD + 4
+
+    def room(self) -> int:
+        """The width the layout gives the box: the box, and right of its centre the label of its edge."""
+        w = self.size()[0]
+        return max(w, 2 * (LABEL_DX + max((text_width(t, LABEL_SIZE) for t in self.label), default=0) + 6))
 
 
 def _kinds(items: list, shape: str = "shape") -> list[list]:
@@ -120,9 +129,9 @@ def _segment_nodes(key: str, segs: list[SegmentFacts], rank: int, parent: str, p
         lines.append(f"{seg.rail_switches * copies:,} rail switches in all")
     label: list[str] = []
     if pod.spines:
-        bundle = f" (port-channels of {pod.bundle})" if pod.bundle else ""
-        label = [f"{seg.uplinks:,} × {gbps(seg.uplink_speed)}{bundle}" + (" per segment" if copies > 1 else ""),
-                 f"rail tier {ratio_text(seg.ratio)}"]
+        label = [f"{seg.uplinks:,} × {gbps(seg.uplink_speed)}" + (" per segment" if copies > 1 else "")]
+        label += [f"port-channels of {pod.bundle}"] if pod.bundle else []
+        label.append(f"rail tier {ratio_text(seg.ratio)}")
     rails = _Node(key, rank, lines, "rail", many, label=label, parent=parent, member=not pod.spines)
     nic = f"{seg.nics_per_host} NICs" + (f" × {seg.ports_per_nic} ports" if seg.ports_per_nic > 1 else "")
     groups = f" ({seg.host_groups} groups)" if seg.host_groups > 1 else ""
@@ -139,9 +148,10 @@ def glance_svg(facts: FabricFacts) -> tuple[str, int]:
     """The picture, and how many boxes it has."""
     nodes = glance_nodes(facts)
     sizes = {n.key: n.size() for n in nodes}
-    boxes = [Box(n.key, *sizes[n.key], n.rank) for n in nodes]
+    boxes = [Box(n.key, n.room(), sizes[n.key][1], n.rank) for n in nodes]
     edges = [(n.parent, n.key) for n in nodes if n.parent]
-    places, width, height = layered(boxes, edges)
+    rooms, width, height = layered(boxes, edges)
+    places = {k: Placed(p.x + (p.w - sizes[k][0]) // 2, p.y, sizes[k][0], p.h) for k, p in rooms.items()}
     pods = facts.pods
     gpus = sum(p.gpus for p in pods)
     hosts = sum(p.hosts for p in pods)
@@ -156,9 +166,10 @@ def glance_svg(facts: FabricFacts) -> tuple[str, int]:
     places = {k: Placed(p.x + shift, p.y + 30, p.w, p.h) for k, p in places.items()}
     svg.text(full // 2, 14, title, size=14, bold=True, anchor="middle")
     stacked = {n.key: n.stacked for n in nodes}
+    bus = _bus_heights(nodes, places)
     for n in nodes:
         if n.parent and not n.hidden:
-            _edge(svg, places[n.parent], places[n.key], n, stacked[n.parent])
+            _edge(svg, places[n.parent], places[n.key], n, stacked[n.parent], bus[n.rank])
     for n in nodes:
         _box(svg, places[n.key], n)
     for i, line in enumerate(LEGEND):
@@ -175,13 +186,28 @@ def _count(n: int, what: str) -> str:
     return f"{n:,} {what}" + ("" if n == 1 else "es" if what.endswith("h") else "s")
 
 
-def _edge(svg: Svg, up: Placed, down: Placed, node: _Node, up_stacked: bool) -> None:
+def _bus_heights(nodes: list[_Node], places: dict[str, Placed]) -> dict[int, int]:
+    """Per layer, the height of the horizontal runs of the edges into it: BUS_DY under the lowest box of the layer
+    above, so that every run of that gap lies above every label (the labels sit on the boxes below)."""
+    bottoms: dict[int, int] = {}
+    for n in nodes:
+        bottoms[n.rank] = max(bottoms.get(n.rank, 0), places[n.key].bottom)
+    return {rank + 1: bottom + BUS_DY for rank, bottom in bottoms.items()}
+
+
+def _edge(svg: Svg, up: Placed, down: Placed, node: _Node, up_stacked: bool, bus: int) -> None:
+    """An edge routed down from the parent's middle to the layer's bus height, across, and down into the child's
+    middle (onto the card behind, when stacked); its label left-aligned just right of that last vertical run and
+    above the child, where no other edge runs: the label is never crossed (tests/test_docs_pictures.py checks)."""
     cx = down.x + (down.w - (6 if node.stacked else 0)) // 2
     ux = up.x + (up.w - (6 if up_stacked else 0)) // 2
-    svg.path([(ux, up.bottom), (cx, down.y)], stroke=GREY, width=1 if node.member else 1.5, dash=node.member)
+    ux = cx if abs(ux - cx) <= 4 else ux  # a box right above: straight down, no jog of a few pixels
+    top = down.y - (6 if node.stacked else 0)
+    svg.polyline([(ux, up.bottom), (ux, bus), (cx, bus), (cx, top)], stroke=GREY,
+                 width=1 if node.member else 1.5, dash=node.member)
     for i, line in enumerate(node.label):
-        y = down.y - 10 - (6 if node.stacked else 0) - (len(node.label) - 1 - i) * (LINE_H - 2)
-        svg.text(cx, y, line, size=11, anchor="middle", halo=True)
+        y = top - 6 - (len(node.label) - 1 - i) * (LINE_H - 2)
+        svg.text(cx + LABEL_DX, y, line, size=LABEL_SIZE)
 
 
 def _box(svg: Svg, p: Placed, node: _Node) -> None:

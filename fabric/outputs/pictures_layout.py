@@ -58,11 +58,10 @@ class _View:
         self.xy: tuple[float, float] = (0.0, 0.0)
 
 
-def layered(boxes: Sequence[Box], edges: Sequence[tuple[str, str]], keep_order: bool = False,
-            gap_x: int = GAP_X, gap_y: int = GAP_Y) -> tuple[dict[str, Placed], int, int]:
+def layered(boxes: Sequence[Box], edges: Sequence[tuple[str, str]], gap_x: int = GAP_X,
+            gap_y: int = GAP_Y) -> tuple[dict[str, Placed], int, int]:
     """Place `boxes` (edges go from a box of a lower rank to one of a higher rank). Returns each box's place, and
-    the width and height of the whole drawing. `keep_order`: no crossing reduction, each layer keeps the order
-    the boxes are given in (a rail diagram keeps hosts by number and switches by rail).
+    the width and height of the whole drawing.
 
     Every layer's y comes from the ranks (the tallest box of a rank sets its height), so unconnected parts line
     up; grandalf decides the order inside a layer and the x of every box."""
@@ -82,7 +81,7 @@ def layered(boxes: Sequence[Box], edges: Sequence[tuple[str, str]], keep_order: 
     placed: dict[str, Placed] = {}
     left = 0
     for part in graph.C:
-        xs = _part_x(part, by_key, keep_order, gap_x)
+        xs = _part_x(part, by_key, gap_x)
         lo = min(xs[k] - by_key[k].w / 2 for k in xs)
         for key, cx in xs.items():
             b = by_key[key]
@@ -93,7 +92,7 @@ def layered(boxes: Sequence[Box], edges: Sequence[tuple[str, str]], keep_order: 
     return {b.key: placed[b.key] for b in boxes}, width, y - gap_y
 
 
-def _part_x(part: object, by_key: dict[str, Box], keep_order: bool, gap_x: int) -> dict[str, float]:
+def _part_x(part: object, by_key: dict[str, Box], gap_x: int) -> dict[str, float]:
     """The x of each box's centre in one connected part, by grandalf."""
     verts = list(part.sV)  # type: ignore[attr-defined]
     if len(verts) == 1:
@@ -102,17 +101,5 @@ def _part_x(part: object, by_key: dict[str, Box], keep_order: bool, gap_x: int) 
     sug.xspace = gap_x
     top = min(by_key[v.data].rank for v in verts)
     sug.init_all(roots=[v for v in verts if by_key[v.data].rank == top])
-    sug.draw(N=0 if keep_order else 1.5)  # N <= 0.5: no ordering rounds
-    xs = {v.data: v.view.xy[0] for v in verts}
-    if keep_order:
-        # Rows whose order means something (hosts by number, switches by rail): grandalf's averaged Brandes-Köpf
-        # x can swap boxes of equal weight and leave holes, so each layer is packed in its given order around
-        # the middle grandalf gives it.
-        for rank in sorted({by_key[k].rank for k in xs}):
-            keys = [k for k in by_key if k in xs and by_key[k].rank == rank]
-            middle = (min(xs[k] - by_key[k].w / 2 for k in keys) + max(xs[k] + by_key[k].w / 2 for k in keys)) / 2
-            left = middle - (sum(by_key[k].w for k in keys) + gap_x * (len(keys) - 1)) / 2
-            for k in keys:
-                xs[k] = left + by_key[k].w / 2
-                left += by_key[k].w + gap_x
-    return xs
+    sug.draw(N=1.5)
+    return {v.data: v.view.xy[0] for v in verts}

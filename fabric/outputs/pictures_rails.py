@@ -1,42 +1,80 @@
-"""Per segment, the rail diagram (docs/rails/pod-<p>-segment-<s>.svg): rail switches on top, hosts below, one line
-per cable from the host's NIC port to its rail switch, a colour per rail, the switch ports of each rail labelled.
+"""Per segment, the rail diagram (docs/rails/pod-<p>-segment-<s>.svg) as a hosts-by-rails grid: one column per
+NIC (NIC r is on rail r) and rail switch, headed by that switch (name, rails, model) and by the switch ports of the
+rail; one row per host; each cell the switch port (/breakout lane) the host's NIC lands on, coloured by rail.
 
-Drawn the way rail-optimised designs are drawn: each host's NIC r goes to the switch of rail r. A dual-port NIC
-shows both ports (a: to side a, b: to side b of the rail's switch pair); an MLAG pair's peer link is the arc over
-the pair. A segment of more than MAX_HOSTS hosts shows its first and last hosts and folds the rest into one box
-(their cables follow the same pattern, one thick line per NIC port). grandalf places the boxes
-(fabric/outputs/pictures_layout.py); the layout of one shape of segment is computed once and reused by every
-segment of that shape, so a fabric of 512 identical segments lays out one.
+Why a grid and not lines: a rail-optimised segment cables NIC r of every host to the switch of rail r, so a drawing
+with one line per cable is a complete bipartite web (16 hosts × 8 rails: 128 lines, most of them crossing) that
+shows neither the pattern nor a single cable. The grid has no connector lines at all, so nothing crosses; every
+cable is one cell, read like a cabling sheet (row: the server, column: the switch, cell: the port); the rail's
+colour runs down its column; the fold keeps a 128-host segment as small as a 16-host one. Every rail design is a
+choice of columns: single-rail one column per switch; dual- and multi-rail a switch heading two or more columns
+(its rails); dual-homed NICs (MLAG, two VLANs) a column per side, the switches of a pair side by side, an MLAG peer
+link the bar over its pair; shared NICs (gpu_to_nic) one column per NIC, as the switches see them; a rail-only
+pod's segment the same grid (its legend says there are no spines). A cable placed by an explicit `cabling:` entry
+is marked `*`, a NIC whose port is disabled shows that port and `off`. No layout engine is needed: the columns are
+as wide as their widest text (monospace, fabric/outputs/pictures_svg.py), so no text overflows or overlaps
+(tests/test_pictures_geometry.py measures it on the rendered SVG).
+
+Segments of more than MAX_HOSTS hosts show their first FIRST and last LAST hosts, and one dashed row for the hosts
+between (their cabling follows the same pattern: the next ports of each rail's block), whose cells list every port
+those hosts take on that switch as port ranges, and whose tooltips count their cables. This module builds the grid
+(who lands where); fabric/outputs/pictures_rails_svg.py draws it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
-from fabric.outputs.docs.facts import SegmentFacts, gbps
-from fabric.outputs.pictures_layout import Box, Placed, layered
-from fabric.outputs.pictures_svg import GREY, LINE_H, Svg, on_colour, rail_colour, text_width
-from fabric.topology.model import Host, Link, SegmentInfo, Switch
+from fabric.outputs.docs.facts import SegmentFacts
+from fabric.topology.model import Host, Link, Switch
 
-MAX_HOSTS = 8  # more hosts than this: the first FIRST and the last LAST are drawn, the others folded into one box
-FIRST, LAST = 6, 1  # (a picture a pull request shows at its width: about 1,200 px)
-MARK_W, MARK_H = 14, 12  # a NIC port marker on a host box
-PAD = 8
-BLOCK_H = 18  # the coloured port block of one rail at the bottom of a switch box
+MAX_HOSTS = 16  # a segment of up to this many hosts shows every host
+FIRST, LAST = 8, 2  # larger: the first FIRST and the last LAST hosts, the others folded into one row
 
 
 @dataclass(frozen=True)
-class _Shown:
-    """A host box: one host, or the fold (several hosts drawn as one)."""
+class Column:
+    """One NIC of every host, on one switch: `rail` (= the NIC), `side` the switch's side of a dual-homed pair
+    (the NIC port: a, b)."""
 
-    key: str
-    lines: tuple[str, ...]
-    links: tuple[Link, ...]  # its cables (of the first folded host, for the fold)
-    fold: int = 0  # hosts folded into this box
-    dual: bool = False  # dual-port NICs: markers say which port (a, b)
+    switch: str
+    rail: int
+    side: int | None
+
+
+Ends = tuple[tuple[int, int], ...]  # switch ends (port, lane)
+
+
+class Cell(NamedTuple):
+    """What one host (or the fold's hosts) has on one column: its cables' switch ends, whether one of them was
+    placed by an explicit `cabling:` entry (a re-cable), and the ends of its cables taken off by a disabled port."""
+
+    ends: Ends
+    pinned: bool = False
+    off: Ends = ()
+
+
+@dataclass(frozen=True)
+class Row:
+    """A host, or the fold (`count` hosts): a cell per column."""
+
+    label: str
+    count: int
+    cells: tuple[Cell, ...]
+
+    @property
+    def fold(self) -> bool:
+        return self.count > 1
+
+
+@dataclass(frozen=True)
+class Grid:
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    headers: tuple[tuple[str, int, int], ...]  # switch name, first column, columns it heads (consecutive)
 
 
 def port_ranges(ends: Iterable[tuple[int, int]]) -> str:
@@ -62,70 +100,76 @@ def port_ranges(ends: Iterable[tuple[int, int]]) -> str:
     return text
 
 
-class RailPictures:
-    """Draws the rail diagram of each segment; layouts are shared between segments of the same shape."""
-
-    def __init__(self) -> None:
-        self._layouts: dict[tuple, tuple[dict[str, Placed], int, int]] = {}
-
-    def svg(self, info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], hosts: list[Host],
-            links: list[Link], peers: list[Link]) -> str:
-        by_host: dict[str, list[Link]] = defaultdict(list)
-        for lk in links:
-            by_host[lk.a.device].append(lk)
-        shown = _shown_hosts(hosts, by_host)
-        ports = max((len(s.links) for s in shown), default=0)
-        host_w = max([text_width(t) for s in shown for t in s.lines] + [ports * (MARK_W + 2)]) + 2 * PAD
-        host_h = len(shown[0].lines) * LINE_H + MARK_H + PAD + 6 if shown else 40
-        blocks = _blocks(switches, links)
-        sw_lines = {sw.name: _switch_lines(sw, info) for sw in switches}
-        block_w = max((text_width(b[1], 11) for bs in blocks.values() for b in bs), default=40) + 12
-        sw_w = max([text_width(t) for lines in sw_lines.values() for t in lines]
-                   + [len(bs) * block_w - 4 for bs in blocks.values()]) + 2 * PAD if switches else 100
-        sw_h = 3 * LINE_H + PAD + BLOCK_H + 4
-        index = {sw.name: i for i, sw in enumerate(switches)}
-        edges = sorted({(index[lk.z.device], h) for h, s in enumerate(shown) for lk in s.links if lk.z.device in index})
-        key = (len(switches), sw_w, sw_h, len(shown), host_w, host_h, tuple(edges))
-        if key not in self._layouts:
-            boxes = [Box(f"s{i}", sw_w, sw_h, 0) for i in range(len(switches))]
-            boxes += [Box(f"h{i}", host_w, host_h, 1) for i in range(len(shown))]
-            self._layouts[key] = layered(boxes, [(f"s{a}", f"h{b}") for a, b in edges], keep_order=True, gap_x=18,
-                                         gap_y=160)
-        places, width, height = self._layouts[key]
-        return _draw(info, facts, switches, shown, blocks, sw_lines, peers, places, width, height)
-
-
-def _shown_hosts(hosts: list[Host], by_host: dict[str, list[Link]]) -> list[_Shown]:
-    def one(h: Host) -> _Shown:
-        cables = tuple(sorted(by_host.get(h.name, []), key=lambda lk: (lk.nic or 0, lk.a.port)))
-        return _Shown(h.name, (h.name,), cables,
-                      dual=any(lk.a.port > 1 for lk in cables))
-
-    hosts = sorted(hosts, key=lambda h: h.number)
-    if len(hosts) <= MAX_HOSTS:
-        return [one(h) for h in hosts]
-    folded = hosts[FIRST:-LAST]
-    fold = _Shown("fold", (f"hosts {folded[0].number}–{folded[-1].number} (×{len(folded)})",),
-                  one(folded[0]).links, len(folded), one(folded[0]).dual)
-    return [one(h) for h in hosts[:FIRST]] + [fold] + [one(h) for h in hosts[-LAST:]]
-
-
-def _blocks(switches: list[Switch], links: list[Link]) -> dict[str, list[tuple[int, str]]]:
-    """Each switch's rails with the text of their host ports."""
-    ends: dict[tuple[str, int | None], list[tuple[int, int]]] = defaultdict(list)
-    for lk in links:
-        ends[(lk.z.device, lk.rail)].append((lk.z.port, lk.z.lane))
-    return {sw.name: [(r, f"r{r}: {_port_text(tuple(ends[(sw.name, r)]))}" if ends.get((sw.name, r))
-                       else f"r{r}: no cable") for r in sw.rails] for sw in switches}
-
-
 @lru_cache(maxsize=1 << 12)
-def _port_text(ends: tuple[tuple[int, int], ...]) -> str:
+def port_text(ends: tuple[tuple[int, int], ...]) -> str:
     """port_ranges, once per list of ports: the switches of segments of one shape have the same ports."""
     return port_ranges(ends)
 
 
-def _switch_lines(sw: Switch, info: SegmentInfo) -> list[str]:
+def end_text(ends: tuple[tuple[int, int], ...]) -> str:
+    """A host's cell: its ports on that switch, `port/lane` ('1/2') or `port` when not broken out."""
+    return ", ".join(f"{p}/{lane}" if lane else str(p) for p, lane in ends)
+
+
+def rail_grid(switches: list[Switch], hosts: list[Host], links: list[Link], pinned: frozenset[str] = frozenset(),
+              off: Iterable[Link] = ()) -> Grid:
+    """The segment's grid: the switches' own rails as columns, in switch order (group by group, side a then b),
+    then any column a cable outside the design needs (explicit `cabling:` onto another rail or switch). `pinned`:
+    the ids of the links an explicit `cabling:` entry placed; `off`: the segment's host links taken off by a
+    disabled port."""
+    extra: dict[str, set[int]] = {}
+    own = {(sw.name, r) for sw in switches for r in sw.rails}
+    placed = {lk.id for lk in links}
+    off = [lk for lk in off if lk.id not in placed]
+    for lk in (*links, *off):
+        if (lk.z.device, lk.rail or 0) not in own:
+            extra.setdefault(lk.z.device, set()).add(lk.rail or 0)
+    columns = [Column(sw.name, r, sw.side) for sw in switches
+               for r in (*sw.rails, *sorted(extra.pop(sw.name, set())))]
+    columns += [Column(name, r, None) for name in sorted(extra) for r in sorted(extra[name])]
+    index = {(c.switch, c.rail): i for i, c in enumerate(columns)}
+    cells: dict[str, list[list[tuple[int, int]]]] = {h.name: [[] for _ in columns] for h in hosts}
+    offs: dict[str, list[list[tuple[int, int]]]] = {h.name: [[] for _ in columns] for h in hosts}
+    marks: dict[str, set[int]] = {h.name: set() for h in hosts}
+    for lk in sorted(links, key=lambda lk: (lk.a.port, lk.z.port, lk.z.lane)):
+        i = index[(lk.z.device, lk.rail or 0)]
+        cells[lk.a.device][i].append((lk.z.port, lk.z.lane))
+        if lk.id in pinned:
+            marks[lk.a.device].add(i)
+    for lk in off:
+        offs[lk.a.device][index[(lk.z.device, lk.rail or 0)]].append((lk.z.port, lk.z.lane))
+    table = {h.name: [Cell(tuple(e), i in marks[h.name], tuple(o)) for i, (e, o) in
+                      enumerate(zip(cells[h.name], offs[h.name], strict=True))] for h in hosts}
+    return Grid(tuple(columns), _rows(hosts, table, len(columns)), _headers(columns))
+
+
+def _headers(columns: list[Column]) -> tuple[tuple[str, int, int], ...]:
+    out: list[tuple[str, int, int]] = []
+    for i, c in enumerate(columns):
+        if out and out[-1][0] == c.switch:
+            out[-1] = (c.switch, out[-1][1], out[-1][2] + 1)
+        else:
+            out.append((c.switch, i, 1))
+    return tuple(out)
+
+
+def _rows(hosts: list[Host], table: dict[str, list[Cell]], width: int) -> tuple[Row, ...]:
+    def one(h: Host) -> Row:
+        return Row(h.name, 1, tuple(table[h.name]))
+
+    hosts = sorted(hosts, key=lambda h: h.number)
+    if len(hosts) <= MAX_HOSTS:
+        return tuple(one(h) for h in hosts)
+    folded = hosts[FIRST:-LAST]
+    cells = tuple(Cell(tuple(e for h in folded for e in table[h.name][c].ends),
+                       any(table[h.name][c].pinned for h in folded),
+                       tuple(e for h in folded for e in table[h.name][c].off)) for c in range(width))
+    fold = Row(f"hosts {folded[0].number}–{folded[-1].number} (×{len(folded)})", len(folded), cells)
+    return (*(one(h) for h in hosts[:FIRST]), fold, *(one(h) for h in hosts[-LAST:]))
+
+
+def switch_lines(sw: Switch) -> list[str]:
+    """A switch's heading: its name, the rails it serves (and its side of a pair), its model."""
     rails = ", ".join(str(r) for r in sw.rails)
     first = f"rail {rails}" if len(sw.rails) == 1 else f"rails {rails}"
     if sw.side is not None:
@@ -133,130 +177,31 @@ def _switch_lines(sw: Switch, info: SegmentInfo) -> list[str]:
     return [sw.name, first, sw.model]
 
 
-def _draw(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], shown: list[_Shown],
-          blocks: dict[str, list[tuple[int, str]]], sw_lines: dict[str, list[str]], peers: list[Link],
-          places: dict[str, Placed], width: int, height: int) -> str:
-    dual = f", dual-homed ({facts.dual_homing})" if facts.dual_homing else ""
-    title = (f"Pod {info.pod} segment {info.id}: {facts.design}, {facts.rails} rails, {facts.hosts} hosts "
-             f"({facts.host_models}), {facts.rail_switches} rail switches ({facts.platforms}){dual}")
-    svg = Svg(title)
-    top = 34 + (30 if peers else 0)
-    legend = _legend_lines(facts, shown)
-    full = max([width, text_width(title, 14), info.rails * 70] + [text_width(t, 11) for t in legend])
-    shift = (full - width) // 2
-    at = {k: Placed(p.x + shift, p.y + top, p.w, p.h) for k, p in places.items()}
-    svg.text(full // 2, 14, title, size=14, bold=True, anchor="middle")
-    attach = _attach_points(switches, shown, blocks, at)
-    for h, s in enumerate(shown):
-        box = at[f"h{h}"]
-        ends = tuple((lk.rail, attach[lk.z.device][(lk.rail, h)] if lk.z.device in attach else None)
-                     for lk in s.links)
-        svg.parts += _cables(box.x, box.y, bool(s.fold), ends)
-    for i, sw in enumerate(switches):
-        _switch_box(svg, at[f"s{i}"], sw_lines[sw.name], blocks[sw.name])
-    for h, s in enumerate(shown):
-        _host_box(svg, at[f"h{h}"], s)
-    _peer_arcs(svg, switches, peers, at)
-    _legend(svg, info, legend, height + top + 28)
-    return svg.document(full, height + top + 28 + len(legend) * LINE_H)
-
-
-def _attach_points(switches: list[Switch], shown: list[_Shown], blocks: dict[str, list[tuple[int, str]]],
-                   at: dict[str, Placed]) -> dict[str, dict[tuple[int | None, int], tuple[int, int]]]:
-    """Where each shown host's cable of each rail meets each switch: spread along the rail's port block, in host
-    order, so that the cables fan out like the ports they land on."""
-    out: dict[str, dict[tuple[int | None, int], tuple[int, int]]] = {}
-    n = len(shown)
-    for i, sw in enumerate(switches):
-        p = at[f"s{i}"]
-        rails = blocks[sw.name]
-        bw = (p.w - 2 * PAD) // max(1, len(rails))
-        points: dict[tuple[int | None, int], tuple[int, int]] = {}
-        for b, (rail, _text) in enumerate(rails):
-            x0 = p.x + PAD + b * bw
-            for h in range(n):
-                points[(rail, h)] = (x0 + 4 + (bw - 8) * (2 * h + 1) // (2 * n), p.bottom)
-        out[sw.name] = points
-    return out
-
-
-def _switch_box(svg: Svg, p: Placed, lines: list[str], blocks: list[tuple[int, str]]) -> None:
-    svg.rect(p.x, p.y, p.w, p.h, fill="#f7f7f7", width=1.2)
-    for i, line in enumerate(lines):
-        svg.text(p.x + PAD, p.y + PAD + 8 + i * LINE_H, line, bold=i == 0)
-    bw = (p.w - 2 * PAD) // max(1, len(blocks))
-    for b, (rail, text) in enumerate(blocks):
-        x = p.x + PAD + b * bw
-        svg.rect(x, p.bottom - BLOCK_H - 4, bw - 4, BLOCK_H, fill=rail_colour(rail), stroke=rail_colour(rail), rx=2)
-        svg.text(x + 4, p.bottom - 9, text, size=11, fill=on_colour(rail_colour(rail)))
-
-
-def _host_box(svg: Svg, p: Placed, s: _Shown) -> None:
-    svg.rect(p.x, p.y, p.w, p.h, fill="#f3f0f7" if not s.fold else "#ffffff", width=1.2, dash=bool(s.fold))
-    svg.parts += _markers(p.x, p.y, s.dual, tuple((lk.rail, lk.nic, lk.a.port) for lk in s.links))
-    for i, line in enumerate(s.lines):
-        svg.text(p.x + PAD, p.y + MARK_H + 8 + 12 + i * LINE_H, line, bold=i == 0 and not s.fold)
-
-
-@lru_cache(maxsize=1 << 12)
-def _cables(x: int, y: int, fold: bool, ends: tuple[tuple[int | None, tuple[int, int] | None], ...]) -> tuple[str, ...]:
-    """The cables of a host box at (x, y), from each cable's rail and where it meets its switch (None: a switch not
-    drawn): the same for every box at that place with those ends, so drawn once."""
-    svg = Svg("")
-    for k, (rail, end) in enumerate(ends):
-        if end is not None:
-            svg.line(x + PAD + k * (MARK_W + 2) + MARK_W // 2, y, end[0], end[1], stroke=rail_colour(rail or 0),
-                     width=3 if fold else 1.2, opacity=0.8)
-    return tuple(svg.parts)
-
-
-@lru_cache(maxsize=1 << 12)
-def _markers(x: int, y: int, dual: bool, links: tuple[tuple[int | None, int | None, int], ...]) -> tuple[str, ...]:
-    """The NIC port markers of a host box at (x, y), from each cable's (rail, NIC, NIC port): the same in every
-    box at that place with those cables (segments of one shape share their layout), so drawn once."""
-    svg = Svg("")
-    for k, (rail, nic, port) in enumerate(links):
-        at = x + PAD + k * (MARK_W + 2)
-        colour = rail_colour(rail or 0)
-        svg.rect(at, y + 3, MARK_W, MARK_H, fill=colour, stroke=colour, rx=2)
-        label = f"{nic}{'ab'[port - 1]}" if dual else str(nic)
-        svg.text(at + MARK_W // 2, y + 3 + MARK_H - 2, label, size=9, anchor="middle", fill=on_colour(colour))
-    return tuple(svg.parts)
-
-
-def _peer_arcs(svg: Svg, switches: list[Switch], peers: list[Link], at: dict[str, Placed]) -> None:
-    """An MLAG pair's peer link: an arc over the two switches, with its member count and speed."""
-    index = {sw.name: i for i, sw in enumerate(switches)}
-    pairs: dict[tuple[str, str], list[Link]] = defaultdict(list)
-    for lk in peers:
-        if lk.a.device in index and lk.z.device in index:
-            pairs[(lk.a.device, lk.z.device)].append(lk)
-    for (a, z), members in pairs.items():
-        pa, pz = at[f"s{index[a]}"], at[f"s{index[z]}"]
-        xa, xz, y = pa.cx, pz.cx, pa.y
-        svg.parts.append(f'<path d="M{xa} {y}C{xa} {y - 28} {xz} {y - 28} {xz} {y}" fill="none" stroke="{GREY}" '
-                         f'stroke-width="3"/>')
-        svg.text((xa + xz) // 2, y - 24, f"peer link {len(members)} × {gbps(members[0].a.speed)}", size=11,
-                 anchor="middle", halo=True)
-
-
-def _legend_lines(facts: SegmentFacts, shown: list[_Shown]) -> list[str]:
-    nic = "NIC r (ports a and b: one to each switch of the pair)" if facts.ports_per_nic > 1 else "NIC r"
-    lines = [f"{nic} of every host → a switch of rail r; r<n>: the switch ports of rail n (/lanes: breakout lanes);",
-             f"{facts.host_links:,} cables × {gbps(facts.host_speed)}."]
+def legend_lines(facts: SegmentFacts, grid: Grid, hosts: list[Host], speed: str) -> list[str]:
+    """What the grid shows, in words, under it."""
+    lines = ["Row: a host. Column: one NIC of every host (NIC r is on rail r) and the rail switch it is cabled to.",
+             "Cell: the switch port (/breakout lane) that NIC lands on; the coloured heading: all its ports there.",
+             f"{facts.host_links:,} cables × {speed}; their interface names: cabling.csv and hosts/railmap.csv."]
+    shared = sorted({(h.gpus, h.nics) for h in hosts if h.nics < h.gpus})
+    if shared:
+        lines.append(f"{shared[0][0]} GPUs share {shared[0][1]} NICs (gpu_to_nic): the GPUs of each NIC are in "
+                     "hosts/railmap.csv.")
     if facts.dual_homing == "mlag":
-        lines.append("Both ports of a NIC are one LACP bond across the MLAG pair; the arc is the pair's peer link.")
-    if any(s.fold for s in shown):
-        lines.append("The dashed box stands for the hosts between the first and the last ones drawn: their cables "
-                     "follow the same pattern (hosts/railmap.csv lists each).")
+        lines.append("Ports a and b of a NIC are one LACP bond across the MLAG pair; the bar over a pair is its "
+                     "peer link.")
+    elif facts.dual_homing:
+        lines.append(f"Ports a and b of a NIC go to the two switches of its rail ({facts.dual_homing}).")
+    if any(r.fold for r in grid.rows):
+        lines.append("The dashed row stands for the hosts between those drawn: each cell lists the ports they take "
+                     "(hosts/railmap.csv lists each host).")
+    cells = [cell for r in grid.rows for cell in r.cells]
+    if any(cell.pinned for cell in cells):
+        lines.append("*: a cable placed by an explicit `cabling:` entry (a re-cable), not by the rail's port pattern.")
+    if any(cell.off for cell in cells):
+        lines.append("off: the port that NIC would take is disabled (`disabled_ports`): no cable (see the report).")
+    if any(not cell.ends and not cell.off for cell in cells):
+        lines.append("–: no cable there (a NIC without a rail: see the report).")
+    if facts.uplinks == 0:
+        lines.append("Rail-only pod: no spines above these switches; traffic between rails crosses NVLink in the "
+                     "hosts.")
     return lines
-
-
-def _legend(svg: Svg, info: SegmentInfo, lines: list[str], y: int) -> None:
-    x = 0
-    for r in range(info.rails):
-        svg.rect(x, y - 10, 12, 12, fill=rail_colour(r), stroke=rail_colour(r), rx=2)
-        svg.text(x + 16, y, f"rail {r}", size=11)
-        x += 70
-    for i, line in enumerate(lines):
-        svg.text(0, y + (i + 1) * LINE_H, line, size=11, fill=GREY)

@@ -33,6 +33,13 @@ def rail_colour(rail: int) -> str:
 
 
 @cache
+def tint(colour: str, amount: float = 0.18) -> str:
+    """`colour` (`#rrggbb`) mixed into white: `amount` of the colour (a cell's background, text in ink on it)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*(round(255 - (255 - c) * amount) for c in (r, g, b)))
+
+
+@cache
 def on_colour(colour: str) -> str:
     """Text colour that reads on a `#rrggbb` fill: ink on light colours, white on dark ones (relative luminance)."""
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
@@ -54,31 +61,20 @@ class Svg:
         self.parts.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{rx}" fill="{fill}" '
                           f'stroke="{stroke}" stroke-width="{width:g}"{extra}{end}')
 
-    def line(self, x1: int, y1: int, x2: int, y2: int, stroke: str = INK, width: float = 1,
-             opacity: float = 1.0, dash: bool = False) -> None:
-        extra = ' stroke-dasharray="6 4"' if dash else ""
-        alpha = f' stroke-opacity="{opacity:g}"' if opacity != 1.0 else ""
-        self.parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{stroke}" '
-                          f'stroke-width="{width:g}"{alpha}{extra}/>')
-
-    def path(self, points: Sequence[tuple[int, int]], stroke: str = INK, width: float = 1,
-             opacity: float = 1.0, dash: bool = False) -> None:
-        """A cubic curve from the first to the last point (a vertical S between two layers)."""
-        (x1, y1), (x2, y2) = points[0], points[-1]
-        my = (y1 + y2) // 2
-        alpha = f' stroke-opacity="{opacity:g}"' if opacity != 1.0 else ""
-        alpha += ' stroke-dasharray="4 4"' if dash else ""
-        self.parts.append(f'<path d="M{x1} {y1}C{x1} {my} {x2} {my} {x2} {y2}" fill="none" stroke="{stroke}" '
-                          f'stroke-width="{width:g}"{alpha}/>')
+    def polyline(self, points: Sequence[tuple[int, int]], stroke: str = INK, width: float = 1,
+                 dash: bool = False) -> None:
+        """Straight segments through `points` (the pictures route their edges as vertical and horizontal runs)."""
+        extra = ' stroke-dasharray="4 4"' if dash else ""
+        at = " ".join(f"{x},{y}" for x, y in points)
+        self.parts.append(f'<polyline points="{at}" fill="none" stroke="{stroke}" stroke-width="{width:g}"{extra}/>')
 
     def text(self, x: int, y: int, text: str, size: int = FONT, bold: bool = False, anchor: str = "start",
-             fill: str = INK, halo: bool = False) -> None:
-        """`text` with its baseline at y; `halo`: a white outline so that it stays legible over lines."""
+             fill: str = INK) -> None:
+        """`text` with its baseline at y."""
         attrs = f' font-size="{size}"' if size != FONT else ""
         attrs += ' font-weight="bold"' if bold else ""
         attrs += f' text-anchor="{anchor}"' if anchor != "start" else ""
         attrs += f' fill="{fill}"' if fill != INK else ""
-        attrs += ' stroke="#ffffff" stroke-width="4" paint-order="stroke"' if halo else ""
         self.parts.append(f'<text x="{x}" y="{y}"{attrs}>{escape(text)}</text>')
 
     def document(self, width: int, height: int, margin: int = 16) -> str:

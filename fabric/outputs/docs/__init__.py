@@ -1,6 +1,7 @@
 """generated/docs/: fabric.md (the fabric for reviewers: pictures, per pod and segment tables, the solver's figures)
 and its pictures, SVG linked relatively from fabric.md so that they show where the Markdown is shown (a pull request
-on GitHub or GitLab): docs/fabric-at-a-glance.svg and docs/rails/pod-<p>-segment-<s>.svg per segment."""
+on GitHub or GitLab): docs/fabric-at-a-glance.svg and docs/rails/pod-<p>-segment-<s>.svg per segment (a
+hosts-by-rails grid: fabric/outputs/pictures_rails.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from fabric.intent import Inventory
 from fabric.outputs.docs.facts import FabricFacts, fabric_facts, host_links_by_segment
 from fabric.outputs.docs.markdown import fabric_markdown
 from fabric.outputs.pictures_glance import glance_svg
-from fabric.outputs.pictures_rails import RailPictures
+from fabric.outputs.pictures_rails_svg import RailPictures
 from fabric.topology import Topology
-from fabric.topology.model import Host, Link
+from fabric.topology.model import Host, Link, LinkRole
 
 __all__ = ["GLANCE", "docs_facts", "docs_files", "docs_markdown", "docs_pictures", "fabric_markdown",
            "rail_diagram_path"]
@@ -65,12 +66,19 @@ def docs_pictures(name: str, planes: int, topo: Topology, report: dict,
     peers: dict[str, list[Link]] = defaultdict(list)
     for lk in topo.peer_links:
         peers[lk.a.device].append(lk)
+    off: dict[tuple[int, int], list[Link]] = defaultdict(list)  # host links taken off by a disabled port
+    for lk, _at, _end in topo.off:
+        if lk.role is LinkRole.HOST and lk.a.device in topo.hosts:
+            h = topo.hosts[lk.a.device]
+            off[(h.pod, h.segment)].append(lk)
     seg_facts = {(s.pod, s.id): s for p in fabric.pods for s in p.segments}
     drawer = RailPictures()
+    pinned = frozenset(topo.pinned)
     for info in sorted(topo.segments, key=lambda s: (s.pod, s.id)):
         key = (info.pod, info.id)
         switches = [topo.switches[n] for n in info.switches]
         out[f"docs/{rail_diagram_path(*key)}"] = drawer.svg(info, seg_facts[key], switches, hosts[key],
                                                              by_segment.get(key, []),
-                                                             [lk for n in info.switches for lk in peers.get(n, [])])
+                                                             [lk for n in info.switches for lk in peers.get(n, [])],
+                                                             pinned, off.get(key, []))
     return out

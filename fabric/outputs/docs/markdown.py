@@ -47,7 +47,9 @@ def fabric_markdown(summary: dict, report: dict, facts: FabricFacts | None = Non
     if facts is not None:
         lines += ["", "## Pods", "", *pod_table(facts), "", "## Segments", "", *segment_table(facts, diagrams)]
     if diagrams:
-        lines += ["", "## Rail diagrams", ""]
+        lines += ["", "## Rail diagrams", "", "Per segment, a grid: a row per host, a column per NIC (NIC r is on rail "
+                  "r) and the rail switch it is cabled to, each cell the switch port (/breakout lane) that NIC lands "
+                  "on.", ""]
         if len(diagrams) <= INLINE_DIAGRAMS:
             for (pod, seg), path in diagrams.items():
                 lines += [f"### Pod {pod} segment {seg}", "", f"![Rail diagram of pod {pod} segment {seg}]({path})",
