@@ -64,9 +64,26 @@ class Guarded:
         return getattr(self._stream, name)
 
 
+def _fill_closed_descriptors() -> None:
+    """A command started with stdin, stdout or stderr closed (`fabric validate >&-`) gets /dev/null there: else the
+    first file it opens would take descriptor 1 and everything printed, by it or a child process, would land in
+    that file. Python starts such a process with sys.stdout (or stdin, stderr) None: it becomes /dev/null too."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115
+
+
 def guard() -> None:
     """Wrap sys.stdout and sys.stderr (once) so that a closed reader never changes what the command does or how
-    it exits."""
+    it exits; a descriptor closed from the start is /dev/null."""
+    _fill_closed_descriptors()
     if not isinstance(sys.stdout, Guarded) and sys.stdout is not None:
         sys.stdout = Guarded(sys.stdout)
     if not isinstance(sys.stderr, Guarded) and sys.stderr is not None:

@@ -153,17 +153,23 @@ def test_manifest_over_64_mib_is_not_read(out: Path, want: dict[str, bytes],
 @pytest.mark.parametrize("kind", ["fifo", "symlink-to-dev-zero"])
 def test_manifest_that_is_not_a_file_is_never_opened_for_reading(out: Path, want: dict[str, bytes], kind: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """A FIFO would block a plain open() forever, /dev/zero would be read to the size limit: neither is read."""
+    """A FIFO would block a plain open() forever, /dev/zero would be read to the size limit: neither is read. A FIFO
+    is a damaged marker (a warning, a full render); a manifest.json that is a symbolic link makes the directory not
+    known to be railfabric's (tests/test_outdir_links.py): refused, exit 2, nothing written."""
     m = out / "manifest.json"
     m.unlink()
     if kind == "fifo":
         os.mkfifo(m)
-    else:
-        m.symlink_to("/dev/zero")
-    rc, _text, err = _run(capsys, "render", "--check", str(EXAMPLE), "--out", str(out))
-    assert rc == 3 and ("is not a regular file" in err or "is a symbolic link" in err)
-    assert _run(capsys, "render", str(EXAMPLE), "--out", str(out))[0] == 0
-    assert _disk(out) == want and not m.is_symlink()
+        rc, _text, err = _run(capsys, "render", "--check", str(EXAMPLE), "--out", str(out))
+        assert rc == 3 and "is not a regular file" in err
+        assert _run(capsys, "render", str(EXAMPLE), "--out", str(out))[0] == 0
+        assert _disk(out) == want and not m.is_symlink()
+        return
+    m.symlink_to("/dev/zero")
+    for args in (("render", "--check"), ("render",)):
+        rc, _text, err = _run(capsys, *args, str(EXAMPLE), "--out", str(out))
+        assert rc == 2 and "holds manifest.json as a symbolic link (-> '/dev/zero')" in err
+    assert m.is_symlink()  # untouched
 
 
 def test_a_damaged_manifest_does_not_make_a_foreign_directory_railfabrics(tmp_path: Path,
