@@ -7,9 +7,10 @@ supported release is checked against NVIDIA's NVUE OpenAPI schema of that releas
 from it; fabric/verify/nvue_schema.py), unknown keys refused. Where NVIDIA's user guide and the schema disagree the
 schema is followed (`nv config replace` validates against it) and the form is NOT confirmed on a switch.
 
-The default stays 5.14: 5.15 changed most paths of the file (below) and none of the 5.15-5.18 forms has run on a
-switch or a Cumulus VX here; 5.9-5.14's forms are the ones railfabric's users have pushed. A 5.15+ fabric is declared
-on purpose (`fabric.releases: {nvue: '5.15'}`).
+The default stays 5.14: a release is a fact of the switches, and moving the default would re-render every
+inventory that names none in 5.15's forms, which its 5.9-5.14 switches refuse on `nv config replace` (5.15 changed
+most paths of the file, below); and none of the 5.15-5.18 forms has run on a switch or a Cumulus VX here (checked
+against NVIDIA's schema only). A 5.15+ fabric says so (`fabric.releases: {nvue: '5.15'}`).
 
 Up to 5.14:
 - SNMP server: `nv set service snmp-server ...` with `enable on` up to 5.10; from 5.11 `nv set system snmp-server
