@@ -4,11 +4,11 @@ placeholders from the device model (fabric/device/system.py); NVUE encrypts them
 
 Where a form moved between releases (SNMP, syslog, TACACS+ servers, DNS and NTP, the authentication order) the
 release's Forms decide (fabric/platforms/nvue_release.py). Shapes checked against NVIDIA's NVUE schema (5.9-5.18,
-the nvueschema models): `system ssh-server vrf <vrf>` is a
-set (`vrf: {mgmt: {}}`); `system aaa authentication-order <prio> <method>` a set under each priority (`10: {tacacs:
-{}}`; from 5.15 a list, `authentication: {order: [tacacs, local]}`); SNMPv3 users `username <u> auth-sha <auth-password> encrypt-aes <priv-password>`, each password a key (the
-`nv set` path: NVUE reference "SNMP Server", `nv set system snmp-server username <u> auth-sha <pw> encrypt-aes
-<pw>`)."""
+the nvueschema models): `system ssh-server vrf <vrf>` is a set (`vrf: {mgmt: {}}`); `system aaa
+authentication-order <prio> <method>` a set under each priority (`10: {tacacs: {}}`; from 5.15 a list,
+`authentication: {order: [tacacs, local]}`); SNMPv3 users `username <u> auth-sha <auth-password> encrypt-aes
+<priv-password>`, each password a key (the `nv set` path: NVUE reference "SNMP Server", `nv set system snmp-server
+username <u> auth-sha <pw> encrypt-aes <pw>`)."""
 
 from __future__ import annotations
 
