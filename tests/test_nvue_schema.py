@@ -3,9 +3,11 @@ the nvueschema package's models with unknown keys refused), the release as an in
 switch_models.<m>.releases, devices.<d>.release; PLAT040) and the forms each release selects
 (fabric/platforms/nvue_release.py).
 
-Every supported release is checked on the example fabric moved to NVUE, on the MLAG fabric, on a full management
-plane (TACACS+, RADIUS, SNMPv3, syslog, NTP, DNS, banner) and, through tests/test_option_walk.py, on every option-walk
-fabric. The forms per release are derived from NVIDIA's documents and schema, cited in nvue_release.py.
+Every supported release (5.9-5.18) is checked on the example fabric moved to NVUE, on the MLAG fabric, on adaptive
+routing, on a full management plane (TACACS+, RADIUS, SNMPv3, syslog, NTP, DNS, banner) and, through
+tests/test_option_walk.py, on every option-walk fabric. The forms per release are derived from NVIDIA's documents
+and schema, cited in nvue_release.py; 5.15's interface, BGP, BFD and RoCE forms are tested on the example in
+tests/test_render_nvue.py, its management-plane and MLAG forms here.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from fabric.cli import main
 from fabric.core.finding import Severity
 from fabric.device import DeviceConfig
 from fabric.platforms import PLATFORMS
-from fabric.platforms.nvue_release import RELEASES
+from fabric.platforms.nvue_release import RELEASES, forms
 from fabric.platforms.nvue_startup import document, startup_yaml
-from fabric.verify.nvue_schema import root_model, violations
+from fabric.verify.nvue_schema import SchemaUnavailable, root_model, violations
 from tests.helpers import EXAMPLE, base_inventory, dump, mlag_inventory, run_data, with_system, write_files
 from tests.system_inventory import SYSTEM_YML, devices_of, run_system, system_inventory
 
@@ -94,15 +96,19 @@ def test_the_mlag_fabric_passes_nvidias_schema(tmp_path: Path, release: str) -> 
     assert _problems(devices, release) == []
 
 
-def test_adaptive_routing_passes_nvidias_schema(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def spraying_devices(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DeviceConfig]:
     data = _nvue_data()
     data["routing"] = {"ecmp": {"mode": "packet"}}
     data["host_models"]["h2"]["accepts_out_of_order"] = True  # HOST007 otherwise
-    devices = _devices(run_data(tmp_path, data))
-    tree = document(devices["p1-s1-rail0"])[0]["set"]
-    assert tree["router"]["adaptive-routing"] == {"enable": "on"}
-    for release in RELEASES:
-        assert _problems(devices, release) == []
+    return _devices(run_data(tmp_path_factory.mktemp("ar"), data))
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_adaptive_routing_passes_nvidias_schema(spraying_devices: dict[str, DeviceConfig], release: str) -> None:
+    tree = _tree(spraying_devices["p1-s1-rail0"], release)
+    assert tree["router"]["adaptive-routing"] == forms(release).flag(True)  # {enable: on} / {state: enabled}
+    assert _problems(spraying_devices, release) == []
 
 
 # --------------------------------------------------------------------------- the validator is strict
@@ -132,7 +138,10 @@ def test_wrong_values_and_shapes_are_refused() -> None:
 def test_every_supported_release_has_a_schema() -> None:
     for release in RELEASES:
         assert root_model(release).__name__ == "NvueConfig"
+    assert RELEASES == ("5.9", "5.10", "5.11", "5.12", "5.13", "5.14", "5.15", "5.16", "5.17", "5.18")
     assert NVUE.releases == RELEASES and NVUE.default_release == "5.14"
+    with pytest.raises(SchemaUnavailable):  # nothing to check 5.19 against: it is refused (PLAT040)
+        root_model("5.19")
 
 
 # --------------------------------------------------------------------------- the forms each release selects
@@ -148,13 +157,56 @@ def _tree(dev: DeviceConfig, release: str) -> dict[str, Any]:
 
 
 def test_forms_that_do_not_change(rail0: DeviceConfig) -> None:
-    """SSH server VRF and the authentication order are sets in every release (`vrf: {mgmt: {}}`, `10: {tacacs:
-    {}}`); system.yml's login order is tacacs, radius, local → priorities 10, 20, 30."""
+    """The SSH server VRF is a set in every release (`vrf: {mgmt: {}}`)."""
     for release in RELEASES:
-        t = _tree(rail0, release)
-        assert t["system"]["ssh-server"] == {"vrf": {"mgmt": {}}}
-        assert t["system"]["aaa"]["authentication-order"] == {"10": {"tacacs": {}}, "20": {"radius": {}},
-                                                              "30": {"local": {}}}
+        assert _tree(rail0, release)["system"]["ssh-server"] == {"vrf": {"mgmt": {}}}
+
+
+def test_the_authentication_order_is_a_list_from_5_15(rail0: DeviceConfig) -> None:
+    """system.yml's login order is tacacs, radius, local: up to 5.14 a set under priorities 10, 20, 30
+    (`authentication-order: {10: {tacacs: {}}, ...}`); 5.15's schema has `authentication: {order: [...]}`, the
+    methods in order."""
+    for release in RELEASES[:6]:
+        assert _tree(rail0, release)["system"]["aaa"]["authentication-order"] == {
+            "10": {"tacacs": {}}, "20": {"radius": {}}, "30": {"local": {}}}
+    for release in RELEASES[6:]:
+        aaa = _tree(rail0, release)["system"]["aaa"]
+        assert aaa["authentication"] == {"order": ["tacacs", "radius", "local"]}
+        assert "authentication-order" not in aaa
+
+
+def test_dns_and_ntp_move_to_system_in_5_15(rail0: DeviceConfig) -> None:
+    """system.yml: DNS 192.0.2.30, domain mini.example.net; p1-s1-rail0's NTP is devices.yml's 192.0.2.22. Up to
+    5.14 per VRF under `service` (iburst on); from 5.15 under `system`, the VRF a leaf of each DNS server and one
+    `ntp vrf` (iburst enabled); `service` is left empty."""
+    old, new = _tree(rail0, "5.14"), _tree(rail0, "5.15")
+    assert old["service"]["dns"] == {"mgmt": {"server": {"192.0.2.30": {}}, "search": {"mini.example.net": {}}}}
+    assert old["service"]["ntp"] == {"mgmt": {"server": {"192.0.2.22": {"iburst": "on"}}}}
+    assert "dns" not in old["system"] and "ntp" not in old["system"]
+    assert new["system"]["dns"] == {"server": {"192.0.2.30": {"vrf": "mgmt"}}, "search": {"mini.example.net": {}}}
+    assert new["system"]["ntp"] == {"server": {"192.0.2.22": {"iburst": "enabled"}}, "vrf": "mgmt"}
+    assert new["service"] == {}
+
+
+def test_mlag_switches_in_5_15(tmp_path: Path) -> None:
+    """tests/test_mlag_nvue.py's derivation: p1-s1-rail0a's host bond bond1001 (MLAG id 1001, access VLAN 100), rail
+    SVI vlan100 with its own 172.16.0.254/24 beside VRR 172.16.0.1/24 and MAC 02:1c:73:00:00:01, peer VLAN
+    peerlink.4094 10.32.20.1/31. 5.15: `mlag`, `bond mlag`, `router vrr` and `ipv4 vrr` switched by `state
+    enabled`, the VRR interface state moved to `vrr-state`, the addresses under `ipv4`."""
+    data = mlag_inventory("eos")
+    data["pods"][0]["segments"][0]["platform"] = "nvue"
+    dev = _devices(run_data(tmp_path, data))["p1-s1-rail0a"]
+    old, new = _tree(dev, "5.14"), _tree(dev, "5.15")
+    assert (old["mlag"]["enable"], new["mlag"]["state"]) == ("on", "enabled") and "enable" not in new["mlag"]
+    assert old["interface"]["bond1001"]["bond"]["mlag"] == {"enable": "on", "id": 1001}
+    assert new["interface"]["bond1001"]["bond"]["mlag"] == {"state": "enabled", "id": 1001}
+    assert (old["router"]["vrr"], new["router"]["vrr"]) == ({"enable": "on"}, {"state": "enabled"})
+    vrr = {"address": {"172.16.0.1/24": {}}, "mac-address": "02:1c:73:00:00:01"}
+    assert old["interface"]["vlan100"]["ip"] == {"address": {"172.16.0.254/24": {}}, "vrr": {
+        **vrr, "enable": "on", "state": {"up": {}}}}
+    assert new["interface"]["vlan100"]["ipv4"] == {"address": {"172.16.0.254/24": {}}, "vrr": {
+        **vrr, "state": "enabled", "vrr-state": {"up": {}}}}
+    assert new["interface"]["peerlink.4094"]["ipv4"] == {"address": {"10.32.20.1/31": {}}}
 
 
 def test_snmp_moves_to_system_in_5_11(rail0: DeviceConfig) -> None:
@@ -223,24 +275,40 @@ def test_sonic_switches_have_no_release(tmp_path: Path) -> None:
 
 
 def test_releases_outside_the_list_are_refused_at_their_line(tmp_path: Path) -> None:
+    """Rendered: 5.9-5.18 (the releases nvueschema has NVIDIA's schema for). Refused: 5.19 (released, no schema
+    here), 6.0, and 5.8 (below the oldest form set)."""
     text = dump(_nvue_data())
-    text = text.replace("  platform: nvue\n", "  platform: nvue\n  releases: {nvue: '5.15', sonic: '202411'}\n")
-    text += "devices:\n  p1-s1-rail0:\n    release: '5.8'\n"
+    text = text.replace("  platform: nvue\n", "  platform: nvue\n  releases: {nvue: '5.19', sonic: '202411'}\n")
+    text += "devices:\n  p1-s1-rail0:\n    release: '5.8'\n  p1-s1-rail1:\n    release: '6.0'\n"
     write_files(tmp_path / "inv", {"fabric.yml": text})
     from fabric.pipeline import run
 
     found = sorted((f.code, f.location.line if f.location else 0, f.message) for f in run(tmp_path / "inv").findings
                    if f.code == "PLAT040")
-    line = text.splitlines().index("  releases: {nvue: '5.15', sonic: '202411'}") + 1
+    line = text.splitlines().index("  releases: {nvue: '5.19', sonic: '202411'}") + 1
     dev_line = text.splitlines().index("    release: '5.8'") + 1
+    listed = "5.9, 5.10, 5.11, 5.12, 5.13, 5.14, 5.15, 5.16, 5.17, 5.18"
     assert found == [
-        ("PLAT040", line, "fabric.releases: nvue release '5.15': nvue is rendered for releases "
-                          "5.9, 5.10, 5.11, 5.12, 5.13, 5.14"),
+        ("PLAT040", line, f"fabric.releases: nvue release '5.19': nvue is rendered for releases {listed}"),
         ("PLAT040", line, "fabric.releases: sonic release '202411': railfabric renders one form set for sonic and "
                           "does not choose forms by release"),
-        ("PLAT040", dev_line, "device 'p1-s1-rail0' (nvue): release '5.8': nvue is rendered for releases "
-                              "5.9, 5.10, 5.11, 5.12, 5.13, 5.14"),
+        ("PLAT040", dev_line, f"device 'p1-s1-rail0' (nvue): release '5.8': nvue is rendered for releases {listed}"),
+        ("PLAT040", dev_line + 2, f"device 'p1-s1-rail1' (nvue): release '6.0': nvue is rendered for releases "
+                                  f"{listed}"),
     ]
+
+
+def test_every_rendered_release_is_accepted(tmp_path: Path) -> None:
+    """5.15-5.18 validate clean as the fabric's release and render in their own forms (one switch each)."""
+    data = _nvue_data()
+    data["fabric"]["releases"] = {"nvue": "5.15"}
+    data["devices"] = {"p1-s1-rail0": {"release": "5.16"}, "p1-s1-rail1": {"release": "5.17"},
+                       "p1-spine2": {"release": "5.18"}}
+    devices = _devices(run_data(tmp_path, data))
+    assert {n: d.release for n, d in devices.items()} == {"p1-spine1": "5.15", "p1-spine2": "5.18",
+                                                         "p1-s1-rail0": "5.16", "p1-s1-rail1": "5.17"}
+    assert {n: document(d)[0]["set"]["qos"]["roce"]["state"] for n, d in devices.items()} == dict.fromkeys(
+        devices, "enabled")
 
 
 def test_a_release_written_as_a_number_is_refused_with_the_reason(tmp_path: Path) -> None:
@@ -272,6 +340,36 @@ def test_verify_checks_each_file_against_its_release(tmp_path: Path, capsys: pyt
     assert failures == ["FAIL vendor-schema: p1-spine1 startup.yaml: expected Cumulus Linux (NVUE) 5.11 schema "
                         "accepts it, found service.snmp-server: Extra inputs are not permitted "
                         "(configs/p1-spine1/startup.yaml)"]
+
+
+@pytest.mark.parametrize("fabric", ["system", "mlag"])
+def test_verify_reads_the_5_15_forms_back(tmp_path: Path, capsys: pytest.CaptureFixture[str], fabric: str) -> None:
+    """`fabric verify` on 5.15 files: the reader takes `ipv4`, the interface's `vrf`, `state: enabled`, the BFD
+    profile and `vrr-state` (fabric/verify/nvue.py), so the parse-back matches expected/ and the schema passes; a
+    peer group whose profile is not an enabled `router bfd` profile has no BFD, which verify reports."""
+    if fabric == "system":
+        inv = system_inventory(tmp_path, "nvue", system=SYSTEM_YML + "fabric:\n  releases: {nvue: '5.15'}\n")
+        switch, files = "p1-spine1", 4
+    else:
+        data = mlag_inventory("eos")
+        data["pods"][0]["segments"][0]["platform"] = "nvue"
+        data["pods"][0]["spines"]["platform"] = "nvue"
+        data["fabric"]["releases"] = {"nvue": "5.15"}
+        inv = write_files(tmp_path / "inv", {"fabric.yml": dump(data)})
+        switch, files = "p1-s1-rail0a", 6
+    out = tmp_path / "out"
+    assert main(["render", str(inv), "--out", str(out), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0, capsys.readouterr().out
+    assert f"Cumulus Linux (NVUE): {files} file(s) checked against the vendor's schema of their release" in \
+        capsys.readouterr().out
+    path = out / "configs" / switch / "startup.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("profile: RF-BFD\n") >= 1
+    path.write_text(text.replace("profile: RF-BFD\n", "profile: OTHER\n"), encoding="utf-8")
+    assert main(["verify", str(out)]) == 1
+    lost = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"FAIL bgp-plan: {switch} ")]
+    assert lost and all("expected BFD on" in line and "found off" in line for line in lost)
 
 
 def test_the_in_memory_check_of_the_option_walk_checks_something(tmp_path: Path) -> None:

@@ -74,8 +74,8 @@ OPTIONAL: dict[str, Any] = {
     "switch_models.{}.serdes_lanes": 16,
     "switch_models.{}.hwsku": "ACS-SN5600",
     "fabric.releases": {"nvue": "5.10"},  # SNMP under service, TACACS+ by priority (fabric/platforms/nvue_release.py)
-    "switch_models.{}.releases": {"nvue": "5.10"},
-    "devices.{}.release": "5.10",
+    "switch_models.{}.releases": {"nvue": "5.15"},  # 5.15's renaming: state enabled, ipv4, BFD profile, ...
+    "devices.{}.release": "5.18",
     "switch_models.{}.asic": "jericho-2",  # the base sets tomahawk-5 (tests/helpers.py): removed → HW006 on EOS
     "host_models.{}.gpu_to_nic": [1, 0],
     "host_models.{}.netdevs": ["ens1np0", "ens2np0"],  # the host files name these ports

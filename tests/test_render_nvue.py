@@ -226,6 +226,99 @@ def test_deterministic(devices: dict[str, DeviceConfig]) -> None:
     assert "&id" not in startup_yaml(dev)
 
 
+# --------------------------------------------------------------------------- Cumulus Linux 5.15's renamed forms
+# The same switches rendered for 5.14 (the default) and 5.15; the addresses, ASNs and ports are the ones derived at
+# the top of this file, only the NVUE spelling changes (fabric/platforms/nvue_release.py names each source).
+
+
+def _at(dev: DeviceConfig, release: str, **changes: Any) -> dict[str, Any]:
+    return yaml.safe_load(startup_yaml(dataclasses.replace(dev, release=release, **changes)))[0]["set"]
+
+
+def test_interface_addresses_move_to_ipv4_in_5_15(devices: dict[str, DeviceConfig]) -> None:
+    """`interface <i> ip address` → `ipv4 address`, `ip gateway` → `ipv4 gateway`, `ip vrf` → the interface's
+    `vrf` (5.15 "IP Interface" tab). p1-s1-rail3: uplink swp33 10.4.1.129/31, loopback 10.0.0.147/32, SVI vlan103
+    172.16.3.1/24, eth0 192.168.15.3/20 (devices.yml pin) via 192.168.0.1 in mgmt; p2-s1-rail0-1-2-3's bond33
+    10.4.64.1/31."""
+    old, new = _at(devices["p1-s1-rail3"], "5.14")["interface"], _at(devices["p1-s1-rail3"], "5.15")["interface"]
+    for name, address in (("swp33", "10.4.1.129/31"), ("lo", "10.0.0.147/32"), ("vlan103", "172.16.3.1/24")):
+        assert old[name]["ip"] == {"address": {address: {}}} and "ipv4" not in old[name]
+        assert new[name]["ipv4"] == {"address": {address: {}}} and "ip" not in new[name]
+    assert old["eth0"] == {"type": "eth", "ip": {"address": {"192.168.15.3/20": {}}, "gateway": {"192.168.0.1": {}},
+                                                 "vrf": "mgmt"}}
+    assert new["eth0"] == {"type": "eth", "ipv4": {"address": {"192.168.15.3/20": {}},
+                                                   "gateway": {"192.168.0.1": {}}}, "vrf": "mgmt"}
+    bond = _at(devices["p2-s1-rail0-1-2-3"], "5.15")["interface"]["bond33"]
+    assert bond["ipv4"] == {"address": {"10.4.64.1/31": {}}} and "ip" not in bond
+
+
+def test_adaptive_routing_is_switched_by_state_in_5_15(devices: dict[str, DeviceConfig]) -> None:
+    """`router adaptive-routing enable on` → `state enabled`, per port too (5.15 "On/Off" tab); the 8 routed
+    uplinks of p1-s1-rail3 are ports 33-40."""
+    old = _at(devices["p1-s1-rail3"], "5.14", ecmp_mode="packet")
+    new = _at(devices["p1-s1-rail3"], "5.15", ecmp_mode="packet")
+    assert old["router"]["adaptive-routing"] == {"enable": "on"}
+    assert new["router"]["adaptive-routing"] == {"state": "enabled"}
+    for p in range(33, 41):
+        assert old["interface"][f"swp{p}"]["router"] == {"adaptive-routing": {"enable": "on"}}
+        assert new["interface"][f"swp{p}"]["router"] == {"adaptive-routing": {"state": "enabled"}}
+
+
+def test_bgp_switches_and_booleans_in_5_15(devices: dict[str, DeviceConfig]) -> None:
+    """`router bgp`, `vrf default router bgp`, its ipv4-unicast family and `redistribute connected`, a peer group's
+    family: `enable on` → `state enabled`; `aspath-ignore` and `summary-only` on → enabled (5.15 "On/Off" tab)."""
+    old, new = _at(devices["p1-s1-rail3"], "5.14"), _at(devices["p1-s1-rail3"], "5.15")
+    assert old["router"]["bgp"] == {"enable": "on", "autonomous-system": 4200100003, "router-id": "10.0.0.147"}
+    assert new["router"]["bgp"] == {"state": "enabled", "autonomous-system": 4200100003, "router-id": "10.0.0.147"}
+    ob, nb = old["vrf"]["default"]["router"]["bgp"], new["vrf"]["default"]["router"]["bgp"]
+    assert (ob["enable"], nb["state"]) == ("on", "enabled") and "enable" not in nb
+    oaf, naf = ob["address-family"]["ipv4-unicast"], nb["address-family"]["ipv4-unicast"]
+    assert (oaf["enable"], naf["state"]) == ("on", "enabled") and "enable" not in naf
+    assert oaf["redistribute"] == {"connected": {"enable": "on", "route-map": "RM-CONN-TO-BGP"}}
+    assert naf["redistribute"] == {"connected": {"state": "enabled", "route-map": "RM-CONN-TO-BGP"}}
+    assert ob["peer-group"]["SPINES"]["address-family"] == {"ipv4-unicast": {"enable": "on"}}
+    assert nb["peer-group"]["SPINES"]["address-family"] == {"ipv4-unicast": {"state": "enabled"}}
+    assert ob["path-selection"] == {"multipath": {"aspath-ignore": "on"}}
+    assert nb["path-selection"] == {"multipath": {"aspath-ignore": "enabled"}}
+    summary = _at(devices["p2-s1-rail0-1-2-3"], "5.15")["vrf"]["default"]["router"]["bgp"]["address-family"]
+    assert summary["ipv4-unicast"]["aggregate-route"] == {"172.16.64.0/22": {"summary-only": "enabled"}}
+
+
+def test_bfd_is_a_profile_from_5_15(devices: dict[str, DeviceConfig]) -> None:
+    """5.15 dropped `peer-group <g> bfd enable` for `router bfd state enabled` + `router bfd profile <p>` attached
+    by `peer-group <g> bfd profile <p>` (BFD guide 5.15): one profile, RF-BFD, with the 3 × 300 ms NVIDIA default
+    that `bfd enable on` ran with; a group without BFD gets no `bfd` at all."""
+    old, new = _at(devices["p1-s1-rail3"], "5.14"), _at(devices["p1-s1-rail3"], "5.15")
+    assert old["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"enable": "on"}
+    assert "bfd" not in old["router"]
+    assert new["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"profile": "RF-BFD"}
+    assert new["router"]["bfd"] == {"state": "enabled", "profile": {"RF-BFD": {
+        "detect-multiplier": 3, "min-rx-interval": 300, "min-tx-interval": 300}}}
+    dev = devices["p1-s1-rail3"]
+    quiet = dataclasses.replace(dev, bgp=dataclasses.replace(dev.bgp, peer_groups=tuple(
+        dataclasses.replace(g, bfd=False) for g in dev.bgp.peer_groups)))
+    assert _at(quiet, "5.14")["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"enable": "off"}
+    off = _at(quiet, "5.15")
+    assert "bfd" not in off["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"] and "bfd" not in off["router"]
+
+
+def test_roce_is_switched_by_state_in_5_15(devices: dict[str, DeviceConfig]) -> None:
+    assert _at(devices["p1-s1-rail3"], "5.14")["qos"]["roce"] == {"enable": "on", "mode": "lossless"}
+    assert _at(devices["p1-s1-rail3"], "5.15")["qos"]["roce"] == {"state": "enabled", "mode": "lossless"}
+
+
+def test_the_5_15_file_passes_the_push_access_check(devices: dict[str, DeviceConfig]) -> None:
+    """The pre-flight reads eth0 from either side of the renaming: `ipv4` address and the interface's `vrf`."""
+    from fabric.platforms import nvue_ansible as nvue
+
+    dev = devices["p1-s1-rail3"]
+    doc = [{"set": _at(dev, "5.15")}]
+    assert nvue.rf_nvue_access_problems(doc, "192.168.15.3", dev.system.push_user) == []
+    doc[0]["set"]["interface"]["eth0"]["vrf"] = "default"
+    assert nvue.rf_nvue_access_problems(doc, "192.168.15.3", dev.system.push_user) == [
+        "system ssh-server vrf is mgmt, not 'default' (the VRF of eth0)"]
+
+
 # --------------------------------------------------------------------------- capabilities
 
 

@@ -208,10 +208,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "class-of-service drop-profile`) against the hosts' DCQCN tuning."),
     ("PLAT040", "release-not-rendered", "railfabric does not render that release of the switch OS",
      "A platform whose forms change between releases lists the releases it renders (fabric/platforms/<name>.py; "
-     "NVUE: Cumulus Linux 5.9-5.14, what differs in fabric/platforms/nvue_release.py); each rendered file is checked "
-     "against the vendor's schema of its release. A release outside the list would be rendered in forms the switch "
-     "refuses (Cumulus Linux 5.15 moved interface addresses, DNS, NTP and most booleans), so it is refused. A "
-     "platform with one form set takes no release at all."),
+     "NVUE: Cumulus Linux 5.9-5.18, what differs in fabric/platforms/nvue_release.py); each rendered file is checked "
+     "against the vendor's schema of its release. A release outside the list has no schema here and may move forms "
+     "again (Cumulus Linux 5.15 moved interface addresses, DNS, NTP and most booleans), so it is refused rather than "
+     "rendered in forms the switch could reject. A platform with one form set takes no release at all."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "

@@ -3,8 +3,11 @@
 Output: configs/<switch>/startup.yaml, NVUE's object model as `nv config show -o yaml` prints it (a YAML list whose
 one item is `- set: {...}`, keys mirroring the `nv set` path), built as data by fabric/platforms/nvue_startup.py and
 pushed with `nv config replace` + `nv config apply --confirm` (templates/nvue/ansible/tasks/nvue.yml).
-Syntax target: Cumulus Linux 5.9-5.14 (booleans `enable: on`; CL 5.15 renamed them to `state: enabled`,
-CumulusNetworks/docs content/cumulus-linux-515/Whats-New/New-and-Changed-NVUE-Commands.md).
+Syntax target: Cumulus Linux 5.9-5.18, default 5.14. The forms below are 5.14's; what a release changes (5.15
+renamed `enable: on` to `state: enabled`, `ip` to `ipv4`, moved DNS and NTP under `system`, BGP BFD to profiles, the
+authentication order to a list: CumulusNetworks/docs content/cumulus-linux-515/Whats-New/
+New-and-Changed-NVUE-Commands.md) is fabric/platforms/nvue_release.py's, with its sources and which 5.15+ forms are
+NOT confirmed on a switch (followed from NVIDIA's schema where the user guide disagrees).
 
 Verified against NVIDIA's documentation (CumulusNetworks/docs, the Cumulus Linux 5.12/5.14 user guide and the NVUE
 command reference):
@@ -146,7 +149,7 @@ PLATFORM = Platform(
     mlag_own_svi_address=True,
     mlag_peer_interface=PEER_INTERFACE,  # peerlink.4094, the peer-link subinterface (never a bridge VLAN)
     configured_virtual_mac=True,  # `ip vrr mac-address` (the model's VIRTUAL_ROUTER_MAC)
-    releases=RELEASES,  # Cumulus Linux 5.9-5.14: what differs is in fabric/platforms/nvue_release.py
+    releases=RELEASES,  # Cumulus Linux 5.9-5.18: what differs is in fabric/platforms/nvue_release.py
     default_release=DEFAULT,
     schema_check="fabric.verify.nvue_schema:check_text",  # NVIDIA's NVUE OpenAPI schema of the release
     notes=(
@@ -158,7 +161,8 @@ PLATFORM = Platform(
         "PFC watchdog: only polling-interval and robustness (detection = poll x robustness); restoration time "
         "and action are the switch's own",
         "ECMP flowlet is not a Cumulus mode; packet = adaptive routing on routed fabric ports",
-        "releases 5.9-5.14 (default 5.14), each file checked against NVIDIA's NVUE schema of its release; 5.15 "
-        "changed most paths and is refused (PLAT040)",
+        "releases 5.9-5.18 (default 5.14), each file checked against NVIDIA's NVUE schema of its release; 5.15 "
+        "renamed most paths (state enabled, ipv4, DNS/NTP under system, BFD profiles), rendered from the schema and "
+        "NOT confirmed on a switch; 5.19+ has no schema here and is refused (PLAT040)",
     ),
 )

@@ -19,6 +19,8 @@ What is NVUE's own and decided here, once:
   Vlan.own, decided in allocate: NVUE sets Platform.mlag_own_svi_address);
 - the peer VLAN's interface name peerlink.<vlan> is Platform.mlag_peer_interface (PEER_INTERFACE), so the model,
   ipplan.csv and expected/ name it as startup.yaml does.
+The switches (`mlag enable on` / `state enabled`, `bond mlag`, `router vrr`, `ip vrr` / `ipv4 vrr`, the VRR
+interface's `state` / `vrr-state` up) are the release's Forms (fabric/platforms/nvue_release.py, from 5.15).
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from fabric.address import aton
 from fabric.platforms.nvue import PEERLINK
+from fabric.platforms.nvue_release import forms
 
 if TYPE_CHECKING:  # the registry imports this package before the device model exists
     from fabric.device import DeviceConfig, Mlag, PortChannel, Vlan
 
 Tree = dict[str, Any]
-ON = "on"
 BRIDGE = "br_default"
 MLAG_MAC_BASE = "44:38:39:ff"  # NVIDIA's reserved MLAG system MAC range 44:38:39:ff:00:00-ff:ff
 PRIMARY_PRIORITY = 2048
@@ -61,7 +63,7 @@ def mlag(dev: DeviceConfig) -> Tree:
     """The `mlag` section: system MAC, peer address on the peer VLAN, backup over management, priority."""
     m = dev.mlag
     assert m is not None
-    out: Tree = {"enable": ON, "mac-address": system_mac(m), "peer-ip": m.peer_ip,
+    out: Tree = {**forms(dev.release).flag(True), "mac-address": system_mac(m), "peer-ip": m.peer_ip,
                  "priority": PRIMARY_PRIORITY if m.primary else SECONDARY_PRIORITY}
     if m.peer_management:
         out["backup"] = {m.peer_management: {"vrf": dev.system.vrf}}
@@ -76,7 +78,7 @@ def bond(dev: DeviceConfig, pc: PortChannel) -> Tree:
     if pc.mode == "trunk":
         node["type"] = PEERLINK
     else:
-        node["bond"]["mlag"] = {"enable": ON, "id": pc.mlag}
+        node["bond"]["mlag"] = {**forms(dev.release).flag(True), "id": pc.mlag}
         node["bridge"] = {"domain": {BRIDGE: {"access": pc.vlan}}}
     return node
 
@@ -86,14 +88,17 @@ def peer_vlan(dev: DeviceConfig) -> Tree:
     m = dev.mlag
     assert m is not None
     return {"type": "sub", "base-interface": PEERLINK, "vlan": m.vlan, "description": f"MLAG peer {m.peer}",
-            "link": {"mtu": dev.mtu}, "ip": {"address": {f"{m.local_ip}/{m.prefix_len}": {}}}}
+            "link": {"mtu": dev.mtu},
+            forms(dev.release).address_family: {"address": {f"{m.local_ip}/{m.prefix_len}": {}}}}
 
 
 def vrr(dev: DeviceConfig, v: Vlan) -> Tree:
-    """The `ip` of a rail SVI whose gateway the pair shares: the switch's own address (`ip address`, unique in the
-    pair) beside the shared VRR address and MAC, as in every NVIDIA MLAG + VRR example."""
+    """The `ip` (`ipv4` from 5.15) of a rail SVI whose gateway the pair shares: the switch's own address (unique in
+    the pair) beside the shared VRR address and MAC, as in every NVIDIA MLAG + VRR example."""
     m = dev.mlag
     assert m is not None
+    f = forms(dev.release)
     out: Tree = {"address": {v.own: {}}} if v.own else {}
-    out["vrr"] = {"enable": ON, "address": {v.gateway: {}}, "mac-address": m.virtual_mac, "state": {"up": {}}}
+    out["vrr"] = {**f.flag(True), "address": {v.gateway: {}}, "mac-address": m.virtual_mac,
+                  f.vrr_up_key: {"up": {}}}
     return out

@@ -5,6 +5,9 @@ lists the forms and which are verified). Every decision is made in the device mo
 here (each tested in tests/test_render_nvue.py); the dump is deterministic: keys sorted, no anchors, no line
 folding, strings holding a `%%vault.NAME%%` placeholder double-quoted so the push resolves them JSON-escaped (a
 JSON string body is a valid YAML double-quoted body), on/off as the strings NVUE's schema names.
+
+What differs by Cumulus Linux release (the switch of a feature, on/off spellings, the interface address branch, the
+BFD profile, ...) is read from the release's Forms (fabric/platforms/nvue_release.py), never decided here.
 """
 
 from __future__ import annotations
@@ -14,20 +17,20 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from fabric.platforms import nvue_mlag
+from fabric.platforms.nvue_release import Forms, forms
 from fabric.platforms.nvue_system import service, system
 from fabric.platforms.nvue_yaml import make_dump
 
-ON = "on"
-OFF = "off"
+OFF = "off"  # `link fec off`: a FEC mode, not a boolean (unchanged in 5.15)
 BRIDGE = "br_default"  # the one VLAN-aware bridge Cumulus creates (NVUE `bridge domain br_default`)
 if TYPE_CHECKING:  # the registry imports this package before the device model exists
     from fabric.device import DeviceConfig, Interface
 
 Tree = dict[str, Any]
-
-
-def _flag(on: bool) -> Tree:
-    return {"enable": ON if on else OFF}
+# the one BFD profile of 5.15+ (Forms.bfd_profile): NVIDIA's defaults, the timers `bfd enable on` runs with before
+# 5.15 (BFD guide 5.15: detect multiplier 3, transmit and receive intervals 300 ms)
+BFD_PROFILE = "RF-BFD"
+BFD_TIMERS: Tree = {"detect-multiplier": 3, "min-rx-interval": 300, "min-tx-interval": 300}
 
 
 def breakout_word(mode: str) -> str:
@@ -45,9 +48,10 @@ def _port(dev: DeviceConfig, i: Interface) -> Tree:
     if i.description:
         node["description"] = i.description
     if i.mode == "routed" and i.ipv4:
-        node["ip"] = {"address": {i.ipv4: {}}}
+        f = forms(dev.release)
+        node[f.address_family] = {"address": {i.ipv4: {}}}
         if dev.ecmp_mode == "packet":  # adaptive routing: routed fabric ports only (not bonds, SVIs, members)
-            node["router"] = {"adaptive-routing": _flag(True)}
+            node["router"] = {"adaptive-routing": f.flag(True)}
     elif i.mode == "access" and i.vlan is not None:
         node["bridge"] = {"domain": {BRIDGE: {"access": i.vlan}}}
     if i.qos and dev.qos.watchdog is not None:
@@ -55,12 +59,23 @@ def _port(dev: DeviceConfig, i: Interface) -> Tree:
     return node
 
 
+def management(dev: DeviceConfig, f: Forms) -> Tree:
+    """eth0: its address and gateway, in the management VRF (`ip vrf`, or the interface's `vrf` from 5.15)."""
+    node: Tree = {"type": "eth", f.address_family: {"address": {dev.management: {}},
+                                                      "gateway": {dev.management_gateway: {}}}}
+    if f.vrf_on_interface:
+        node["vrf"] = dev.system.vrf
+    else:
+        node[f.address_family]["vrf"] = dev.system.vrf
+    return node
+
+
 def interfaces(dev: DeviceConfig) -> Tree:
+    f = forms(dev.release)
+    af = f.address_family
     out: Tree = {
-        "lo": {"type": "loopback", "ip": {"address": {dev.loopback: {}}}},
-        dev.system.interface: {"type": "eth", "ip": {"address": {dev.management: {}},
-                                                     "gateway": {dev.management_gateway: {}},
-                                                     "vrf": dev.system.vrf}},
+        "lo": {"type": "loopback", af: {"address": {dev.loopback: {}}}},
+        dev.system.interface: management(dev, f),
     }
     for i in dev.interfaces:
         if i.lane and i.breakout:  # the parent port carries the breakout; its lanes are the interfaces
@@ -73,11 +88,11 @@ def interfaces(dev: DeviceConfig) -> Tree:
         node: Tree = {"type": "bond", "bond": {"member": {m: {} for m in pc.members}, "mode": "lacp"},
                       "link": {"mtu": pc.mtu}, "description": pc.description}
         if pc.ipv4:
-            node["ip"] = {"address": {pc.ipv4: {}}}
+            node[af] = {"address": {pc.ipv4: {}}}
         out[pc.name] = node
     for v in dev.vlans:
         ip = nvue_mlag.vrr(dev, v) if v.virtual and dev.mlag is not None else {"address": {v.gateway: {}}}
-        out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu}, "ip": ip}
+        out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu}, af: ip}
     if dev.mlag is not None:
         out[nvue_mlag.peer_subinterface(dev.mlag)] = nvue_mlag.peer_vlan(dev)
     return out
@@ -102,35 +117,47 @@ def policy(dev: DeviceConfig) -> Tree:
     }
 
 
+def _bfd(f: Forms, on: bool) -> Tree | None:
+    """A peer group's `bfd`: {enable: on|off} up to 5.14; from 5.15 the profile when on, nothing when off."""
+    if f.bfd_profile:
+        return {"profile": BFD_PROFILE} if on else None
+    return f.flag(on)
+
+
 def bgp(dev: DeviceConfig) -> Tree:
     b = dev.bgp
+    f = forms(dev.release)
     groups: Tree = {}
     neighbors: Tree = {}
     for g in b.peer_groups:
-        groups[g.name] = {"description": g.description, "bfd": _flag(g.bfd),
-                          "address-family": {"ipv4-unicast": {"enable": ON}}}
+        groups[g.name] = {"description": g.description, "address-family": {"ipv4-unicast": f.flag(True)}}
+        if (bfd := _bfd(f, g.bfd)) is not None:
+            groups[g.name]["bfd"] = bfd
         if g.next_hop_self:
             groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
         for n in g.neighbors:
             neighbors[n.ip] = {"type": "numbered", "peer-group": g.name, "remote-as": n.remote_as,
                                "description": n.description}
-    af: Tree = {"enable": ON, "multipaths": {"ebgp": b.maximum_paths},
-                "redistribute": {"connected": {"enable": ON, "route-map": b.route_map}}}
+    af: Tree = {**f.flag(True), "multipaths": {"ebgp": b.maximum_paths},
+                "redistribute": {"connected": {**f.flag(True), "route-map": b.route_map}}}
     if b.aggregates:
-        af["aggregate-route"] = {p: {"summary-only": ON} for p in b.aggregates}
-    out: Tree = {"enable": ON, "peer-group": groups, "neighbor": neighbors, "address-family": {"ipv4-unicast": af}}
+        af["aggregate-route"] = {p: {"summary-only": f.value(True)} for p in b.aggregates}
+    out: Tree = {**f.flag(True), "peer-group": groups, "neighbor": neighbors, "address-family": {"ipv4-unicast": af}}
     if b.multipath_relax:
-        out["path-selection"] = {"multipath": {"aspath-ignore": ON}}
+        out["path-selection"] = {"multipath": {"aspath-ignore": f.value(True)}}
     return out
 
 
 def router(dev: DeviceConfig) -> Tree:
-    out: Tree = {"bgp": {"enable": ON, "autonomous-system": dev.bgp.asn, "router-id": dev.bgp.router_id},
+    f = forms(dev.release)
+    out: Tree = {"bgp": {**f.flag(True), "autonomous-system": dev.bgp.asn, "router-id": dev.bgp.router_id},
                  "policy": policy(dev)}
     if dev.ecmp_mode == "packet":
-        out["adaptive-routing"] = _flag(True)
+        out["adaptive-routing"] = f.flag(True)
     if dev.mlag is not None:  # VRR (the shared rail gateways)
-        out["vrr"] = _flag(True)
+        out["vrr"] = f.flag(True)
+    if f.bfd_profile and any(g.bfd for g in dev.bgp.peer_groups):  # BFD on, its one profile (5.15+)
+        out["bfd"] = {**f.flag(True), "profile": {BFD_PROFILE: dict(BFD_TIMERS)}}
     return out
 
 
@@ -144,7 +171,7 @@ def qos(dev: DeviceConfig) -> Tree:
     thresholds of the RoCE class, strict CNP and DWRR for the rest, the watchdog timers."""
     q = dev.qos
     out: Tree = {
-        "roce": {"enable": ON, "mode": "lossless"},
+        "roce": {**forms(dev.release).flag(True), "mode": "lossless"},
         "mapping": {"default-global": {"trust": "both",
                                        "dscp": {str(d): {"switch-priority": tc} for d, tc in enumerate(q.dscp_to_tc)}}},
         "pfc": {"default-global": {"switch-priority": {str(p): {} for p in q.lossless}}},

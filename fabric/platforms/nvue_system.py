@@ -2,12 +2,13 @@
 `service` (NTP, DNS, syslog, SNMP), every service in the management VRF. Secrets are `%%vault.NAME%%`
 placeholders from the device model (fabric/device/system.py); NVUE encrypts them in its own database.
 
-Where a form moved between releases (SNMP, syslog) the release's Forms decide (fabric/platforms/nvue_release.py).
-Shapes checked against NVIDIA's NVUE schema (5.9-5.14, the nvueschema models): `system ssh-server vrf <vrf>` is a
-set (`vrf: {mgmt: {}}`); `system aaa authentication-order <prio> <method>` a set under each priority (`10: {tacacs:
-{}}`); SNMPv3 users `username <u> auth-sha <auth-password> encrypt-aes <priv-password>`, each password a key (the
-`nv set` path: NVUE reference "SNMP Server", `nv set system snmp-server username <u> auth-sha <pw> encrypt-aes
-<pw>`)."""
+Where a form moved between releases (SNMP, syslog, TACACS+ servers, DNS and NTP, the authentication order) the
+release's Forms decide (fabric/platforms/nvue_release.py). Shapes checked against NVIDIA's NVUE schema (5.9-5.18,
+the nvueschema models): `system ssh-server vrf <vrf>` is a set (`vrf: {mgmt: {}}`); `system aaa
+authentication-order <prio> <method>` a set under each priority (`10: {tacacs: {}}`; from 5.15 a list,
+`authentication: {order: [tacacs, local]}`); SNMPv3 users `username <u> auth-sha <auth-password> encrypt-aes
+<priv-password>`, each password a key (the `nv set` path: NVUE reference "SNMP Server", `nv set system snmp-server
+username <u> auth-sha <pw> encrypt-aes <pw>`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # the registry imports this package before the device model e
     from fabric.device import DeviceConfig
 
 Tree = dict[str, Any]
-ON = "on"
+ON = "on"  # `tacacs enable on` (5.9-5.11, before the 5.15 renaming)
 # NVUE roles: system-admin (sudo, nv set/apply) and nvue-monitor (nv show only)
 ROLE = {"network-admin": "system-admin", "network-operator": "nvue-monitor"}
 
@@ -66,7 +67,9 @@ def _aaa(dev: DeviceConfig) -> Tree:
         out["radius"] = {"vrf": s.vrf, "server": {
             srv.address: {"port": srv.port, "secret": srv.key, "priority": n}
             for n, srv in enumerate(s.radius.servers, 1)}}
-    if s.login:
+    if s.login and forms(dev.release).auth_order_list:
+        out["authentication"] = {"order": list(s.login)}
+    elif s.login:
         out["authentication-order"] = {str(10 * n): {m: {}} for n, m in enumerate(s.login, 1)}
     return out
 
@@ -84,7 +87,21 @@ def system(dev: DeviceConfig) -> Tree:
                                     for x in s.syslog}}
     if s.snmp_users and f.snmp_under == "system":
         out["snmp-server"] = _snmp(dev)
+    if s.ntp and f.ntp_under == "system":
+        out["ntp"] = {"server": {a: {"iburst": f.value(True)} for a in s.ntp}, "vrf": s.vrf}
+    if s.dns and f.dns_under == "system":
+        out["dns"] = _dns(dev, {"vrf": s.vrf})
     return out
+
+
+def _dns(dev: DeviceConfig, server: Tree) -> Tree:
+    """The resolvers (each server holding `server`: {} per VRF up to 5.14, {vrf: <v>} from 5.15) and the search
+    domain."""
+    s = dev.system
+    dns: Tree = {"server": {a: dict(server) for a in s.dns}}
+    if s.domain:
+        dns["search"] = {s.domain: {}}
+    return dns
 
 
 def _snmp(dev: DeviceConfig) -> Tree:
@@ -103,13 +120,10 @@ def service(dev: DeviceConfig) -> Tree:
     s = dev.system
     f = forms(dev.release)
     out: Tree = {}
-    if s.ntp:
-        out["ntp"] = {s.vrf: {"server": {a: {"iburst": ON} for a in s.ntp}}}
-    if s.dns:
-        dns: Tree = {"server": {a: {} for a in s.dns}}
-        if s.domain:
-            dns["search"] = {s.domain: {}}
-        out["dns"] = {s.vrf: dns}
+    if s.ntp and f.ntp_under == "service":
+        out["ntp"] = {s.vrf: {"server": {a: {"iburst": f.value(True)} for a in s.ntp}}}
+    if s.dns and f.dns_under == "service":
+        out["dns"] = {s.vrf: _dns(dev, {})}
     if s.syslog and f.syslog_under == "service":
         out["syslog"] = {s.vrf: {"server": {x.address: {"port": x.port, "protocol": x.protocol} for x in s.syslog}}}
     if s.snmp_users and f.snmp_under == "service":

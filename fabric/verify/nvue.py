@@ -16,6 +16,11 @@ in NVUE (default-global profiles), so every port with `qos pfc-watchdog` or in a
 a port is a RoCE port when `qos roce` is on. Buffers are NVIDIA's RoCE pools (`qos roce mode lossless`), not
 written per port: Buffers.managed is False. On/off values are accepted as YAML booleans or the strings on/off
 (NVUE prints them unquoted).
+
+Both sides of Cumulus Linux 5.15's renaming are read (fabric/platforms/nvue_release.py): a feature's switch `enable:
+on` or `state: enabled`, interface addresses under `ip` or `ipv4`, eth0's VRF as `ip vrf` or the interface's `vrf`,
+BGP BFD as the peer group's `bfd enable on` or `bfd profile <p>` with `router bfd state enabled`. The reader does not
+know the file's release: it reads what the file says.
 """
 
 from __future__ import annotations
@@ -45,6 +50,20 @@ def _on(value: Any) -> bool:
     return value is True or str(value).lower() in ("on", "enabled", "true")
 
 
+def _switched(node: dict, default: bool = False) -> bool:
+    """A feature's switch: `enable: on` (up to 5.14) or `state: enabled` (5.15+); `default` when neither is written.
+    Before 5.15 VRR's `state` is the interface state `{up: {}}`, not the switch: only a scalar state counts."""
+    if "enable" in node:
+        return _on(node["enable"])
+    state = node.get("state")
+    return _on(state) if isinstance(state, (str, bool)) else default
+
+
+def _ipv4(node: dict) -> dict:
+    """An interface's IPv4 branch: `ip` up to 5.14, `ipv4` from 5.15."""
+    return {**_dict(node.get("ip")), **_dict(node.get("ipv4"))}
+
+
 def _dict(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 
@@ -70,7 +89,7 @@ def _tree(path: Path, root: Path) -> dict:
 
 
 def _qos(q: dict) -> Qos | None:
-    if not _on(_dict(q.get("roce")).get("enable")):
+    if not _switched(_dict(q.get("roce"))):
         return None
     mapping = _dict(_dict(q.get("mapping")).get("default-global"))
     dscp_sp = {int(d): int(_dict(v).get("switch-priority", 0)) for d, v in _dict(mapping.get("dscp")).items()}
@@ -90,18 +109,26 @@ def _qos(q: dict) -> Qos | None:
     )
 
 
+def _bfd_on(node: dict, profiles: set[str]) -> bool:
+    """A neighbour's or peer group's BFD: `bfd enable on` (to 5.14) or a profile of an enabled `router bfd` (5.15+)."""
+    b = _dict(node.get("bfd"))
+    return _switched(b) or b.get("profile") in profiles
+
+
 def _bgp(router: dict, vrf: dict) -> Bgp:
     top = _dict(router.get("bgp"))
     asn = top.get("autonomous-system")
     bgp = Bgp(asn=int(asn) if asn is not None else None, router_id=top.get("router-id"))
     body = _dict(_dict(_dict(_dict(vrf.get("default")).get("router")).get("bgp")))
     groups = _dict(body.get("peer-group"))
+    router_bfd = _dict(router.get("bfd"))
+    profiles = set(_dict(router_bfd.get("profile"))) if _switched(router_bfd) else set()
     for ip, n in _dict(body.get("neighbor")).items():
         n = _dict(n)
         group = n.get("peer-group")
         g = _dict(groups.get(group)) if group else {}
         remote = n.get("remote-as", g.get("remote-as"))
-        bfd = _on(_dict(n.get("bfd")).get("enable")) or _on(_dict(g.get("bfd")).get("enable"))
+        bfd = _bfd_on(n, profiles) or _bfd_on(g, profiles)
         bgp.neighbors[str(ip)] = Neighbor(str(ip), int(str(remote)) if str(remote).isdigit() else None, group, bfd)
     return bgp
 
@@ -133,20 +160,20 @@ def read_nvue(name: str, root: Path) -> ObservedDevice:
 
 
 def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, str], qos: Qos | None) -> None:
-    link, ip = _dict(node.get("link")), _dict(node.get("ip"))
+    link, ip = _dict(node.get("link")), _ipv4(node)
     addresses = [str(a) for a in _dict(ip.get("address"))]
     kind = node.get("type")
     if kind == "loopback":
         dev.loopbacks += addresses
         return
     if kind == "eth":
-        dev.mgmt.vrf, dev.mgmt.address = ip.get("vrf"), next(iter(addresses), None)
+        dev.mgmt.vrf, dev.mgmt.address = ip.get("vrf", node.get("vrf")), next(iter(addresses), None)
         return
     if kind == "svi":
         vid = int(node.get("vlan") or ifname.removeprefix("vlan"))
         vlan = dev.vlans.setdefault(vid, Vlan(vid, declared=False))
         vrr = _dict(ip.get("vrr"))
-        virtual = [str(a) for a in _dict(vrr.get("address"))] if _on(vrr.get("enable", "on")) else []
+        virtual = [str(a) for a in _dict(vrr.get("address"))] if _switched(vrr, True) else []
         vlan.svi += addresses + virtual
         vlan.virtual = bool(virtual)
         vlan.own += addresses if virtual else []  # the switch's own address beside the shared VRR address
@@ -175,7 +202,7 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
     elif addresses:
         i.mode = "routed"
     mlag_id = _dict(_dict(node.get("bond")).get("mlag"))
-    if mlag_id.get("id") is not None and _on(mlag_id.get("enable", "on")):
+    if mlag_id.get("id") is not None and _switched(mlag_id, True):
         i.mlag = int(mlag_id["id"])
     if qos is not None and kind == "swp" and i.mode != "none":
         i.qos = Qos(qos.dscp_trust, dict(qos.dscp_to_tc), {}, {}, qos.pfc_priorities, qos.ecn_queues,
@@ -194,14 +221,14 @@ def _mlag(dev: ObservedDevice, tree: dict) -> None:
         dev.interfaces[name].trunk_vlans = frozenset(bridged | subs)
         for vid in bridged:
             dev.vlans[vid].tagged.append(name)
-    if not section or not _on(section.get("enable", "on")):
+    if not section or not _switched(section, True):
         return
     m = MlagObserved(domain=str(section.get("mac-address", "")).lower(), peer_ip=section.get("peer-ip"),
                      peer_link=next(iter(peerlinks), None))
     for vid, v in sorted(dev.vlans.items()):
         if m.peer_link is not None and m.peer_link in v.tagged and not v.declared and v.svi:
             m.vlan, m.local_ip = vid, v.svi[0].split("/")[0]
-    vrrs = [_dict(_dict(_dict(n).get("ip")).get("vrr")) for n in _dict(tree.get("interface")).values()]
+    vrrs = [_dict(_ipv4(_dict(n)).get("vrr")) for n in _dict(tree.get("interface")).values()]
     macs = sorted({str(v["mac-address"]).lower() for v in vrrs if v.get("mac-address") is not None})
     m.virtual_mac = macs[0] if macs else None
     dev.mlag = m

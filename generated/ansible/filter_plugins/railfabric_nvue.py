@@ -38,13 +38,15 @@ def _nvue_set(doc: Any) -> dict[str, Any]:
 def rf_nvue_access_problems(doc: Any, address: str, user: str) -> list[str]:
     """Why `nv config replace` + apply of this NVUE document would cut the push off: eth0 must keep the address
     Ansible connects to in VRF mgmt, the SSH server must stay in that VRF, and the push account must stay a
-    system-admin (the replace deletes every account the file does not list)."""
+    system-admin (the replace deletes every account the file does not list). Both sides of Cumulus Linux 5.15's
+    renaming are read: eth0's address under `ip` or `ipv4`, its VRF as `ip vrf` or the interface's `vrf`."""
     tree = _nvue_set(doc)
     problems = []
-    eth0 = ((tree.get("interface") or {}).get("eth0") or {}).get("ip") or {}
+    node = (tree.get("interface") or {}).get("eth0") or {}
+    eth0 = node.get("ipv4") or node.get("ip") or {}  # `ipv4` from Cumulus Linux 5.15, `ip` before
     if not any(str(a).split("/")[0] == address for a in eth0.get("address") or {}):
         problems.append(f"interface eth0 has no address {address}, the address Ansible connects to")
-    vrf = eth0.get("vrf")
+    vrf = node.get("vrf", eth0.get("vrf"))  # the interface's `vrf` from 5.15, `ip vrf` before
     ssh = ((tree.get("system") or {}).get("ssh-server") or {}).get("vrf")
     ssh_vrfs = sorted(ssh) if isinstance(ssh, dict) else [ssh]  # a set in NVUE's schema: `vrf: {mgmt: {}}`
     if vrf not in ssh_vrfs:
