@@ -41,7 +41,7 @@ plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-requ
 	$(FABRIC) plan $(INVENTORY)
 
 lint: $(TEST_STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyproject.toml)
-	$(BIN)/ruff check fabric tests bench
+	$(BIN)/ruff check railfabric tests bench
 	$(BIN)/mypy
 
 # the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
@@ -81,5 +81,5 @@ clean: ## remove .venv and caches
 sonic-yang: $(STAMP) ## validate generated/ config_db.json files against SONiC's YANG models (SONIC_BUILDIMAGE=path)
 	@test -n "$(SONIC_BUILDIMAGE)" || { echo "make sonic-yang: set SONIC_BUILDIMAGE=<sonic-buildimage checkout or git dir>"; exit 2; }
 	@models=$$(mktemp -d) && trap 'rm -rf "$$models"' EXIT && \
-	  $(BIN)/python -m fabric.sonic_yang.models "$(SONIC_BUILDIMAGE)" "$$models" && \
+	  $(BIN)/python -m railfabric.verify.sonic_yang.models "$(SONIC_BUILDIMAGE)" "$$models" && \
 	  $(FABRIC) sonic-yang $(or $(GENERATED),generated) --models "$$models"

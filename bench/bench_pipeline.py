@@ -10,9 +10,9 @@
 For every size the script writes a multi-file inventory (fabric.yml, hardware.yml, pods.yml, devices.yml) into a
 temporary directory, then runs each repeat twice, each time in a fresh interpreter:
 
-1. the real command, `python -m fabric.cli validate DIR --format json`: wall time (perf_counter around the child,
+1. the real command, `python -m railfabric.cli validate DIR --format json`: wall time (perf_counter around the child,
    interpreter start-up included) and the child's peak RSS (os.wait4 returns the child's own rusage);
-2. the same command inside a small wrapper that times each stage of fabric.pipeline.run (load, schema, intent
+2. the same command inside a small wrapper that times each stage of railfabric.pipeline.run (load, schema, intent
    rules, expand, topology rules, allocate, plan rules, summary, JSON report), the imports and garbage collection.
 
 The benchmark process itself never imports fabric (or pydantic), so it cannot inflate what the children report.
@@ -98,7 +98,7 @@ TARGET_GPUS = 65536
 TARGET_WALL_S = 5.0
 TARGET_RSS_MIB = 1024.0
 
-STAGES = (  # (stage, function name in fabric.pipeline)
+STAGES = (  # (stage, function name in railfabric.pipeline)
     ("load", "load_inventory"),
     ("schema", "validate"),
     ("intent_rules", "check_intent"),
@@ -309,14 +309,14 @@ def write_inventory(directory: Path, geo: Geometry) -> Path:
 
 # --------------------------------------------------------------------------- children
 
-# Runs `fabric validate DIR --format json` through fabric.cli.main, with every stage function that
-# fabric.pipeline.run calls wrapped in a timer (same code path as the real command), and writes the timings
+# Runs `fabric validate DIR --format json` through railfabric.cli.main, with every stage function that
+# railfabric.pipeline.run calls wrapped in a timer (same code path as the real command), and writes the timings
 # as JSON to argv[2]. With argv[3], the run is profiled with cProfile and the stats dumped there.
 STAGE_WRAPPER = r"""
 import gc, json, resource, sys, time
 t0 = time.perf_counter()
-import fabric.cli as cli
-import fabric.pipeline as pl
+import railfabric.cli as cli
+import railfabric.pipeline as pl
 t_import = time.perf_counter() - t0
 rss_import = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 times = {}
@@ -340,7 +340,7 @@ def timed(stage, fn):
 
 for stage, name in STAGES:
     setattr(pl, name, timed(stage, getattr(pl, name)))
-import fabric.cli_commands as commands  # cmd_validate (fabric validate) looks format_json up there
+import railfabric.cli.commands as commands  # cmd_validate (fabric validate) looks format_json up there
 commands.format_json = timed("report", commands.format_json)
 gc.callbacks.append(on_gc)
 profiler = None
@@ -407,7 +407,7 @@ class Runner:
 
 
 def cli_argv(inventory: Path) -> list[str]:
-    return [sys.executable, "-m", "fabric.cli", "validate", str(inventory), "--format", "json"]
+    return [sys.executable, "-m", "railfabric.cli", "validate", str(inventory), "--format", "json"]
 
 
 def stage_argv(inventory: Path, timings: Path, profile: Path | None = None) -> list[str]:
@@ -590,7 +590,7 @@ def environment() -> dict[str, Any]:
                                        text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "fabric"], cwd=ROOT, capture_output=True,
                                text=True, check=True).stdout.strip()
-        env["fabric_modified"] = bool(dirty)  # uncommitted changes under fabric/ were measured
+        env["fabric_modified"] = bool(dirty)  # uncommitted changes under railfabric/ were measured
     except (OSError, subprocess.CalledProcessError):
         env["commit"] = env["fabric_modified"] = None
     return env
@@ -615,7 +615,7 @@ def profile_sizes(geos: list[Geometry], inventories: dict[int, Path], runner: Ru
           "__init__ methods that dataclasses generate all share the label <string>:2(__init__): pstats keeps one "
           "of them, so their time shows up only in the callers' cumulative time. Garbage collection is charged "
           "to whichever function happens to be running. For a sampling view: pip install pyinstrument, then "
-          "python -m pyinstrument -m fabric.cli validate DIR")
+          "python -m pyinstrument -m railfabric.cli validate DIR")
     return 0
 
 

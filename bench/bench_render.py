@@ -5,7 +5,7 @@
     .venv/bin/python bench/bench_render.py --sizes 8192       # a quick run
     .venv/bin/python bench/bench_render.py --sizes 131072     # the cold 131K run (needs bench_pipeline's limits)
 
-Every command is a fresh `python -m fabric.cli ...` child (wall time around it, peak RSS from os.wait4). Per size:
+Every command is a fresh `python -m railfabric.cli ...` child (wall time around it, peak RSS from os.wait4). Per size:
 1. cold: `render` into an empty directory, and a bare Python script that writes the same files with the same
    byte counts (the floor any renderer pays for the file system), in the same run;
 2. `fabric validate` alone (the floor a check cannot go below unless nothing changed), then the no-op
@@ -68,7 +68,7 @@ def run_child(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, int, str
 
 
 def fabric(*args: str) -> tuple[float, float, int, str]:
-    return run_child([sys.executable, "-m", "fabric.cli", *args])
+    return run_child([sys.executable, "-m", "railfabric.cli", *args])
 
 
 def tree_digest(d: Path) -> str:

@@ -1,7 +1,7 @@
 """Session-wide test plumbing: every inventory the suite validates clean is recorded, so that
 tests/test_render_all_clean.py can render them all at the end ("anything that validates clean must render").
 
-`fabric.pipeline.run` is wrapped once, here, before any test module imports it: a run whose result has an
+`railfabric.pipeline.run` is wrapped once, here, before any test module imports it: a run whose result has an
 inventory, a topology and a plan and no error is recorded as a snapshot of its files (bytes, deduplicated by
 content), so later changes to a test's temporary directory or to the result objects do not matter.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import fabric.pipeline as pipeline
-from fabric.core.finding import has_errors
-from fabric.progress import SILENT, Progress
+import railfabric.pipeline as pipeline
+from railfabric.core.finding import has_errors
+from railfabric.core.progress import SILENT, Progress
 
 REAL_RUN = pipeline.run
 CLEAN: dict[str, dict[str, bytes]] = {}  # content digest → {path relative to the inventory root: bytes}
@@ -88,7 +88,7 @@ def yang_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import os
     import shutil
 
-    from fabric.sonic_yang import models as model_source
+    from railfabric.verify.sonic_yang import models as model_source
 
     if shutil.which("yanglint") is None:
         pytest.skip("yanglint not installed (apt-get install libyang2-tools)")

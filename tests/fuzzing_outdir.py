@@ -26,7 +26,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from fabric.cli import main
+from railfabric.cli import main
 
 # what a printed line must not hold: C0 controls but newline and tab, DEL, C1, the Unicode line separators
 PRINTED_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -136,7 +136,7 @@ def hostile_manifest(rnd: random.Random, real: dict, source_sha256: str) -> tupl
 
 
 def fabric_argv() -> list[str]:
-    return [sys.executable, "-m", "fabric.cli"]
+    return [sys.executable, "-m", "railfabric.cli"]
 
 
 def exit_codes_with_stdout_gone(args: list[str], cwd: Path) -> dict[str, int]:

@@ -8,8 +8,8 @@ from typing import Any
 
 import yaml
 
-from fabric.buffers import SN5600_BUFFERS
-from fabric.pipeline import Result, run
+from railfabric.pipeline import Result, run
+from railfabric.plan.buffers import SN5600_BUFFERS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
@@ -121,6 +121,6 @@ def mlag_inventory(platform: str = "sonic", rails: int = 2, hosts: int = 4, **se
     return data
 
 
-# Cisco Nexus N9K-C9364E-SG2 as a `switch_models:` entry (NX-OS; fabric/sizing.py preset n9364e-sg2): 64 × 800G,
-# breakouts 2x400G and 4x200G. NX-OS carves its buffers itself, so no `buffers:` block is needed.
+# Cisco Nexus N9K-C9364E-SG2 as a `switch_models:` entry (NX-OS; railfabric/plan/sizing.py preset n9364e-sg2): 64 ×
+# 800G, breakouts 2x400G and 4x200G. NX-OS carves its buffers itself, so no `buffers:` block is needed.
 NEXUS_9364E_SG2: dict[str, Any] = {"ports": 64, "speed": "800G", "breakouts": ["2x400G", "4x200G"]}

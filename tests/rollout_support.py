@@ -54,7 +54,7 @@ def render(tmp: Path, data: dict[str, Any]) -> Path:
     inv.mkdir(parents=True, exist_ok=True)
     (inv / "fabric.yml").write_text(dump(data))
     out = tmp / "generated"
-    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "render", str(inv), "--out", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "render", str(inv), "--out", str(out)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out

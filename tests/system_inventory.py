@@ -2,7 +2,7 @@
 
 The fabric is tests/helpers.py's small inventory (one pod, 2 spines, one single-rail segment with 2 rail switches)
 plus a hand-written `system.yml`, so every finding's line and column are known from the text below. Hand
-derivations of the addresses (fabric/allocate.py, fabric/topology/expand.py):
+derivations of the addresses (railfabric/plan/allocate.py, railfabric/topology/expand.py):
 - limits: super_spines 8, pods 4, spines_per_pod 8, rail_switches_per_segment 8, segments_per_pod 4. Rail switch
   slots start after every spine slot: 8 + 4·8 = 40; p1-s1-rail0 (pod 1, segment 1, k=1) has slot 40, p1-s1-rail1
   (k=2) slot 41.
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.pipeline import Result, run
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.pipeline import Result, run
 from tests.helpers import base_inventory, dump, write_files
 
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOnAs8AOnQ5VK1ANul2Dl4EbuEo0kKobDwft0p30/8nK netops@jump1"

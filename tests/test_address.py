@@ -1,10 +1,10 @@
-"""fabric.address: every helper against values worked out by hand (the arithmetic is in the comments)."""
+"""railfabric.core.address: every helper against values worked out by hand (the arithmetic is in the comments)."""
 
 from __future__ import annotations
 
 import pytest
 
-from fabric.address import (
+from railfabric.core.address import (
     DOTTED_OCTETS,
     LAST,
     Dotted,
@@ -148,23 +148,23 @@ def test_covers() -> None:
 
 
 def test_of_takes_the_schema_network() -> None:
-    import netaddr  # the inventory schema's type (fabric/intent.py)
+    import netaddr  # the inventory schema's type (railfabric/inventory/intent.py)
 
     assert Prefix.of(netaddr.IPNetwork("10.4.0.0/14")) == Prefix.parse("10.4.0.0/14")
 
 
 def test_one_home_for_ipv4_arithmetic() -> None:
-    # fabric.address imports nothing of fabric and no other module of the generator converts addresses
+    # railfabric.core.address imports nothing of fabric and no other module of the generator converts addresses
     # by itself: no ipaddress, no inet_aton/inet_ntoa, no hand-written dotted-quad formatting
     import ast
     from pathlib import Path
 
-    import fabric.address
+    import railfabric.core.address
 
-    home = Path(fabric.address.__file__)
+    home = Path(railfabric.core.address.__file__)
     tree = ast.parse(home.read_text(encoding="utf-8"))
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert not {m for m in imported if m and m.startswith("fabric")}
+    assert not {m for m in imported if m and m.startswith("railfabric")}
     verifier = home.parent / "verify"  # independent of the generator by design: it does its own (stdlib) arithmetic
     for path in home.parent.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
@@ -201,7 +201,7 @@ def test_a_plan_past_the_end_of_ipv4_is_not_shown(tmp_path) -> None:
     import sys
     from pathlib import Path
 
-    from fabric.pipeline import run
+    from railfabric.pipeline import run
 
     inv = tmp_path / "inv"
     shutil.copytree(Path(__file__).resolve().parents[1] / "inventory", inv)
@@ -213,7 +213,7 @@ def test_a_plan_past_the_end_of_ipv4_is_not_shown(tmp_path) -> None:
     res = run(inv)
     assert res.plan is not None and res.plan.past_ipv4() == ["loopbacks"]
     assert "POOL002" in {f.code for f in res.findings}
-    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "show", "p3-s1-rail7", str(inv)],
+    proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "show", "p3-s1-rail7", str(inv)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1
     assert "runs past 255.255.255.255 (loopbacks)" in proc.stderr

@@ -7,9 +7,9 @@ import copy
 import shutil
 from pathlib import Path
 
-from fabric.cli import main
-from fabric.core.finding import Severity, has_errors
-from fabric.pipeline import run
+from railfabric.cli import main
+from railfabric.core.finding import Severity, has_errors
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 
 POD3 = """        rail_switch_model: sn5600

@@ -1,7 +1,7 @@
 """One fabric on every registered platform at once: mixed links, per-link MTU, one QoS policy in each platform's
 syntax, all rendered and read back by the parse-back verifier.
 
-The fabric grows with the registry (fabric/platforms/): one pod with spine 1 on SONiC and spine 2 on EOS (a
+The fabric grows with the registry (railfabric/platforms/): one pod with spine 1 on SONiC and spine 2 on EOS (a
 `devices:` override), and one 2-rail segment of 4 hosts per platform, in the registry's order. Every rail switch
 therefore has one uplink to a SONiC spine and one to an EOS spine, so every platform meets both others' MTU ceilings
 and QoS syntax across a cable.
@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from fabric.cli import main
-from fabric.core.finding import Severity
-from fabric.device import build_devices
-from fabric.platforms import PLATFORMS
-from fabric.topology import LinkRole
+from railfabric.cli import main
+from railfabric.core.finding import Severity
+from railfabric.device import build_devices
+from railfabric.platforms import PLATFORMS
+from railfabric.topology import LinkRole
 from tests.helpers import base_inventory, dump, run_data, with_system, write_files
 
 NAMES = list(PLATFORMS)
@@ -105,10 +105,10 @@ def test_the_parse_back_verifier_reads_every_platform(rendered: Path, capsys: py
 
 
 def test_one_qos_policy_reads_back_the_same_on_every_platform(rendered: Path) -> None:
-    """The default policy (fabric/intent.py: RoCE DSCP 26 on priority 3, CNP DSCP 48 on priority 6, ECN on) read back
-    from each platform's own syntax by its reader: on the uplink of every rail switch, DSCP is trusted, 26 → TC 3 and
-    48 → TC 6, PFC pauses priority 3 only, the CNP queue 6 is strict, the RoCE queue 3 marks ECN."""
-    from fabric.verify.run import reader
+    """The default policy (railfabric/inventory/intent.py: RoCE DSCP 26 on priority 3, CNP DSCP 48 on priority 6, ECN
+    on) read back from each platform's own syntax by its reader: on the uplink of every rail switch, DSCP is trusted, 26
+    → TC 3 and 48 → TC 6, PFC pauses priority 3 only, the CNP queue 6 is strict, the RoCE queue 3 marks ECN."""
+    from railfabric.verify.run import reader
 
     for i, name in enumerate(NAMES, 1):
         dev = reader(name)(f"p1-s{i}-rail0", rendered / "out")

@@ -1,4 +1,4 @@
-"""The Ansible YAML writer's fast paths (fabric/outputs/ansible_yaml.py) write what its plain definitions write:
+"""The Ansible YAML writer's fast paths (railfabric/outputs/ansible_yaml.py) write what its plain definitions write:
 _str_value (a str's _value with _text and _quoted inlined) is `_text` then the `!unsafe` mark, and _yaml's exact
 type checks take the branches the ABC checks took."""
 
@@ -11,8 +11,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.outputs.ansible_yaml import _quoted, _scalar, _str_value, _text, _value, _yaml
-from fabric.textsafe import jinja_unsafe
+from railfabric.core.textsafe import jinja_unsafe
+from railfabric.outputs.ansible_yaml import _quoted, _scalar, _str_value, _text, _value, _yaml
 
 # texts near the branches: plain words, addresses, numbers, indicators, quotes, Jinja openers, non-ASCII
 _TEXTS = st.one_of(st.text(), st.text(alphabet="0123456789./:-_ {}%#\"'\\abyYnN~eE+", max_size=12),
@@ -52,7 +52,7 @@ _PATHS = st.text(alphabet="abc019._/-:{} ", max_size=12).map(lambda t: "../" + t
 def test_a_relative_path_is_what_the_resolver_says(text: str) -> None:
     # _text writes a plain "../..." text without asking PyYAML's resolver (_plain_text's slow path): the same verdict,
     # and it reads back as the same string
-    from fabric.outputs.ansible_yaml import _PLAIN, _plain_text
+    from railfabric.outputs.ansible_yaml import _PLAIN, _plain_text
 
     out = _text(text)
     assert out == _str_value(text).removeprefix("!unsafe ")
@@ -76,13 +76,13 @@ _FLAT_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), _TEXTS,
 
 @given(st.dictionaries(st.sampled_from(["role", "pod", "rails", "rack", "x"]), _FLAT_VALUES))
 def test_flat_yaml_is_yaml(data: dict) -> None:
-    from fabric.outputs.ansible_yaml import _flat_yaml
+    from railfabric.outputs.ansible_yaml import _flat_yaml
 
     assert _flat_yaml(data) == _flat_yaml(data) == _yaml(data)  # the second call from the kept lines
 
 
 def test_flat_yaml_keeps_types_apart() -> None:
-    from fabric.outputs.ansible_yaml import _flat_yaml
+    from railfabric.outputs.ansible_yaml import _flat_yaml
 
     # 1 == True and (1,) == (True,) in Python: the kept lines are keyed by exact type too
     assert _flat_yaml({"pod": 1}) == "pod: 1\n" and _flat_yaml({"pod": True}) == "pod: true\n"
@@ -102,7 +102,7 @@ _NAMES = st.tuples(st.sampled_from("aAnNyYtTfFoOpZ"),
 def test_a_name_is_what_the_resolver_says(text: str) -> None:
     # _text writes a text of plain characters starting with a letter and holding a non-letter without asking the
     # resolver; letters-only texts (yes, No, null, y, ...) still go to it: the same verdict either way
-    from fabric.outputs.ansible_yaml import _PLAIN, _plain_text
+    from railfabric.outputs.ansible_yaml import _PLAIN, _plain_text
 
     out = _text(text)
     assert out == _str_value(text)

@@ -1,7 +1,8 @@
 """ANTA catalogs (expected/anta/) and expected state (expected/state/) of the example, read back by the real tools:
 anta's own catalog and inventory loaders, and jsonschema against schema/expected-state.schema.json.
 
-Hand derivations used below (inventory/fabric.yml, pods.yml; rules in fabric/allocate.py, fabric/topology/):
+Hand derivations used below (inventory/fabric.yml, pods.yml; rules in railfabric/plan/allocate.py,
+railfabric/topology/):
 - p1-s2-rail0-4 (pod 1, segment 2, dual-rail, EOS, rails 0 and 4): tier slot ((1-1)·8 + (2-1))·16 + 0 = 16, so ASN
   4200100000 + 16 = 4200100016; its uplinks u = 0..15 (4 spines × links_per_spine 4, spine-major) take /31 slot
   16·64 + u of fabric_links 10.4.0.0/14, i.e. 10.4.0.0 + 2·(1024 + u) = 10.4.8.0 + 2u; the spine holds the even
@@ -30,15 +31,15 @@ import yaml
 from anta.catalog import AntaCatalog
 from anta.inventory import AntaInventory
 
-from fabric.allocate import allocate
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import Platform
-from fabric.lab.expect import expected
-from fabric.lab.spec import build_spec
-from fabric.outputs import artifacts
-from fabric.outputs.state import state_files
-from fabric.pipeline import Result, run
-from fabric.topology import expand
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.lab.expect import expected
+from railfabric.lab.spec import build_spec
+from railfabric.outputs import artifacts
+from railfabric.outputs.state import state_files
+from railfabric.pipeline import Result, run
+from railfabric.plan.allocate import allocate
+from railfabric.topology import expand
 from tests.helpers import EXAMPLE, ROOT, example_all_sonic
 
 SCHEMA = ROOT / "schema" / "expected-state.schema.json"
@@ -207,7 +208,7 @@ def test_state_and_catalog_agree_with_the_session_plan(files: dict[str, str]) ->
 @pytest.mark.parametrize("pod_aggregate", [False, True])
 def test_routes_match_the_path_vector_model(tmp_path: Path, pod_aggregate: bool) -> None:
     """Every route and next-hop count of every state file equals the lab's path-vector simulation of the planned
-    eBGP (fabric/lab/expect.py), on the example with all switches on SONiC (the lab runs only those)."""
+    eBGP (railfabric/lab/expect.py), on the example with all switches on SONiC (the lab runs only those)."""
     inv = example_all_sonic(tmp_path / "inv")
     if pod_aggregate:
         f = inv / "fabric.yml"
@@ -240,8 +241,8 @@ def test_output_is_deterministic(result: Result) -> None:
 
 def test_text_forms_read_back_exactly(result: Result) -> None:
     """The hand-laid JSON and YAML texts parse (json, PyYAML) back to exactly the records they were made from."""
-    from fabric.outputs.anta import catalog_text, device_catalog
-    from fabric.outputs.state import state_text, states
+    from railfabric.outputs.anta import catalog_text, device_catalog
+    from railfabric.outputs.state import state_text, states
 
     assert result.inventory and result.topology and result.plan
     devices = build_devices(result.inventory, result.topology, result.plan)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.pipeline import run
+from railfabric.pipeline import run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from bench_pipeline import LIMITS, Geometry, fabric_yml, pods_yml, write_inventory

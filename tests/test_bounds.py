@@ -1,5 +1,6 @@
-"""Numbers at their limits (issue 28, item 4): every number of the inventory has a finite range (fabric/bounds.py),
-checked at validation with a finding at its line; no infinity or NaN anywhere; validate and render agree.
+"""Numbers at their limits (issue 28, item 4): every number of the inventory has a finite range
+(railfabric/core/bounds.py), checked at validation with a finding at its line; no infinity or NaN anywhere;
+validate and render agree.
 
 Each case writes the small valid inventory of tests.helpers minus one section to base.yml and that section by hand
 to its own file, so lines and columns below are counted by hand (1-based; a value's column is the length of the text
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from fabric.bounds import (
+from railfabric.cli import main
+from railfabric.core.bounds import (
     BUFFER_BYTES_MAX,
     DOUBLE_EXACT_MAX,
     SPEED_GBPS_MAX,
@@ -24,12 +26,11 @@ from fabric.bounds import (
     UINT32_MAX,
     number_range,
 )
-from fabric.cli import main
-from fabric.core.finding import Finding, Severity
-from fabric.emit import build_files
-from fabric.intent import Inventory, json_schema
-from fabric.pipeline import Result, run
-from fabric.units import parse_ports, parse_speed
+from railfabric.core.finding import Finding, Severity
+from railfabric.core.units import parse_ports, parse_speed
+from railfabric.emit.build import build_files
+from railfabric.inventory.intent import Inventory, json_schema
+from railfabric.pipeline import Result, run
 from tests.helpers import base_inventory, dump, run_data, write_files
 
 

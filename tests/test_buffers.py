@@ -1,4 +1,4 @@
-"""Lossless buffers on SONiC (fabric/buffers.py, fabric/platforms/sonic_config_db_buffers.py, BUF001-BUF003).
+"""Lossless buffers on SONiC (railfabric/plan/buffers.py, railfabric/configs/sonic/config_db_buffers.py, BUF001-BUF003).
 
 Hand derivations use the SN5600 facts of inventory/hardware.yml: cell 192 B (cell occupancy ceil(192/64) = 3),
 pipeline latency 19 KiB = 19,456 B, MAC/PHY delay 819.2 B, 120 ns on tile, port MTU 9216, SONiC's lossless MTU
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric.buffers import Headroom, PortFacts, build_buffers, cable_metres, index_ranges, pg_headroom
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import CableLengths, SwitchBuffers
-from fabric.pipeline import run
-from fabric.render import render_device
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import CableLengths, SwitchBuffers
+from railfabric.pipeline import run
+from railfabric.plan.buffers import Headroom, PortFacts, build_buffers, cable_metres, index_ranges, pg_headroom
 from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data, with_system
 
 SN5600 = SwitchBuffers(**SONIC_BUFFERS)

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from fabric.outputs.cabling import cabling_files
-from fabric.outputs.views import Port
-from fabric.topology import End, Link, LinkRole
+from railfabric.outputs.cabling import cabling_files
+from railfabric.outputs.views import Port
+from railfabric.topology import End, Link, LinkRole
 
 HEAD = ["# railfabric cabling plan v1",
         "link_id,role,rail,a_device,a_port,a_interface,a_rack,z_device,z_port,z_interface,z_rack,speed,bundle"]

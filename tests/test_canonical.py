@@ -1,4 +1,4 @@
-"""fabric/canonical.py: the inventory digest ignores the order of order-free lists and nothing else."""
+"""railfabric/inventory/canonical.py: the inventory digest ignores the order of order-free lists and nothing else."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from fabric.canonical import canonical, inventory_digest
-from fabric.intent import Inventory
-from fabric.load import load_inventory
-from fabric.schema_check import check_schema
+from railfabric.inventory.canonical import canonical, inventory_digest
+from railfabric.inventory.intent import Inventory
+from railfabric.inventory.load import load_inventory
+from railfabric.inventory.schema_check import check_schema
 from tests.helpers import EXAMPLE
 
 

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.core.finding import Finding, Severity
-from fabric.core.source_map import Location
-from fabric.findings import format_codequality
+from railfabric.cli import main
+from railfabric.core.finding import Finding, Severity
+from railfabric.core.formats import format_codequality
+from railfabric.core.source_map import Location
 from tests.helpers import EXAMPLE, ROOT
 
 BIN = Path(sys.executable).parent
@@ -365,7 +365,7 @@ def test_the_github_install_step_runs_as_written(tmp_path: Path) -> None:
     _source_copy(repo)
     res = _run_step(script, repo, env, tmp_path / "site")
     assert res.returncode == 0, res.stderr
-    assert (tmp_path / "site" / "fabric" / "__init__.py").is_file()
+    assert (tmp_path / "site" / "railfabric" / "__init__.py").is_file()
     assert (tmp_path / "site" / "bin" / "fabric").is_file()
 
 

@@ -1,4 +1,4 @@
-"""The `fabric` command, in-process through fabric.cli.main and once as a real subprocess.
+"""The `fabric` command, in-process through railfabric.cli.main and once as a real subprocess.
 
 Numbers for the shipped example (inventory/) were counted by hand from its YAML:
 - switches: 4 super-spines; pod 1: 4 spines, segment 1 single-rail 8 rails → 8 rail switches, segment 2 dual-rail
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from fabric import __version__
-from fabric.cli import main
+from railfabric import __version__
+from railfabric.cli import main
 from tests.helpers import EXAMPLE, ROOT, base_inventory, dump, write_files
 
 SEGMENT = "{id: 1, rail_design: single-rail, rails: 2, rail_switch_model: sw64, host_groups: [{model: h2, count: 4}]}"
@@ -216,7 +216,7 @@ def test_lab_refuses_a_timeout_it_cannot_wait(value: str, capsys: pytest.Capture
 
 
 def test_lab_accepts_a_positive_timeout() -> None:
-    from fabric.cli_parser import build_parser
+    from railfabric.cli.parser import build_parser
 
     assert build_parser().parse_args(["lab", "--timeout", "0.5"]).timeout == 0.5
     assert build_parser().parse_args(["lab", "--timeout", "86400"]).timeout == 86400.0
@@ -360,7 +360,7 @@ def test_show_on_a_schema_error_exits_1(in_tmp: Path, capsys: pytest.CaptureFixt
 
 
 def test_subprocess_validate_example() -> None:
-    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "validate", "inventory", "--format", "json"],
+    proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "validate", "inventory", "--format", "json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
@@ -372,7 +372,7 @@ def test_subprocess_validate_example() -> None:
 
 def test_subprocess_exit_code_2_on_a_syntax_error(tmp_path: Path) -> None:
     _syntax_error_inventory(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "validate", "inv", "--format", "github"],
+    proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "validate", "inv", "--format", "github"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2

@@ -2,7 +2,7 @@
 exits with the code the command has without the pipe (README's table: 1 errors, 2 unusable input, 3 stale), with no
 traceback and no "Exception ignored ... BrokenPipeError" from the interpreter's last flush.
 
-Each command runs as the console script does (`python -m fabric.cli`, fabric.cli.run) in two ways:
+Each command runs as the console script does (`python -m railfabric.cli`, railfabric.cli.run) in two ways:
 - `| head -1` under bash's pipefail, as a CI gate would write it. Whether the write fails depends on how much is
   printed before head leaves (a pipe holds 64 KiB), so this alone cannot fail for a short output;
 - into a pipe whose reader was closed before the command started: its first write (or the final flush) always
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from fabric.cli import main
+from railfabric.cli import main
 from tests.helpers import EXAMPLE, ROOT
 
-CMD = [sys.executable, "-m", "fabric.cli"]
+CMD = [sys.executable, "-m", "railfabric.cli"]
 
 
 @pytest.fixture(scope="module")
@@ -118,8 +118,8 @@ def test_stderr_closed_too(places: dict[str, Path]) -> None:
 
 
 def test_guarded_stream_stops_writing_after_the_first_broken_pipe() -> None:
-    """fabric.streams.Guarded: the first EPIPE silences the stream (nothing more reaches the wrapped one)."""
-    from fabric.streams import Guarded
+    """railfabric.core.streams.Guarded: the first EPIPE silences the stream (nothing more reaches the wrapped one)."""
+    from railfabric.core.streams import Guarded
 
     class Closing:
         def __init__(self) -> None:

@@ -5,7 +5,7 @@ bash: the script is sourced by `bash --norc`, which then runs the completion fun
 user is offered. fish: `complete -C "LINE"` prints fish's own completions of a command line. zsh: the script is
 parsed (`zsh -n`) and registered by compinit from fpath (zsh's completion widgets need a terminal to be driven).
 
-Expected values, derived by hand from fabric/cli.py's parser:
+Expected values, derived by hand from railfabric/cli/__init__.py's parser:
 - commands: validate render plan report size schema explain show lab verify sonic-yang completion; those
   starting with "re": render, report.
 - render's long options: --out --check --workers --quiet --verbose (its own), --help (argparse), --debug (added
@@ -31,7 +31,7 @@ RENDER_LONG = {"--out", "--check", "--full", "--workers", "--quiet", "--verbose"
 
 
 def _script(shell: str) -> str:
-    return subprocess.run([sys.executable, "-m", "fabric.cli", "completion", shell], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "railfabric.cli", "completion", shell], capture_output=True, text=True,
                           check=True, cwd=ROOT).stdout
 
 
@@ -166,6 +166,6 @@ def test_zsh_script_parses_and_registers(tmp_path: Path) -> None:
 
 
 def test_unknown_shell_is_a_usage_error() -> None:
-    r = subprocess.run([sys.executable, "-m", "fabric.cli", "completion", "tcsh"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "railfabric.cli", "completion", "tcsh"], capture_output=True, text=True,
                        cwd=ROOT)
     assert r.returncode == 2 and "invalid choice: 'tcsh'" in r.stderr

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-import fabric.inventory_files
-from fabric.cli import main
-from fabric.core.finding import MAX_FINDINGS, exit_code
-from fabric.core.source_map import Location
-from fabric.findings import format_json, format_text
-from fabric.load import load_inventory
-from fabric.pipeline import run
-from fabric.textsafe import SUGGEST_MAX_WORD, did_you_mean
+import railfabric.inventory.files
+from railfabric.cli import main
+from railfabric.core.finding import MAX_FINDINGS, exit_code
+from railfabric.core.formats import format_json, format_text
+from railfabric.core.source_map import Location
+from railfabric.core.textsafe import SUGGEST_MAX_WORD, did_you_mean
+from railfabric.inventory.load import load_inventory
+from railfabric.pipeline import run
 from tests.helpers import base_inventory, dump, write_files
 
 SECRET = "root:$6$saltsalt$SECRETHASHVALUE:19000:0:99999:7:::"
@@ -101,7 +101,7 @@ def test_fifo_named_yml_is_refused_without_blocking(tmp_path: Path) -> None:
 def test_total_input_budget_refuses_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Three files of 400 bytes against a budget of 1,000: refused from their sizes, none of them parsed (the
     # unparsable one would otherwise be a LOAD001).
-    monkeypatch.setattr(fabric.inventory_files, "MAX_TOTAL_BYTES", 1000)
+    monkeypatch.setattr(railfabric.inventory.files, "MAX_TOTAL_BYTES", 1000)
     write_files(tmp_path / "inv", {"a.yml": "a: " + "x" * 396 + "\n", "b.yml": "b: " + "y" * 396 + "\n",
                                    "c.yml": "c: [" + "z" * 395 + "\n"})
     loaded = load_inventory(Path("inv"))
@@ -143,16 +143,16 @@ def test_did_you_mean_is_bounded() -> None:
 def test_suggestions_only_for_the_findings_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 28: 200,000 unknown device names in one 8 MB file took 147 s, a suggestion computed for each though
     only MAX_FINDINGS findings are shown. Now one per finding that can be shown, each of those still gets its own."""
-    import fabric.textsafe
+    import railfabric.core.textsafe
 
     calls: list[str] = []
-    real = fabric.textsafe.did_you_mean
+    real = railfabric.core.textsafe.did_you_mean
 
     def counted(word: object, options, cutoff: float = 0.6) -> str | None:  # type: ignore[no-untyped-def]
         calls.append(str(word))
         return real(word, options, cutoff)
 
-    monkeypatch.setattr(fabric.textsafe, "did_you_mean", counted)
+    monkeypatch.setattr(railfabric.core.textsafe, "did_you_mean", counted)
     # the base fabric's rail switches are p1-s1-rail0 and p1-s1-rail1; 1,500 overrides name p1-s1-rail0x<i>
     # (11 of their 13-16 characters match either rail switch: a ratio over difflib's 0.6), in file order 0, 1, 2,
     # ...: REF003 each

@@ -1,4 +1,4 @@
-"""fabric.core: the bottom layer. It imports nothing else of fabric, and its types behave as every stage assumes."""
+"""railfabric.core: the bottom layer. It imports nothing else of fabric, and its types behave as every stage assumes."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import ast
 import re
 from pathlib import Path
 
-import fabric.core
-from fabric.core.codes import CODES
-from fabric.core.finding import MAX_TEXT, Finding
-from fabric.core.source_map import Location, SourceMap
-from fabric.core.text import escape, one_line
+import railfabric.core
+from railfabric.core.codes import CODES
+from railfabric.core.finding import MAX_TEXT, Finding
+from railfabric.core.source_map import Location, SourceMap
+from railfabric.core.text import escape, one_line
 
-CORE = Path(fabric.core.__file__).parent
+CORE = Path(railfabric.core.__file__).parent
 
 
 def _fabric_imports(path: Path) -> set[str]:
@@ -29,14 +29,14 @@ def test_core_imports_only_core() -> None:
     modules = sorted(CORE.glob("*.py"))
     assert {p.name for p in modules} >= {"__init__.py", "codes.py", "finding.py", "source_map.py", "text.py"}
     for path in modules:
-        outside = {m for m in _fabric_imports(path) if not m.startswith("fabric.core")}
+        outside = {m for m in _fabric_imports(path) if not m.startswith("railfabric.core")}
         assert not outside, (path.name, outside)
 
 
 def test_no_module_outside_core_defines_the_moved_types() -> None:
-    # one home each: no second SourceMap, Location, Finding or CODES table anywhere in fabric/
+    # one home each: no second SourceMap, Location, Finding or CODES table anywhere in railfabric/
     defined = re.compile(r"^(class (SourceMap|Location|Finding|Severity)\b|CODES\s*[:=])", re.M)
-    for path in Path(fabric.core.__file__).parents[1].rglob("*.py"):
+    for path in Path(railfabric.core.__file__).parents[1].rglob("*.py"):
         if path.parent != CORE:
             assert not defined.search(path.read_text(encoding="utf-8")), path
 

@@ -1,5 +1,5 @@
-"""The crew (fabric/crew.py): jobs shared by this process and forked helpers, each job done once, results by index,
-failures raised in this process, and no helper left behind."""
+"""The crew (railfabric/emit/crew.py): jobs shared by this process and forked helpers, each job done once, results by
+index, failures raised in this process, and no helper left behind."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from fabric.cpus import can_fork
-from fabric.crew import Crew, HelperDied
+from railfabric.core.cpus import can_fork
+from railfabric.emit.crew import Crew, HelperDied
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork here")
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from fabric.address import cidr_key
-from fabric.outputs._common import csv_lines_plain, csv_text, format_template
-from fabric.outputs.expected import expected_from
-from fabric.outputs.ipplan import cidr_columns
-from fabric.outputs.state_index import _address_texts, _owners
-from fabric.outputs.views import Addresses
+from railfabric.core.address import cidr_key
+from railfabric.outputs._common import csv_lines_plain, csv_text, format_template
+from railfabric.outputs.expected import expected_from
+from railfabric.outputs.ipplan import cidr_columns
+from railfabric.outputs.state_index import _address_texts, _owners
+from railfabric.outputs.views import Addresses
 
 
 def test_address_texts_cuts_every_length() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import Platform
-from fabric.pipeline import run
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE
 
 
@@ -108,8 +108,8 @@ def test_eos_names_and_mtu() -> None:
     r = run(EXAMPLE)
     inv = r.inventory.model_copy(update={"fabric": r.inventory.fabric.model_copy(  # type: ignore[union-attr]
         update={"platform": Platform.EOS})})
-    from fabric.allocate import allocate
-    from fabric.topology import expand
+    from railfabric.plan.allocate import allocate
+    from railfabric.topology import expand
 
     topo = expand(inv)
     d = build_devices(inv, topo, allocate(inv, topo))["p1-s1-rail3"]

@@ -1,13 +1,13 @@
-"""fabric/device/buffers.py: which switches get buffer tables, and the per-port facts handed to fabric/buffers.py
-(the arithmetic is tested in tests/test_buffers.py)."""
+"""railfabric/device/buffers.py: which switches get buffer tables, and the per-port facts handed to
+railfabric/plan/buffers.py (the arithmetic is tested in tests/test_buffers.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.device.buffers import device_buffers
-from fabric.device.interfaces import Interface, build_interfaces_shaped
-from fabric.device.qos import build_qos
+from railfabric.device.buffers import device_buffers
+from railfabric.device.interfaces import Interface, build_interfaces_shaped
+from railfabric.device.qos import build_qos
 from tests.helpers import base_inventory, run_data
 
 
@@ -46,6 +46,7 @@ def test_a_shape_stands_for_the_port_facts(tmp_path: Path) -> None:
     b, b_low = device_buffers(inv, "sonic", model, out, qos, shape), device_buffers(inv, "sonic", model, low, qos,
                                                                                     low_shape)
     assert b == device_buffers(inv, "sonic", model, out, qos) and b_low == device_buffers(inv, "sonic", model, low, qos)
-    # the headroom of a lossless PG grows with the port MTU (the frame in flight, fabric/buffers.py): 4200 < 9216
+    # the headroom of a lossless PG grows with the port MTU (the frame in flight, railfabric/plan/buffers.py): 4200 <
+    # 9216
     assert b != b_low
     assert device_buffers(inv, "sonic", model, out, qos, shape) is b  # the same shape: the same (frozen) tables

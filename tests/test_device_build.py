@@ -1,4 +1,4 @@
-"""fabric/device/links.py and build.py: the link walk and the orchestration, derived by hand for the small test
+"""railfabric/device/links.py and build.py: the link walk and the orchestration, derived by hand for the small test
 fabric (tests/helpers.py: one pod, 2 spines, a single-rail segment of 2 rails and 4 hosts × 2 NICs of 400G on
 64-port 800G switches; SONiC)."""
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from fabric.device.build import build_devices, mtu_note
-from fabric.device.links import links_by_device, walk_links
-from fabric.pipeline import Result
-from fabric.platforms import PLATFORMS
+from railfabric.device.build import build_devices, mtu_note
+from railfabric.device.links import links_by_device, walk_links
+from railfabric.pipeline import Result
+from railfabric.platforms import PLATFORMS
 from tests.helpers import base_inventory, run_data
 
 

@@ -1,4 +1,4 @@
-"""fabric/device/interfaces.py: every port of the model, names and physical facts, derived by hand for the small
+"""railfabric/device/interfaces.py: every port of the model, names and physical facts, derived by hand for the small
 test fabric's 64-port 800G model (8 serdes lanes per port, breakout 2x400G) on SONiC and EOS."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import dataclasses
 
 import pytest
 
-from fabric.device.interfaces import Interface, build_interfaces, build_interfaces_shaped, end_name
-from fabric.intent import SwitchModel
-from fabric.pipeline import Result
-from fabric.topology import End, Switch
+from railfabric.device.interfaces import Interface, build_interfaces, build_interfaces_shaped, end_name
+from railfabric.inventory.intent import SwitchModel
+from railfabric.pipeline import Result
+from railfabric.topology import End, Switch
 from tests.helpers import base_inventory, run_data
 
 

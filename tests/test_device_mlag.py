@@ -1,10 +1,10 @@
-"""fabric/device/mlag.py: the pair's port-channels (host bonds, peer link) from the link walk's MLAG pieces."""
+"""railfabric/device/mlag.py: the pair's port-channels (host bonds, peer link) from the link walk's MLAG pieces."""
 
 from __future__ import annotations
 
-from fabric.device.interfaces import Interface
-from fabric.device.mlag import MlagParts, mlag_port_channels
-from fabric.topology import End, Link, LinkRole
+from railfabric.device.interfaces import Interface
+from railfabric.device.mlag import MlagParts, mlag_port_channels
+from railfabric.topology import End, Link, LinkRole
 
 
 def _intf(name: str, peer: str = "") -> Interface:

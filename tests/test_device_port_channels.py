@@ -1,11 +1,11 @@
-"""fabric/device/port_channels.py: routed fabric bundles from hand-made link-walk output."""
+"""railfabric/device/port_channels.py: routed fabric bundles from hand-made link-walk output."""
 
 from __future__ import annotations
 
-from fabric.allocate import Plan
-from fabric.device.interfaces import Interface
-from fabric.device.port_channels import fabric_port_channels
-from fabric.topology import End, Link, LinkRole
+from railfabric.device.interfaces import Interface
+from railfabric.device.port_channels import fabric_port_channels
+from railfabric.plan.allocate import Plan
+from railfabric.topology import End, Link, LinkRole
 
 NET = (10 << 24) + (4 << 16) + 64  # 10.4.0.64: the bundle's /31, upper end .64, lower end .65
 

@@ -1,4 +1,4 @@
-"""fabric/device/qos.py: the fabric's QoS record, with values derived by hand from the inventory defaults
+"""railfabric/device/qos.py: the fabric's QoS record, with values derived by hand from the inventory defaults
 (intent.py: RoCE DSCP 26 on priority 3, CNP DSCP 48 on priority 6, DWRR 50/50, ECN 150000-1500000 bytes at 100 %,
 PFC watchdog 200 ms detection/restoration/poll, action drop)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from fabric.device.qos import Ecn, TxQueue, Watchdog, build_qos, tx_queues
+from railfabric.device.qos import Ecn, TxQueue, Watchdog, build_qos, tx_queues
 from tests.helpers import base_inventory, run_data
 
 

@@ -1,11 +1,11 @@
-"""fabric/device/routing.py: peer groups, pod summaries and the Bgp record, values derived by hand."""
+"""railfabric/device/routing.py: peer groups, pod summaries and the Bgp record, values derived by hand."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.address import aton
-from fabric.device.routing import (
+from railfabric.core.address import aton
+from railfabric.device.routing import (
     Neighbor,
     build_bgp,
     group_of,
@@ -13,7 +13,7 @@ from fabric.device.routing import (
     peer_groups_keyed,
     pod_aggregates,
 )
-from fabric.topology import Role
+from railfabric.topology import Role
 from tests.helpers import base_inventory, run_data
 
 

@@ -1,11 +1,11 @@
-"""fabric/device/system.py: the management plane record, with the decisions the templates no longer make (which
+"""railfabric/device/system.py: the management plane record, with the decisions the templates no longer make (which
 ports are written, the AAA protocol names, the groups in use) derived by hand from a small `system:` block."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.device.system import build_system
+from railfabric.device.system import build_system
 from tests.helpers import base_inventory, run_data
 
 SYSTEM = {

@@ -1,12 +1,12 @@
-"""fabric/device/vlans.py: one VLAN per rail subnet, its members, and the MLAG pair's shared gateway."""
+"""railfabric/device/vlans.py: one VLAN per rail subnet, its members, and the MLAG pair's shared gateway."""
 
 from __future__ import annotations
 
-from fabric.allocate import Prefix, RailSubnet
-from fabric.device.interfaces import Interface
-from fabric.device.mlag import MlagParts
-from fabric.device.vlans import build_vlans
-from fabric.topology import End, Link, LinkRole
+from railfabric.device.interfaces import Interface
+from railfabric.device.mlag import MlagParts
+from railfabric.device.vlans import build_vlans
+from railfabric.plan.allocate import Prefix, RailSubnet
+from railfabric.topology import End, Link, LinkRole
 
 BASE = (172 << 24) + (16 << 16)  # 172.16.0.0
 SUBNETS = [RailSubnet("r0", 0, 100, Prefix(BASE, 25), BASE + 1),

@@ -1,5 +1,5 @@
-"""Digests of device models (fabric/digest_model.py): every value counts, shared sections are digested once and
-stand as markers, equal values digest alike whether shared or not, and nothing can pass for a marker."""
+"""Digests of device models (railfabric/outputs/digest_model.py): every value counts, shared sections are digested once
+and stand as markers, equal values digest alike whether shared or not, and nothing can pass for a marker."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.digest import model_digest, model_digests
-from fabric.pipeline import run
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.outputs.digest import model_digest, model_digests
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE
 
 # inventory/: 34 switches (see tests/test_incremental.py), one fabric-wide QoS profile: build_devices builds one Qos
@@ -197,7 +197,7 @@ class Leaf:
 
 
 def test_schema_does_not_depend_on_the_order_classes_are_met(monkeypatch: pytest.MonkeyPatch) -> None:
-    import fabric.digest_model as dm
+    import railfabric.outputs.digest_model as dm
 
     value = Tree("t", (Leaf(1, (Tree("u"),)),))
     tree_first = model_digest(value), model_digest(Leaf(2))
@@ -210,7 +210,7 @@ def test_schema_does_not_depend_on_the_order_classes_are_met(monkeypatch: pytest
 
 def test_values_getter() -> None:
     """The compiled getter of a record's field values: the values in the order given, only for field names."""
-    import fabric.digest_model as dm
+    import railfabric.outputs.digest_model as dm
 
     get = dm._values_getter(["y", "x"])
     assert get(_XY(1, 2)) == (2, 1)  # y, then x

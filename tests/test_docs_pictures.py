@@ -19,12 +19,12 @@ import pytest
 import resvg_py
 from PIL import Image
 
-from fabric.outputs.docs import docs_files
-from fabric.outputs.docs.tables import cell
-from fabric.outputs.pictures_glance import glance_svg
-from fabric.outputs.pictures_rails import port_ranges
-from fabric.outputs.pictures_svg import RAIL_COLOURS
-from fabric.pipeline import Result, run
+from railfabric.outputs.docs import docs_files
+from railfabric.outputs.docs.tables import cell
+from railfabric.outputs.pictures_glance import glance_svg
+from railfabric.outputs.pictures_rails import port_ranges
+from railfabric.outputs.pictures_svg import RAIL_COLOURS
+from railfabric.pipeline import Result, run
 from tests.helpers import EXAMPLE, ROOT, base_inventory, mlag_inventory, run_data
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -304,7 +304,7 @@ def test_glance_of_65k_gpus_stays_small(tmp_path: Path) -> None:
     inv = bench.write_inventory(tmp_path / "inv", bench.Geometry.for_gpus(65536))
     res = run(inv)
     assert res.topology is not None and res.report is not None
-    from fabric.outputs.docs.facts import fabric_facts, host_links_by_segment
+    from railfabric.outputs.docs.facts import fabric_facts, host_links_by_segment
 
     facts = fabric_facts("bench", res.topology, res.report, 16, host_links_by_segment(res.topology))
     svg, boxes = glance_svg(facts)
@@ -319,8 +319,8 @@ def test_glance_of_65k_gpus_stays_small(tmp_path: Path) -> None:
 
 
 def test_glance_box_count_is_bounded_for_a_fabric_of_unlike_pods() -> None:
-    from fabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts
-    from fabric.outputs.pictures_glance import MAX_COLUMNS, MAX_SEGMENT_KINDS
+    from railfabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts
+    from railfabric.outputs.pictures_glance import MAX_COLUMNS, MAX_SEGMENT_KINDS
 
     def segment(pod: int, sid: int, hosts: int) -> SegmentFacts:
         return SegmentFacts(pod, sid, "single-rail", 8, 1, "", 8, "sw", "SONiC", hosts, 8 * hosts, f"{hosts} × h",

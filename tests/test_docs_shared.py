@@ -5,9 +5,9 @@ docs are compared byte for byte by tests/test_docs_pictures.py and the render te
 
 from __future__ import annotations
 
-from fabric.outputs import pictures_rails, pictures_rails_svg
-from fabric.outputs.docs import docs_facts, docs_files, docs_markdown, docs_pictures
-from fabric.pipeline import run
+from railfabric.outputs import pictures_rails, pictures_rails_svg
+from railfabric.outputs.docs import docs_facts, docs_files, docs_markdown, docs_pictures
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE
 
 

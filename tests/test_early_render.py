@@ -1,6 +1,6 @@
 """A render that keeps no device (a cold one: nothing earlier to reuse) starts rendering the configs as soon as the
-device models exist (fabric.workers.Early), before the models and the artifact parts are digested; the output is
-byte for byte that of the usual order, and the workers are stopped when the checks find errors."""
+device models exist (railfabric.emit.workers.Early), before the models and the artifact parts are digested; the output
+is byte for byte that of the usual order, and the workers are stopped when the checks find errors."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-import fabric.pipeline as pipeline
-import fabric.workers as workers
-from fabric.cli import main
-from fabric.core.finding import Finding, Severity
-from fabric.emit import build_files, build_models, build_tree
-from fabric.pipeline import run
-from fabric.staging import Stage, Staged
+import railfabric.emit.workers as workers
+import railfabric.pipeline as pipeline
+from railfabric.cli import main
+from railfabric.core.finding import Finding, Severity
+from railfabric.emit.build import build_files, build_models, build_tree
+from railfabric.emit.staging import Stage, Staged
+from railfabric.pipeline import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
@@ -111,11 +111,11 @@ def test_errors_stop_the_early_workers(pool_for_the_example: Path, tmp_path: Pat
 
 def test_keep_holds_what_the_render_built_until_the_caller_lets_go() -> None:
     """`fabric render` leaves with os._exit, so build_tree(keep=...) hands it the models, views, parts and results
-    instead of freeing them on return (fabric.cli_render.UNTIL_EXIT); without `keep` they are freed as usual."""
+    instead of freeing them on return (railfabric.cli.render.UNTIL_EXIT); without `keep` they are freed as usual."""
     import weakref
 
-    from fabric.emit import Models
-    from fabric.outputs import Sources
+    from railfabric.emit.build import Models
+    from railfabric.outputs import Sources
 
     res = run(EXAMPLE)
     keep: list[object] = []

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.emit import build_files, compare, write_tree
-from fabric.pipeline import run
+from railfabric.cli import main
+from railfabric.emit.build import build_files, compare, write_tree
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, ROOT
 
 
@@ -74,7 +74,7 @@ def test_byte_identical_across_hash_seed_key_order_and_workers(tmp_path: Path) -
     for seed, inv, workers in (("1", EXAMPLE, "1"), ("2", shuffled, "2")):
         out = tmp_path / f"out{seed}"
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
-        proc = subprocess.run([sys.executable, "-m", "fabric.cli", "render", str(inv), "--out", str(out),
+        proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "render", str(inv), "--out", str(out),
                                "--workers", workers], capture_output=True, text=True, env=env, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         outs.append(out)
@@ -135,9 +135,9 @@ def test_render_error_leaves_generated_untouched(tmp_path: Path, monkeypatch, ca
     out = tmp_path / "generated"
     assert main(["render", str(EXAMPLE), "--out", str(out), "--workers", "1"]) == 0
     before = _snapshot(out)
-    import fabric.emit as emit
-    import fabric.workers as workers
-    from fabric.render import RenderError
+    import railfabric.emit.build as emit
+    import railfabric.emit.workers as workers
+    from railfabric.configs.render import RenderError
 
     calls = {"n": 0}
     real = workers.render_device
@@ -193,8 +193,8 @@ def test_compare_reports_missing_and_extra(tmp_path: Path, example_files: dict[s
 
 
 def test_render_error_names_the_partial_line_and_device(tmp_path: Path) -> None:
-    from fabric.device import build_devices
-    from fabric.render import TEMPLATES, RenderError, render_device
+    from railfabric.configs.render import TEMPLATES, RenderError, render_device
+    from railfabric.device import build_devices
 
     root = tmp_path / "templates"
     shutil.copytree(TEMPLATES, root)

@@ -1,4 +1,4 @@
-"""EOS per-queue QoS forms by switch family (switch_models.<m>.asic, fabric/platforms/eos_asic.py, HW006/HW007).
+"""EOS per-queue QoS forms by switch family (switch_models.<m>.asic, railfabric/platforms/eos_asic.py, HW006/HW007).
 
 Expected text is derived by hand from the inventories' QoS (inventory/fabric.yml; the small test inventory of
 tests/helpers.py has no `qos:` block, so the same defaults): RoCE priority 3 lossless (PFC no-drop, the watchdog
@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.pipeline import Result, run
-from fabric.platforms import PLATFORMS
-from fabric.render import render_device
-from fabric.verify.eos import read_eos
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.pipeline import Result, run
+from railfabric.platforms import PLATFORMS
+from railfabric.verify.eos import read_eos
 from tests.helpers import EXAMPLE, base_inventory, run_data, with_system
 
 CONFIG = "running-config.cfg"

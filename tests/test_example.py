@@ -1,5 +1,5 @@
 """The shipped example (inventory/), checked against values derived by hand from its YAML and the layout rules
-documented in fabric/allocate.py and fabric/topology/expand.py.
+documented in railfabric/plan/allocate.py and railfabric/topology/expand.py.
 
 Example limits: super_spines 16, pods 8, spines_per_pod 16, segments_per_pod 8, rail_switches_per_segment 16,
 uplinks_per_rail_switch 64, uplinks_per_spine 64, segment_rail_block /21.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from fabric.address import ntoa
-from fabric.pipeline import Result, run
-from fabric.topology import LinkRole, Role
+from railfabric.core.address import ntoa
+from railfabric.pipeline import Result, run
+from railfabric.topology import LinkRole, Role
 from tests.helpers import EXAMPLE
 
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from fabric.core.causes import unique_sorted
-from fabric.core.finding import Finding, Severity, counts, exit_code, has_errors
-from fabric.core.source_map import Location
-from fabric.findings import format_github, format_json, format_sarif, format_text
+from railfabric.core.causes import unique_sorted
+from railfabric.core.finding import Finding, Severity, counts, exit_code, has_errors
+from railfabric.core.formats import format_github, format_json, format_sarif, format_text
+from railfabric.core.source_map import Location
 
 ERR = Finding("SCH001", "unknown key 'host_mu' in fabric", Location("inventory/pods.yml", 3, 5),
               "did you mean 'host_mtu'?")

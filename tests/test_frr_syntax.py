@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, output_problems, reference_problems, vtysh_check
+from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, output_problems, reference_problems, vtysh_check
 from tests.helpers import EXAMPLE, ROOT
 
 CONFS = sorted((ROOT / "generated" / "configs").glob("*/frr.conf"))
@@ -46,8 +46,8 @@ exit
 
 
 def test_every_sonic_device_has_a_generated_frr_conf() -> None:
-    from fabric.device import build_devices
-    from fabric.pipeline import run
+    from railfabric.device import build_devices
+    from railfabric.pipeline import run
 
     r = run(EXAMPLE)
     devices = build_devices(r.inventory, r.topology, r.plan)  # type: ignore[arg-type]
@@ -57,8 +57,8 @@ def test_every_sonic_device_has_a_generated_frr_conf() -> None:
 
 def test_the_lab_loads_exactly_the_generated_files() -> None:
     """`fabric lab` renders in memory; that is byte for byte what generated/configs/<host>/frr.conf holds."""
-    from fabric.lab.spec import build_spec
-    from fabric.pipeline import run
+    from railfabric.lab.spec import build_spec
+    from railfabric.pipeline import run
 
     spec = build_spec(run(EXAMPLE))
     assert len(spec.nodes) == len(CONFS)

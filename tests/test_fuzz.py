@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric.cli import main
-from fabric.core.finding import Severity
-from fabric.emit import build_files
-from fabric.load import load_inventory
-from fabric.pipeline import run
+from railfabric.cli import main
+from railfabric.core.finding import Severity
+from railfabric.emit.build import build_files
+from railfabric.inventory.load import load_inventory
+from railfabric.pipeline import run
 from tests.fuzzing import Mutant, load_base, mutant, output_problems, time_limit
 from tests.fuzzing_outdir import (
     exit_codes_with_stdout_gone,

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.platforms import PLATFORMS
-from fabric.verify.run import reader
+from railfabric.cli import main
+from railfabric.platforms import PLATFORMS
+from railfabric.verify.run import reader
 from tests.helpers import EXAMPLE
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

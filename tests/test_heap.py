@@ -1,4 +1,4 @@
-"""fabric.heap: the command's malloc keeps freed memory, so a big buffer allocated again faults no page in."""
+"""railfabric.core.heap: the command's malloc keeps freed memory, so a big buffer allocated again faults no page in."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import sys
 
 import pytest
 
-from fabric.heap import glibc, keep_freed_memory
+from railfabric.core.heap import glibc, keep_freed_memory
 
 # A child allocates a 64 MiB buffer, frees it, and counts the minor page faults of allocating and touching a second
 # one. 64 MiB is 16,384 pages of 4 KiB: by default glibc mmap()s a block that big and unmaps it when freed, so the
 # second buffer faults in all 16,384 pages again; with the heap kept the second buffer reuses the first's pages.
 CHILD = """
 import resource, sys
-from fabric.heap import keep_freed_memory
+from railfabric.core.heap import keep_freed_memory
 if sys.argv[1] == "keep":
     assert keep_freed_memory()
 size = 64 << 20
@@ -39,5 +39,5 @@ def test_a_freed_buffer_is_reused_without_faults() -> None:
 
 
 def test_elsewhere_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("fabric.heap.glibc", lambda: False)
+    monkeypatch.setattr("railfabric.core.heap.glibc", lambda: False)
     assert keep_freed_memory() is False

@@ -1,11 +1,11 @@
-"""The host model and host files (fabric/hosts/, fabric/outputs/hosts*.py), with values derived by hand from the
+"""The host model and host files (railfabric/hosts/, railfabric/outputs/hosts*.py), with values derived by hand from the
 mini fabric of tests.helpers: one pod with 2 spines, one single-rail segment (id 1) of 2 rails, 4 hosts of model h2
 (2 GPUs, 2 one-port NICs), rail subnets pool 172.16.0.0/12 with /21 segment blocks.
 
-Derivation (fabric/allocate.py): segment (1, 1) owns block 0 = 172.16.0.0/21; single-rail: rail r's switch
+Derivation (railfabric/plan/allocate.py): segment (1, 1) owns block 0 = 172.16.0.0/21; single-rail: rail r's switch
 p1-s1-rail<r> owns subnet r = 172.16.<r>.0/24, gateway .1, host n = gateway + n, so p1-s1-gpu002 has 172.16.0.3
 (rail 0) and 172.16.1.3 (rail 1); VLAN 100 + r. The pod has spines, so each rail table holds the NIC's subnet on-link
-and the whole pool 172.16.0.0/12 through the NIC's gateway (fabric/hosts/routes.py: stable aggregates, never a route
+and the whole pool 172.16.0.0/12 through the NIC's gateway (railfabric/hosts/routes.py: stable aggregates, never a route
 per segment). Tables 100 + nic + 1.
 QoS defaults: RoCE DSCP 26 -> 3, CNP 48 -> 6, PFC on 3, ECN on: ToS = 26 << 2 | 2 = 106.
 """
@@ -18,16 +18,16 @@ from pathlib import Path
 
 import yaml
 
-from fabric.core.source_map import Location
-from fabric.hosts import build_hosts
-from fabric.hosts.build import group_inputs
-from fabric.hosts.names import bond
-from fabric.outputs._common import host_bond
-from fabric.outputs.hosts import gpu_hosts, hosts_files
-from fabric.outputs.hosts_netplan import netplan_data
-from fabric.outputs.hosts_roce import nccl_conf, roce_script
-from fabric.pipeline import run
-from fabric.rules.host_rules import reserved_netdev
+from railfabric.checks.rules.host_rules import reserved_netdev
+from railfabric.core.source_map import Location
+from railfabric.hosts import build_hosts
+from railfabric.hosts.build import group_inputs
+from railfabric.outputs._common import host_bond
+from railfabric.outputs.hosts import gpu_hosts, hosts_files
+from railfabric.outputs.hosts_netplan import netplan_data
+from railfabric.outputs.hosts_roce import nccl_conf, roce_script
+from railfabric.pipeline import run
+from railfabric.plan.nic_names import bond
 from tests.helpers import base_inventory, codes, dump, mlag_inventory, run_data, write_files
 
 
@@ -205,7 +205,7 @@ def test_every_script_word_is_quoted(tmp_path: Path) -> None:
 
 
 def test_fabric_show_host(capsys) -> None:
-    from fabric.cli import main
+    from railfabric.cli import main
     from tests.helpers import EXAMPLE
 
     assert main(["show", "p1-s1-gpu001", str(EXAMPLE)]) == 0
@@ -219,7 +219,7 @@ def test_fabric_show_host(capsys) -> None:
 
 def test_route_tables_of_example_hosts() -> None:
     """The shipped example (inventory/): pools.rail_subnets 172.16.0.0/12, segment blocks /21, 8 segments per pod, so
-    segment (pod p, s) owns block (p-1)·8 + (s-1) = 172.16.0.0 + that · 2,048 addresses (fabric/allocate.py).
+    segment (pod p, s) owns block (p-1)·8 + (s-1) = 172.16.0.0 + that · 2,048 addresses (railfabric/plan/allocate.py).
 
     p1-s2-gpu009: block 1 = 172.16.8.0/21; dual-rail, rail groups [0, 4], [1, 5], [2, 6], [3, 7]: switch g owns the
     g-th /24 of the block (2 × /25), its first /25 for rail g, the second for rail g + 4; gateway = first address,
@@ -227,7 +227,7 @@ def test_route_tables_of_example_hosts() -> None:
     NIC's /25 on-link and the whole pool through its gateway, nothing else (no route per segment or pod).
     p3-s1-gpu001: block (3-1)·8 = 16 = 172.16.128.0/21; single-rail, rail r = 172.16.(128 + r).0/24, host 1 = .2.
     Pod 3 is rail-only and its switches serve one rail each: the /24 on-link, then the pool unreachable."""
-    from fabric.pipeline import run
+    from railfabric.pipeline import run
     from tests.helpers import EXAMPLE
 
     res = run(EXAMPLE)

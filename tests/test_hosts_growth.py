@@ -1,5 +1,5 @@
-"""Growing the shipped example rewrites no existing GPU server's files (fabric/hosts/routes.py), and on the switch side
-only the direct peers of what is new (DESIGN.md §4). Both inventories are rendered whole by `fabric render`; the
+"""Growing the shipped example rewrites no existing GPU server's files (railfabric/hosts/routes.py), and on the switch
+side only the direct peers of what is new (DESIGN.md §4). Both inventories are rendered whole by `fabric render`; the
 files are compared byte for byte.
 
 Before: inventory/ as shipped, plus `solver.oversubscription.spine: 1.25` (the growth below needs it: the example's
@@ -33,9 +33,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.cli import main
-from fabric.hosts import build_hosts
-from fabric.outputs.hosts import hosts_files
+from railfabric.cli import main
+from railfabric.hosts import build_hosts
+from railfabric.outputs.hosts import hosts_files
 from tests.helpers import EXAMPLE
 from tests.test_stability import PROPERTY, _model, _pod, build, inventories, with_new_pod, with_new_segment
 

@@ -1,5 +1,5 @@
-"""hosts/<host>/netplan.yaml made from one template per host shape (fabric/outputs/hosts_netplan.py): the same bytes as
-the block emitter makes for the host whole, in every case, with the values derived by hand from the mini fabric of
+"""hosts/<host>/netplan.yaml made from one template per host shape (railfabric/outputs/hosts_netplan.py): the same bytes
+as the block emitter makes for the host whole, in every case, with the values derived by hand from the mini fabric of
 tests.helpers (see tests/test_hosts.py's docstring for the derivation of addresses, tables and routes)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.hosts import HostsPlan, build_hosts
-from fabric.outputs.ansible_yaml import _ADDRESS, _plain_text, _text
-from fabric.outputs.hosts_netplan import _DOTTED, netplan_files, netplan_text
+from railfabric.hosts import HostsPlan, build_hosts
+from railfabric.outputs.ansible_yaml import _ADDRESS, _plain_text, _text
+from railfabric.outputs.hosts_netplan import _DOTTED, netplan_files, netplan_text
 from tests.helpers import base_inventory, mlag_inventory, run_data
 
 

@@ -1,4 +1,4 @@
-"""fabric.hosts.build.group_rules (what the Ansible inventory reads of the hosts: each group's plan and each host's
+"""railfabric.hosts.build.group_rules (what the Ansible inventory reads of the hosts: each group's plan and each host's
 (address, table) per rail interface) against build_group, with values derived by hand from the mini fabric of
 tests.helpers (derivation in tests/test_hosts.py's docstring: host n of segment 1 has 172.16.<rail>.<n + 1>,
 table 100 + nic·ports_per_nic + port)."""
@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from fabric.hosts import HostsPlan
-from fabric.hosts.build import GroupInput, build_group, group_inputs, group_rules, plan_of
-from fabric.outputs.hosts import gpu_group_inventory, gpu_hosts
+from railfabric.hosts import HostsPlan
+from railfabric.hosts.build import GroupInput, build_group, group_inputs, group_rules, plan_of
+from railfabric.outputs.hosts import gpu_group_inventory, gpu_hosts
 from tests.helpers import base_inventory, mlag_inventory, run_data
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from fabric.device import build_devices
-from fabric.hosts import build_hosts
-from fabric.outputs import artifacts
-from fabric.pipeline import run
+from railfabric.device import build_devices
+from railfabric.hosts import build_hosts
+from railfabric.outputs import artifacts
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, write_files
 from tests.rollout_support import ansible_bin, ansible_env
 
@@ -104,7 +104,7 @@ def test_netplan_generate_accepts_every_example_host(tmp_path: Path, example) ->
 
 def test_netplan_generate_accepts_an_mlag_bond(tmp_path: Path) -> None:
     netplan = _netplan()
-    from fabric.outputs.hosts import hosts_files
+    from railfabric.outputs.hosts import hosts_files
     from tests.helpers import mlag_inventory, run_data
 
     res = run_data(tmp_path, mlag_inventory())

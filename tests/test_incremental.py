@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-import fabric.digest as digest
-from fabric import manifest
-from fabric.cli import main
-from fabric.emit import Kept, Tree, build_files, build_tree, payload, write_tree
-from fabric.pipeline import run
+import railfabric.outputs.digest as digest
+from railfabric.cli import main
+from railfabric.emit import manifest
+from railfabric.emit.build import Kept, Tree, build_files, build_tree, payload, write_tree
+from railfabric.pipeline import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
@@ -94,7 +94,7 @@ def test_manifest_records_devices_and_artifacts(baseline: Path) -> None:
     assert doc["devices"]["p1-s1-rail0"]["files"] == ["configs/p1-s1-rail0/config_db.json",
                                                       "configs/p1-s1-rail0/frr.conf"]
     assert set(doc["platforms"]) == {"eos", "sonic"}
-    # the artifacts' parts (fabric/outputs/parts.py): per switch its host_vars ("ansible:<switch>") and its expected
+    # the artifacts' parts (railfabric/outputs/parts.py): per switch its host_vars ("ansible:<switch>") and its expected
     # state with, on EOS, its ANTA catalog ("state:<switch>"); per host group (inventory/pods.yml: p1-s1 one group,
     # p1-s2 two (first hosts 1 and 9), p2-s1 one, p3-s1 one) its host files; the rest one part each
     switches = set(doc["devices"])
@@ -212,7 +212,7 @@ def test_foreign_files_listed_in_manifest_are_not_reused(out: Path) -> None:
     (edited together with the manifest's device entry, or copied from elsewhere) is not trusted for that device."""
     doc = json.loads((out / "manifest.json").read_text())
     doc["files"]["configs/p3-s1-rail5/frr.conf"] = "0" * 64
-    # in railfabric's own encoding (fabric.manifest trusts nothing else): only the file's sha256 gives it away
+    # in railfabric's own encoding (railfabric.emit.manifest trusts nothing else): only the file's sha256 gives it away
     (out / "manifest.json").write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     tree = build_tree(run(EXAMPLE), cache=out)
     assert tree.rendered == ("p3-s1-rail5",)
@@ -220,13 +220,14 @@ def test_foreign_files_listed_in_manifest_are_not_reused(out: Path) -> None:
 
 def test_full_renders_everything_afresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`--full` ignores the manifest's digests: every switch rendered, every artifact built, same output."""
-    from fabric.cli import main
+    from railfabric.cli import main
 
     out = tmp_path / "gen"
     assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0
     capsys.readouterr()
     assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "-v"]) == 0
-    assert "nothing to validate or render" in capsys.readouterr().err  # fabric.reuse: the whole run is unchanged
+    # railfabric.emit.reuse: the whole run is unchanged
+    assert "nothing to validate or render" in capsys.readouterr().err
     cabling = (out / "cabling.csv").read_bytes()
     (out / "cabling.csv").write_text("edited\n")  # now the per-device path decides
     assert main(["render", str(EXAMPLE), "--out", str(out), "--check", "-v"]) == 3
@@ -253,8 +254,8 @@ def test_manifest_does_not_depend_on_library_versions(monkeypatch: pytest.Monkey
 
 def _render_parts(inv: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Tree, set[str]]:
     """_render, and the keys of the artifact parts it built afresh (the others were reused from `out`)."""
-    import fabric.emit as emit
-    from fabric.outputs import Part, Sources
+    import railfabric.emit.build as emit
+    from railfabric.outputs import Part, Sources
 
     built: set[str] = set()
     parts = emit.artifact_parts
@@ -278,7 +279,8 @@ def test_noop_builds_no_part(out: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_management_address_rebuilds_only_the_parts_that_show_it(out: Path, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     # p1-s1-rail3 (SONiC) is pinned at 192.168.15.3 (inventory/devices.yml); pinned at .99 instead, the management
-    # pool's use is unchanged (pinned addresses are not taken from it: fabric/allocate.py), so docs/fabric.md stays.
+    # pool's use is unchanged (pinned addresses are not taken from it: railfabric/plan/allocate.py), so
+    # docs/fabric.md stays.
     # Outside its configs the address shows in ansible/inventory.yml (ansible_host), its host_vars (management),
     # ipplan.csv and its expected state; not in the cabling plan, the rail map, the expected BGP/LLDP files, the
     # host files, the pictures or any other switch's state (a management address is no routed address)
@@ -333,9 +335,9 @@ def test_part_digests_cover_every_field_of_what_they_hand_over() -> None:
     views.link_values, every field of a Topology in views.topology_values or the links."""
     from dataclasses import fields
 
-    from fabric.outputs.views import LINK_FIELDS, link_values, topology_values
-    from fabric.topology import Link, Topology
-    from fabric.topology.model import End, LinkRole
+    from railfabric.outputs.views import LINK_FIELDS, link_values, topology_values
+    from railfabric.topology import Link, Topology
+    from railfabric.topology.model import End, LinkRole
 
     link = Link("h:nic0p1", LinkRole.HOST, End("h", 1, 0, 400), End("s", 2, 1, 400), 3, 4, 5, "b", 6, 7)
     # ends flattened in place (End: device, port, lane, speed)

@@ -1,5 +1,5 @@
-"""The in-place update of an output directory (fabric/journal.py) and how write_tree uses it: only the files that
-differ are touched; an error undoes what was done; a render killed after deciding is completed by the next one."""
+"""The in-place update of an output directory (railfabric/emit/journal.py) and how write_tree uses it: only the files
+that differ are touched; an error undoes what was done; a render killed after deciding is completed by the next one."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from fabric import journal
-from fabric.cli import main
-from fabric.emit import build_tree, payload, write_tree
-from fabric.outdir import render_lock
-from fabric.pipeline import run
-from fabric.staging import Stage
+from railfabric.cli import main
+from railfabric.emit import journal
+from railfabric.emit.build import build_tree, payload, write_tree
+from railfabric.emit.outdir import render_lock
+from railfabric.emit.staging import Stage
+from railfabric.pipeline import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
@@ -196,7 +196,7 @@ def test_a_small_change_touches_only_its_files(tmp_path: Path) -> None:
     assert moved == set(diff.changed) and not diff.added and not diff.removed
     assert "configs/p1-s1-rail3/config_db.json" in moved and "ipplan.csv" in moved
     assert not any(p.startswith("configs/") and "p1-s1-rail3" not in p for p in moved)
-    assert len(moved) * 4 <= len(after)  # a small change by fabric.write's rule
+    assert len(moved) * 4 <= len(after)  # a small change by railfabric.emit.write's rule
     # the directories are the same ones (a swapped-in tree would keep the files' inodes but not these)
     assert {p: p.stat().st_ino for p in folders} == folders
 
@@ -207,7 +207,7 @@ def test_a_render_that_lost_a_race_writes_nothing(tmp_path: Path) -> None:
     keep are no longer the ones it verified."""
     import errno
 
-    from fabric.reuse import Reuse
+    from railfabric.emit.reuse import Reuse
 
     out = tmp_path / "generated"
     write_tree(out, build_tree(run(EXAMPLE)).files)

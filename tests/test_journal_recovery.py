@@ -1,6 +1,6 @@
-"""A render killed at every file-system step of its in-place update (fabric/journal.py), and what the next commands
-say and do: the tree is never anything but old files and new ones, `render --check` and `plan` name an update that
-is pending (exit 3) without touching anything, the next `render` completes it, says so and ends exactly at its own
+"""A render killed at every file-system step of its in-place update (railfabric/emit/journal.py), and what the next
+commands say and do: the tree is never anything but old files and new ones, `render --check` and `plan` name an update
+that is pending (exit 3) without touching anything, the next `render` completes it, says so and ends exactly at its own
 inventory's tree (the new one, or the old one again), exit 0.
 
 The fabric is tests/helpers.base_inventory (one pod, 2 spines, 2 rail switches) with its 4 hosts in two groups:
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from fabric import journal, write
-from fabric.cli import main
+from railfabric.cli import main
+from railfabric.emit import journal, write
 from tests.helpers import base_inventory, dump, write_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -244,7 +244,7 @@ def test_a_recovery_killed_at_every_step(fabrics: Fabrics, tmp_path: Path,
 
 
 def _subprocess_render(fx: Fabrics, out: Path, fault: str) -> subprocess.CompletedProcess[str]:
-    code = ("import sys\nimport fabric.write as w\nw.IN_PLACE_SHARE = 1\nfrom fabric.cli import main\n"
+    code = ("import sys\nimport railfabric.emit.write as w\nw.IN_PLACE_SHARE = 1\nfrom railfabric.cli import main\n"
             f"sys.exit(main(['render', {str(fx.new_inv)!r}, '--out', {str(out)!r}, '-q', '--workers', '1']))")
     env = {**os.environ, journal.FAULT_ENV: fault}
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,

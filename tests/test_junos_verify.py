@@ -4,8 +4,8 @@ clean through the Junos reader and fails on configs broken by hand; the push fil
 Inventory (tests/helpers.py base_inventory, one pod of 4 spines, 64-port 800G models): segment 1 on Junos, segment 2
 a copy on SONiC, both under SONiC spines, two links per (rail switch, spine). Facts derived by hand:
 - the fabric MTU 9216 is above Junos' IP ceiling 9216 - 14 = 9202, so every link of a Junos rail switch runs at
-  9202 at both ends (fabric/mtu.py: the lower ceiling of the two ends), and its ports say `mtu 9216` (media) with
-  `family inet mtu 9202`;
+  9202 at both ends (railfabric/plan/mtu.py: the lower ceiling of the two ends), and its ports say `mtu 9216` (media)
+  with `family inet mtu 9202`;
 - p1-s1-rail0's first uplink is its port 33 = et-0/0/32 (Junos numbers ports from 0), to p1-spine1.
 """
 
@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.outputs import ansible_filters as f
-from fabric.platforms import junos_ansible as junos
-from fabric.platforms.junos_system import quoted
-from fabric.verify.junos_tree import parse
+from railfabric.cli import main
+from railfabric.configs.junos import ansible_plugin as junos
+from railfabric.configs.junos.system import quoted
+from railfabric.outputs import ansible_filters as f
+from railfabric.verify.junos_tree import parse
 from tests.helpers import base_inventory, dump, with_system, write_files
 from tests.rollout_support import ansible_bin, ansible_env
 
@@ -230,8 +230,8 @@ def test_junos_tasks_pass_syntax_check(rendered: Path, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- sizing preset
 
 def test_qfx5240_preset_sizes_and_validates_on_junos(tmp_path: Path) -> None:
-    from fabric.pipeline import run
-    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+    from railfabric.pipeline import run
+    from railfabric.plan.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
 
     qfx = switch_preset("qfx5240-64od")
     # 64 OSFP ports at 800G; a 2x400G breakout doubles the radix at the 400G of a DGX B200 NIC
@@ -247,13 +247,13 @@ def test_qfx5240_preset_sizes_and_validates_on_junos(tmp_path: Path) -> None:
 
 
 def test_plat030_warns_about_percent_ecn(tmp_path: Path) -> None:
-    from fabric.core.finding import Severity
+    from railfabric.core.finding import Severity
     from tests.helpers import run_data
 
     data = with_system(base_inventory())
     data["fabric"]["platform"] = "junos"
     found = [f for f in run_data(tmp_path / "a", data).findings if f.code == "PLAT030"]
-    # the schema defaults: 150000 / 1500000 bytes, rendered at JVD's 55/90 % (fabric/platforms/junos_cos.py)
+    # the schema defaults: 150000 / 1500000 bytes, rendered at JVD's 55/90 % (railfabric/configs/junos/cos.py)
     assert [(f.severity, f.message) for f in found] == [(Severity.WARNING, (
         "ECN thresholds 150000/1500000 bytes cannot be expressed on junos (used at fabric.platform): rendered as "
         "queue fill levels 55/90 %"))]

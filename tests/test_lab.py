@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric.lab.coverage import nothing_to_verify
-from fabric.lab.expect import expected
-from fabric.lab.model import FAULTS
-from fabric.lab.spec import build_spec
-from fabric.pipeline import Result, run
+from railfabric.lab.coverage import nothing_to_verify
+from railfabric.lab.expect import expected
+from railfabric.lab.model import FAULTS
+from railfabric.lab.spec import build_spec
+from railfabric.pipeline import Result, run
 from tests.helpers import EXAMPLE, ROOT, base_inventory, example_all_sonic, run_data, with_system
 
 NOT_ROOT = "the FRR lab needs root (network namespaces, FRR daemons); CI runs it as root"
@@ -103,14 +103,14 @@ def test_faults_rewrite_only_what_they_say(example) -> None:
 
 
 def test_lab_refuses_unknown_pod(example) -> None:
-    from fabric.lab.model import LabError
+    from railfabric.lab.model import LabError
 
     with pytest.raises(LabError, match="no pod 9"):
         build_spec(example, pod=9)
 
 
 def test_lab_says_it_needs_root(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from fabric.cli import main
+    from railfabric.cli import main
 
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert main(["lab", str(EXAMPLE)]) == 2
@@ -140,7 +140,7 @@ def test_nothing_to_verify_when_every_session_goes_outside(tmp_path: Path,
     """Rail switches on EOS under SONiC spines: the spines run, but their 4 sessions (2 rails × 2 spines) all end on
     EOS switches outside the lab. Before: 0 sessions, `result: PASS`. Now: exit 2 before anything is built, naming
     the switches left out and why (also as non-root: the selection is judged before the root check)."""
-    from fabric.cli import main
+    from railfabric.cli import main
 
     res = _mini(tmp_path, segment_platform="eos")
     spec = build_spec(res)
@@ -156,7 +156,7 @@ def test_nothing_to_verify_when_every_session_goes_outside(tmp_path: Path,
 
 
 def test_nothing_to_verify_without_an_frr_switch(tmp_path: Path) -> None:
-    from fabric.lab.model import LabError
+    from railfabric.lab.model import LabError
 
     res = _mini(tmp_path, fabric_platform="eos")
     with pytest.raises(LabError, match=r"^nothing to verify: .* the fabric has none: 4 switch\(es\) on eos, not "
@@ -169,7 +169,7 @@ def test_nothing_to_verify_in_a_rail_only_pod(shipped, capsys: pytest.CaptureFix
     """The example's pod 3 is rail-only: 8 rail switches, no spines, no BGP session planned. Without GPU hosts it used
     to pass with 0 sessions checked (only loopbacks, ASNs and trivially absent routes): now exit 2, nothing built.
     With hosts it runs: their rails are what it verifies (tests/test_lab_hosts.py, the rail-only mini fabric)."""
-    from fabric.cli import main
+    from railfabric.cli import main
 
     spec = build_spec(shipped, pod=3)
     why = nothing_to_verify(spec, expected(spec))
@@ -182,7 +182,7 @@ def test_nothing_to_verify_in_a_rail_only_pod(shipped, capsys: pytest.CaptureFix
 
 def _checks(empty: tuple[str, ...] = ()) -> dict:
     """A check per category with one item each, except those in `empty` (which checked nothing)."""
-    from fabric.lab.verify import CATEGORIES, Check
+    from railfabric.lab.verify import CATEGORIES, Check
 
     return {k: Check(0 if k in empty else 1) for k, _t in CATEGORIES}
 
@@ -193,7 +193,7 @@ HOST_KEYS = ("host-interfaces", "host-rules", "host-egress", "host-pings", "cros
 def test_a_category_that_checked_nothing_is_not_run(tmp_path: Path) -> None:
     """Per category: 0 items is "not run". The plan giving it nothing (BFD off, --hosts 0) is said and may pass; a
     category the plan has items for (the sessions), or hosts asked for and none built, makes it NOT VERIFIED."""
-    from fabric.lab.runner import LabResult, format_result
+    from railfabric.lab.runner import LabResult, format_result
 
     spec = build_spec(_mini(tmp_path))
     exp = expected(spec)
@@ -227,8 +227,8 @@ def test_run_names_fit_the_kernel_and_frr(tmp_path: Path) -> None:
     """Namespace and FRR pathspace rf<run>-<host>: 2 + 6 + 1 + at most 63 (an RFC 1123 label) = 72 characters, so
     FRR's longest socket path /var/run/frr/<72>/zserv.api is 13 + 72 + 1 + 9 = 95 bytes, within a Unix socket's 107.
     Interface names carry no run id (each lives in its run's own namespace); over 15 bytes is refused."""
-    from fabric.lab.model import FRR_RUN, FRR_SOCKETS, SUN_PATH_MAX, End, LabLink, name_problems, ns_name
-    from fabric.lab.runs import RUN_ID, new_run_id
+    from railfabric.lab.model import FRR_RUN, FRR_SOCKETS, SUN_PATH_MAX, End, LabLink, name_problems, ns_name
+    from railfabric.lab.runs import RUN_ID, new_run_id
 
     # the first two characters are the pid in base 36 (mod 36²): 0 → 00, 37 → 11, 1296 = 36² → 00
     assert new_run_id(pid=0)[:2] == "00" and new_run_id(pid=37)[:2] == "11" and new_run_id(pid=1296)[:2] == "00"
@@ -256,8 +256,8 @@ def _leftovers(run: str) -> list[str]:
     temporary directories, its record and lock. Other runs' are none of this test's business."""
     import tempfile
 
-    from fabric.lab.runs import RUNS_DIR
-    from fabric.lab.teardown import list_namespaces
+    from railfabric.lab.runs import RUNS_DIR
+    from railfabric.lab.teardown import list_namespaces
 
     prefix = f"rf{run}-"
     left = [f"namespace {ns}" for ns in list_namespaces() if ns.startswith(prefix)]
@@ -278,8 +278,8 @@ def _leftovers(run: str) -> list[str]:
 @pytest.fixture
 def run_id():
     """A fresh run id for the test's lab; afterwards nothing of that run may be left (and nothing is)."""
-    from fabric.lab import teardown_saved
-    from fabric.lab.runs import new_run_id
+    from railfabric.lab import teardown_saved
+    from railfabric.lab.runs import new_run_id
 
     rid = new_run_id()
     yield rid
@@ -290,8 +290,8 @@ def run_id():
 
 @pytest.fixture(scope="module")
 def full_lab(shipped):
-    from fabric.lab import format_result, run_lab, teardown_saved
-    from fabric.lab.runs import new_run_id
+    from railfabric.lab import format_result, run_lab, teardown_saved
+    from railfabric.lab.runs import new_run_id
 
     rid = new_run_id()
     try:
@@ -324,7 +324,7 @@ def test_whole_example_fabric_in_frr(full_lab) -> None:
 @pytest.mark.parametrize("fault, caught", [("asn", {"sessions", "asn"}), ("summary", {"absent"}),
                                            ("mtu", {"interfaces", "link-pings"})])
 def test_fault_is_detected(example, run_id: str, fault: str, caught: set[str]) -> None:
-    from fabric.lab import format_result, run_lab
+    from railfabric.lab import format_result, run_lab
 
     r = run_lab(example, pod=1, faults=[fault], say=lambda _m: None, run_id=run_id)
     print(format_result(r))
@@ -337,7 +337,7 @@ def test_fault_is_detected(example, run_id: str, fault: str, caught: set[str]) -
 
 
 def _cli(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fabric.cli", "lab", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "railfabric.cli", "lab", *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=timeout)
 
 
@@ -367,8 +367,8 @@ def test_cli_end_to_end_and_teardown(tmp_path: Path) -> None:
 
 @root_only
 def test_keep_then_teardown_of_the_inventory(tmp_path: Path, run_id: str) -> None:
-    from fabric.lab import run_lab
-    from fabric.lab.teardown import list_namespaces
+    from railfabric.lab import run_lab
+    from railfabric.lab.teardown import list_namespaces
 
     r = run_lab(_mini(tmp_path), keep=True, say=lambda _m: None, run_id=run_id)
     assert r.kept and r.ok and r.run == run_id
@@ -379,7 +379,7 @@ def test_keep_then_teardown_of_the_inventory(tmp_path: Path, run_id: str) -> Non
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # (then ", 2 neighbour-table limit(s) put back" when this machine's limits were below the lab's need and no
     # other lab runs)
-    # (killed runs of other inventories on this machine are reaped and listed too: fabric.lab.teardown)
+    # (killed runs of other inventories on this machine are reaped and listed too: railfabric.lab.teardown)
     assert any(line.startswith(f"torn down lab run {run_id} (kept) of {inv}: 12 daemon(s), 4 namespace(s)")
                for line in proc.stdout.splitlines()), proc.stdout
     assert not _leftovers(run_id)
@@ -390,7 +390,7 @@ def test_sigterm_tears_down() -> None:
     """A lab killed with SIGTERM (CI timeout, Ctrl-C) still removes its namespaces and daemons."""
     import signal
 
-    proc = subprocess.Popen([sys.executable, "-m", "fabric.cli", "lab", str(EXAMPLE), "--pod", "2"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "railfabric.cli", "lab", str(EXAMPLE), "--pod", "2"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     rid = ""
     try:
@@ -412,8 +412,8 @@ def test_sigterm_tears_down() -> None:
 
 @root_only
 def test_teardown_when_the_lab_fails_midway(tmp_path: Path, run_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from fabric.lab import run_lab
-    from fabric.lab.daemons import Instances
+    from railfabric.lab import run_lab
+    from railfabric.lab.daemons import Instances
 
     def boom(self) -> None:
         raise RuntimeError("injected failure after the daemons started")
@@ -429,7 +429,7 @@ def test_teardown_when_the_lab_fails_midway(tmp_path: Path, run_id: str, monkeyp
 def test_teardown_refuses_a_running_lab(tmp_path: Path) -> None:
     """`fabric lab --teardown --run ID` refuses (exit 2) while that run holds its lock, instead of pulling
     namespaces and daemons out from under a lab that is still verifying; `--teardown INVENTORY` skips it."""
-    from fabric.lab.runs import RUNS_DIR, Registry, RunLock
+    from railfabric.lab.runs import RUNS_DIR, Registry, RunLock
 
     lock = RunLock.claim()  # what a running lab holds
     inv = str(tmp_path / "inv")
@@ -456,9 +456,9 @@ def test_a_killed_lab_is_reaped_even_with_a_stale_lock(tmp_path: Path, how: str,
     still held by a process that outlived it (a sleep given the lock's descriptor: a stale lock). Both
     `fabric lab --teardown` of another inventory and the next lab run's first step reap it and say so. Only this
     run is looked at (saved_runs narrowed to it): other labs on the machine are none of this test's business."""
-    import fabric.lab.teardown as td
-    from fabric.cli import main
-    from fabric.lab.runs import RUNS_DIR, Registry, RunLock, is_running, lock_held, new_run_id
+    import railfabric.lab.teardown as td
+    from railfabric.cli import main
+    from railfabric.lab.runs import RUNS_DIR, Registry, RunLock, is_running, lock_held, new_run_id
 
     rid = new_run_id()
     lock = RunLock.claim(rid)
@@ -477,7 +477,7 @@ def test_a_killed_lab_is_reaped_even_with_a_stale_lock(tmp_path: Path, how: str,
         assert lock_held(rid) and not is_running(rid)
         monkeypatch.setattr(td, "saved_runs", lambda: [rid])
         if how == "next-lab-run":
-            done = td.teardown_saved(only_dead=True)  # what run_lab does first (fabric/lab/runner.py)
+            done = td.teardown_saved(only_dead=True)  # what run_lab does first (railfabric/lab/runner.py)
             assert [(d.run, d.kept, d.stale, d.removed["namespaces"]) for d in done] == [(rid, False, True, 1)]
         else:
             assert main(["lab", "--teardown", str(tmp_path / "other")]) == 0
@@ -494,7 +494,7 @@ def test_a_killed_lab_is_reaped_even_with_a_stale_lock(tmp_path: Path, how: str,
 
 def test_owner_alive_tells_a_reused_pid_from_the_owner() -> None:
     """A record's owner is its pid and that process's start time: the same pid started later is another process."""
-    from fabric.lab.runs import Registry, owner_alive, start_time
+    from railfabric.lab.runs import Registry, owner_alive, start_time
 
     reg = Registry.__new__(Registry)
     reg.owner, reg.owner_start = os.getpid(), start_time(os.getpid())
@@ -515,8 +515,8 @@ def test_the_longest_names_work_in_the_kernel_and_frr() -> None:
     import shutil
     import time
 
-    from fabric.lab.model import ns_name
-    from fabric.lab.runs import new_run_id
+    from railfabric.lab.model import ns_name
+    from railfabric.lab.runs import new_run_id
 
     ns = ns_name("h" * 63, new_run_id())
     run = Path("/var/run/frr") / ns

@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.lab.expect import expected
-from fabric.lab.hostcheck import host_expected
-from fabric.lab.hosts import pick, railmap_rows, rendered_host_files, short_name
-from fabric.lab.networkd import NetworkdError, netplan_generate, parse_link, parse_netdev, parse_network
-from fabric.pipeline import Result
+from railfabric.lab.expect import expected
+from railfabric.lab.hostcheck import host_expected
+from railfabric.lab.hosts import pick, railmap_rows, rendered_host_files, short_name
+from railfabric.lab.networkd import NetworkdError, netplan_generate, parse_link, parse_netdev, parse_network
+from railfabric.pipeline import Result
 from tests.helpers import base_inventory, run_data
 
 NOT_ROOT = "the FRR lab needs root (network namespaces, FRR daemons); CI runs it as root"
@@ -73,7 +73,7 @@ Priority=100
 
 
 def test_parse_network_file() -> None:
-    from fabric.lab.networkd import Route, Rule
+    from railfabric.lab.networkd import Route, Rule
 
     n = parse_network(NETWORK, "10-netplan-nic0.network")
     assert (n.name, n.mac, n.mtu, n.bond) == ("nic0", None, 9000, None)
@@ -116,7 +116,7 @@ def test_netplan_generate_reads_a_netplan_file_back() -> None:
 
 
 def test_host_sysctls_from_a_rendered_script() -> None:
-    from fabric.lab.hosts import host_sysctls
+    from railfabric.lab.hosts import host_sysctls
 
     script = ("#!/bin/sh\nneed /proc/sys/net/ipv4/conf/nic0\nput /proc/sys/net/ipv4/conf/nic0/arp_ignore 1\n"
               "put /proc/sys/net/ipv4/conf/nic0/rp_filter 2\nput /sys/class/net/nic0/ecn/roce_np/enable/3 1\n")
@@ -170,8 +170,8 @@ def mini2(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, dict]:
 
 
 def test_hosts_selected_and_wired_from_the_rail_map(mini2) -> None:
-    from fabric.lab.expect import expected
-    from fabric.lab.spec import build_spec
+    from railfabric.lab.expect import expected
+    from railfabric.lab.spec import build_spec
 
     res, files = mini2
     spec = build_spec(res, hosts=2, host_files=files)
@@ -209,8 +209,8 @@ def _rail_only(tmp_path: Path) -> Result:
 def test_rail_only_pod_isolates_rails(tmp_path: Path) -> None:
     """Without spines (a rail-only pod of 2 segments) nothing routes between rail switches: same-rail pings across
     segments and cross-rail pings are planned to fail; only the 9001 probe is left out (no passing destination)."""
-    from fabric.lab.expect import expected
-    from fabric.lab.spec import build_spec
+    from railfabric.lab.expect import expected
+    from railfabric.lab.spec import build_spec
 
     res = _rail_only(tmp_path)
     spec = build_spec(res, hosts=1, host_files=_standin_netplan(res))
@@ -241,7 +241,7 @@ def test_hosts_sharing_nics_get_one_interface_per_nic_port(tmp_path: Path) -> No
     named as the host's rendered netplan file names it (nic0, nic1). Cabling, by hand: host k's NIC n on port
     2(k-1)+n+1 of its segment's rail switch, 4 lanes a port → Ethernet 4·(2(k-1)+n); rail n → VLAN 100+n; address
     .k+1 of the rail subnet (s1: 172.16.0/1.0/24, s2: 172.16.8/9.0/24)."""
-    from fabric.lab.spec import build_spec
+    from railfabric.lab.spec import build_spec
 
     res = _shared_nics(tmp_path)
     rows = railmap_rows(res)
@@ -267,8 +267,8 @@ def test_hosts_sharing_nics_get_one_interface_per_nic_port(tmp_path: Path) -> No
 
 def test_two_ports_on_one_interface_are_refused(tmp_path: Path) -> None:
     """Two NIC ports of the plan can never be one interface of the host file: named, not renamed."""
-    from fabric.lab.model import LabError
-    from fabric.lab.spec import build_spec
+    from railfabric.lab.model import LabError
+    from railfabric.lab.spec import build_spec
 
     res = _shared_nics(tmp_path)
     files = rendered_host_files(res)
@@ -282,8 +282,8 @@ def test_two_ports_on_one_interface_are_refused(tmp_path: Path) -> None:
 
 
 def test_missing_host_files_are_named(mini2) -> None:
-    from fabric.lab.model import LabError
-    from fabric.lab.spec import build_spec
+    from railfabric.lab.model import LabError
+    from railfabric.lab.spec import build_spec
 
     res, files = mini2
     with pytest.raises(LabError, match=r"no rendered netplan file .* p1-s1-gpu001"):
@@ -308,8 +308,8 @@ def _leftovers(run: str) -> list[str]:
 def run_id():
     """A fresh run id for the test's lab; afterwards whatever is left of that run is torn down and nothing of it may
     have been left (namespaces, daemons, directories, record). Other labs on the machine run on undisturbed."""
-    from fabric.lab import teardown_saved
-    from fabric.lab.runs import new_run_id
+    from railfabric.lab import teardown_saved
+    from railfabric.lab.runs import new_run_id
 
     rid = new_run_id()
     yield rid
@@ -322,7 +322,7 @@ def run_id():
 def test_lab_with_hosts(mini2, run_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from fabric.lab import format_result, neigh, run_lab
+    from railfabric.lab import format_result, neigh, run_lab
 
     res, files = mini2
     # this small lab fits the kernel's default ARP table; a headroom past the machine's hard limit makes the lab
@@ -354,7 +354,7 @@ def test_lab_with_hosts(mini2, run_id: str, monkeypatch: pytest.MonkeyPatch) -> 
 
 @root_only
 def test_host_policy_fault_is_caught_and_named(mini2, run_id: str) -> None:
-    from fabric.lab import format_result, run_lab
+    from railfabric.lab import format_result, run_lab
 
     res, files = mini2
     r = run_lab(res, hosts=2, host_files=files, faults=["host-policy"], say=lambda _m: None, run_id=run_id)
@@ -377,8 +377,8 @@ def test_host_policy_fault_is_caught_and_named(mini2, run_id: str) -> None:
 
 @root_only
 def test_host_namespaces_removed_after_a_crash(mini2, run_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from fabric.lab import run_lab
-    from fabric.lab.daemons import Instances
+    from railfabric.lab import run_lab
+    from railfabric.lab.daemons import Instances
 
     def boom(self) -> None:
         raise RuntimeError("injected failure after the hosts were built")
@@ -400,7 +400,7 @@ def test_main_table_leak_onto_another_rail_is_caught(tmp_path: Path, run_id: str
     next host's other rail. From s1-gpu001 and s2-gpu001 the next host is in the same segment, whose other-rail
     subnet is connected on the source host too: 2 hosts × 2 NICs = 4 leaks (route lookup and ping). From s1-gpu004
     and s2-gpu004 the next host is in the other segment: not connected, no route, the ping fails as planned."""
-    from fabric.lab import format_result, run_lab
+    from railfabric.lab import format_result, run_lab
 
     res = _rail_only(tmp_path)
     files = {}
@@ -429,7 +429,7 @@ def test_every_host_of_a_segment_fits_the_neighbour_table(run_id: str) -> None:
     cross-rail: one per NIC = 128."""
     import time
 
-    from fabric.lab import format_result, neigh, run_lab
+    from railfabric.lab import format_result, neigh, run_lab
     from tests.helpers import EXAMPLE, run
 
     before = {n: neigh.read_limit(n) for n in neigh.LIMITS}
@@ -458,9 +458,9 @@ def test_two_labs_at_once_and_teardown_of_one(tmp_path: Path) -> None:
     every namespace of B in place and its BGP sessions up; then B goes."""
     import threading
 
-    from fabric.lab import LabResult, format_result, run_lab, teardown_saved
-    from fabric.lab.runs import new_run_id
-    from fabric.lab.teardown import list_namespaces
+    from railfabric.lab import LabResult, format_result, run_lab, teardown_saved
+    from railfabric.lab.runs import new_run_id
+    from railfabric.lab.teardown import list_namespaces
     from tests.test_lab import _mini
 
     a_id, b_id = new_run_id(), new_run_id()

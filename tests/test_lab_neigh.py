@@ -1,4 +1,4 @@
-"""The lab's ARP table sizing (fabric/lab/neigh.py): the machine-wide limits are raised to what the lab needs,
+"""The lab's ARP table sizing (railfabric/lab/neigh.py): the machine-wide limits are raised to what the lab needs,
 recorded first, and put back only where they still hold the lab's value. Runs on a stand-in sysctl directory."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.lab import neigh
+from railfabric.lab import neigh
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def test_missing_or_unreadable_limits_are_skipped(tmp_path: Path) -> None:
 def shared(sysctl_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The stand-in sysctl directory as the machine's, a private shared-claims file and run directory, 100 entries
     in the table before the first claim."""
-    from fabric.lab import runs
+    from railfabric.lab import runs
 
     monkeypatch.setattr(neigh, "SYSCTL_DIR", sysctl_dir)
     monkeypatch.setattr(neigh, "NEIGH_STATE", tmp_path / "state" / "neigh.json")
@@ -65,8 +65,8 @@ def _limits(d: Path) -> list[int | None]:
 def test_the_record_survives_a_killed_lab(shared: Path) -> None:
     """The run's claim is in its record before the limits are raised, so `fabric lab --teardown` (teardown of the
     loaded record) releases it and, being the last claim, puts the limits back."""
-    from fabric.lab import teardown as td
-    from fabric.lab.runs import Registry
+    from railfabric.lab import teardown as td
+    from railfabric.lab.runs import Registry
 
     reg = Registry("abc123")
     reg.add_neigh()
@@ -105,7 +105,7 @@ def test_need_counts_pairs_on_each_rail_svi(tmp_path: Path) -> None:
     """The mini fabric of tests.helpers with a second segment (test_lab_hosts._mini2): 2 segments × 4 hosts, each
     host 2 NICs on rails 0 and 1 → 4 rail SVIs with 4 host NICs each. Per SVI the 4 NICs and the switch may each
     learn the other 4: 5 × 4 = 20 → 80; 2 ends per routed link: the lab's spine links. All hosts built."""
-    from fabric.lab.spec import build_spec
+    from railfabric.lab.spec import build_spec
     from tests.test_lab_hosts import _mini2, _standin_netplan
 
     res = _mini2(tmp_path)

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from fabric.core.finding import Finding, exit_code
-from fabric.core.source_map import Location
-from fabric.findings import format_text
-from fabric.inventory_files import MAX_FILE_BYTES
-from fabric.load import Loaded, load_inventory
-from fabric.pipeline import run
+from railfabric.core.finding import Finding, exit_code
+from railfabric.core.formats import format_text
+from railfabric.core.source_map import Location
+from railfabric.inventory.files import MAX_FILE_BYTES
+from railfabric.inventory.load import Loaded, load_inventory
+from railfabric.pipeline import run
 from tests.helpers import ROOT, SONIC_BUFFERS_FLOW, base_inventory, dump, write_files
 
 
@@ -107,7 +107,7 @@ def test_deeply_nested_file_is_a_finding_not_a_crash(tmp_path: Path) -> None:
     def usual_stack() -> None:  # the common 8 MiB default, so the outcome does not depend on the shell's ulimit
         resource.setrlimit(resource.RLIMIT_STACK, (stack, hard))
 
-    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "validate", "inv", "--format", "json"],
+    proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "validate", "inv", "--format", "json"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120, preexec_fn=usual_stack,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2

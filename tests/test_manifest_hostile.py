@@ -21,11 +21,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from fabric import __version__, manifest
-from fabric.cli import main
-from fabric.emit import build_files
-from fabric.pipeline import run
-from fabric.textsafe import log_line, log_text, quote
+from railfabric import __version__
+from railfabric.cli import main
+from railfabric.core.textsafe import log_line, log_text, quote
+from railfabric.emit import manifest
+from railfabric.emit.build import build_files
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE
 from tests.test_incremental import _inventory
 
@@ -81,7 +82,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def _canonical(doc: object) -> bytes:
-    """As railfabric writes a manifest (fabric.manifest.document): the form `load` trusts."""
+    """As railfabric writes a manifest (railfabric.emit.manifest.document): the form `load` trusts."""
     return (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.address import ntoa
-from fabric.topology import LinkRole
+from railfabric.core.address import ntoa
+from railfabric.topology import LinkRole
 from tests.helpers import mlag_inventory, run_data
 from tests.test_outputs import mini_artifacts, read_csv
 
@@ -69,7 +69,7 @@ def test_pair_addresses_and_asn(tmp_path: Path) -> None:
 def test_device_model_of_a_pair(tmp_path: Path) -> None:
     r = _run(tmp_path, mlag_inventory())
     assert r.findings == []
-    from fabric.device import build_devices
+    from railfabric.device import build_devices
 
     devices = build_devices(r.inventory, r.topology, r.plan)
     a, b = devices["p1-s1-rail0a"], devices["p1-s1-rail0b"]
@@ -177,7 +177,7 @@ def test_platform_without_mlag_is_refused(tmp_path: Path, monkeypatch) -> None:
     example's two rail groups → p1-s1-rail0a/0b and rail1a/1b), never a half-rendered pair."""
     import dataclasses
 
-    from fabric.platforms import PLATFORMS
+    from railfabric.platforms import PLATFORMS
 
     monkeypatch.setitem(PLATFORMS, "eos", dataclasses.replace(PLATFORMS["eos"], dual_homing=frozenset()))
     result = run_data(tmp_path, mlag_inventory("eos"))

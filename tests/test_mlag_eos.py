@@ -37,8 +37,8 @@ from pathlib import Path
 
 import pytest
 
-from fabric.cli import main
-from fabric.verify.eos import read_eos
+from railfabric.cli import main
+from railfabric.verify.eos import read_eos
 from tests.helpers import dump, mlag_inventory, write_files
 from tests.rollout_support import ansible_bin, ansible_env
 

@@ -1,6 +1,6 @@
 """Junos dual homing is refused, with the reason: Juniper documents MC-LAG (ICCP, mc-ae) for Junos OS on
 QFX5100/QFX10000, EX and MX, and nothing found documents it for Junos OS Evolved on the QFX5240, the platform
-railfabric renders (fabric/platforms/junos.py). An MLAG pair on Junos is PLAT001 at its segment's dual_homing line,
+railfabric renders (railfabric/platforms/junos.py). An MLAG pair on Junos is PLAT001 at its segment's dual_homing line,
 the render writes nothing, and `dual_homing: two-vlans` (each switch of the segment its own VLAN, no pair) still
 renders on Junos.
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fabric.cli import main
-from fabric.platforms.junos import NO_MLAG_REASON
+from railfabric.cli import main
+from railfabric.platforms.junos import NO_MLAG_REASON
 from tests.helpers import dump, mlag_inventory, run_data, write_files
 
 

@@ -36,8 +36,8 @@ from typing import Any
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.verify.nvue import read_nvue
+from railfabric.cli import main
+from railfabric.verify.nvue import read_nvue
 from tests.helpers import dump, mlag_inventory, run_data, write_files
 
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-from fabric.cli import main
-from fabric.verify.nxos import read_nxos
+from railfabric.cli import main
+from railfabric.verify.nxos import read_nxos
 from tests.helpers import dump, mlag_inventory, run_data, write_files
 
 PAIRS = {"p1-s1-rail0a": "p1-s1-rail0b", "p1-s1-rail0b": "p1-s1-rail0a",

@@ -32,11 +32,11 @@ from typing import Any
 
 import pytest
 
-from fabric.cli import main
-from fabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, vtysh_check
-from fabric.sonic_yang.check import check_configs
-from fabric.verify.model import MlagObserved
-from fabric.verify.sonic import read_sonic
+from railfabric.cli import main
+from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, vtysh_check
+from railfabric.verify.model import MlagObserved
+from railfabric.verify.sonic import read_sonic
+from railfabric.verify.sonic_yang.check import check_configs
 from tests.helpers import dump, mlag_inventory, write_files
 
 PAIR = ("p1-s1-rail0a", "p1-s1-rail0b")
@@ -65,7 +65,7 @@ def test_mclag_tables_of_the_rail0_pair(out: Path, me: str) -> None:
                                         "peer_link": "PortChannel1000"}}
     assert db["MCLAG_INTERFACE"] == {f"1|PortChannel{n}": {"if_type": "PortChannel"} for n in BONDS}
     assert db["MCLAG_UNIQUE_IP"] == {"Vlan4094": {"unique_ip": "enable"}}
-    assert "SAG" not in db  # the standby takes the active's MAC on the rail SVI (iccpd), see fabric/device/mlag.py
+    assert "SAG" not in db  # the standby takes the active's MAC on the rail SVI (iccpd), see railfabric/device/mlag.py
     # iccpd, off on images that carry it (init_cfg), turned on; the push merges this one row into the switch's own
     # FEATURE table (sonic_ansible.ROW_TABLES) and refuses an image without it
     assert db["FEATURE"] == {"iccpd": {"state": "enabled"}}

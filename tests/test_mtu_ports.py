@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.pipeline import run
-from fabric.platforms import PLATFORMS, fec_for
-from fabric.topology import LinkRole
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.pipeline import run
+from railfabric.platforms import PLATFORMS, fec_for
+from railfabric.topology import LinkRole
 from tests.helpers import EXAMPLE, base_inventory, codes, run_data, with_system
 
 

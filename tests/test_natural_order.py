@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.outputs._common import natural_key, natural_order, natural_order_by_heads
+from railfabric.outputs._common import natural_key, natural_order, natural_order_by_heads
 
 
 def _sorted(texts: list[str]) -> list[str]:

@@ -1,7 +1,7 @@
-"""NVUE startup.yaml files against NVIDIA's NVUE schema of their Cumulus Linux release (fabric/verify/nvue_schema.py,
-the nvueschema package's models with unknown keys refused), the release as an inventory fact (fabric.releases,
-switch_models.<m>.releases, devices.<d>.release; PLAT040) and the forms each release selects
-(fabric/platforms/nvue_release.py).
+"""NVUE startup.yaml files against NVIDIA's NVUE schema of their Cumulus Linux release
+(railfabric/verify/nvue_schema.py, the nvueschema package's models with unknown keys refused), the release as an
+inventory fact (fabric.releases, switch_models.<m>.releases, devices.<d>.release; PLAT040) and the forms each release
+selects (railfabric/platforms/nvue_release.py).
 
 Every supported release (5.9-5.18) is checked on the example fabric moved to NVUE, on the MLAG fabric, on adaptive
 routing, on a full management plane (TACACS+, RADIUS, SNMPv3, syslog, NTP, DNS, banner) and, through
@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.core.finding import Severity
-from fabric.device import DeviceConfig
-from fabric.platforms import PLATFORMS
-from fabric.platforms.nvue_release import RELEASES, forms
-from fabric.platforms.nvue_startup import document, startup_yaml
-from fabric.verify.nvue_schema import SchemaUnavailable, root_model, violations
+from railfabric.cli import main
+from railfabric.configs.nvue.startup import document, startup_yaml
+from railfabric.core.finding import Severity
+from railfabric.device import DeviceConfig
+from railfabric.platforms import PLATFORMS
+from railfabric.platforms.nvue_release import RELEASES, forms
+from railfabric.verify.nvue_schema import SchemaUnavailable, root_model, violations
 from tests.helpers import EXAMPLE, base_inventory, dump, mlag_inventory, run_data, with_system, write_files
 from tests.system_inventory import SYSTEM_YML, devices_of, run_system, system_inventory
 
@@ -67,7 +67,7 @@ def _problems(devices: dict[str, DeviceConfig], release: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def example_devices(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DeviceConfig]:
-    from fabric.pipeline import run
+    from railfabric.pipeline import run
 
     return _devices(run(example_on_nvue(tmp_path_factory.mktemp("nvue") / "inv")))
 
@@ -281,7 +281,7 @@ def test_releases_outside_the_list_are_refused_at_their_line(tmp_path: Path) -> 
     text = text.replace("  platform: nvue\n", "  platform: nvue\n  releases: {nvue: '5.19', sonic: '202411'}\n")
     text += "devices:\n  p1-s1-rail0:\n    release: '5.8'\n  p1-s1-rail1:\n    release: '6.0'\n"
     write_files(tmp_path / "inv", {"fabric.yml": text})
-    from fabric.pipeline import run
+    from railfabric.pipeline import run
 
     found = sorted((f.code, f.location.line if f.location else 0, f.message) for f in run(tmp_path / "inv").findings
                    if f.code == "PLAT040")
@@ -345,7 +345,7 @@ def test_verify_checks_each_file_against_its_release(tmp_path: Path, capsys: pyt
 @pytest.mark.parametrize("fabric", ["system", "mlag"])
 def test_verify_reads_the_5_15_forms_back(tmp_path: Path, capsys: pytest.CaptureFixture[str], fabric: str) -> None:
     """`fabric verify` on 5.15 files: the reader takes `ipv4`, the interface's `vrf`, `state: enabled`, the BFD
-    profile and `vrr-state` (fabric/verify/nvue.py), so the parse-back matches expected/ and the schema passes; a
+    profile and `vrr-state` (railfabric/verify/nvue.py), so the parse-back matches expected/ and the schema passes; a
     peer group whose profile is not an enabled `router bfd` profile has no BFD, which verify reports."""
     if fabric == "system":
         inv = system_inventory(tmp_path, "nvue", system=SYSTEM_YML + "fabric:\n  releases: {nvue: '5.15'}\n")
@@ -375,7 +375,7 @@ def test_verify_reads_the_5_15_forms_back(tmp_path: Path, capsys: pytest.Capture
 def test_the_in_memory_check_of_the_option_walk_checks_something(tmp_path: Path) -> None:
     """tests/vendor_schemas.py, which the option walk runs on every fabric, reads the NVUE files it is given: clean
     files pass, and one unknown key in one switch's file is reported with the file and release."""
-    from fabric.emit import build_files
+    from railfabric.emit.build import build_files
     from tests.vendor_schemas import vendor_schema_problems
 
     files = build_files(run_data(tmp_path, _nvue_data()))

@@ -1,19 +1,19 @@
-"""fabric/platforms/nvue_yaml.py writes the bytes PyYAML's emitter writes (the reference is PyYAML itself, run here on
-the same documents), including the cases its layout rules do not cover (it falls back to PyYAML for them)."""
+"""railfabric/configs/nvue/yaml_dump.py writes the bytes PyYAML's emitter writes (the reference is PyYAML itself, run
+here on the same documents), including the cases its layout rules do not cover (it falls back to PyYAML for them)."""
 
 from __future__ import annotations
 
 import pytest
 import yaml
 
-from fabric.allocate import allocate
-from fabric.device import build_devices
-from fabric.intent import Platform
-from fabric.pipeline import run
-from fabric.platforms import nvue_startup
-from fabric.platforms.nvue_startup import _Dumper
-from fabric.platforms.nvue_yaml import make_dump
-from fabric.topology import expand
+from railfabric.configs.nvue import startup as nvue_startup
+from railfabric.configs.nvue.startup import _Dumper
+from railfabric.configs.nvue.yaml_dump import make_dump
+from railfabric.device import build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.pipeline import run
+from railfabric.plan.allocate import allocate
+from railfabric.topology import expand
 from tests.helpers import EXAMPLE
 
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import yaml
 
-from fabric.core.finding import Severity
-from fabric.emit import build_files
-from fabric.intent import json_schema
+from railfabric.core.finding import Severity
+from railfabric.emit.build import build_files
+from railfabric.inventory.intent import json_schema
 from tests.helpers import EXAMPLE, SONIC_BUFFERS, base_inventory, run_data
 from tests.vendor_schemas import vendor_schema_problems
 
@@ -73,7 +73,8 @@ OPTIONAL: dict[str, Any] = {
     "switch_models.{}.port_blocks.uplinks": "41-64",
     "switch_models.{}.serdes_lanes": 16,
     "switch_models.{}.hwsku": "ACS-SN5600",
-    "fabric.releases": {"nvue": "5.10"},  # SNMP under service, TACACS+ by priority (fabric/platforms/nvue_release.py)
+    # SNMP under service, TACACS+ by priority (railfabric/platforms/nvue_release.py)
+    "fabric.releases": {"nvue": "5.10"},
     "switch_models.{}.releases": {"nvue": "5.15"},  # 5.15's renaming: state enabled, ipv4, BFD profile, ...
     "devices.{}.release": "5.18",
     "switch_models.{}.asic": "jericho-2",  # the base sets tomahawk-5 (tests/helpers.py): removed → HW006 on EOS
@@ -111,7 +112,7 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "system": EOS, "system.management": EOS, "system.management.eapi": EOS, "system.management.ssh": EOS,
     "system.management.vrf": EOS, "system.users": EOS, "system.users.{}.role": EOS, "system.users.{}.password": EOS,
     "system.users.{}.privilege": EOS, "system.users.{}.ssh_keys": EOS, "system.push_user": EOS,
-    # the family picks EOS's queue keyword and MMU profile (fabric/platforms/eos_asic.py); SONiC has one form
+    # the family picks EOS's queue keyword and MMU profile (railfabric/platforms/eos_asic.py); SONiC has one form
     "switch_models.{}.asic": EOS,
     "pods.*.spines.port_channel_members": TWO_LINKS,
     "pods.*.spines.port_channel_min_links": {**TWO_LINKS, ("pods", 0, "spines", "port_channel_members"): 2},

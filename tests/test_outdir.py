@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric import outdir
-from fabric.cli import main
-from fabric.emit import bounded_workers, build_files, write_tree
-from fabric.outdir import OutputRefused, check_output_dir
-from fabric.pipeline import run
+from railfabric.cli import main
+from railfabric.emit import outdir
+from railfabric.emit.build import bounded_workers, build_files, write_tree
+from railfabric.emit.outdir import OutputRefused, check_output_dir
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, ROOT
 
 ROOT_USER = os.geteuid() == 0
@@ -172,7 +172,7 @@ def test_environment_error_is_one_line_with_path_and_errno(tmp_path: Path, capsy
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "gen"))
 
-    monkeypatch.setattr("fabric.write._fill", full)
+    monkeypatch.setattr("railfabric.emit.write._fill", full)
     assert main(["render", str(EXAMPLE), "--out", str(tmp_path / "gen"), "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"fabric: {tmp_path / 'gen'}: No space left on device (ENOSPC)"
@@ -227,20 +227,20 @@ def test_debug_after_the_command(capsys, tmp_path: Path, monkeypatch) -> None:
     def boom(*_a, **_k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr("fabric.cli.cmd_validate", boom)
-    from fabric.cli import build_parser
+    monkeypatch.setattr("railfabric.cli.cmd_validate", boom)
+    from railfabric.cli import build_parser
 
     for argv in (["--debug", "validate"], ["validate", "--debug"]):
         assert build_parser().parse_args(argv).debug is True
     assert build_parser().parse_args(["validate"]).debug is False
-    monkeypatch.setattr("fabric.cli.build_parser", _parser_with(boom))
+    monkeypatch.setattr("railfabric.cli.build_parser", _parser_with(boom))
     assert main(["validate", str(EXAMPLE), "--debug"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" in err and "RuntimeError: kaboom" in err
 
 
 def _parser_with(fn):
-    from fabric.cli import build_parser as real
+    from railfabric.cli import build_parser as real
 
     def build():
         p = real()

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from fabric import intact
-from fabric.cli import main
-from fabric.intact import NoFollow, hash_files, listing
+from railfabric.cli import main
+from railfabric.emit import intact
+from railfabric.emit.intact import NoFollow, hash_files, listing
 from tests.helpers import EXAMPLE
 
 SWITCH = "p1-s1-rail0"  # a SONiC switch of the example: configs/<switch>/{config_db.json,frr.conf}
@@ -292,7 +292,7 @@ def _no_walk(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError(f"{out} was walked")
 
     monkeypatch.setattr(intact, "listing", walked)
-    monkeypatch.setattr("fabric.compare.listing", walked)
+    monkeypatch.setattr("railfabric.emit.compare.listing", walked)
 
 
 @pytest.mark.parametrize("command", [["render", "--check"], ["plan"]])
@@ -326,7 +326,7 @@ def test_a_committed_journal_cannot_write_through_a_link(tmp_path: Path) -> None
     way), and renders its own tree."""
     import json
 
-    from fabric.cli import main
+    from railfabric.cli import main
     from tests.helpers import EXAMPLE
 
     gen = tmp_path / "gen"

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.core.finding import Finding
-from fabric.core.source_map import Location
-from fabric.outputs._common import csv_text
-from fabric.outputs.ansible import _yaml
-from fabric.textsafe import csv_cell, free_text_problem, quote
+from railfabric.core.finding import Finding
+from railfabric.core.source_map import Location
+from railfabric.core.textsafe import csv_cell, free_text_problem, quote
+from railfabric.outputs._common import csv_text
+from railfabric.outputs.ansible import _yaml
 from tests.helpers import base_inventory, run_data
 
 
@@ -114,7 +114,7 @@ def test_plain_lines_are_what_csv_writer_writes() -> None:
     """csv_lines_plain (the cabling plan's, expected/'s and the rail map's writer) takes rows made as lines of a
     template, '{},{}' here: when a cell would need quoting or escaping it gives None (the caller then writes the
     cells through csv_text), else the lines as csv_text writes them."""
-    from fabric.outputs._common import csv_lines_plain
+    from railfabric.outputs._common import csv_lines_plain
 
     assert csv_lines_plain("t v1", ("a", "b"), ["10.0.0.0/31,", "x,peer s1 Ethernet0"]) == \
         "# t v1\na,b\n10.0.0.0/31,\nx,peer s1 Ethernet0\n"

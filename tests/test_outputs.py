@@ -1,4 +1,4 @@
-"""The artifacts under generated/ (fabric/outputs): cabling plan, IP plan, host rail map, expected state and the
+"""The artifacts under generated/ (railfabric/outputs): cabling plan, IP plan, host rail map, expected state and the
 Ansible inventory/playbook, checked against values derived by hand from the example inventory/.
 
 Hand derivations (see tests/test_example.py for the address layout):
@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.address import cidr_key
-from fabric.device import DeviceConfig, build_devices
-from fabric.outputs import artifacts
-from fabric.outputs._common import natural_key
-from fabric.pipeline import Result, run
-from fabric.platforms import PLATFORMS
+from railfabric.core.address import cidr_key
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.outputs import artifacts
+from railfabric.outputs._common import natural_key
+from railfabric.pipeline import Result, run
+from railfabric.platforms import PLATFORMS
 from tests.helpers import EXAMPLE, base_inventory, run_data, with_system, write_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,11 +84,11 @@ def test_paths(res: Result, arts: dict[str, str]) -> None:
                 "ipplan.csv", "hosts/railmap.csv", "expected/bgp_sessions.csv", "expected/lldp_neighbors.csv"}
     expected |= {f"ansible/host_vars/{s}.yml" for s in switches}
     expected |= {"ansible/rollout_plan.yml", "ansible/filter_plugins/railfabric.py"}
-    # each platform's own filter plugin beside the shared one (fabric/platforms/<name>_ansible.py)
+    # each platform's own filter plugin beside the shared one (railfabric/configs/<name>/ansible_plugin.py)
     expected |= {f"ansible/filter_plugins/railfabric_{p}.py" for p in ("eos", "junos", "nvue", "nxos", "sonic")}
     expected |= {f"ansible/tasks/{t}.yml" for t in ("preflight", "sonic", "sonic_push", "sonic_verify",
                                                    "sonic_rollback", "eos", "junos", "nvue", "nxos")}
-    # the GPU servers (fabric/outputs/hosts*.py): a netplan file per host, three files per host group, the play
+    # the GPU servers (railfabric/outputs/hosts*.py): a netplan file per host, three files per host group, the play
     expected |= {f"hosts/{h}/netplan.yaml" for h in res.topology.hosts}  # type: ignore[union-attr]
     expected |= {f"hosts/_groups/{g}/{f}" for g in ("p1-s1-h1", "p1-s2-h1", "p1-s2-h9", "p2-s1-h1", "p3-s1-h1")
                  for f in ("roce.sh", "railfabric-roce.service", "nccl.conf")}
@@ -114,9 +114,9 @@ def test_pure_and_repeatable(res: Result, devices: dict[str, DeviceConfig], arts
 _DIGEST = """
 import hashlib
 from pathlib import Path
-from fabric.device import build_devices
-from fabric.outputs import artifacts
-from fabric.pipeline import run
+from railfabric.device import build_devices
+from railfabric.outputs import artifacts
+from railfabric.pipeline import run
 r = run(Path({path!r}))
 a = artifacts(r.inventory, r.topology, r.plan, build_devices(r.inventory, r.topology, r.plan))
 h = hashlib.sha256()
@@ -383,7 +383,7 @@ def test_deploy_playbook_structure(arts: dict[str, str]) -> None:
                                   "/usr/bin/python3", "2001-01-01", "Ethernet1/1", "10.0.0.147/32", "p1-s1-rail3",
                                   "héllo", "<<", "*a", "&a", "!x", "%x", "@x", "`x", "'x", '"x', "[x]", "{x}"])
 def test_yaml_scalars_read_back(text: str) -> None:
-    from fabric.outputs.ansible import _scalar, _yaml
+    from railfabric.outputs.ansible import _scalar, _yaml
 
     assert yaml.safe_load(f"k: {_scalar(text)}") == {"k": text}
     data = {text or "empty": {"a": [text, 1, None, True], "b": {}, "c": text}, "d": []}
@@ -479,7 +479,7 @@ def test_ansible_eos_syntax(tmp_path: Path) -> None:
     out = _run([inventory_bin, "-i", str(gen / "ansible/inventory.yml"), "--list"], env, tmp_path)
     assert out.returncode == 0, out.stderr
     hostvars = json.loads(out.stdout)["_meta"]["hostvars"]
-    # the switches, and the mini fabric's 4 GPU servers (gpu_hosts, fabric/outputs/hosts.py)
+    # the switches, and the mini fabric's 4 GPU servers (gpu_hosts, railfabric/outputs/hosts.py)
     assert set(hostvars) == {"p1-spine1", "p1-spine2", "p1-s1-rail0", "p1-s1-rail1",
                              *(f"p1-s1-gpu00{n}" for n in range(1, 5))}
     switches = [h for n, h in hostvars.items() if "-gpu" not in n]

@@ -1,5 +1,5 @@
-"""The cheap encodings behind the artifact parts' digests (fabric/outputs/views.py, fabric/digest.py) and the
-host routes' prefix merge and switch components (fabric/hosts/routes.py): exact values derived by hand."""
+"""The cheap encodings behind the artifact parts' digests (railfabric/outputs/views.py, railfabric/outputs/digest.py)
+and the host routes' prefix merge and switch components (railfabric/hosts/routes.py): exact values derived by hand."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.address import Prefix
-from fabric.digest import ItemsDigest, combine
-from fabric.hosts.routes import _components, merge_prefixes
-from fabric.outputs import views
-from fabric.outputs.state_index import routed_view
-from fabric.outputs.views import (
+from railfabric.core.address import Prefix
+from railfabric.hosts.routes import _components, merge_prefixes
+from railfabric.outputs import views
+from railfabric.outputs.digest import ItemsDigest, combine
+from railfabric.outputs.state_index import routed_view
+from railfabric.outputs.views import (
     FLAT_LINK_FIELDS,
     LINK_FIELDS,
     link_values,
@@ -26,7 +26,7 @@ from fabric.outputs.views import (
     ports_and_routed,
     sessions_digested,
 )
-from fabric.topology import End, Link, LinkRole, Topology
+from railfabric.topology import End, Link, LinkRole, Topology
 
 
 def _p(text: str) -> Prefix:
@@ -148,7 +148,7 @@ def test_combine_is_each_part_then_a_nul() -> None:
 
 
 def test_cidr_keys_read_like_cidr_key() -> None:
-    from fabric.outputs.ipplan import cidr_keys
+    from railfabric.outputs.ipplan import cidr_keys
 
     # 10.4.0.1 = 10·2^24 + 4·2^16 + 1 = 167,772,160 + 262,144 + 1; 192.168.15.3 = 3,232,239,363
     assert cidr_keys(["10.4.0.1/31", "192.168.15.3/24", "0.0.0.0/0"]) == [(167772160 + 262144 + 1, 31),
@@ -167,13 +167,13 @@ def test_cidr_keys_read_like_cidr_key() -> None:
 def test_yaml_quoting_is_json(text: str) -> None:
     import json
 
-    from fabric.outputs.ansible_yaml import _quoted
+    from railfabric.outputs.ansible_yaml import _quoted
 
     assert _quoted(text) == json.dumps(text)
 
 
 def test_yaml_values_mark_jinja_openers_unsafe() -> None:
-    from fabric.outputs.ansible_yaml import _value
+    from railfabric.outputs.ansible_yaml import _value
 
     # every opener ({{ {% {#) is marked; a lone brace, a plain and a quoted text are not
     assert [_value(t) for t in ("a{{b", "{%x", "x {# y", "a{b", "abc", "a b")] == [
@@ -181,9 +181,9 @@ def test_yaml_values_mark_jinja_openers_unsafe() -> None:
 
 
 def test_docs_topology_digest_skips_only_management_and_override() -> None:
-    from fabric.digest import value_digest
-    from fabric.outputs.views import DOCS_SWITCH_FIELDS, docs_topology_values
-    from fabric.topology import Role, Switch
+    from railfabric.outputs.digest import value_digest
+    from railfabric.outputs.views import DOCS_SWITCH_FIELDS, docs_topology_values
+    from railfabric.topology import Role, Switch
 
     sw = Switch("p1-s1-rail0", "p1-s1-rail0", Role.RAIL, 1, 1, 1, "m1", "eos", 3, 4, ("pods", 0), (0, 1), 0, 0, None,
                 "r1", None, frozenset({9}), False)

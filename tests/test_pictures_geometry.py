@@ -15,10 +15,10 @@ from typing import NamedTuple
 
 import pytest
 
-from fabric.outputs.docs import docs_files
-from fabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts, fabric_facts, host_links_by_segment
-from fabric.outputs.pictures_glance import glance_svg
-from fabric.pipeline import Result, run
+from railfabric.outputs.docs import docs_files
+from railfabric.outputs.docs.facts import FabricFacts, PodFacts, SegmentFacts, fabric_facts, host_links_by_segment
+from railfabric.outputs.pictures_glance import glance_svg
+from railfabric.pipeline import Result, run
 from tests.helpers import EXAMPLE, base_inventory, mlag_inventory, run_data
 from tests.test_docs_pictures import _bench
 

@@ -1,4 +1,4 @@
-"""fabric.pipeline.run_with: the checks of an allocated fabric run in a forked process while the caller builds on it
+"""railfabric.pipeline.run_with: the checks of an allocated fabric run in a forked process while the caller builds on it
 (issue 13). The findings, the report and what is built must be exactly those of the serial run; a build on a
 fabric the checks reject is thrown away; nothing is lost when the checker process dies."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import fabric.pipeline as pipeline
-from fabric.core.finding import Finding, Severity
-from fabric.emit import build_files, build_models
-from fabric.findings import format_text
-from fabric.pipeline import Result, run, run_with
+import railfabric.pipeline as pipeline
+from railfabric.core.finding import Finding, Severity
+from railfabric.core.formats import format_text
+from railfabric.emit.build import build_files, build_models
+from railfabric.pipeline import Result, run, run_with
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"

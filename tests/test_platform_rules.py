@@ -1,4 +1,4 @@
-"""What each platform in use can express of the fabric-wide policy (fabric/rules/platform_rules.py).
+"""What each platform in use can express of the fabric-wide policy (railfabric/checks/rules/platform_rules.py).
 
 QOS005: NX-OS counts both watchdog times in polls (multipliers), Cumulus and Junos the detection time (robustness,
 detection count); SONiC and EOS take milliseconds. With poll_ms 200: detection 250 ms is ceil(250 / 200) = 2 polls
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.core.finding import Severity
+from railfabric.core.finding import Severity
 from tests.helpers import base_inventory, run_data, with_system
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fabric.cli import main
-from fabric.emit import build_files
+from railfabric.cli import main
+from railfabric.emit.build import build_files
 from tests.helpers import base_inventory, dump, run_data, write_files
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fabric.emit import build_files
-from fabric.pipeline import Result
+from railfabric.emit.build import build_files
+from railfabric.pipeline import Result
 from tests.helpers import base_inventory, run_data
 
 

@@ -1,5 +1,5 @@
 """serdes_lanes defaults from the port speed and breakouts (issue 8 §3.5; the table and its IEEE sources are in
-fabric/units.py): 800G = 8 × 100G, 400G = 8 × 50G, 200G = 4 × 50G, 100G = 4 × 25G, 40G = 4 × 10G, 25G = 1."""
+railfabric/core/units.py): 800G = 8 × 100G, 400G = 8 × 50G, 200G = 4 × 50G, 100G = 4 × 25G, 40G = 4 × 10G, 25G = 1."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from fabric.emit import build_files
-from fabric.intent import SwitchModel
+from railfabric.emit.build import build_files
+from railfabric.inventory.intent import SwitchModel
 from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from fabric.pipeline import run
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 
 

@@ -1,5 +1,5 @@
-"""Progress (fabric/progress.py, fabric/progress_rich.py): a bar on a terminal, plain lines for logs, nothing with -q
-or off a terminal, stdout untouched.
+"""Progress (railfabric/core/progress.py, railfabric/core/progress_rich.py): a bar on a terminal, plain lines for logs,
+nothing with -q or off a terminal, stdout untouched.
 
 The example (inventory/) has 34 switches, counted by hand from its YAML (see tests/test_cli.py): 4 super-spines;
 pod 1: 4 spines + 8 single-rail + 4 dual-rail (8 rails / 2) rail switches; pod 2: 4 spines + 2 multi-rail
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.progress import PlainProgress, SilentProgress, for_cli
+from railfabric.core.progress import PlainProgress, SilentProgress, for_cli
 from tests.helpers import EXAMPLE, ROOT
 
 SWITCHES = 34
@@ -125,7 +125,7 @@ def _drain(master: int) -> bytes:
 
 
 def test_for_cli_chooses_by_flags_and_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fabric.progress_rich import RichProgress
+    from railfabric.core.progress_rich import RichProgress
 
     monkeypatch.setenv("TERM", "xterm")
     master, slave = _pty_pair()
@@ -142,7 +142,7 @@ def test_for_cli_chooses_by_flags_and_terminal(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_rich_bar_draws_the_stage_and_its_count_on_a_terminal() -> None:
-    from fabric.progress_rich import RichProgress
+    from railfabric.core.progress_rich import RichProgress
 
     master, slave = _pty_pair()
     tty = os.fdopen(slave, "w")
@@ -164,8 +164,8 @@ def test_rich_bar_draws_the_stage_and_its_count_on_a_terminal() -> None:
 
 
 def test_render_tells_each_stage_and_counts_every_switch() -> None:
-    from fabric.emit import build_files
-    from fabric.pipeline import run
+    from railfabric.emit.build import build_files
+    from railfabric.pipeline import run
 
     rec = Recorder()
     files = build_files(run(EXAMPLE, rec), workers=1, progress=rec)
@@ -183,9 +183,9 @@ def test_render_tells_each_stage_and_counts_every_switch() -> None:
 def test_render_all_counts_chunks_of_forked_workers() -> None:
     """Two workers and at least 64 devices take the forked path: `done` is called per chunk, from a pool thread,
     and still adds up to every device (the example's 34 devices twice over: 68)."""
-    from fabric.device import build_devices
-    from fabric.emit import render_all
-    from fabric.pipeline import run
+    from railfabric.device import build_devices
+    from railfabric.emit.build import render_all
+    from railfabric.pipeline import run
 
     res = run(EXAMPLE)
     assert res.inventory is not None and res.topology is not None and res.plan is not None
@@ -198,9 +198,9 @@ def test_render_all_counts_chunks_of_forked_workers() -> None:
 
 
 def test_lab_pings_count_each_ping(monkeypatch: pytest.MonkeyPatch) -> None:
-    """fabric.lab.verify.pings calls done(1) per ping, whatever its outcome (the ping itself is a stand-in)."""
-    from fabric.lab import verify
-    from fabric.lab.expect import Ping
+    """railfabric.lab.verify.pings calls done(1) per ping, whatever its outcome (the ping itself is a stand-in)."""
+    from railfabric.lab import verify
+    from railfabric.lab.expect import Ping
 
     todo = [Ping(f"r{i}", "10.0.0.1", "10.0.0.2", "s1", 1500, i % 2 == 0, f"ping {i}") for i in range(6)]
     monkeypatch.setattr(verify, "ping", lambda _spec, p: (p.expect_ok, "stand-in"))
@@ -211,7 +211,7 @@ def test_lab_pings_count_each_ping(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_stages_do_not_import_rich() -> None:
-    code = ("import sys, fabric.pipeline, fabric.emit, fabric.lab.runner, fabric.progress\n"
+    code = ("import sys, railfabric.pipeline, railfabric.emit.build, railfabric.lab.runner, railfabric.core.progress\n"
             "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('rich.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
@@ -224,7 +224,7 @@ def _fabric(args: list[str], tmp: Path, tty_stderr: bool, term: str = "xterm-256
     """Run `fabric ARGS` (exit code, stdout, stderr); stderr on a pseudo-terminal when `tty_stderr`."""
     env = {**os.environ, "TERM": term, "PYTHONPATH": str(ROOT)}
     env.pop("NO_COLOR", None)
-    argv = [sys.executable, "-m", "fabric.cli", *args]
+    argv = [sys.executable, "-m", "railfabric.cli", *args]
     with open(tmp / "stdout", "w+b") as out:
         if not tty_stderr:
             proc = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, env=env, cwd=ROOT, timeout=120)

@@ -3,9 +3,9 @@ back to: a cell to quote, a formula character first and a NIC port without an ad
 
 from __future__ import annotations
 
-from fabric.outputs.railmap import railmap_files
-from fabric.outputs.views import Port, RailSubnet
-from fabric.topology import End, Link, LinkRole
+from railfabric.outputs.railmap import railmap_files
+from railfabric.outputs.views import Port, RailSubnet
+from railfabric.topology import End, Link, LinkRole
 
 HEAD = ["# railfabric host rail map v2",
         "host,gpu,nic,nic_port,rail,switch,switch_interface,vlan,address,gateway,mtu,bond,bond_mode"]
@@ -43,7 +43,7 @@ def test_plain_lines() -> None:
 
 def test_an_interface_name_to_quote_or_escape_takes_the_rows_of_cells() -> None:
     # one switch port named with a comma: csv.writer quotes it; one starting with '=': textsafe escapes it with a
-    # leading apostrophe (fabric/textsafe.py)
+    # leading apostrophe (railfabric/core/textsafe.py)
     assert _map("Eth,1") == [*HEAD, *H2, 'h10,1,1,1,1,r1,"Eth,1",101,10.1.0.20/24,10.1.0.1,9000,,']
     assert _map("=1")[-1] == "h10,1,1,1,1,r1,'=1,101,10.1.0.20/24,10.1.0.1,9000,,"
 

@@ -1,8 +1,8 @@
 """Anything that validates clean must render.
 
-tests/conftest.py records every inventory that `fabric.pipeline.run` validates without errors anywhere in the
+tests/conftest.py records every inventory that `railfabric.pipeline.run` validates without errors anywhere in the
 suite; the first test here runs last (conftest reorders it) and renders each of them in memory with
-`fabric.emit.build_files` (never into generated/). The property test does the same for random valid fabrics of
+`railfabric.emit.build.build_files` (never into generated/). The property test does the same for random valid fabrics of
 the stability generator, written as YAML and run through the real pipeline.
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 
-from fabric.core.finding import has_errors
-from fabric.emit import build_files
-from fabric.verify import verify
+from railfabric.core.finding import has_errors
+from railfabric.emit.build import build_files
+from railfabric.verify import verify
 from tests import conftest
 from tests.helpers import EXAMPLE, base_inventory, dump, write_files
 from tests.test_stability import inventories

@@ -2,7 +2,7 @@
 
 The example is all SONiC, so the fixture re-validates it with `fabric.platform: eos` (every switch becomes EOS;
 addresses, ASNs and ports do not depend on the platform). Expected values are derived by hand from inventory/
-and the layout rules in fabric/allocate.py and fabric/topology/expand.py:
+and the layout rules in railfabric/plan/allocate.py and railfabric/topology/expand.py:
 
 - p1-s1-rail3 (pod 1, segment 1, single-rail, rail 3): VLAN 100 + 3 = 103, subnet 172.16.3.0/24 (segment 1 of pod 1
   owns 172.16.0.0/21, rail r its r-th /24), gateway .1. 16 hosts on 2x400G breakouts of ports 1-7 and 9 (port 8
@@ -27,13 +27,13 @@ from pathlib import Path
 
 import pytest
 
-from fabric.allocate import allocate
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import Platform
-from fabric.pipeline import run
-from fabric.platforms.asic import AsicFamily
-from fabric.render import render_device
-from fabric.topology import expand
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.pipeline import run
+from railfabric.plan.allocate import allocate
+from railfabric.platforms.asic import AsicFamily
+from railfabric.topology import expand
 from tests.helpers import EXAMPLE
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "eos"
@@ -386,7 +386,7 @@ def test_every_switch_renders(configs: dict[str, str], devices: dict[str, Device
             assert ln == ln.rstrip() and "\t" not in ln, (name, ln)
             indent = len(ln) - len(ln.lstrip(" "))
             # EOS indents 3 spaces per level; the `platform trident mmu queue profile` block 4, as AVD's intended
-            # configs print it (fabric/platforms/eos_asic.py)
+            # configs print it (railfabric/platforms/eos_asic.py)
             assert indent % 3 == 0 or (indent == 4 and ln.lstrip().startswith("ingress ")), (name, ln)
         assert sorted(qos_map(text)) == list(range(64)), name
     assert "hostname core-ss1" in lines(configs["core-ss1"])

@@ -12,15 +12,15 @@ import dataclasses
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.device.interfaces import physical
-from fabric.pipeline import run
-from fabric.platforms.asic import AsicFamily
-from fabric.platforms.eos_asic import EOS_QUEUE_FORMS
-from fabric.platforms.nxos_config import build_view
-from fabric.platforms.sonic_config_db_buffers import buffer_tables
-from fabric.platforms.sonic_config_db_qos import map_tables, port_tables, qos_tables, scheduler_tables
-from fabric.render import environment
+from railfabric.configs.nxos.running_config import build_view
+from railfabric.configs.render import environment
+from railfabric.configs.sonic.config_db_buffers import buffer_tables
+from railfabric.configs.sonic.config_db_qos import map_tables, port_tables, qos_tables, scheduler_tables
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.device.interfaces import physical
+from railfabric.pipeline import run
+from railfabric.platforms.asic import AsicFamily
+from railfabric.platforms.eos_asic import EOS_QUEUE_FORMS
 from tests.helpers import EXAMPLE
 
 # the EOS partial for the example's QoS on its 7060x6-dual rail switches (asic: tomahawk-5, hardware.yml: the unicast
@@ -69,7 +69,7 @@ def test_render_once_text_and_reuse(devices: dict[str, DeviceConfig]) -> None:
 
 def test_eos_roce_ports_carry_the_block(devices: dict[str, DeviceConfig]) -> None:
     """Every RoCE port of an EOS switch ends with the block, and only those ports have it."""
-    from fabric.render import render_device
+    from railfabric.configs.render import render_device
 
     dev = devices["p1-s2-rail0-4"]
     text = render_device(dev)["running-config.cfg"]

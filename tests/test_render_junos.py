@@ -1,8 +1,8 @@
-"""Juniper Junos rendering (fabric/platforms/junos_conf.py + templates/junos/) of the example inventory.
+"""Juniper Junos rendering (railfabric/configs/junos/conf.py + templates/junos/) of the example inventory.
 
 The example is SONiC with one EOS segment; the fixture re-validates it with `fabric.platform: junos` (the EOS
 segment stays EOS: a segment's own platform wins). Expected values are derived by hand from inventory/ and the
-layout rules in fabric/allocate.py and fabric/topology/ (the same facts tests/test_render_eos.py derives):
+layout rules in railfabric/plan/allocate.py and railfabric/topology/ (the same facts tests/test_render_eos.py derives):
 
 - p1-s1-rail3 (pod 1, segment 1, single-rail, rail 3): VLAN 100 + 3 = 103, subnet 172.16.3.0/24 (segment 1 of pod 1
   owns 172.16.0.0/21, rail r its r-th /24), gateway .1. Its rail-switch slot is ((1-1)·8 + 0)·16 + 3 = 3, so its
@@ -31,13 +31,13 @@ import re
 
 import pytest
 
-from fabric.allocate import allocate
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import Platform
-from fabric.pipeline import run
-from fabric.render import render_device
-from fabric.topology import expand
-from fabric.verify.junos_tree import Node, parse
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.pipeline import run
+from railfabric.plan.allocate import allocate
+from railfabric.topology import expand
+from railfabric.verify.junos_tree import Node, parse
 from tests.helpers import EXAMPLE
 
 OUTPUT = "junos.conf"
@@ -273,7 +273,7 @@ def test_no_plaintext_secret_and_balanced(configs: dict[str, str]) -> None:
 
 
 def test_maximum_ecmp_takes_an_accepted_value() -> None:
-    from fabric.platforms.junos_conf import maximum_ecmp
+    from railfabric.configs.junos.conf import maximum_ecmp
 
     # accepted: 16, 32, 64, then steps of 32 up to 512; a width is rounded up to the next one
     assert [maximum_ecmp(w) for w in (1, 16, 17, 64, 65, 96, 97, 512)] == [16, 16, 32, 64, 96, 96, 128, 512]

@@ -1,11 +1,11 @@
-"""NVIDIA Cumulus Linux NVUE rendering (fabric/platforms/nvue_startup.py) of the example inventory, read back.
+"""NVIDIA Cumulus Linux NVUE rendering (railfabric/configs/nvue/startup.py) of the example inventory, read back.
 
 The fixture re-builds the example with `fabric.platform: nvue`: every switch becomes Cumulus except pod 1 segment 2,
 which says `platform: eos` itself, so the fabric is mixed. (Validated as a whole, that inventory is refused: pod 2
 bundles its uplinks in pairs with min-links 2, which NVUE bonds cannot say; test_bundle_rules below. The device
 model and the renderer do not depend on it, so the fixture renders every section anyway.) Addresses, ASNs and
 ports do not depend on the platform; the expected values are derived by hand from inventory/ and the layout rules
-(fabric/allocate.py, fabric/topology/):
+(railfabric/plan/allocate.py, railfabric/topology/):
 
 - loopbacks 10.0.0.0/20: 16 super-spine slots (limits.super_spines), then 8 pods × 16 spine slots = 128, so rail
   switch slot s has 10.0.0.(144 + s); p1-s1-rail3 is slot 3 → 10.0.0.147/32, ASN 4200100000 + 3 = 4200100003.
@@ -37,16 +37,16 @@ from typing import Any
 import pytest
 import yaml
 
-from fabric.allocate import allocate
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import Platform
-from fabric.outputs.ansible_filters import rf_vault_resolve
-from fabric.pipeline import run
-from fabric.platforms.nvue_startup import breakout_word, startup_yaml
-from fabric.platforms.nvue_system import ssh_key_entries
-from fabric.render import render_device
-from fabric.topology import expand
-from fabric.verify.run import verify
+from railfabric.configs.nvue.startup import breakout_word, startup_yaml
+from railfabric.configs.nvue.system import ssh_key_entries
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.outputs.ansible_filters import rf_vault_resolve
+from railfabric.pipeline import run
+from railfabric.plan.allocate import allocate
+from railfabric.topology import expand
+from railfabric.verify.run import verify
 from tests.helpers import EXAMPLE, base_inventory, codes, run_data, with_system
 
 OUTPUT = "startup.yaml"
@@ -228,7 +228,7 @@ def test_deterministic(devices: dict[str, DeviceConfig]) -> None:
 
 # --------------------------------------------------------------------------- Cumulus Linux 5.15's renamed forms
 # The same switches rendered for 5.14 (the default) and 5.15; the addresses, ASNs and ports are the ones derived at
-# the top of this file, only the NVUE spelling changes (fabric/platforms/nvue_release.py names each source).
+# the top of this file, only the NVUE spelling changes (railfabric/platforms/nvue_release.py names each source).
 
 
 def _at(dev: DeviceConfig, release: str, **changes: Any) -> dict[str, Any]:
@@ -309,7 +309,7 @@ def test_roce_is_switched_by_state_in_5_15(devices: dict[str, DeviceConfig]) -> 
 
 def test_the_5_15_file_passes_the_push_access_check(devices: dict[str, DeviceConfig]) -> None:
     """The pre-flight reads eth0 from either side of the renaming: `ipv4` address and the interface's `vrf`."""
-    from fabric.platforms import nvue_ansible as nvue
+    from railfabric.configs.nvue import ansible_plugin as nvue
 
     dev = devices["p1-s1-rail3"]
     doc = [{"set": _at(dev, "5.15")}]
@@ -351,7 +351,7 @@ def test_mlag_renders(tmp_path: Path) -> None:
     seg = data["pods"][0]["segments"][0]
     seg["host_groups"] = [{"model": "h2d", "count": 4}]
     seg["dual_homing"] = "mlag"
-    from fabric.cli import main
+    from railfabric.cli import main
 
     result = run_data(tmp_path, data)
     assert [f for f in result.findings if f.severity == "error"] == []
@@ -365,7 +365,7 @@ def test_mlag_renders(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example rendered with NVUE rail switches under SONiC spines (pod 1 segment 1 on nvue)."""
-    from fabric.cli import main
+    from railfabric.cli import main
 
     base = tmp_path_factory.mktemp("nvue")
     inv = base / "inv"
@@ -430,8 +430,8 @@ def test_host_vars_point_at_the_yaml(rendered: Path) -> None:
 
 
 def test_nvue_access_check(devices: dict[str, DeviceConfig], tmp_path: Path) -> None:
-    from fabric.outputs import ansible_filters as f
-    from fabric.platforms import nvue_ansible as nvue
+    from railfabric.configs.nvue import ansible_plugin as nvue
+    from railfabric.outputs import ansible_filters as f
 
     dev = devices["p1-s1-rail3"]
     text = render_device(dev)[OUTPUT]
@@ -450,7 +450,7 @@ def test_nvue_access_check(devices: dict[str, DeviceConfig], tmp_path: Path) -> 
 
 
 def test_nvue_drain_commands(devices: dict[str, DeviceConfig]) -> None:
-    from fabric.platforms import nvue_ansible as nvue
+    from railfabric.configs.nvue import ansible_plugin as nvue
 
     doc = yaml.safe_load(render_device(devices["p1-spine1"])[OUTPUT])
     # p1-spine1 (ASN 4200001001) has two peer groups: RAIL-SWITCHES (down) and SUPER-SPINES (up)
@@ -502,8 +502,8 @@ def test_bundle_rules(tmp_path: Path) -> None:
 
 def test_sized_skeleton_on_nvue_validates(tmp_path: Path) -> None:
     """`fabric size --switch-model sn5600` (64 × 800G, breakouts 2x400G and 4x200G: the SN5600 data sheet as
-    fabric/sizing.py presets() has it) printed for NVUE validates clean, push account included (MGMT001)."""
-    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+    railfabric/plan/sizing.py presets() has it) printed for NVUE validates clean, push account included (MGMT001)."""
+    from railfabric.plan.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
 
     sized = size_fabric(1024, host_preset("dgx-h100"), switch_preset("sn5600"))
     (tmp_path / "fabric.yml").write_text(inventory_skeleton(sized, platform="nvue"), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Cisco NX-OS rendering (templates/nxos/ through fabric/platforms/nxos_config.py) of the example inventory.
+"""Cisco NX-OS rendering (templates/nxos/ through railfabric/configs/nxos/running_config.py) of the example inventory.
 
 The fixture re-validates the example with `fabric.platform: nxos` (every switch becomes NX-OS; addresses, ASNs and
 ports do not depend on the platform, so the derivations of tests/test_render_eos.py carry over). Derived by hand:
@@ -28,15 +28,15 @@ from pathlib import Path
 
 import pytest
 
-from fabric.allocate import allocate
-from fabric.device import DeviceConfig, build_devices
-from fabric.intent import Platform
-from fabric.pipeline import run
-from fabric.platforms import PLATFORMS
-from fabric.platforms.nxos_config import build_view, kbytes, percentages
-from fabric.render import render_device
-from fabric.topology import expand
-from fabric.verify.nxos import read_nxos
+from railfabric.configs.nxos.running_config import build_view, kbytes, percentages
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.inventory.intent import Platform
+from railfabric.pipeline import run
+from railfabric.plan.allocate import allocate
+from railfabric.platforms import PLATFORMS
+from railfabric.topology import expand
+from railfabric.verify.nxos import read_nxos
 from tests.helpers import EXAMPLE
 
 OUTPUT = "running-config.cfg"
@@ -375,7 +375,7 @@ def test_system(configs: dict[str, str]) -> None:
 
 def test_banner_delimiter_is_not_free_text() -> None:
     # the banner ends at the first ^: no inventory line can hold one, so none can end it early and add config
-    from fabric.textsafe import FREE_TEXT_CHARS, free_text_problem
+    from railfabric.core.textsafe import FREE_TEXT_CHARS, free_text_problem
 
     assert "^" not in FREE_TEXT_CHARS
     assert free_text_problem("hi ^ there") is not None
@@ -439,7 +439,7 @@ def test_mixed_fabric_renders_and_verifies_clean(tmp_path: Path, capsys: pytest.
     TCP is PLAT001 on NX-OS, so the copy uses UDP."""
     import shutil
 
-    from fabric.cli import main
+    from railfabric.cli import main
 
     inv = tmp_path / "inv"
     shutil.copytree(EXAMPLE, inv)
@@ -477,7 +477,7 @@ def test_nexus_presets_size_and_validate(tmp_path: Path) -> None:
     rail). The skeleton names platform nxos, carries the push account (full replace) and validates clean."""
     import yaml
 
-    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+    from railfabric.plan.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
     from tests.helpers import run_data
 
     gx2a, sg2 = switch_preset("n9364d-gx2a"), switch_preset("n9364e-sg2")
@@ -493,7 +493,7 @@ def test_nexus_presets_size_and_validate(tmp_path: Path) -> None:
 
 def test_nexus_model_renders_400g_breakouts(tmp_path: Path) -> None:
     """The mini fabric on the 9364E-SG2 model: 4 hosts × 400G per rail switch on ports 1-2 as 2x400G."""
-    from fabric.emit import build_files
+    from railfabric.emit.build import build_files
     from tests.helpers import NEXUS_9364E_SG2, base_inventory, run_data, with_system
 
     data = with_system(base_inventory())
@@ -514,7 +514,7 @@ def test_inventory_text_stays_in_its_line(tmp_path: Path) -> None:
     """Free text reaches the NX-OS config in the banner and the SNMP contact/location: every character validation
     lets through (letters, digits, space, _ . , : / ( ) + # @ & -) stays inside its own line, the banner ends at
     the delimiter ^ that free text can never hold, and text that could close it or add a line is refused first."""
-    from fabric.emit import build_files
+    from railfabric.emit.build import build_files
     from tests.helpers import base_inventory, run_data, with_system
 
     odd = "Row 7 (B) #3 @DC1 & lab: a/b+c, d_e.f-g"

@@ -1,4 +1,4 @@
-"""Texts the SONiC renderer makes once and shares (fabric/platforms/sonic_config_db.py members, sonic_frr.py): the
+"""Texts the SONiC renderer makes once and shares (railfabric/configs/sonic/config_db.py members, sonic_frr.py): the
 file assembled from them is the whole document serialised at once, and a device that differs from another in one
 value the shared text reads gets its own text, whatever was rendered before it.
 
@@ -16,13 +16,13 @@ import json
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.device.routing import Neighbor, PeerGroup
-from fabric.pipeline import run
-from fabric.platforms import PLATFORMS
-from fabric.platforms.sonic_config_db import buffer_members, config_db, config_db_tables, document, dumps, members
-from fabric.platforms.sonic_frr import neighbor_lines
-from fabric.render import environment, platform_filters, render_device
+from railfabric.configs import sonic as sonic_configs
+from railfabric.configs.render import environment, platform_filters, render_device
+from railfabric.configs.sonic.config_db import buffer_members, config_db, config_db_tables, document, dumps, members
+from railfabric.configs.sonic.frr import neighbor_lines
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.device.routing import Neighbor, PeerGroup
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE
 
 
@@ -137,13 +137,13 @@ def test_frr_conf_neighbors_per_device(rail0: DeviceConfig) -> None:
 
 
 def test_platform_filters_registered_once() -> None:
-    assert PLATFORMS["sonic"].filters == (("frr_neighbors", "fabric.platforms.sonic_frr:neighbor_lines"),)
+    assert {"frr_neighbors": neighbor_lines} == sonic_configs.FILTERS  # railfabric/configs/sonic/__init__.py
     assert platform_filters() == {"frr_neighbors": neighbor_lines}
     assert environment().filters["frr_neighbors"] is neighbor_lines
 
 
 def test_port_texts_made_once_per_value_and_bounded() -> None:
-    from fabric.platforms.sonic_config_db_ports import LANES_TEXT, MTU_TEXT, _Texts
+    from railfabric.configs.sonic.config_db_ports import LANES_TEXT, MTU_TEXT, _Texts
 
     assert LANES_TEXT[(0, 1, 2, 3)] == "0,1,2,3" and LANES_TEXT[(4, 5, 6, 7)] == "4,5,6,7"
     assert MTU_TEXT[9216] == "9216" and MTU_TEXT[9100] == "9100"

@@ -1,6 +1,7 @@
-"""SONiC rendering (config_db.json: fabric/platforms/sonic_config_db*.py; frr.conf: templates/sonic/) of the shipped
+"""SONiC rendering (config_db.json: railfabric/platforms/sonic_config_db*.py; frr.conf: templates/sonic/) of the shipped
 example (with its EOS segment, pod 1 segment 2, moved to SONiC: tests/helpers.py example_all_sonic), checked against
-values derived by hand from inventory/ and the layout rules of fabric/allocate.py and fabric/topology/expand.py.
+values derived by hand from inventory/ and the layout rules of railfabric/plan/allocate.py and
+railfabric/topology/expand.py.
 
 Derivations (example limits: 16 super-spines, 8 pods × 16 spines, 8 segments per pod × 16 rail switches,
 64 uplinks per rail switch, a /21 of 172.16.0.0/12 per segment; sn5600 = 64 × 800G with 8 serdes lanes, so SONiC
@@ -33,9 +34,9 @@ from pathlib import Path
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.pipeline import run
-from fabric.render import render_device
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.pipeline import run
 from tests.helpers import ROOT, example_all_sonic
 
 GOLDEN = ROOT / "tests" / "golden" / "sonic"
@@ -319,8 +320,8 @@ def test_golden(rendered: dict[str, dict[str, str]], host: str, filename: str) -
 
 def test_port_lanes_follow_sequential_serdes_numbering() -> None:
     """sn5600: 8 serdes lanes per port; a 2x400G breakout gives each half 4 lanes; native 800G ports all 8."""
-    from fabric.device import build_devices
-    from fabric.pipeline import run
+    from railfabric.device import build_devices
+    from railfabric.pipeline import run
     from tests.helpers import EXAMPLE
 
     r = run(EXAMPLE)

@@ -1,7 +1,7 @@
 """A second `fabric render` into the same place waits for the first (issue 28): the README promises it waits up to
-60 s (fabric.outdir.LOCK_WAIT_S) and then exits 2; it used to render at once and then exit 2 with "another fabric
-render wrote it while this one ran (EBUSY)". The lock is a flock on the output's parent directory, held by another
-process here (a small Python program), as another render would hold it."""
+60 s (railfabric.emit.outdir.LOCK_WAIT_S) and then exits 2; it used to render at once and then exit 2 with "another
+fabric render wrote it while this one ran (EBUSY)". The lock is a flock on the output's parent directory, held by
+another process here (a small Python program), as another render would hold it."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from fabric import outdir
-from fabric.cli import main
+from railfabric.cli import main
+from railfabric.emit import outdir
 from tests.helpers import EXAMPLE, ROOT
 
 HOLDER = """
@@ -75,7 +75,7 @@ def test_two_renders_started_together_both_succeed(tmp_path: Path) -> None:
     second to write found the first's output and exited 2 (EBUSY). Now the second waits, then finds it up to date."""
     holder = _hold(tmp_path, 3.0)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "fabric.cli", *_render(tmp_path / "gen")]
+    cmd = [sys.executable, "-m", "railfabric.cli", *_render(tmp_path / "gen")]
     try:
         renders = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
                    for _ in range(2)]

@@ -1,5 +1,5 @@
-"""The whole-run reuse (fabric.reuse), the background hashing of an earlier render (fabric.intact) and the fast
-unified diff of `render --check` (issue 13).
+"""The whole-run reuse (railfabric.emit.reuse), the background hashing of an earlier render (railfabric.emit.intact) and
+the fast unified diff of `render --check` (issue 13).
 
 The example inventory validates without a single finding, so after a render into a temporary directory a second
 `render --check` with the same inventory and the same railfabric has nothing to validate or render: every file is
@@ -21,14 +21,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import fabric.digest as digest
-import fabric.intact as intact
-import fabric.pipeline as pipeline
-from fabric import reuse
-from fabric.cli import main
-from fabric.emit import build_files, unified, write_tree
-from fabric.load import load_inventory
-from fabric.pipeline import run
+import railfabric.emit.intact as intact
+import railfabric.outputs.digest as digest
+import railfabric.pipeline as pipeline
+from railfabric.cli import main
+from railfabric.emit import reuse
+from railfabric.emit.build import build_files, unified, write_tree
+from railfabric.inventory.load import load_inventory
+from railfabric.pipeline import run
 from tests.test_incremental import _inventory
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -401,7 +401,7 @@ def test_the_inventory_is_loaded_once(out: Path, tmp_path: Path, capsys: pytest.
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole-run reuse loads the inventory to digest it; when the inventory did change, the pipeline goes on
     with that load instead of reading every file again."""
-    import fabric.load as load
+    import railfabric.inventory.load as load
 
     calls: list[Path] = []
     real = load.load_inventory

@@ -1,6 +1,6 @@
-"""The rollout playbook's filter plugins (the shared fabric/outputs/ansible_filters.py → filter_plugins/railfabric.py,
-each platform's fabric/platforms/<name>_ansible.py → railfabric_<name>.py): each decision with hand-written inputs
-and expected values."""
+"""The rollout playbook's filter plugins (the shared railfabric/outputs/ansible_filters.py →
+filter_plugins/railfabric.py, each platform's railfabric/configs/<name>/ansible_plugin.py → railfabric_<name>.py): each
+decision with hand-written inputs and expected values."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric.outputs import ansible_filters as f
-from fabric.platforms import PLATFORMS
-from fabric.platforms import eos_ansible as eos
-from fabric.platforms import nxos_ansible as nxos
-from fabric.platforms import sonic_ansible as sonic
+from railfabric.configs.eos import ansible_plugin as eos
+from railfabric.configs.nxos import ansible_plugin as nxos
+from railfabric.configs.sonic import ansible_plugin as sonic
+from railfabric.outputs import ansible_filters as f
+from railfabric.platforms import PLATFORMS
 
 EOS_OK = """\
 vrf instance MGMT
@@ -148,10 +148,10 @@ def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
     family's conditions)."""
     import yaml
 
-    from fabric.device import build_devices
-    from fabric.pipeline import run
-    from fabric.platforms.sonic_config_db import ROWS, TABLES
-    from fabric.render import render_device
+    from railfabric.configs.render import render_device
+    from railfabric.configs.sonic.config_db import ROWS, TABLES
+    from railfabric.device import build_devices
+    from railfabric.pipeline import run
     from tests.helpers import EXAMPLE, mlag_inventory, run_data
 
     assert sonic.OWNED_TABLES >= TABLES, sorted(TABLES - sonic.OWNED_TABLES)
@@ -242,7 +242,7 @@ def test_lldp_verification() -> None:
 
 
 PLUGIN_FILES = {"railfabric.py": Path(f.__file__),
-                **{f"railfabric_{n}.py": Path(sonic.__file__).parent / p.ansible_plugin
+                **{f"railfabric_{n}.py": Path(sonic.__file__).parent.parent / n / p.ansible_plugin
                    for n, p in PLATFORMS.items() if p.ansible_plugin}}
 
 
@@ -332,7 +332,7 @@ def test_access_check_by_platform(tmp_path) -> None:
 
 def test_sonic_and_nvue_read_frr_and_lldpd_alike() -> None:
     """Both run FRR and lldpd: the two copies of the readers (a plugin cannot import its sibling) give the same."""
-    from fabric.platforms import nvue_ansible as nvue
+    from railfabric.configs.nvue import ansible_plugin as nvue
 
     frr = {"ipv4Unicast": {"peers": {"10.4.0.0": {"remoteAs": 4200001001, "state": "Established"},
                                      "10.4.0.2": {"state": "Active"}}}}
@@ -472,7 +472,7 @@ def test_nxos_owned_prefixes_cover_every_rendered_line(tmp_path) -> None:
     next to the new one)."""
     import yaml
 
-    from fabric.emit import build_files
+    from railfabric.emit.build import build_files
     from tests.helpers import EXAMPLE, base_inventory, run_data, with_system
 
     data = with_system(base_inventory())

@@ -1,4 +1,4 @@
-"""rollout_plan (fabric/outputs/rollout.py) looks up the waves a switch may not join; these tests hold it to the
+"""rollout_plan (railfabric/outputs/rollout.py) looks up the waves a switch may not join; these tests hold it to the
 plain first fit it must equal (every wave of the role tried in order), on random fabrics, and to the hand-derived
 waves of a small one."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fabric.outputs._common import natural_key
-from fabric.outputs.rollout import ROLE_ORDER, RolloutSwitch, _keys, neighbours, rollout_plan
+from railfabric.outputs._common import natural_key
+from railfabric.outputs.rollout import ROLE_ORDER, RolloutSwitch, _keys, neighbours, rollout_plan
 
 
 def _first_fit(view: dict[str, RolloutSwitch]) -> tuple[tuple[str, ...], ...]:

@@ -39,8 +39,8 @@ import paramiko
 import pytest
 import yaml
 
-from fabric.intent_system import PLACEHOLDER_RE
-from fabric.platforms import junos_ansible as junos
+from railfabric.configs.junos import ansible_plugin as junos
+from railfabric.inventory.intent_system import PLACEHOLDER_RE
 from tests.helpers import base_inventory, with_system
 from tests.junos_standin import config as jconf
 from tests.junos_standin.server import StandIn, Switch, calls, switches

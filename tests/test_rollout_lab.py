@@ -9,7 +9,7 @@ logged), and `vtysh` / `frr-reload.py` are the real ones for the switch's FRR (`
 stand-in's `exec` so they are logged too. The playbook is generated/ansible/deploy.yml unchanged: only the
 sonic_* command variables and a local connection differ, in a second inventory source.
 
-Planned order (fabric/outputs/rollout.py): rail switches, then spines: p1-s1-rail0 (wave 1, the canary),
+Planned order (railfabric/outputs/rollout.py): rail switches, then spines: p1-s1-rail0 (wave 1, the canary),
 p1-s1-rail1 (same segment: wave 2), p1-spine1 (cabled to both rails: wave 3), p1-spine2 (spines of one pod: wave 4).
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from fabric.lab.model import ns_name
-from fabric.lab.runs import new_run_id
-from fabric.pipeline import run
+from railfabric.lab.model import ns_name
+from railfabric.lab.runs import new_run_id
+from railfabric.pipeline import run
 from tests.helpers import base_inventory
 from tests.rollout_support import (
     FACTS,
@@ -48,7 +48,7 @@ TIMEOUT = 12  # rollout_verify_timeout of the broken run: how long verification 
 def _need_lab() -> None:
     if os.geteuid() != 0:
         pytest.skip("the FRR lab needs root (network namespaces, FRR daemons); CI runs it as root")
-    from fabric.lab.daemons import check_frr
+    from railfabric.lab.daemons import check_frr
 
     why = check_frr()
     assert why is None, why  # root without FRR: make test installs it: tests/tools/install.sh
@@ -98,7 +98,7 @@ def _drain_moves_traffic(cfg_root: Path, frr: dict[str, str]) -> None:
     """The drain the playbook applies (rf_drain) moves traffic for real: p1-s1-rail0 reaches p1-s1-rail1's
     loopback over both spines (2 ECMP next hops); with p1-spine1 drained (its ASN prepended 3 more times on
     everything it advertises) only over p1-spine2 (1 next hop); undrained, over both again."""
-    from fabric.outputs.ansible_filters import rf_drain, rf_undrain
+    from railfabric.outputs.ansible_filters import rf_drain, rf_undrain
 
     loopback = next(line.split()[-1] for line in frr["p1-s1-rail1"].splitlines()
                     if line.startswith(" bgp router-id")) + "/32"
@@ -132,9 +132,9 @@ def _changes(log: list[dict]) -> list[tuple[str, str]]:
 
 def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
     _need_lab()
-    from fabric.lab import run_lab
-    from fabric.lab.runs import Registry
-    from fabric.lab.teardown import teardown_saved
+    from railfabric.lab import run_lab
+    from railfabric.lab.runs import Registry
+    from railfabric.lab.teardown import teardown_saved
 
     started = time.monotonic()
     data = base_inventory()

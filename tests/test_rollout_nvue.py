@@ -4,7 +4,7 @@ timer, FRR's and lldpd's JSON; every call logged). How a switch's tasks reach it
 
 The fabric: tests.helpers' mini inventory on NVUE (with the minimal `system:`: push account netops, system-admin,
 its hash from the vault variable netops_password_hash). Derived by hand from tests/helpers.py _BASE:
-- rollout order (fabric/outputs/rollout.py): p1-s1-rail0 (canary), p1-s1-rail1 (same segment), p1-spine1 (cabled
+- rollout order (railfabric/outputs/rollout.py): p1-s1-rail0 (canary), p1-s1-rail1 (same segment), p1-spine1 (cabled
   to both rails), p1-spine2 (spines of one pod): one switch per wave;
 - ASNs: rail switch slot s → 4200100000 + s; pod 1 spines 4200001001;
 - fabric links 10.32.0.0/11, 16 uplinks per rail switch: rail slot s, uplink u (u=0 → p1-spine1, u=1 →
@@ -318,7 +318,7 @@ def test_standin_drain_confirm_and_the_timer(tmp_path: Path, capsys) -> None:
 
 
 def test_mask_hides_each_vault_value_as_written_and_as_nvue_quotes_it() -> None:
-    from fabric.platforms.nvue_ansible import rf_nvue_mask
+    from railfabric.configs.nvue.ansible_plugin import rf_nvue_mask
 
     lines = ["nv set system aaa user netops hashed-password $6$abc", 'nv set system banner "say \\"hi\\""',
              "nv set system hostname sw1"]

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.platforms import nxos_ansible
+from railfabric.configs.nxos import ansible_plugin as nxos_ansible
 from tests.helpers import base_inventory, with_system
 from tests.nxos_standin import config, server
 from tests.rollout_support import ansible_env, lab_inventory, playbook, render

@@ -1,4 +1,4 @@
-"""The rollout order and waves (fabric/outputs/rollout.py), derived by hand from the example fabric.
+"""The rollout order and waves (railfabric/outputs/rollout.py), derived by hand from the example fabric.
 
 Example (inventory/): pod 1 = segment 1 with 8 single-rail switches p1-s1-rail0..7 and segment 2 with 4 dual-rail
 switches p1-s2-rail0-4 .. rail3-7, 4 spines; pod 2 = one segment of 2 multi-rail switches, 4 spines; pod 3 = one
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fabric.device import build_devices
-from fabric.outputs.rollout import conflicts, neighbours, rollout_plan
-from fabric.pipeline import run
+from railfabric.device import build_devices
+from railfabric.outputs.rollout import conflicts, neighbours, rollout_plan
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 
 
@@ -112,7 +112,7 @@ def test_mini_fabric_order(tmp_path: Path) -> None:
 
 
 def test_inventory_and_plan_files(tmp_path: Path) -> None:
-    from fabric.outputs.ansible import ansible_files
+    from railfabric.outputs.ansible import ansible_files
 
     res = run_data(tmp_path, base_inventory())
     files = ansible_files(build_devices(res.inventory, res.topology, res.plan))
@@ -123,12 +123,12 @@ def test_inventory_and_plan_files(tmp_path: Path) -> None:
     assert yaml.safe_load(files["ansible/rollout_plan.yml"]) == {"rollout_wave_sizes": [1, 1, 1, 1]}
     assert yaml.safe_load(files["ansible/host_vars/p1-spine2.yml"])["rollout_wave"] == 4
     # the playbook files are copied verbatim from templates/ansible/
-    from fabric.render import TEMPLATES
+    from railfabric.configs.render import TEMPLATES
 
     assert files["ansible/deploy.yml"] == (TEMPLATES / "ansible" / "deploy.yml").read_text()
     assert files["ansible/tasks/sonic.yml"] == (TEMPLATES / "sonic" / "ansible" / "tasks" / "sonic.yml").read_text()
     assert "class FilterModule" in files["ansible/filter_plugins/railfabric.py"]
     # each platform's plugin copied verbatim, named as the shared plugin looks it up (railfabric_<platform>.py)
-    from fabric.platforms import eos_ansible
+    from railfabric.configs.eos import ansible_plugin as eos_ansible
 
     assert files["ansible/filter_plugins/railfabric_eos.py"] == Path(eos_ansible.__file__).read_text()

@@ -251,7 +251,7 @@ def test_a_batch_never_spans_two_waves(tmp_path: Path) -> None:
     from tests.helpers import EXAMPLE, ROOT
 
     gen = tmp_path / "generated"
-    proc = subprocess.run([sys.executable, "-m", "fabric.cli", "render", str(EXAMPLE), "--out", str(gen)],
+    proc = subprocess.run([sys.executable, "-m", "railfabric.cli", "render", str(EXAMPLE), "--out", str(gen)],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     env = ansible_env(tmp_path / "ansible")  # the example has EOS switches: network_cli must resolve

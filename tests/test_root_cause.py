@@ -1,4 +1,4 @@
-"""Root cause first (fabric.core.causes) and isolation of an unknown key: every count below is derived by hand from
+"""Root cause first (railfabric.core.causes) and isolation of an unknown key: every count below is derived by hand from
 the shipped example (inventory/), edited on a copy."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric.cli import main
-from fabric.core.causes import fold
-from fabric.core.finding import Cause, Finding, Severity, exit_code
-from fabric.core.source_map import Location
-from fabric.pipeline import Result, run
+from railfabric.cli import main
+from railfabric.core.causes import fold
+from railfabric.core.finding import Cause, Finding, Severity, exit_code
+from railfabric.core.source_map import Location
+from railfabric.pipeline import Result, run
 from tests.helpers import EXAMPLE
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from fabric.address import ntoa
-from fabric.core.finding import Severity, exit_code
-from fabric.pipeline import run
-from fabric.topology import LinkRole
+from railfabric.core.address import ntoa
+from railfabric.core.finding import Severity, exit_code
+from railfabric.pipeline import run
+from railfabric.topology import LinkRole
 from tests.helpers import base_inventory, codes, run_data, write_files
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from fabric.cli import main
+from railfabric.cli import main
 from tests.helpers import EXAMPLE
 
 SCHEMA_FILE = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fabric.core.finding import Finding, exit_code
-from fabric.core.source_map import Location
-from fabric.pipeline import Result, run
+from railfabric.core.finding import Finding, exit_code
+from railfabric.core.source_map import Location
+from railfabric.pipeline import Result, run
 from tests.helpers import SONIC_BUFFERS_FLOW, base_inventory, codes, dump, run_data, write_files
 
 

@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 import yaml
 
-from fabric.cli import main
-from fabric.schema_files import PER_FILE_PATH, per_file_schema, schema_text, whole_inventory_schema
+from railfabric.cli import main
+from railfabric.inventory.schema_files import PER_FILE_PATH, per_file_schema, schema_text, whole_inventory_schema
 from tests.helpers import EXAMPLE, ROOT
 
 COMMITTED = ROOT / PER_FILE_PATH
@@ -36,7 +36,7 @@ def _committed() -> dict[str, Any]:
 
 
 def test_the_committed_schema_is_what_fabric_schema_per_file_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    # stale check: regenerate with `make schema` after a change to fabric/intent*.py
+    # stale check: regenerate with `make schema` after a change to railfabric/inventory/intent*.py
     assert main(["schema", "--per-file"]) == 0
     assert capsys.readouterr().out == COMMITTED.read_text(encoding="utf-8"), "stale: run `make schema`"
 

@@ -1,4 +1,4 @@
-"""`fabric size` (fabric/sizing.py) against NVIDIA's DGX SuperPOD tables (../shared/REFERENCE.md §4.1) and the
+"""`fabric size` (railfabric/plan/sizing.py) against NVIDIA's DGX SuperPOD tables (../shared/REFERENCE.md §4.1) and the
 k-ary fat-tree formulas (§4.3). Where our model differs from a published number we assert our own value and say
 why in a comment; the model is never bent to hit a number it cannot justify.
 
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fabric.core.finding import Severity
-from fabric.pipeline import Result, run
-from fabric.sizing import (
+from railfabric.core.finding import Severity
+from railfabric.pipeline import Result, run
+from railfabric.plan.sizing import (
     HostSpec,
     Sizing,
     SwitchSpec,
@@ -401,7 +401,7 @@ def test_errors(call, message: str) -> None:
 
 
 def test_cli_size(capsys) -> None:
-    from fabric.cli import main
+    from railfabric.cli import main
 
     # H100 4 SU: 32 leaves, 16 spines (NVIDIA's table), asked through the command line
     assert main(["size", "--gpus", "1024", "--host-model", "dgx-h100", "--switch-model", "qm9700"]) == 0

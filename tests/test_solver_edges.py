@@ -11,14 +11,14 @@ import shutil
 from fractions import Fraction
 from pathlib import Path
 
-from fabric.core.finding import Severity
-from fabric.device import build_devices
-from fabric.outputs.docs import fabric_markdown
-from fabric.pipeline import run
-from fabric.render import render_device
-from fabric.solver.bisection import allowance
-from fabric.solver.capacity import exact
-from fabric.solver.text import report_text
+from railfabric.checks.solver.bisection import allowance
+from railfabric.checks.solver.capacity import exact
+from railfabric.checks.solver.text import report_text
+from railfabric.configs.render import render_device
+from railfabric.core.finding import Severity
+from railfabric.device import build_devices
+from railfabric.outputs.docs import fabric_markdown
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 from tests.test_solver_capacity import worked_example
 from tests.test_solver_graph import two_segments

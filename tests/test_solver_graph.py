@@ -11,10 +11,10 @@ import copy
 import shutil
 from pathlib import Path
 
-from fabric.core.finding import Severity
-from fabric.pipeline import run
-from fabric.solver.bisection import contract, flow_network, max_flow
-from fabric.solver.failures import single_homed_findings
+from railfabric.checks.solver.bisection import contract, flow_network, max_flow
+from railfabric.checks.solver.failures import single_homed_findings
+from railfabric.core.finding import Severity
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 
 HOSTS = ["p1-s1-gpu001", "p1-s1-gpu002", "p1-s1-gpu003", "p1-s1-gpu004"]

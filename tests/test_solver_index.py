@@ -1,5 +1,5 @@
-"""The shortcuts the shared link index allows (fabric/solver/index.py): each one proven on a clean fabric, and each
-broken by a single odd port or switch, which the check then reports exactly as before.
+"""The shortcuts the shared link index allows (railfabric/checks/solver/index.py): each one proven on a clean fabric,
+and each broken by a single odd port or switch, which the check then reports exactly as before.
 
 base_inventory(): sw64 = 64 × 800G, breakout 2x400G; segment 1 single-rail, 2 rails (p1-s1-rail0, p1-s1-rail1), 4
 hosts of 2 × 400G NICs. On p1-s1-rail0 host n's NIC 0 lands on port (n-1)//2+1 lane (n-1)%2+1 (host 1 → 1/1, host 2
@@ -12,13 +12,13 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from fabric.allocate import Plan
-from fabric.core.source_map import SourceMap
-from fabric.intent import Inventory
-from fabric.rules.buffer_rules import check_buffers
-from fabric.solver.index import link_index
-from fabric.solver.rails import _ports_fine, check_port_use
-from fabric.topology import End, Link, Topology
+from railfabric.checks.rules.buffer_rules import check_buffers
+from railfabric.checks.solver.index import link_index
+from railfabric.checks.solver.rails import _ports_fine, check_port_use
+from railfabric.core.source_map import SourceMap
+from railfabric.inventory.intent import Inventory
+from railfabric.plan.allocate import Plan
+from railfabric.topology import End, Link, Topology
 from tests.helpers import SONIC_BUFFERS, base_inventory, run_data
 
 

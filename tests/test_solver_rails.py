@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from fabric.pipeline import run
+from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 
 

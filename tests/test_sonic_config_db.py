@@ -1,7 +1,7 @@
-"""The SONiC config_db builder (fabric/platforms/sonic_config_db.py) on the shipped example, its serialisation, and
+"""The SONiC config_db builder (railfabric/configs/sonic/config_db.py) on the shipped example, its serialisation, and
 how render.py calls it.
 
-Hand derivations for p1-s1-rail0 (inventory/; the layout rules of fabric/allocate.py and fabric/topology/):
+Hand derivations for p1-s1-rail0 (inventory/; the layout rules of railfabric/plan/allocate.py and railfabric/topology/):
 - rail tier slot 0 → ASN rail_switch_base 4200100000 + 0; device slot 16 super-spines + 8 pods × 16 spines + 0 =
   144 → loopback 10.0.0.0/20 + 144 = 10.0.0.144/32; management 192.168.0.0/20 from first_offset 16: .16 + 144 =
   192.168.0.160/20, gateway pools.management.gateway 192.168.0.1.
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from fabric.device import DeviceConfig, build_devices
-from fabric.pipeline import run
-from fabric.platforms import PLATFORMS
-from fabric.platforms.sonic_config_db import TABLES, config_db, config_db_tables, dumps, identity_tables, sonic_type
-from fabric.render import RenderError, builder_function, render_device
+from railfabric.configs.render import RenderError, builder_for, render_device
+from railfabric.configs.sonic.config_db import TABLES, config_db, config_db_tables, dumps, identity_tables, sonic_type
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.pipeline import run
+from railfabric.platforms import PLATFORMS
 from tests.helpers import EXAMPLE
 
 
@@ -113,10 +113,8 @@ def test_tables_constant_is_what_the_families_write() -> None:
 
 def test_sonic_files_come_from_the_builder_and_the_frr_template(devices: dict[str, DeviceConfig]) -> None:
     specs = {f.name: f for f in PLATFORMS["sonic"].files}
-    assert specs["config_db.json"].builder == "fabric.platforms.sonic_config_db:config_db"
     assert specs["config_db.json"].template == "" and specs["frr.conf"].template == "frr.conf.j2"
-    assert builder_function(specs["config_db.json"]) is config_db
-    assert builder_function.cache_info().currsize >= 1  # resolved once per process, not per device
+    assert builder_for("sonic", specs["config_db.json"]) is config_db  # railfabric/configs/sonic/__init__.py
     out = render_device(devices["p1-s1-rail0"])
     assert set(out) == {"config_db.json", "frr.conf"}
     assert out["config_db.json"] == config_db(devices["p1-s1-rail0"])
@@ -125,19 +123,19 @@ def test_sonic_files_come_from_the_builder_and_the_frr_template(devices: dict[st
 def test_a_builder_error_names_the_builder_the_line_and_the_device(devices: dict[str, DeviceConfig]) -> None:
     import dataclasses
 
-    import fabric.platforms.sonic_config_db_qos as qos
+    import railfabric.configs.sonic.config_db_qos as qos
 
     dev = devices["p1-s1-rail0"]
     broken = dataclasses.replace(dev, qos=dataclasses.replace(dev.qos, ecn="not an Ecn"))  # type: ignore[arg-type]
     with pytest.raises(RenderError) as info:
         render_device(broken)
     err = info.value
-    assert err.builder == "fabric.platforms.sonic_config_db:config_db" and err.device == "p1-s1-rail0"
-    assert err.template == "fabric/platforms/sonic_config_db_qos.py" and err.line is not None
+    assert err.builder == "railfabric.configs.sonic.config_db.config_db" and err.device == "p1-s1-rail0"
+    assert err.template == "railfabric/configs/sonic/config_db_qos.py" and err.line is not None
     source = Path(qos.__file__).read_text(encoding="utf-8").splitlines()[err.line - 1]
     assert "q.ecn.min_bytes" in source  # the line that failed
-    assert str(err).startswith(f"fabric/platforms/sonic_config_db_qos.py:{err.line} (builder "
-                               "fabric.platforms.sonic_config_db:config_db, device p1-s1-rail0): AttributeError")
+    assert str(err).startswith(f"railfabric/configs/sonic/config_db_qos.py:{err.line} (builder "
+                               "railfabric.configs.sonic.config_db:config_db, device p1-s1-rail0): AttributeError")
     # the error crosses a process boundary intact (render workers are forked processes)
     back = pickle.loads(pickle.dumps(err))
     assert (back.device, back.template, back.line, back.builder, str(back)) == (

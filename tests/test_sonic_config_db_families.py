@@ -1,19 +1,19 @@
-"""Each table family of the SONiC config_db builder (fabric/platforms/sonic_config_db_*.py) on small hand-built
+"""Each table family of the SONiC config_db builder (railfabric/platforms/sonic_config_db_*.py) on small hand-built
 inputs: the exact tables, derived by hand from the input written next to them."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from fabric.buffers import Assignment, Buffers, Pool, Profile
-from fabric.device import Ecn, Interface, PortChannel, Qos, Vlan, Watchdog
-from fabric.device.mlag import Mlag
-from fabric.device.system import AaaGroup, Server, SnmpUser, SyslogServer, System
-from fabric.platforms.sonic_config_db_buffers import buffer_tables
-from fabric.platforms.sonic_config_db_mclag import mclag_tables
-from fabric.platforms.sonic_config_db_ports import interface_tables, port_channel_tables, vlan_tables
-from fabric.platforms.sonic_config_db_qos import map_tables, qos_tables, scheduler_tables
-from fabric.platforms.sonic_config_db_system import aaa_tables, snmp_tables, system_tables, time_and_name_tables
+from railfabric.configs.sonic.config_db_buffers import buffer_tables
+from railfabric.configs.sonic.config_db_mclag import mclag_tables
+from railfabric.configs.sonic.config_db_ports import interface_tables, port_channel_tables, vlan_tables
+from railfabric.configs.sonic.config_db_qos import map_tables, qos_tables, scheduler_tables
+from railfabric.configs.sonic.config_db_system import aaa_tables, snmp_tables, system_tables, time_and_name_tables
+from railfabric.device import Ecn, Interface, PortChannel, Qos, Vlan, Watchdog
+from railfabric.device.mlag import Mlag
+from railfabric.device.system import AaaGroup, Server, SnmpUser, SyslogServer, System
+from railfabric.plan.buffers import Assignment, Buffers, Pool, Profile
 
 # --------------------------------------------------------------------------- ports and interfaces
 
@@ -242,7 +242,7 @@ def test_ntp_dns_syslog() -> None:
 
 
 def test_tacacs_radius_and_login_order() -> None:
-    # two TACACS+ servers: the first gets the higher priority (fabric/device/system.py: n - i)
+    # two TACACS+ servers: the first gets the higher priority (railfabric/device/system.py: n - i)
     tac = AaaGroup("tacacs", "tacacs+", "TACACS", "%%vault.tacacs_key%%",
                    (Server("192.0.2.10", 49, "%%vault.tacacs_key%%", 2, False),
                     Server("192.0.2.11", 4949, "%%vault.b%%", 1, True)))

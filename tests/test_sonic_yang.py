@@ -2,7 +2,7 @@
 
 The translation tests run everywhere on a hand-written model tree. The validation tests need libyang's yanglint and
 SONiC's YANG models (env SONIC_YANG_MODELS, or exported at test time from a sonic-buildimage git dir at
-fabric.sonic_yang.models.MIRROR); without them they are skipped with the reason.
+railfabric.verify.sonic_yang.models.MIRROR); without them they are skipped with the reason.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import copy
 import json
 from pathlib import Path
 
-from fabric.sonic_yang import models as model_source
-from fabric.sonic_yang.check import check_configs, cmd_sonic_yang
-from fabric.sonic_yang.schema import Schema, Table, parse_tree
-from fabric.sonic_yang.translate import Problem, to_xml, translate
-from fabric.sonic_yang.yanglint import LintError, parse_errors
+from railfabric.verify.sonic_yang import models as model_source
+from railfabric.verify.sonic_yang.check import check_configs, cmd_sonic_yang
+from railfabric.verify.sonic_yang.schema import Schema, Table, parse_tree
+from railfabric.verify.sonic_yang.translate import Problem, to_xml, translate
+from railfabric.verify.sonic_yang.yanglint import LintError, parse_errors
 
 ROOT = Path(__file__).resolve().parent.parent
 

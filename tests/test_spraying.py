@@ -14,8 +14,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from fabric.core.finding import Severity
-from fabric.hosts import build_hosts
+from railfabric.core.finding import Severity
+from railfabric.hosts import build_hosts
 from tests.helpers import base_inventory, run_data, with_system
 
 

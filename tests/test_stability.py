@@ -3,7 +3,7 @@
 Property tests build random valid inventories (in memory: schema → intent rules → expand → allocate), then
 reorder, grow or shrink them and compare the allocation views. Growing may only add values that belong to the
 new devices or to the new links on their direct peers; it never changes or drops an existing value. Shrinking is
-the reverse. A plain test derives the numbers by hand from the layout in fabric/allocate.py to show why.
+the reverse. A plain test derives the numbers by hand from the layout in railfabric/plan/allocate.py to show why.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fabric.address import ntoa
-from fabric.allocate import Plan, allocate
-from fabric.core.finding import Severity
-from fabric.core.source_map import SourceMap
-from fabric.intent import Inventory
-from fabric.rules.intent_rules import check_intent
-from fabric.rules.plan_rules import check_plan, check_topology
-from fabric.schema_check import check_schema
-from fabric.topology import Host, LinkRole, Role, Switch, Topology, expand
+from railfabric.checks.rules.intent_rules import check_intent
+from railfabric.checks.rules.plan_rules import check_plan, check_topology
+from railfabric.core.address import ntoa
+from railfabric.core.finding import Severity
+from railfabric.core.source_map import SourceMap
+from railfabric.inventory.intent import Inventory
+from railfabric.inventory.schema_check import check_schema
+from railfabric.plan.allocate import Plan, allocate
+from railfabric.topology import Host, LinkRole, Role, Switch, Topology, expand
 from tests.helpers import EXAMPLE, ROOT, base_inventory
 
 # base_inventory() limits: pods 4, segments_per_pod 4, rail_switches_per_segment 8, spines_per_pod 8,
@@ -463,7 +463,8 @@ def test_changing_a_port_map_moves_only_that_switchs_uplinks(data: dict[str, Any
 
 def _cli(seed: str, *args: str) -> bytes:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    proc = subprocess.run([sys.executable, "-c", "import sys; from fabric.cli import main; sys.exit(main())", *args],
+    proc = subprocess.run([sys.executable, "-c", "import sys; from railfabric.cli import main; sys.exit(main())",
+    *args],
                           cwd=ROOT, env=env, capture_output=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr.decode()
     assert proc.stdout

@@ -1,5 +1,5 @@
-"""The staging directory (fabric.staging): files made afresh are written as they are made, never gathered in memory,
-and the directory is private to its render (issue 13: cold memory at 131,072 GPUs)."""
+"""The staging directory (railfabric.emit.staging): files made afresh are written as they are made, never gathered in
+memory, and the directory is private to its render (issue 13: cold memory at 131,072 GPUs)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from fabric.cli import main
-from fabric.emit import build_files, build_tree, render_all
-from fabric.outdir import leftovers, render_lock
-from fabric.pipeline import run
-from fabric.reuse import Kept
-from fabric.staging import Stage, Staged, in_use
+from railfabric.cli import main
+from railfabric.emit.build import build_files, build_tree, render_all
+from railfabric.emit.outdir import leftovers, render_lock
+from railfabric.emit.reuse import Kept
+from railfabric.emit.staging import Stage, Staged, in_use
+from railfabric.pipeline import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "inventory"
@@ -39,7 +39,7 @@ def test_staged_tree_equals_in_memory_tree(tmp_path: Path) -> None:
 def test_workers_write_to_the_stage(tmp_path: Path) -> None:
     """Forked workers write what they render themselves and send back only where it is."""
     res = run(EXAMPLE)
-    from fabric.device import build_devices
+    from railfabric.device import build_devices
 
     devices = list(build_devices(res.inventory, res.topology, res.plan).values())  # type: ignore[arg-type]
     with Stage(tmp_path / "gen") as stage:
@@ -91,7 +91,7 @@ def test_staged_file_is_linked_not_copied(tmp_path: Path) -> None:
     names while the stage lives."""
     out = tmp_path / "gen"
     res = run(EXAMPLE)
-    from fabric.emit import write_tree
+    from railfabric.emit.build import write_tree
 
     with Stage(out) as stage:
         tree = build_tree(res, stage=stage)
@@ -106,10 +106,10 @@ def test_staged_file_is_linked_not_copied(tmp_path: Path) -> None:
 @pytest.mark.parametrize("swap", [True, False], ids=["whole-tree swap", "in place"])
 def test_the_stage_becomes_the_new_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: bool) -> None:
     """Beside the output, the staged files become the output's: swapped in as the new tree (a large change; nothing
-    linked twice) or moved in one by one (a small change: fabric.journal). A file made afresh with the bytes it
+    linked twice) or moved in one by one (a small change: railfabric.emit.journal). A file made afresh with the bytes it
     already had keeps its old inode, a changed one is the staged file itself, a dot file stays."""
-    import fabric.emit as emit
-    import fabric.write as write
+    import railfabric.emit.build as emit
+    import railfabric.emit.write as write
 
     if swap:  # one changed file in 1 is "large"
         monkeypatch.setattr(write, "IN_PLACE_SHARE", 10**9)
@@ -141,7 +141,7 @@ _PIDS: list[Path] = []  # where forked part jobs leave their pid (set before the
 
 
 def _recording_part_job(parts: list, stage: object, lo: int, hi: int) -> list:
-    import fabric.workers as workers
+    import railfabric.emit.workers as workers
 
     (_PIDS[0] / f"{os.getpid()}-{lo}").write_text("")
     return workers._real_part_job(parts, stage, lo, hi)  # type: ignore[attr-defined]
@@ -153,7 +153,7 @@ def test_forked_workers_build_parts_and_configs_alike(tmp_path: Path, monkeypatc
     """The example is small enough to render in one process; forced through a forked helper (this process taking
     no job), every device and every artifact part is made there (written to the stage, or sent back as text) and
     the tree is the same byte for byte."""
-    import fabric.workers as workers
+    import railfabric.emit.workers as workers
 
     if workers.available_cpus() < 2:
         pytest.skip("one CPU: the pool is never used")
@@ -181,7 +181,7 @@ def test_a_large_old_tree_is_removed_in_the_background(tmp_path: Path, monkeypat
     process: the render returns before it is gone, and it does go."""
     import time
 
-    import fabric.write as write
+    import railfabric.emit.write as write
 
     out = tmp_path / "gen"
     assert main(["render", str(EXAMPLE), "--out", str(out), "-q"]) == 0

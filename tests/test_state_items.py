@@ -1,4 +1,4 @@
-"""The shortcuts of the state's item writers (fabric/outputs/state_items.py), each broken by one switch:
+"""The shortcuts of the state's item writers (railfabric/outputs/state_items.py), each broken by one switch:
 - port_items writes the interfaces and LLDP items in one pass when the model lists them by (port, lane), else sorts;
 - an interface's text but its address, and its quoted name (its LLDP item's "interface"), are kept by what it shows;
 - the addresses and names are written as they are when no byte needs JSON escaping, else through orjson.
@@ -16,11 +16,11 @@ import dataclasses
 import orjson
 import pytest
 
-from fabric.device import DeviceConfig
-from fabric.outputs.state import device_state_text, state_text
-from fabric.outputs.state_index import NOBODY, _sessions, build_index
-from fabric.outputs.state_items import _port_items
-from fabric.outputs.views import Sessions
+from railfabric.device import DeviceConfig
+from railfabric.outputs.state import device_state_text, state_text
+from railfabric.outputs.state_index import NOBODY, _sessions, build_index
+from railfabric.outputs.state_items import _port_items
+from railfabric.outputs.views import Sessions
 from tests.test_state_text import RAIL, _example, record
 
 UPLINK = "Ethernet33/1"

@@ -1,4 +1,4 @@
-"""The expected state written item by item (fabric/outputs/state_items.py, state.device_state_text) against the
+"""The expected state written item by item (railfabric/outputs/state_items.py, state.device_state_text) against the
 record it stands for, built here the plain way: each switch's document as dicts, its routes by scanning its pod and
 its sessions resolved through the index's owners (the code these files were written by until the item writers;
 it reads none of the index's derived tables: ends, heard_by, pod_rail_switches_by_rail, prefix_order), laid out by
@@ -25,15 +25,14 @@ from typing import Any
 import orjson
 import pytest
 
-from fabric.address import Prefix, order_key
-from fabric.allocate import allocate
-from fabric.device import DeviceConfig, build_devices
-from fabric.device.mlag import MLAG_PEER_GROUP
-from fabric.intent import Platform
-from fabric.outputs import Sources, artifact_parts
-from fabric.outputs._common import csv_text, natural_key
-from fabric.outputs.expected import BGP_HEADER, BGP_TITLE, expected_from
-from fabric.outputs.state import (
+from railfabric.core.address import Prefix, order_key
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.device.mlag import MLAG_PEER_GROUP
+from railfabric.inventory.intent import Platform
+from railfabric.outputs import Sources, artifact_parts
+from railfabric.outputs._common import csv_text, natural_key
+from railfabric.outputs.expected import BGP_HEADER, BGP_TITLE, expected_from
+from railfabric.outputs.state import (
     ADDRESS_FAMILY,
     SCHEMA_ID,
     SCHEMA_VERSION,
@@ -42,10 +41,11 @@ from fabric.outputs.state import (
     device_state_text,
     state_text,
 )
-from fabric.outputs.state_index import FabricIndex, build_index
-from fabric.outputs.views import ports_view, sessions_view
-from fabric.pipeline import run
-from fabric.topology import expand
+from railfabric.outputs.state_index import FabricIndex, build_index
+from railfabric.outputs.views import ports_view, sessions_view
+from railfabric.pipeline import run
+from railfabric.plan.allocate import allocate
+from railfabric.topology import expand
 from tests.helpers import EXAMPLE, mlag_inventory, run_data
 
 RAIL = "p1-s2-rail0-4"

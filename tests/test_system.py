@@ -9,10 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from fabric.core.codes import CODES
-from fabric.intent import json_schema
-from fabric.intent_system import ssh_key_problem
-from fabric.pipeline import Result, run
+from railfabric.core.codes import CODES
+from railfabric.inventory.intent import json_schema
+from railfabric.inventory.intent_system import ssh_key_problem
+from railfabric.pipeline import Result, run
 from tests.system_inventory import KEY, SYSTEM_YML, devices_of, run_system
 
 SECRET_PATHS = [  # (line to find in SYSTEM_YML, its replacement with a plain value, line, column of the value)
@@ -187,7 +187,7 @@ def test_banner_lines_are_free_text(tmp_path: Path) -> None:
 
 def test_eos_sizing_skeleton_carries_the_push_account(tmp_path: Path) -> None:
     # `fabric size --inventory` promises a skeleton that validates; on EOS that needs the push account (MGMT001)
-    from fabric.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
+    from railfabric.plan.sizing import host_preset, inventory_skeleton, size_fabric, switch_preset
     from tests.helpers import write_files
 
     text = inventory_skeleton(size_fabric(256, host_preset("dgx-h100"), switch_preset("qm9700")), platform="eos")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.render import render_device
+from railfabric.configs.render import render_device
 from tests.system_inventory import KEY, SYSTEM_YML, VAULT_NAMES, devices_of, run_system
 
 

@@ -1,15 +1,15 @@
-"""The IP plan's proof of plain cells from their distinct values (fabric/outputs/_common.plain_values) and its host
+"""The IP plan's proof of plain cells from their distinct values (railfabric/outputs/_common.plain_values) and its host
 rows made column by column: one odd value takes the searched text or the rows of cells, with the exact rows."""
 
 from __future__ import annotations
 
-from fabric.address import aton
-from fabric.outputs._common import plain_values
-from fabric.outputs.expected import expected_from
-from fabric.outputs.ipplan import PlanAddresses, ipplan_files
-from fabric.outputs.views import Addresses, RailSubnet
-from fabric.topology import Link, LinkRole
-from fabric.topology.model import End
+from railfabric.core.address import aton
+from railfabric.outputs._common import plain_values
+from railfabric.outputs.expected import expected_from
+from railfabric.outputs.ipplan import PlanAddresses, ipplan_files
+from railfabric.outputs.views import Addresses, RailSubnet
+from railfabric.topology import Link, LinkRole
+from railfabric.topology.model import End
 
 
 def test_plain_values_passes_only_cells_csv_text_writes_unchanged() -> None:

@@ -1,14 +1,14 @@
-"""The whole-fabric tables' fast text paths (fabric/outputs/_common.plain_cells, the IP plan's lines) write exactly
-what csv.writer and the escaping of fabric/textsafe.py write."""
+"""The whole-fabric tables' fast text paths (railfabric/outputs/_common.plain_cells, the IP plan's lines) write exactly
+what csv.writer and the escaping of railfabric/core/textsafe.py write."""
 
 from __future__ import annotations
 
 import pytest
 
-from fabric.outputs import Sources
-from fabric.outputs._common import csv_text, plain_cells
-from fabric.outputs.ipplan import PlanAddresses, _plan_text, ipplan_files
-from fabric.outputs.views import Addresses
+from railfabric.outputs import Sources
+from railfabric.outputs._common import csv_text, plain_cells
+from railfabric.outputs.ipplan import PlanAddresses, _plan_text, ipplan_files
+from railfabric.outputs.views import Addresses
 from tests.helpers import EXAMPLE
 
 
@@ -62,8 +62,8 @@ def test_a_cell_to_quote_takes_the_rows_of_cells() -> None:
 
 @pytest.fixture(scope="module")
 def example_sources() -> Sources:
-    from fabric.device import build_devices
-    from fabric.pipeline import run
+    from railfabric.device import build_devices
+    from railfabric.pipeline import run
 
     res = run(EXAMPLE)
     return Sources(res.inventory, res.topology, res.plan, build_devices(res.inventory, res.topology, res.plan))

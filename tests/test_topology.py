@@ -1,4 +1,4 @@
-"""fabric/topology/: the expansion per tier, positions and /31 slots derived by hand.
+"""railfabric/topology/: the expansion per tier, positions and /31 slots derived by hand.
 
 The fabric: tests/helpers.py's small one (pod 1: spines p1-spine1/2, one single-rail segment with rails 0 and 1
 on p1-s1-rail0 / p1-s1-rail1, 4 hosts × 2 NICs of 400G; 64-port 800G switches, uplinks = the upper half 33-64)
@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fabric.intent import Inventory
-from fabric.topology import Expansion, LinkRole, Role, Topology, expand
-from fabric.topology.expand import pod_spines, super_spines
+from railfabric.inventory.intent import Inventory
+from railfabric.topology import Expansion, LinkRole, Role, Topology, expand
+from railfabric.topology.expand import pod_spines, super_spines
 from tests.helpers import base_inventory, mlag_inventory, run_data
 
 

@@ -1,8 +1,8 @@
 """The shortcuts that keep validation fast at 100K GPUs say exactly what the long way says.
 
-- fabric/solver/rails.py `_fits`: the port-clash check skips `_clash` for ports whose cables sit on distinct lanes
-  of one breakout mode; it must never skip a port that `_clash` would report.
-- fabric/topology/ports.py `Ports.at`: positions within the candidate ports come from a shared table; they must be
+- railfabric/checks/solver/rails.py `_fits`: the port-clash check skips `_clash` for ports whose cables sit on distinct
+  lanes of one breakout mode; it must never skip a port that `_clash` would report.
+- railfabric/topology/ports.py `Ports.at`: positions within the candidate ports come from a shared table; they must be
   the positions the arithmetic gives (port q of the candidates, lane r + 1 of a breakout, 0 natively), and positions
   past the list still get numbers above the model's port count.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fabric.solver.rails import _clash, _fits, _Use
-from fabric.topology.ports import Ports
+from railfabric.checks.solver.rails import _clash, _fits, _Use
+from railfabric.topology.ports import Ports
 
 # one cable on a port: (link id, lane, lanes of its breakout mode, speed)
 _use = st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.integers(0, 4), st.integers(0, 4),

@@ -30,15 +30,16 @@ from typing import Any
 
 import pytest
 
-from fabric.cli import main
-from fabric.platforms import PLATFORMS
+from railfabric.cli import main
+from railfabric.platforms import PLATFORMS
 from tests.helpers import ROOT, base_inventory, dump, with_system, write_files
 
 PUSH_USER = "netops"
 DB = "configs/{}/config_db.json"
 EOS_CFG = "configs/{}/running-config.cfg"
 EAPI = "management api http-commands\n   protocol https\n   no shutdown\n   !\n   vrf MGMT\n      no shutdown\n"
-FORBIDDEN = ("fabric.device", "fabric.render", "fabric.topology", "fabric.allocate", "fabric.pipeline")
+FORBIDDEN = ("railfabric.device", "railfabric.configs", "railfabric.topology", "railfabric.plan.allocate",
+             "railfabric.pipeline")
 
 
 def mixed_inventory() -> dict[str, Any]:
@@ -337,7 +338,7 @@ def test_garbled_csv_and_binary_file(gen: Path, capsys: pytest.CaptureFixture[st
 
 def test_the_shipped_example_keeps_every_promise(capsys: pytest.CaptureFixture[str]) -> None:
     """generated/ of the shipped example: 30 SONiC and 4 EOS switches (pod 1 segment 2), 192 fabric + 192 core
-    cables, 56 hosts × 8 NICs = 448 host ports; BGP: each fabric/core cable is a session except pod 2's 64 links
+    cables, 56 hosts × 8 NICs = 448 host ports; BGP: each railfabric/core cable is a session except pod 2's 64 links
     bundled in 32 port-channels: (384 - 32) sessions × 2 ends = 704 neighbours."""
     code, lines, _ = verify(ROOT / "generated", capsys)
     assert failures(lines) == []
@@ -351,7 +352,7 @@ def test_the_shipped_example_keeps_every_promise(capsys: pytest.CaptureFixture[s
 
 def test_verifier_imports_no_device_model_template_or_pipeline(rendered: Path) -> None:
     """Run the verifier in a fresh interpreter and list what it loaded; also walk its own imports."""
-    code = ("import sys; from pathlib import Path; from fabric.verify import verify; "
+    code = ("import sys; from pathlib import Path; from railfabric.verify import verify; "
             f"verify(Path({str(rendered / 'raw')!r}), frr_parser=False); "
             f"print(sorted(m for m in sys.modules if m in {FORBIDDEN!r} or m.startswith('jinja2')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
@@ -362,7 +363,8 @@ def test_verifier_imports_no_device_model_template_or_pipeline(rendered: Path) -
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for name in names:
                 # the platform registry is shared facts (file names, the reader to use), no generator logic
-                assert not name.startswith("fabric.") or name.startswith(("fabric.verify", "fabric.platforms")), \
+                assert not name.startswith("railfabric.") or name.startswith(("railfabric.verify",
+                                                                             "railfabric.platforms")), \
                     (path.name, name)
 
 

@@ -1,4 +1,4 @@
-"""`fabric verify`: each host NIC checked against its rail switch port (fabric/verify/checks_hosts.py).
+"""`fabric verify`: each host NIC checked against its rail switch port (railfabric/verify/checks_hosts.py).
 
 The fabric is tests/test_verify.py's MIXED one (segment 1 on EOS, segment 2 on SONiC, 4 hosts of 2 one-port NICs
 per segment: 16 NIC ports). Host side, derived by hand: p1-s2-gpu001 NIC r is 172.16.(8 + r).2/24 (segment 2 owns
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fabric.verify import verify
+from railfabric.verify import verify
 from tests.test_verify import rendered  # noqa: F401  (the module-scoped render of the MIXED fabric)
 
 GROUP2 = "hosts/_groups/p1-s2-h1/roce.sh"

@@ -1,7 +1,7 @@
 """The released package: built as a release is (sdist, then the wheel from the sdist, with `python -m build`),
 installed into fresh virtual environments, run from a directory outside the checkout.
 
-- The wheel holds every template (`git ls-files templates`, under fabric/_templates/), the licence, and no tests/,
+- The wheel holds every template (`git ls-files templates`, under railfabric/_templates/), the licence, and no tests/,
   generated/ or inventory/; the sdist holds the templates and the licence too.
 - Installed with the newest dependencies the ranges allow, the wheel's `fabric render` of the shipped example is
   byte-identical to generated/ (every file, same set), and `fabric --version` is the wheel's version.
@@ -107,10 +107,10 @@ def test_the_wheel_holds_every_template_and_nothing_of_the_checkout(dist: dict[s
         names = set(z.namelist())
     templates = [t for t in _tracked("templates") if not Path(t).name.startswith(".")]  # not templates/.gitkeep
     assert len(templates) > 50  # 58 when written: 5 platforms' templates and Ansible tasks, the shared playbook
-    shipped = {n.removeprefix("fabric/_templates/") for n in names if n.startswith("fabric/_templates/")}
+    shipped = {n.removeprefix("railfabric/_templates/") for n in names if n.startswith("railfabric/_templates/")}
     assert shipped == {t.removeprefix("templates/") for t in templates}
     assert not any(n.split("/", 1)[0] in ("tests", "generated", "inventory", "templates", "bench") for n in names)
-    assert {"fabric/py.typed", "fabric/resources.py", "fabric/outputs/ansible_filters.py"} <= names
+    assert {"railfabric/py.typed", "railfabric/core/resources.py", "railfabric/outputs/ansible_filters.py"} <= names
     version = _wheel_version(dist["wheel"])
     assert f"railfabric-{version}.dist-info/licenses/LICENSE" in names
     with tarfile.open(dist["sdist"]) as t:
@@ -120,8 +120,9 @@ def test_the_wheel_holds_every_template_and_nothing_of_the_checkout(dist: dict[s
 
 def test_installed_wheel_renders_the_example_like_the_checkout(dist: dict[str, Path], tmp_path: Path) -> None:
     bin_dir = _install(tmp_path, dist["wheel"])
-    where = _run([bin_dir / "python", "-c", "import fabric.resources as r; print(r.templates_dir())"], cwd=tmp_path)
-    assert Path(where.stdout.strip()).parts[-2:] == ("fabric", "_templates")
+    where = _run([bin_dir / "python", "-c", "import railfabric.core.resources as r; print(r.templates_dir())"],
+                 cwd=tmp_path)
+    assert Path(where.stdout.strip()).parts[-2:] == ("railfabric", "_templates")
     assert not Path(where.stdout.strip()).is_relative_to(ROOT)
     version = _run([bin_dir / "fabric", "--version"], cwd=tmp_path).stdout
     assert version == f"railfabric {_wheel_version(dist['wheel'])}\n"

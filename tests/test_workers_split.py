@@ -1,12 +1,12 @@
-"""How a render's parts are split between this process and its helpers (fabric/workers.py): whole-fabric parts one
-by one, many-part artifacts in chunks, and a shared value that both sides read computed once, before they part."""
+"""How a render's parts are split between this process and its helpers (railfabric/emit/workers.py): whole-fabric parts
+one by one, many-part artifacts in chunks, and a shared value that both sides read computed once, before they part."""
 
 from __future__ import annotations
 
 import pytest
 
-from fabric import workers
-from fabric.outputs import Once, Part
+from railfabric.emit import workers
+from railfabric.outputs import Once, Part
 
 
 def _part(key: str, artifact: str, shares: tuple[Once[object], ...] = ()) -> Part:
@@ -42,9 +42,9 @@ def test_the_fabric_index_is_declared_shared_by_its_readers() -> None:
     part names the same Once, so it is built once before the helpers fork."""
     from pathlib import Path
 
-    from fabric.emit import build_models
-    from fabric.outputs import Sources, artifact_parts
-    from fabric.pipeline import run
+    from railfabric.emit.build import build_models
+    from railfabric.outputs import Sources, artifact_parts
+    from railfabric.pipeline import run
 
     res = run(Path(__file__).resolve().parents[1] / "inventory")
     models = build_models(res)

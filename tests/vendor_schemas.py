@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from fabric.platforms import PLATFORMS
-from fabric.verify.run import schema_check
+from railfabric.platforms import PLATFORMS
+from railfabric.verify.run import schema_check
 
 
 def vendor_schema_problems(files: dict[str, bytes]) -> list[str]:

@@ -5,9 +5,9 @@ This file is copied verbatim to generated/ansible/filter_plugins/railfabric.py (
 import. The tests import it as a module and run it through the real ansible-playbook.
 
 What a platform decides (its access check, drain, the shape of its `show` output) lives with the platform, in its
-own standalone plugin fabric/platforms/<name>_ansible.py, copied next to this one as railfabric_<name>.py (Ansible
-loads it too, for its own rf_<name>_* filters). The filters here that depend on the platform take it as an argument
-and call that plugin's hooks: access_problems(directory, host, user, connection), drain(text, count),
+own standalone plugin railfabric/configs/<name>/ansible_plugin.py, copied next to this one as railfabric_<name>.py
+(Ansible loads it too, for its own rf_<name>_* filters). The filters here that depend on the platform take it as an
+argument and call that plugin's hooks: access_problems(directory, host, user, connection), drain(text, count),
 undrain(text), bgp_peers(show), lldp_seen(show). A platform without a plugin or without the hook is refused, never
 pushed blind.
 
@@ -86,9 +86,10 @@ def rf_vault_resolve(text: str, values: dict[str, Any], kind: str = "text") -> s
 
 def _plugin_files(platform: str) -> list[tuple[str, Path]]:
     """Where the plugin of `platform` may be, with the module name it is loaded as: next to this file in
-    generated/ansible/filter_plugins/, or in the source tree (fabric/platforms/, ../platforms/ from here)."""
+    generated/ansible/filter_plugins/, or in the source tree (railfabric/configs/<platform>/, ../configs/ from here)."""
     return [(f"railfabric_{platform}", _HERE / f"railfabric_{platform}.py"),
-            (f"fabric.platforms.{platform}_ansible", _HERE.parent / "platforms" / f"{platform}_ansible.py")]
+            (f"railfabric.configs.{platform}.ansible_plugin",
+             _HERE.parent / "configs" / platform / "ansible_plugin.py")]
 
 
 def _plugin(platform: str) -> ModuleType:

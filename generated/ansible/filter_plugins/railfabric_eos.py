@@ -1,7 +1,7 @@
 """Arista EOS's filters for the rollout playbook (copied to generated/ansible/filter_plugins/railfabric_eos.py).
 
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
-shared plugin (fabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
+shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_eos_access_problems on the resolved running-config.cfg;
 - drain(text, count) / undrain(text): the lines that drain the switch (route-map RF-DRAIN prepending its own ASN on
   every peer group, outbound) and undo it, for a configure session;

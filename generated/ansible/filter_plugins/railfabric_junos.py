@@ -1,7 +1,7 @@
 """Juniper Junos's filters for the rollout playbook (copied to generated/ansible/filter_plugins/railfabric_junos.py).
 
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
-shared plugin (fabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
+shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_junos_access_problems on the resolved junos.conf;
 - bgp_peers(show): `show bgp summary | display json` (bgp-information) → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `show lldp neighbors | display json` → {local interface: (neighbour system name, neighbour port)}.

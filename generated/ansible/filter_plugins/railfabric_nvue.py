@@ -3,7 +3,7 @@ generated/ansible/filter_plugins/railfabric_nvue.py).
 
 A standalone Ansible filter plugin: standard library only (PyYAML, an ansible-core dependency, imported lazily by the
 access check), no railfabric import, no import of a sibling plugin. The shared plugin
-(fabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
+(railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_nvue_access_problems on the resolved startup.yaml;
 - bgp_peers(show): FRR `vtysh -c 'show bgp summary json'` → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `lldpctl -f json` → {local interface: (neighbour system name, neighbour port)}.

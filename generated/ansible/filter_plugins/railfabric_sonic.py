@@ -1,7 +1,7 @@
 """SONiC's filters for the rollout playbook (copied to generated/ansible/filter_plugins/railfabric_sonic.py).
 
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
-shared plugin (fabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
+shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_sonic_access_problems on the resolved config_db.json;
 - drain(text, count) / undrain(text): the FRR lines that drain the switch (route-map RF-DRAIN prepending its own ASN
   on every peer-group, outbound) and undo it;
@@ -51,7 +51,7 @@ def access_problems(directory: Path, host: str, user: str, connection: str) -> l
 # The CONFIG_DB tables railfabric renders for SONiC: `config replace` makes them exactly what the rendered file says
 # (a table railfabric owns but did not render this time, such as MCLAG_DOMAIN after MLAG is removed, is deleted).
 # Every other table belongs to the switch and is carried over from its running CONFIG_DB. Kept in step with
-# fabric/platforms/sonic_config_db.py by tests/test_rollout_filters.py.
+# railfabric/configs/sonic/config_db.py by tests/test_rollout_filters.py.
 OWNED_TABLES = frozenset({
     "AAA", "BANNER_MESSAGE", "BREAKOUT_CFG", "BUFFER_PG", "BUFFER_POOL", "BUFFER_PORT_EGRESS_PROFILE_LIST",
     "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PROFILE", "BUFFER_QUEUE", "CABLE_LENGTH", "DEVICE_METADATA",

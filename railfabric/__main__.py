@@ -1,0 +1,5 @@
+"""`python -m railfabric`: the `fabric` command."""
+
+from railfabric.cli import run
+
+run()

@@ -1,0 +1,192 @@
+"""junos.conf of one switch: the Junos view of its DeviceConfig, decided here, formatted by templates/junos/.
+
+Every Junos-specific decision is made once in this module (interface stanzas of a channelized port, media vs IP
+MTU, the ae device count, the BGP export chain, the class-of-service objects, the system stanza), so the templates
+only print records. `render_junos` is the platform's OutputFile builder (railfabric/platforms/junos.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from railfabric.configs.jinja import environment
+from railfabric.configs.junos.cos import Cos, build_cos
+from railfabric.configs.junos.system import JSystem, build_jsystem, quoted
+from railfabric.platforms.junos import MEDIA_OVERHEAD
+
+if TYPE_CHECKING:  # railfabric.device imports the platform registry, which imports this module
+    from railfabric.device import DeviceConfig, Interface
+    from railfabric.device.routing import PeerGroup
+
+EXPORT_POLICY = "RF-EXPORT"  # what BGP advertises: aggregates, loopback and rail subnets, suppressed specifics
+ECMP_POLICY = "RF-ECMP"  # forwarding-table export: install every equal-cost path
+# routing-options maximum-ecmp takes one of these (Juniper "maximum-ecmp (routing-options)", Junos 21.1R1+)
+MAXIMUM_ECMP_VALUES = (16, 32, 64, *range(96, 513, 32))
+BFD_INTERVAL_MS = 1000  # Juniper AI JVD leaf config: bfd-liveness-detection minimum-interval 1000 multiplier 3
+BFD_MULTIPLIER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class JPort:
+    """One `interfaces` stanza of a physical port or a channel."""
+
+    name: str
+    description: str  # already quoted
+    disabled: bool
+    speed: str  # "800g"; "" on a channel (its parent carries the speed)
+    sub_ports: int  # number-of-sub-ports on the parent of a channelized port, else 0
+    media_mtu: int | None  # None on members and parents
+    inet_mtu: int | None
+    mode: str  # routed | access | member | unused | parent
+    ipv4: str | None = None
+    vlan: str = ""  # VLAN name of an access port
+    ae: str = ""  # bundle of a member
+
+
+@dataclass(frozen=True, slots=True)
+class JAe:
+    name: str
+    description: str
+    media_mtu: int
+    inet_mtu: int
+    ipv4: str  # a.b.c.d/len of the routed bundle
+    min_links: int
+
+
+@dataclass(frozen=True, slots=True)
+class JVlan:
+    name: str
+    id: int
+    description: str
+    address: str  # a.b.c.d/len on irb.<id>: the rail gateway
+    inet_mtu: int
+
+
+@dataclass(frozen=True, slots=True)
+class JNeighbor:
+    ip: str
+    peer_as: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class JGroup:
+    name: str
+    description: str
+    peer_as: int | None  # the group's `peer-as`: shared by every neighbour of an external group, else None
+    bfd: bool
+    neighbors: tuple[JNeighbor, ...]
+    neighbor_peer_as: bool = False  # `peer-as` per neighbour: external, neighbours in several ASes
+    multiple_as: bool = False  # `multipath multiple-as`: external groups when the fabric load-balances across ASes
+
+
+@dataclass(frozen=True, slots=True)
+class JunosView:
+    hostname: str
+    notes: tuple[str, ...]
+    system: JSystem
+    ae_count: int
+    maximum_ecmp: int
+    ports: tuple[JPort, ...]
+    aes: tuple[JAe, ...]
+    vlans: tuple[JVlan, ...]
+    loopback: str
+    management: str
+    management_gateway: str
+    router_id: str
+    asn: int
+    aggregates: tuple[str, ...]
+    groups: tuple[JGroup, ...]
+    bfd_interval: int
+    bfd_multiplier: int
+    export_policy: str
+    ecmp_policy: str
+    prefix_list: str
+    prefix_list_entries: tuple[str, ...]
+    cos: Cos
+
+
+def _ports(dev: DeviceConfig) -> list[JPort]:
+    names = {v.id: v.name for v in dev.vlans}  # one lookup per access port instead of a scan of the VLANs
+    out: list[JPort] = []
+    parents_done: set[int] = set()
+    for i in dev.interfaces:
+        if i.lane and i.port not in parents_done:
+            parents_done.add(i.port)
+            lanes = int(i.breakout.split("x", 1)[0])
+            out.append(JPort(f"et-0/0/{i.port - 1}", quoted(f"breakout {i.breakout}"), False, i.speed_setting,
+                             lanes, None, None, "parent"))
+        out.append(_port(i, names))
+    return out
+
+
+def _port(i: Interface, vlan_names: dict[int, str]) -> JPort:
+    speed = "" if i.lane else i.speed_setting
+    desc = quoted(i.description)
+    if i.mode == "member":
+        return JPort(i.name, desc, not i.admin_up, speed, 0, None, None, "member", ae=i.channel or "")
+    if i.mode == "routed":
+        return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, i.mtu, "routed", ipv4=i.ipv4)
+    if i.mode == "access":
+        return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, None, "access",
+                     vlan=vlan_names[i.vlan])  # type: ignore[index]
+    return JPort(i.name, desc, True, speed, 0, None, None, "unused")
+
+
+def _groups(dev: DeviceConfig) -> tuple[JGroup, ...]:
+    return tuple(_group(dev, g) for g in dev.bgp.peer_groups)
+
+
+def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
+    return JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
+                  tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
+                  neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax)
+
+
+def maximum_ecmp(width: int) -> int:
+    """The smallest value routing-options maximum-ecmp accepts that holds `width` paths (512 at most)."""
+    return next((v for v in MAXIMUM_ECMP_VALUES if v >= width), MAXIMUM_ECMP_VALUES[-1])
+
+
+def _aes(dev: DeviceConfig) -> tuple[JAe, ...]:
+    """The routed fabric bundles (Junos here has no host bonds: MC-LAG is refused, railfabric/platforms/junos.py)."""
+    return tuple(JAe(pc.name, quoted(pc.description), pc.mtu + MEDIA_OVERHEAD, pc.mtu, pc.ipv4 or "", pc.min_links)
+                 for pc in dev.port_channels)
+
+
+def _vlans(dev: DeviceConfig) -> tuple[JVlan, ...]:
+    """The rail VLANs with their gateway on irb.<id>."""
+    return tuple(JVlan(v.name, v.id, quoted(f"{v.name} {v.prefix}"), v.gateway, v.mtu) for v in dev.vlans)
+
+
+def build_view(dev: DeviceConfig) -> JunosView:
+    return JunosView(
+        hostname=dev.hostname,
+        notes=tuple(n for n in (dev.mtu_note,) if n),
+        system=build_jsystem(dev.system, dev.hostname),
+        ae_count=max((pc.number for pc in dev.port_channels), default=-1) + 1,
+        maximum_ecmp=maximum_ecmp(dev.bgp.maximum_paths),
+        ports=tuple(_ports(dev)),
+        aes=_aes(dev),
+        vlans=_vlans(dev),
+        loopback=dev.loopback,
+        management=dev.management,
+        management_gateway=dev.management_gateway,
+        router_id=dev.router_id,
+        asn=dev.asn,
+        aggregates=dev.bgp.aggregates,
+        groups=_groups(dev),
+        bfd_interval=BFD_INTERVAL_MS,
+        bfd_multiplier=BFD_MULTIPLIER,
+        export_policy=EXPORT_POLICY,
+        ecmp_policy=ECMP_POLICY,
+        prefix_list=dev.bgp.prefix_list,
+        prefix_list_entries=dev.bgp.prefix_list_entries,
+        cos=build_cos(dev),
+    )
+
+
+def render_junos(dev: DeviceConfig) -> str:
+    """The text of configs/<hostname>/junos.conf."""
+    return environment().get_template("junos/junos.conf.j2").render(j=build_view(dev))

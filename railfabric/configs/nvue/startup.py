@@ -1,0 +1,232 @@
+"""The NVUE startup.yaml of one Cumulus Linux switch, built as data from its DeviceConfig and serialised once.
+
+The document is `- set: {...}`: NVUE's object model with keys mirroring the `nv set` paths (railfabric/platforms/nvue.py
+lists the forms and which are verified). Every decision is made in the device model or in the small functions
+here (each tested in tests/test_render_nvue.py); the dump is deterministic: keys sorted, no anchors, no line
+folding, strings holding a `%%vault.NAME%%` placeholder double-quoted so the push resolves them JSON-escaped (a
+JSON string body is a valid YAML double-quoted body), on/off as the strings NVUE's schema names.
+
+What differs by Cumulus Linux release (the switch of a feature, on/off spellings, the interface address branch, the
+BFD profile, ...) is read from the release's Forms (railfabric/platforms/nvue_release.py), never decided here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from railfabric.configs.nvue import mlag as nvue_mlag
+from railfabric.configs.nvue.system import service, system
+from railfabric.configs.nvue.yaml_dump import make_dump
+from railfabric.platforms.nvue_release import Forms, forms
+
+OFF = "off"  # `link fec off`: a FEC mode, not a boolean (unchanged in 5.15)
+BRIDGE = "br_default"  # the one VLAN-aware bridge Cumulus creates (NVUE `bridge domain br_default`)
+if TYPE_CHECKING:  # the registry imports this package before the device model exists
+    from railfabric.device import DeviceConfig, Interface
+
+Tree = dict[str, Any]
+# the one BFD profile of 5.15+ (Forms.bfd_profile): NVIDIA's defaults, the timers `bfd enable on` runs with before
+# 5.15 (BFD guide 5.15: detect multiplier 3, transmit and receive intervals 300 ms)
+BFD_PROFILE = "RF-BFD"
+BFD_TIMERS: Tree = {"detect-multiplier": 3, "min-rx-interval": 300, "min-tx-interval": 300}
+
+
+def breakout_word(mode: str) -> str:
+    """NVUE `link breakout` value of a railfabric breakout mode: 2x400G → 2x, 4x200G → 4x."""
+    return mode.split("x", 1)[0] + "x"
+
+
+# --------------------------------------------------------------------------- interfaces
+
+
+def _port(dev: DeviceConfig, i: Interface) -> Tree:
+    link: Tree = {"mtu": i.mtu, "speed": i.speed_setting, "fec": "rs" if i.fec == "rs" else OFF,
+                  "state": {("up" if i.admin_up else "down"): {}}}
+    node: Tree = {"type": "swp", "link": link}
+    if i.description:
+        node["description"] = i.description
+    if i.mode == "routed" and i.ipv4:
+        f = forms(dev.release)
+        node[f.address_family] = {"address": {i.ipv4: {}}}
+        if dev.ecmp_mode == "packet":  # adaptive routing: routed fabric ports only (not bonds, SVIs, members)
+            node["router"] = {"adaptive-routing": f.flag(True)}
+    elif i.mode == "access" and i.vlan is not None:
+        node["bridge"] = {"domain": {BRIDGE: {"access": i.vlan}}}
+    if i.qos and dev.qos.watchdog is not None:
+        node["qos"] = {"pfc-watchdog": {}}
+    return node
+
+
+def management(dev: DeviceConfig, f: Forms) -> Tree:
+    """eth0: its address and gateway, in the management VRF (`ip vrf`, or the interface's `vrf` from 5.15)."""
+    node: Tree = {"type": "eth", f.address_family: {"address": {dev.management: {}},
+                                                      "gateway": {dev.management_gateway: {}}}}
+    if f.vrf_on_interface:
+        node["vrf"] = dev.system.vrf
+    else:
+        node[f.address_family]["vrf"] = dev.system.vrf
+    return node
+
+
+def interfaces(dev: DeviceConfig) -> Tree:
+    f = forms(dev.release)
+    af = f.address_family
+    out: Tree = {
+        "lo": {"type": "loopback", af: {"address": {dev.loopback: {}}}},
+        dev.system.interface: management(dev, f),
+    }
+    for i in dev.interfaces:
+        if i.lane and i.breakout:  # the parent port carries the breakout; its lanes are the interfaces
+            out.setdefault(f"swp{i.port}", {"type": "swp", "link": {"breakout": {breakout_word(i.breakout): {}}}})
+        out[i.name] = _port(dev, i)
+    for pc in dev.port_channels:
+        if pc.mode != "routed":  # MLAG host bonds and the peer link
+            out[nvue_mlag.bond_name(dev, pc.name)] = nvue_mlag.bond(dev, pc)
+            continue
+        node: Tree = {"type": "bond", "bond": {"member": {m: {} for m in pc.members}, "mode": "lacp"},
+                      "link": {"mtu": pc.mtu}, "description": pc.description}
+        if pc.ipv4:
+            node[af] = {"address": {pc.ipv4: {}}}
+        out[pc.name] = node
+    for v in dev.vlans:
+        ip = nvue_mlag.vrr(dev, v) if v.virtual and dev.mlag is not None else {"address": {v.gateway: {}}}
+        out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu}, af: ip}
+    if dev.mlag is not None:
+        out[nvue_mlag.peer_subinterface(dev.mlag)] = nvue_mlag.peer_vlan(dev)
+    return out
+
+
+def bridge(dev: DeviceConfig) -> Tree:
+    if not dev.vlans:
+        return {}
+    return {"domain": {BRIDGE: {"vlan": {str(v.id): {} for v in dev.vlans}}}}
+
+
+# --------------------------------------------------------------------------- routing
+
+
+def policy(dev: DeviceConfig) -> Tree:
+    b = dev.bgp
+    rules = {str(seq): {"action": "permit", "match": {p: {}}} for seq, p in b.prefix_list_rules}
+    return {
+        "prefix-list": {b.prefix_list: {"type": "ipv4", "rule": rules}},
+        "route-map": {b.route_map: {"rule": {"10": {"action": {"permit": {}},
+                                                    "match": {"ip-prefix-list": b.prefix_list, "type": "ipv4"}}}}},
+    }
+
+
+def _bfd(f: Forms, on: bool) -> Tree | None:
+    """A peer group's `bfd`: {enable: on|off} up to 5.14; from 5.15 the profile when on, nothing when off."""
+    if f.bfd_profile:
+        return {"profile": BFD_PROFILE} if on else None
+    return f.flag(on)
+
+
+def bgp(dev: DeviceConfig) -> Tree:
+    b = dev.bgp
+    f = forms(dev.release)
+    groups: Tree = {}
+    neighbors: Tree = {}
+    for g in b.peer_groups:
+        groups[g.name] = {"description": g.description, "address-family": {"ipv4-unicast": f.flag(True)}}
+        if (bfd := _bfd(f, g.bfd)) is not None:
+            groups[g.name]["bfd"] = bfd
+        if g.next_hop_self:
+            groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
+        for n in g.neighbors:
+            neighbors[n.ip] = {"type": "numbered", "peer-group": g.name, "remote-as": n.remote_as,
+                               "description": n.description}
+    af: Tree = {**f.flag(True), "multipaths": {"ebgp": b.maximum_paths},
+                "redistribute": {"connected": {**f.flag(True), "route-map": b.route_map}}}
+    if b.aggregates:
+        af["aggregate-route"] = {p: {"summary-only": f.value(True)} for p in b.aggregates}
+    out: Tree = {**f.flag(True), "peer-group": groups, "neighbor": neighbors, "address-family": {"ipv4-unicast": af}}
+    if b.multipath_relax:
+        out["path-selection"] = {"multipath": {"aspath-ignore": f.value(True)}}
+    return out
+
+
+def router(dev: DeviceConfig) -> Tree:
+    f = forms(dev.release)
+    out: Tree = {"bgp": {**f.flag(True), "autonomous-system": dev.bgp.asn, "router-id": dev.bgp.router_id},
+                 "policy": policy(dev)}
+    if dev.ecmp_mode == "packet":
+        out["adaptive-routing"] = f.flag(True)
+    if dev.mlag is not None:  # VRR (the shared rail gateways)
+        out["vrr"] = f.flag(True)
+    if f.bfd_profile and any(g.bfd for g in dev.bgp.peer_groups):  # BFD on, its one profile (5.15+)
+        out["bfd"] = {**f.flag(True), "profile": {BFD_PROFILE: dict(BFD_TIMERS)}}
+    return out
+
+
+# --------------------------------------------------------------------------- QoS
+
+
+def qos(dev: DeviceConfig) -> Tree:
+    """NVIDIA's RoCE lossless profile (buffer pools, PFC, ECN, trust) plus railfabric's explicit policy on top:
+    every DSCP's switch priority (the profile's DSCP/8 default would make DSCP 24-31 lossless, railfabric maps only
+    the RoCE DSCP there), the lossless and CNP priorities' traffic classes, PFC on the lossless priority, ECN
+    thresholds of the RoCE class, strict CNP and DWRR for the rest, the watchdog timers."""
+    q = dev.qos
+    out: Tree = {
+        "roce": {**forms(dev.release).flag(True), "mode": "lossless"},
+        "mapping": {"default-global": {"trust": "both",
+                                       "dscp": {str(d): {"switch-priority": tc} for d, tc in enumerate(q.dscp_to_tc)}}},
+        "pfc": {"default-global": {"switch-priority": {str(p): {} for p in q.lossless}}},
+        "egress-queue-mapping": {"default-global": {"switch-priority": {
+            str(tc): {"traffic-class": q.tc_to_queue[tc]} for tc in sorted({q.roce_tc, q.cnp_tc})}}},
+        "egress-scheduler": {"default-global": {"traffic-class": {
+            **{str(t): {"mode": "strict"} for t in q.strict_queues},
+            **{str(t): {"mode": "dwrr", "bw-percent": w} for t, w in q.dwrr}}}},
+    }
+    cc: Tree = {"ecn": "enable", "min-threshold": q.ecn.min_bytes, "max-threshold": q.ecn.max_bytes,
+                "probability": q.ecn.probability} if q.ecn is not None else {"ecn": "disable"}
+    out["congestion-control"] = {"default-global": {"traffic-class": {str(q.tc_to_queue[q.roce_tc]): cc}}}
+    if q.watchdog is not None:
+        out["pfc-watchdog"] = {"polling-interval": q.watchdog.poll_ms,
+                               "robustness": q.watchdog.detection_polls}
+    return out
+
+
+# --------------------------------------------------------------------------- the document
+
+
+def document(dev: DeviceConfig) -> list[Tree]:
+    tree: Tree = {
+        "system": system(dev),
+        "service": service(dev),
+        "interface": interfaces(dev),
+        "router": router(dev),
+        "vrf": {"default": {"router": {"bgp": bgp(dev)}}},
+        "qos": qos(dev),
+    }
+    if b := bridge(dev):
+        tree["bridge"] = b
+    if dev.mlag is not None:
+        tree["mlag"] = nvue_mlag.mlag(dev)
+    return [{"set": tree}]
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: object) -> bool:  # every value written out, never &id001 anchors
+        return True
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = '"' if "%%vault." in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+# yaml.dump(doc, Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=False, width=1 << 30,
+# indent=2), byte for byte, with each distinct scalar written by PyYAML once (railfabric/configs/nvue/yaml_dump.py)
+dump = make_dump(_Dumper)
+
+
+def startup_yaml(dev: DeviceConfig) -> str:
+    """The startup.yaml text of `dev` (the platform's OutputFile builder)."""
+    return dump(document(dev))

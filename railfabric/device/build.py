@@ -1,0 +1,127 @@
+"""build_devices: every switch's DeviceConfig, from the intent, the topology and the plan.
+
+The orchestration only: fabric-wide values are computed once (QoS, the management gateway, each switch's links),
+parts shared by many switches once per group (`Shared`: each link's two sides, per-pod min-links, the management
+plane per platform and override), then per switch the link walk (links.py) feeds the section builders
+(port_channels, interfaces, vlans, mlag, routing, buffers, system). Platform differences that are decisions
+(interface names, the MTU ceiling, the port-channel and loopback names) come from the platform registry
+(railfabric/platforms/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from railfabric.core.address import aton, ntoa
+from railfabric.device.buffers import device_buffers
+from railfabric.device.interfaces import build_interfaces_shaped
+from railfabric.device.links import SwitchLinks, switch_links, walk_fabric
+from railfabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
+from railfabric.device.model import DeviceConfig
+from railfabric.device.port_channels import fabric_port_channels, min_links_limit
+from railfabric.device.qos import Qos, build_qos
+from railfabric.device.release import release_of
+from railfabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
+from railfabric.device.system import System, system_template, with_address
+from railfabric.device.vlans import build_vlans
+from railfabric.inventory.intent import Inventory
+from railfabric.plan.allocate import Plan
+from railfabric.plan.mtu import switch_mtu
+from railfabric.platforms import PLATFORMS, Platform
+from railfabric.platforms.asic import QueueForm
+from railfabric.topology import Switch, Topology
+
+
+@dataclass(slots=True)
+class Shared:
+    """What build_devices decides once and every switch reuses: fabric-wide values (QoS, the management gateway),
+    each pod's port-channel min-links, and the management
+    plane per group of switches that share it (system.system_template)."""
+
+    qos: Qos
+    gateway: str
+    min_links: dict[int | None, int | None] = field(default_factory=dict)
+    systems: dict[tuple[str | None, str], System] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, inv: Inventory, plan: Plan) -> Shared:
+        return cls(build_qos(inv), ntoa(plan.management_gateway))  # the gateway is decided once, in allocate
+
+    def min_links_of(self, inv: Inventory, pod: int | None) -> int | None:
+        if pod not in self.min_links:
+            self.min_links[pod] = min_links_limit(inv, pod)
+        return self.min_links[pod]
+
+    def system_of(self, inv: Inventory, sw: Switch, management_ip: str) -> System:
+        """The switch's System: the template of its group (its own `devices:` system override, or none: the
+        fabric's settings; and its platform) with its management address."""
+        override = inv.devices.get(sw.key)
+        group = (sw.key if override is not None and override.system is not None else None, sw.platform)
+        template = self.systems.get(group)
+        if template is None:
+            template = self.systems[group] = system_template(inv, sw.key, sw.platform)
+        return with_address(template, management_ip)
+
+
+def build_devices(inv: Inventory, topo: Topology, plan: Plan,
+                  done: Callable[[int], object] | None = None) -> dict[str, DeviceConfig]:
+    """Every switch's DeviceConfig, by hostname, in topology order (`done(1)` after each, for progress)."""
+    shared = Shared.of(inv, plan)
+    found = {name: switch_links(inv, sw, switch_mtu(inv.fabric.mtu, sw.platform), PLATFORMS[sw.platform].port_channel)
+             for name, sw in topo.switches.items()}
+    walk_fabric(inv, topo, plan, found, topo.links, topo.peer_links)
+    out: dict[str, DeviceConfig] = {}
+    for name, sw in topo.switches.items():
+        out[name] = build_device(inv, plan, sw, found.pop(name), shared)
+        if done is not None:
+            done(1)
+    return out
+
+
+def mtu_note(fabric_mtu: int, mtu: int, platform: str, lower_peers: dict[str, int]) -> str:
+    """Why the switch's MTUs differ from the fabric MTU: its own platform ceiling, then each peer platform whose
+    lower ceiling its links run at; "" when nothing differs."""
+    own = f"fabric mtu {fabric_mtu} normalised to {mtu}, the {platform} maximum" if mtu != fabric_mtu else ""
+    peers = (f"links to {p} peers run at {m}, the {p} maximum" for p, m in sorted(lower_peers.items()))
+    return "; ".join(filter(None, (own, *peers)))
+
+
+def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, shared: Shared) -> DeviceConfig:
+    """The DeviceConfig of one switch from what its links gave (links.walk_fabric); `shared` what build_devices
+    decided once for all switches."""
+    traits = PLATFORMS[sw.platform]
+    model, mtu = found.model, found.mtu
+    subnets = [plan.rail_subnets[(sw.name, r)] for r in sw.rails]
+    pcs = fabric_port_channels(found.channels, found.used, plan, traits.port_channel,
+                               shared.min_links_of(inv, sw.pod))
+    pcs.extend(mlag_port_channels(found.mlag, mtu, [s.vlan for s in subnets]))
+    pcs.sort(key=lambda p: p.number)
+    interfaces, shape = build_interfaces_shaped(sw, model, found.used, found.breakout_of, mtu)
+    vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag)
+    mlag = build_mlag(sw, plan, found.mlag, traits.mlag_peer_interface) if found.mlag.active else None
+    if mlag is not None:
+        found.neighbors[MLAG_PEER_GROUP].append(
+            (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
+    loopback = ntoa(plan.loopback[sw.name])
+    bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd),
+                    aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans), inv.routing.ecmp.width,
+                    traits.multipath_relax)
+    management_ip = ntoa(plan.management[sw.name])
+    return DeviceConfig(
+        hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,
+        model=sw.model, hwsku=model.hwsku, rack=sw.rack, loopback=f"{loopback}/32",
+        loopback_interface=traits.loopback_interface, router_id=loopback, asn=plan.asn[sw.name],
+        management=f"{management_ip}/{plan.management_len}", management_gateway=shared.gateway,
+        mtu=mtu, mtu_note=mtu_note(inv.fabric.mtu, mtu, sw.platform, found.lower_peers),
+        host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,
+        qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
+        buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
+        system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
+        queue_form=queue_form(traits, model.asic))
+
+
+def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:
+    """The platform's per-queue QoS form for the model's ASIC family; None where the platform has a single form
+    (no queue_forms) or the family has none there (HW006/HW007 refused that inventory before devices are built)."""
+    return traits.queue_forms.get(asic) if traits.queue_forms and asic is not None else None

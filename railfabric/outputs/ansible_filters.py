@@ -1,0 +1,200 @@
+"""Ansible filter plugin for generated/ansible/deploy.yml: the rollout's platform-neutral decisions on the controller.
+
+This file is copied verbatim to generated/ansible/filter_plugins/railfabric.py (Ansible loads filter plugins from a
+`filter_plugins/` directory beside the playbook), so it must stand alone: standard library only, no railfabric
+import. The tests import it as a module and run it through the real ansible-playbook.
+
+What a platform decides (its access check, drain, the shape of its `show` output) lives with the platform, in its
+own standalone plugin railfabric/configs/<name>/ansible_plugin.py, copied next to this one as railfabric_<name>.py
+(Ansible loads it too, for its own rf_<name>_* filters). The filters here that depend on the platform take it as an
+argument and call that plugin's hooks: access_problems(directory, host, user, connection), drain(text, count),
+undrain(text), bgp_peers(show), lldp_seen(show). A platform without a plugin or without the hook is refused, never
+pushed blind.
+
+Filters (all pure: text or data in, data out):
+- rf_batches(sizes, cap): the play's `serial` list: every precomputed wave split into batches of at most `cap`.
+- rf_vault_names(text) / rf_vault_resolve(text, values, kind): the `%%vault.NAME%%` placeholders of a rendered file
+  and the file with each replaced by its value (JSON-escaped in JSON files; a value holding a line break or another
+  control character is refused, so a secret can never add a configuration line).
+- rf_access_problems(directory, platform, host, user, connection): why the resolved files would cut off the access
+  the push itself uses ([] when they would not), by the platform's check.
+- rf_drain(text, platform, count) / rf_undrain(text, platform): the configuration lines that drain a switch
+  (AS-path prepend of its own ASN on every eBGP peer group, outbound) and undo it.
+- rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows, platform), rf_lldp_problems(show_json, rows,
+  platform): the verification against generated/expected/; rf_established(show_json, platform): the sessions up
+  before the change, which a rollback must bring back.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+VAULT = re.compile(r"%%vault\.([a-z_][a-z0-9_]{0,47})%%")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_PLATFORM_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_HERE = Path(__file__).resolve().parent
+
+
+class FilterError(ValueError):
+    """Raised to fail the task (Ansible reports the message of any exception a filter raises)."""
+
+# --------------------------------------------------------------------------- order
+
+def rf_batches(sizes: list[int], cap: int | str = 1) -> list[int]:
+    """[3, 1] with cap 2 → [2, 1, 1]: a batch never spans two waves, so it never holds two switches that conflict."""
+    limit = int(cap)
+    if limit < 1:
+        raise FilterError(f"rollout_batch must be 1 or more, not {cap!r}")
+    out: list[int] = []
+    for size in sizes:
+        left = int(size)
+        while left > 0:
+            out.append(min(limit, left))
+            left -= limit
+    return out or [1]
+
+# --------------------------------------------------------------------------- secrets
+
+def rf_vault_names(text: str) -> list[str]:
+    return sorted(set(VAULT.findall(text)))
+
+def rf_vault_resolve(text: str, values: dict[str, Any], kind: str = "text") -> str:
+    """Replace every placeholder. `kind` json: the value is escaped as a JSON string body (the placeholders of
+    config_db.json sit inside JSON strings)."""
+    missing = [n for n in rf_vault_names(text) if values.get(n) is None]
+    if missing:
+        raise FilterError(f"undefined vault variable(s): {', '.join(missing)}")
+
+    def value(m: re.Match[str]) -> str:
+        secret = str(values[m.group(1)])
+        if _CONTROL.search(secret):
+            raise FilterError(f"vault variable {m.group(1)} holds a line break or control character: refused")
+        return json.dumps(secret)[1:-1] if kind == "json" else secret
+
+    return VAULT.sub(value, text)
+
+# --------------------------------------------------------------------------- platform plugins
+
+
+def _plugin_files(platform: str) -> list[tuple[str, Path]]:
+    """Where the plugin of `platform` may be, with the module name it is loaded as: next to this file in
+    generated/ansible/filter_plugins/, or in the source tree (railfabric/configs/<platform>/, ../configs/ from here)."""
+    return [(f"railfabric_{platform}", _HERE / f"railfabric_{platform}.py"),
+            (f"railfabric.configs.{platform}.ansible_plugin",
+             _HERE.parent / "configs" / platform / "ansible_plugin.py")]
+
+
+def _plugin(platform: str) -> ModuleType:
+    """The platform's filter plugin, loaded once (a module already loaded under its name is the one used)."""
+    if not isinstance(platform, str) or not _PLATFORM_NAME.fullmatch(platform):
+        raise FilterError(f"not a platform name: {platform!r}: refusing to push")
+    for name, path in _plugin_files(platform):
+        if not path.is_file():
+            continue
+        loaded = sys.modules.get(name)
+        if loaded is not None and Path(getattr(loaded, "__file__", "") or "").resolve() == path.resolve():
+            return loaded
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            break
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return module
+    raise FilterError(f"no filter plugin for platform {platform!r} (railfabric_{platform}.py): refusing to push")
+
+
+def _hook(platform: str, hook: str, what: str) -> Any:
+    fn = getattr(_plugin(platform), hook, None)
+    if not callable(fn):
+        raise FilterError(f"no {what} for platform {platform!r}: refusing to push")
+    return fn
+
+# --------------------------------------------------------------------------- access guard
+
+
+def rf_access_problems(directory: str, platform: str, host: str, user: str = "", connection: str = "") -> list[str]:
+    """Why pushing the resolved files in `directory` (the pre-flight's private directory) to this switch would cut
+    the push off: the platform's own check of the management access it keeps ([] = safe). A platform without a
+    check is refused, never pushed blind."""
+    check = _hook(platform, "access_problems", "management-access check")
+    return list(check(Path(directory), host, user or "", connection or ""))
+
+
+# --------------------------------------------------------------------------- drain
+
+
+def rf_drain(text: str, platform: str, count: int | str = 3) -> str:
+    """Lines that drain the switch: every route it advertises leaves with its own ASN prepended `count` more times,
+    so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
+    return str(_hook(platform, "drain", "drain")(text, count))
+
+
+def rf_undrain(text: str, platform: str) -> str:
+    return str(_hook(platform, "undrain", "undrain")(text))
+
+# --------------------------------------------------------------------------- verification
+
+
+def rf_expected_rows(text: str, device: str) -> list[dict[str, str]]:
+    """The rows of a generated/expected/*.csv file (first line `# <title>`) whose `device` is this one."""
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    return [row for row in csv.DictReader(io.StringIO(body)) if row.get("device") == device]
+
+
+def _peers(show: Any, platform: str) -> dict[str, tuple[str, str]]:
+    """neighbour address → (state, remote ASN), by the platform's reader of its `show` output (JSON text or
+    parsed)."""
+    data = json.loads(show) if isinstance(show, str) else show
+    return dict(_hook(platform, "bgp_peers", "BGP summary reader")(data))
+
+
+def rf_bgp_problems(show: Any, rows: list[dict[str, str]], platform: str) -> list[str]:
+    """Every planned session of the device Established with the planned remote ASN; [] when all are."""
+    peers = _peers(show, platform)
+    problems = []
+    for row in rows:
+        ip = row["neighbor_ip"]
+        state, asn = peers.get(ip, ("absent", ""))
+        if state != "Established":
+            problems.append(f"{row['interface']} {ip} ({row['peer_device']}): {state}")
+        elif asn != row["remote_asn"]:
+            problems.append(f"{row['interface']} {ip} ({row['peer_device']}): remote AS {asn}, planned "
+                            f"{row['remote_asn']}")
+    return problems
+
+
+def rf_established(show: Any, platform: str) -> list[str]:
+    """The neighbours whose session is Established (a snapshot before the change, to check a rollback by)."""
+    return sorted(ip for ip, (state, _asn) in _peers(show, platform).items() if state == "Established")
+
+
+def rf_lldp_problems(show: Any, rows: list[dict[str, str]], platform: str) -> list[str]:
+    """Every planned LLDP neighbour seen on its interface (local interface → neighbour name and port by the
+    platform's reader); [] when all are."""
+    data = json.loads(show) if isinstance(show, str) else show
+    seen = dict(_hook(platform, "lldp_seen", "LLDP neighbour reader")(data))
+    problems = []
+    for row in rows:
+        got = seen.get(row["interface"])
+        want = (row["neighbor"], row["neighbor_interface"])
+        if got != want:
+            problems.append(f"{row['interface']}: planned {want[0]} {want[1]}, seen "
+                            + (f"{got[0]} {got[1]}" if got else "nothing"))
+    return problems
+
+class FilterModule:
+    def filters(self) -> dict[str, Any]:
+        return {name: fn for name, fn in globals().items() if name.startswith("rf_") and callable(fn)}

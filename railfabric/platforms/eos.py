@@ -1,0 +1,59 @@
+"""Arista EOS (running-config text, pushed in a configuration session): the platform's facts and naming.
+Templates: templates/eos/."""
+
+from __future__ import annotations
+
+from railfabric.platforms.base import OutputFile, Platform, first_lane_offset
+from railfabric.platforms.eos_asic import EOS_QUEUE_FORMS
+
+
+def interface_name(port: int, lane: int, lanes: int, serdes: int) -> str:
+    """Ethernet<port>/<first lane>; 2x400G on an 8-lane OSFP is Ethernet1/1 and Ethernet1/5; Ethernet<port> on a
+    one-lane port."""
+    if serdes == 1:
+        return f"Ethernet{port}"
+    return f"Ethernet{port}/{first_lane_offset(lane or 1, lanes, serdes) + 1}"
+
+
+def speed_form(speed: int, lanes: int) -> str:
+    """`speed <rate>g-<lanes>`, the lane-count form Arista uses on multi-lane (octal) ports ("400G-8, 200G-4, 100G-2"
+    in Arista's "Octal Port Renumber" page); a breakout is this form on each primary lane (Ethernet1/1 and 1/5 at
+    400g-4 for 2x400G of an 800G OSFP), so the port never stays at its native 1x800G with the second lane down."""
+    return f"{speed}g-{lanes}"
+
+
+PLATFORM = Platform(
+    name="eos",
+    title="EOS",
+    max_mtu=9214,
+    # Flow hashing; dynamic load balancing needs platform-specific profiles that this generator does not model
+    # yet, so flowlet/packet are refused rather than silently dropped.
+    ecmp_modes=frozenset({"flow"}),
+    multipath_relax=True,
+    # EOS's verified PFC watchdog action word is `drop` (pyavd schema); forward/alert have no verified equivalent.
+    watchdog_actions=frozenset({"drop"}),
+    files=(OutputFile("running-config.cfg", template="running-config.j2"),),
+    port_channel_prefix="Port-Channel",
+    management_interface="Management1",
+    loopback_interface="Loopback0",
+    naming=interface_name,
+    speed_form=speed_form,
+    # EOS over the CLI (ansible.netcommon.network_cli): one persistent SSH session keeps the configuration
+    # session's mode between commands, and ansible.netcommon.net_put copies the resolved file to flash over it.
+    ansible_vars={
+        "ansible_connection": "ansible.netcommon.network_cli",
+        "ansible_network_os": "arista.eos.eos",
+        "ansible_become": True,
+        "ansible_become_method": "enable",
+    },
+    ansible_plugin="ansible_plugin.py",
+    aaa_login=lambda method, group: f"group {group}",  # aaa authentication login default group <name> ...
+    eapi=True,
+    anta=True,  # expected/anta/: ANTA catalogs test EOS switches
+    replaces_users=True,
+    dual_homing=frozenset({"mlag"}),
+    configured_virtual_mac=True,
+    # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
+    # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
+    queue_forms=EOS_QUEUE_FORMS,
+)

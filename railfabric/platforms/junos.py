@@ -1,0 +1,116 @@
+"""Juniper Junos OS Evolved on the QFX5240-64OD (junos.conf in the curly-brace hierarchy, loaded with `load override`
+over NETCONF and committed with `commit confirmed`): the platform's facts and naming. Templates: templates/junos/;
+the per-stanza view the templates format is built in railfabric/configs/junos/conf.py.
+
+Vendor forms and where they were checked (search tool, Juniper documentation unless said otherwise):
+- interface names et-0/0/<port> with 0-based ports (QFX5241-64OD ports panel "numbered 0 to 63"; Junos naming
+  type-fpc/pic/port:channel, channel 0 first: "Channel Identifier Part of an Interface Name");
+- channelization on the parent `number-of-sub-ports N; speed 400g;` with children et-0/0/P:0..N-1 (Configure Port
+  Speed; a public QFX5240 Apstra-style template and PTX10001-36MR bring-up configs);
+- OSFP800 breakouts 2x400G, 4x200G, 8x100G (QFX5140 ports page, the same OSFP800 cage);
+- Junos OS Evolved management interface re0:mgmt-0 (Management Ethernet Interfaces, platform table);
+- media MTU excludes the FCS and includes the 14-byte Ethernet header, the IP MTU is media MTU - 14 (Physical
+  Interface Properties: media MTU 1514 for IP MTU 1500); QFX/Junos maximum 9216 (REFERENCE.md, JVD leaf config);
+- class-of-service: forwarding-classes `class X queue-num Q no-loss pfc-priority P`, `classifiers dscp`,
+  `congestion-notification-profile` with `input dscp code-point 011010 pfc`, `output ieee-802.1 code-point 011
+  flow-control-queue Q`, `pfc-watchdog` (poll-interval / detection in polls / recovery; default action drop),
+  drop-profiles `interpolate fill-level [a b] drop-probability [0 p]`, schedulers with
+  `explicit-congestion-notification` and `priority strict-high`, scheduler-maps (Juniper AI JVD leaf config;
+  PFC Watchdog page; drop-profiles reference: fill levels are percentages only);
+- BGP `type external`, `multipath multiple-as`, `bfd-liveness-detection minimum-interval 1000 multiplier 3`,
+  `neighbor A peer-as N`; forwarding-table export of `then load-balance per-packet` (JVD leaf config);
+- junipernetworks.junos.junos_config `src`, `update: override`, `confirm: <minutes>`, `confirm_commit: true`
+  (ansible docs; REFERENCE-DEPLOY.md §5.2).
+
+Forms NOT verified against a vendor page (kept as the closest documented form; check on a lab switch first):
+- `routing-instance mgmt_junos` under system ntp server / name-server / tacplus-server / radius-server /
+  syslog host, and `snmp routing-instance-access` (the mgmt_junos management-instance documentation was not found);
+- `routing-options aggregate route P` exported with a policy `from protocol aggregate` and the longer routes
+  rejected (REFERENCE-DEPLOY.md marks it UNVERIFIED);
+- `routing-options maximum-ecmp N` on QFX5240 (values 16, 32, 64, 96 .. 512 are documented for Junos 21.1R1+;
+  whether QFX5240 also needs a chassis-level limit raised is not documented in what was found);
+- SNMPv3 usm `authentication-sha` / `privacy-aes128` with `authentication-password` / `privacy-password` and vacm;
+- login class names `super-user` / `read-only`, `authentication encrypted-password`, `ssh-ed25519 "<key>"`;
+- `ether-options 802.3ad aeN` on a member and `aggregated-ether-options minimum-links N; lacp active;`;
+- `family ethernet-switching interface-mode access; vlan members NAME` and `vlans NAME vlan-id N l3-interface irb.N`;
+- whether a PFC watchdog detection/recovery other than the defaults is accepted on QFX5240;
+- the JSON key names of `show bgp summary | display json` (bgp-information/bgp-peer/peer-address, peer-state,
+  peer-as) and `show lldp neighbors | display json` (lldp-local-port-id, lldp-remote-system-name,
+  lldp-remote-port-id) the push's verification reads (railfabric/configs/junos/ansible_plugin.py);
+- `syslog host X transport tcp` and `ntp source-address A routing-instance I`.
+Verified besides the list above: `system root-authentication` is mandatory for any commit ("Root Password
+Overview"), `commit confirmed` rolls back by itself after its timeout (NETCONF commit-confirmed page).
+
+Dual homing (`dual_homing: mlag`) is refused (PLAT001 through Platform.dual_homing, with NO_MLAG_REASON). Juniper
+documents MC-LAG (ICCP, mc-ae) for Junos OS on QFX5100/QFX10000, EX and MX ("Multichassis Link Aggregation User
+Guide", 2025-12-11, its examples validated on Junos OS 17.3R1/19.4R1); no Juniper document found names MC-LAG for
+Junos OS Evolved or the QFX5240, and the Junos OS Evolved 23.4R1 release notes add an "MC-LAG emulation" over EVPN
+(ESI, no ICCP or ICL) for ACX routers, which is what Evolved offers in its place. EVPN-ESI multihoming needs the
+EVPN-VXLAN overlay railfabric does not build (PLAT002 for `dual_homing: esi`). The MC-LAG junos.conf that earlier
+releases of railfabric rendered was removed with this refusal (git history: railfabric/platforms/junos_mclag.py).
+
+What it cannot express (PLAT001 through the capability fields): PFC watchdog actions other than drop; ECMP modes other
+than flow. ECN thresholds are queue fill percentages on Junos, not bytes: the byte thresholds of qos.ecn cannot be
+carried over, so the drop profile uses Juniper's AI JVD fill levels (55 % / 90 %) with the inventory's
+probability (see `notes`), and validation warns with PLAT030.
+"""
+
+from __future__ import annotations
+
+from railfabric.platforms.base import OutputFile, Platform
+
+NO_MLAG_REASON = ("Juniper documents MC-LAG (ICCP, mc-ae) for Junos OS on QFX5100/QFX10000, EX and MX, not for "
+                  "Junos OS Evolved on the QFX5240, whose dual homing is EVPN-ESI (an overlay railfabric does not "
+                  "build)")
+ROOT_PASSWORD_VARIABLE = "junos_root_password_hash"  # the vault variable of `system root-authentication`
+MEDIA_OVERHEAD = 14  # Ethernet header in the Junos media MTU (the FCS is not counted)
+MAX_MEDIA_MTU = 9216
+
+
+def interface_name(port: int, lane: int, lanes: int, serdes: int) -> str:
+    """et-0/0/<port - 1>; breakout lane n (1-based) of a channelized port is et-0/0/<port - 1>:<n - 1>."""
+    if lane:
+        return f"et-0/0/{port - 1}:{lane - 1}"
+    return f"et-0/0/{port - 1}"
+
+
+def speed_form(speed: int, lanes: int) -> str:
+    """`speed 800g` / `speed 400g`: Junos names the rate only (the lane count follows from number-of-sub-ports)."""
+    return f"{speed}g"
+
+
+PLATFORM = Platform(
+    name="junos",
+    title="Junos",
+    max_mtu=MAX_MEDIA_MTU - MEDIA_OVERHEAD,  # the IP MTU under a 9216-byte media MTU
+    ecmp_modes=frozenset({"flow"}),
+    multipath_relax=True,  # rendered as `multipath multiple-as` on every eBGP group
+    watchdog_in_polls=frozenset({"detection"}),  # PFC watchdog times as poll counts (QOS005)
+    watchdog_actions=frozenset({"drop"}),  # the documented default; no action statement is written
+    files=(OutputFile("junos.conf"),),
+    port_channel_prefix="ae",
+    management_interface="re0:mgmt-0",
+    loopback_interface="lo0.0",
+    naming=interface_name,
+    speed_form=speed_form,
+    # NETCONF over SSH (ansible.netcommon.netconf): junos_config loads the file with `load override` and commits
+    # it confirmed; the switch rolls back by itself unless the play confirms.
+    ansible_vars={
+        "ansible_connection": "ansible.netcommon.netconf",
+        "ansible_network_os": "junipernetworks.junos.junos",
+    },
+    ansible_plugin="ansible_plugin.py",
+    aaa_login=lambda method, group: "tacplus" if method == "tacacs" else "radius",  # system authentication-order
+    management_vrf="mgmt_junos",  # `system management-instance` puts the management port in this fixed instance
+    replaces_users=True,  # load override replaces system login as a whole
+    vault_variables=(ROOT_PASSWORD_VARIABLE,),  # system root-authentication, in every junos.conf
+    svi_prefix="irb.",  # vlans NAME l3-interface irb.<id>
+    dual_homing=frozenset(),  # MC-LAG is not documented for Junos OS Evolved (module docstring)
+    dual_homing_refusal=NO_MLAG_REASON,
+    ecn_bytes=False,  # drop-profile fill levels are percentages of the queue (PLAT030 warns)
+    notes=(
+        "dual_homing mlag is refused: MC-LAG is not documented for Junos OS Evolved on QFX5240",
+        "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
+        "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
+    ),
+)
