@@ -456,7 +456,7 @@ def test_nvue_drain_commands(devices: dict[str, DeviceConfig]) -> None:
     # p1-spine1 (ASN 4200001001) has two peer groups: RAIL-SWITCHES (down) and SUPER-SPINES (up)
     assert nvue.rf_nvue_drain(doc, 2) == [
         "nv set router policy route-map RF-DRAIN rule 10 action permit",
-        "nv set router policy route-map RF-DRAIN rule 10 set as-path-prepend as '4200001001 4200001001'",
+        "nv set router policy route-map RF-DRAIN rule 10 set as-path-prepend as 4200001001,4200001001",
         "nv set vrf default router bgp peer-group RAIL-SWITCHES address-family ipv4-unicast policy outbound "
         "route-map RF-DRAIN",
         "nv set vrf default router bgp peer-group SUPER-SPINES address-family ipv4-unicast policy outbound "
@@ -467,6 +467,23 @@ def test_nvue_drain_commands(devices: dict[str, DeviceConfig]) -> None:
         "nv unset vrf default router bgp peer-group SUPER-SPINES address-family ipv4-unicast policy outbound "
         "route-map",
         "nv unset router policy route-map RF-DRAIN"]
+
+
+def test_the_drain_route_map_passes_nvidias_schema(devices: dict[str, DeviceConfig]) -> None:
+    """The drain's `nv set` lines as the object they set, checked against NVIDIA's schema of every rendered release:
+    the prepended ASNs are one comma-separated list (a space-separated one is refused: the schema's pattern)."""
+    from railfabric.configs.nvue import ansible_plugin as nvue
+    from railfabric.platforms.nvue_release import RELEASES
+    from railfabric.verify.nvue_schema import violations
+
+    doc = yaml.safe_load(render_device(devices["p1-spine1"])[OUTPUT])
+    value = nvue.rf_nvue_drain(doc, 3)[1].rsplit(" ", 1)[1]
+    assert value == "4200001001,4200001001,4200001001"
+    for release in RELEASES:
+        for asns, refused in ((value, False), ("4200001001 4200001001", True)):
+            tree = {"router": {"policy": {"route-map": {"RF-DRAIN": {"rule": {"10": {
+                "action": {"permit": {}}, "set": {"as-path-prepend": {"as": asns}}}}}}}}}
+            assert bool(violations([{"set": tree}], release)) is refused, (release, asns)
 
 
 # --------------------------------------------------------------------------- bundles on NVUE

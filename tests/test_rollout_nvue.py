@@ -80,7 +80,7 @@ def _original(gen: Path, host: str) -> dict[str, Any]:
 
 def _drain(host: str) -> list[list[str]]:
     group = "RAIL-SWITCHES" if "spine" in host else "SPINES"
-    prepend = " ".join([str(_asn(host))] * 3)
+    prepend = ",".join([str(_asn(host))] * 3)
     return [["nv", "set", "router", "policy", "route-map", "RF-DRAIN", "rule", "10", "action", "permit"],
             ["nv", "set", "router", "policy", "route-map", "RF-DRAIN", "rule", "10", "set", "as-path-prepend",
              "as", prepend],
@@ -289,9 +289,9 @@ def test_standin_drain_confirm_and_the_timer(tmp_path: Path, capsys) -> None:
     init_switch(tmp_path, "sw", tree, {}, {})
     drain = ["router", "policy", "route-map", "RF-DRAIN", "rule", "10"]
     assert _nv(tmp_path, "nv", "set", *drain, "action", "permit") == 0
-    assert _nv(tmp_path, "nv", "set", *drain, "set", "as-path-prepend", "as", "65001 65001") == 0
+    assert _nv(tmp_path, "nv", "set", *drain, "set", "as-path-prepend", "as", "65001,65001") == 0
     drained = {"router": {"bgp": {"autonomous-system": 65001}, "policy": {"route-map": {"RF-DRAIN": {"rule": {
-        "10": {"action": {"permit": {}}, "set": {"as-path-prepend": {"as": "65001 65001"}}}}}}}}}
+        "10": {"action": {"permit": {}}, "set": {"as-path-prepend": {"as": "65001,65001"}}}}}}}}}
     assert json.loads((tmp_path / "sw" / "pending.json").read_text())["tree"] == drained
     assert _nv(tmp_path, "nv", "config", "apply", "--assume-yes", "--confirm", "15m") == 0
     assert _applied(tmp_path, "sw")["tree"] == drained

@@ -135,7 +135,7 @@ def test_a_builder_error_names_the_builder_the_line_and_the_device(devices: dict
     source = Path(qos.__file__).read_text(encoding="utf-8").splitlines()[err.line - 1]
     assert "q.ecn.min_bytes" in source  # the line that failed
     assert str(err).startswith(f"railfabric/configs/sonic/config_db_qos.py:{err.line} (builder "
-                               "railfabric.configs.sonic.config_db:config_db, device p1-s1-rail0): AttributeError")
+                               "railfabric.configs.sonic.config_db.config_db, device p1-s1-rail0): AttributeError")
     # the error crosses a process boundary intact (render workers are forked processes)
     back = pickle.loads(pickle.dumps(err))
     assert (back.device, back.template, back.line, back.builder, str(back)) == (

@@ -85,11 +85,13 @@ def _nvue_groups(doc: Any) -> tuple[str, list[str]]:
 
 def rf_nvue_drain(doc: Any, count: int | str = 3) -> list[str]:
     """`nv set` commands that drain a Cumulus switch (the parsed startup.yaml as `doc`): a route map prepending
-    its own ASN `count` times, applied outbound on every peer group."""
+    its own ASN `count` times, applied outbound on every peer group. NVUE takes the ASNs to prepend as one
+    comma-separated list (`as-path-prepend as <asn-range>`; the NVUE schema's pattern of 5.9-5.18:
+    `^(\\d+|\\d+-\\d+)(,(\\d+|\\d+-\\d+))*$`), never space-separated."""
     asn, groups = _nvue_groups(doc)
-    prepend = " ".join([asn] * int(count))
+    prepend = ",".join([asn] * int(count))
     return [f"nv set router policy route-map {DRAIN_MAP} rule 10 action permit",
-            f"nv set router policy route-map {DRAIN_MAP} rule 10 set as-path-prepend as '{prepend}'",
+            f"nv set router policy route-map {DRAIN_MAP} rule 10 set as-path-prepend as {prepend}",
             *[f"nv set vrf default router bgp peer-group {g} address-family ipv4-unicast policy outbound route-map "
               f"{DRAIN_MAP}" for g in groups]]
 
