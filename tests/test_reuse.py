@@ -282,11 +282,13 @@ def test_shortcut_result_equals_cold_render(out: Path) -> None:
 
 def test_background_hashing_names_only_intact_files(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(intact, "BACKGROUND_MIN", 1)
+    # edited and removed before the hashing starts: edited after, the forked hasher may or may not have read them
+    # already (a race the test must not depend on)
+    (out / "cabling.csv").write_text("edited\n")
+    (out / "report.json").unlink()
     job = reuse.Reuse(out)
     assert job.verification._future is not None  # hashing in a forked process
     want = job.previous.files
-    (out / "cabling.csv").write_text("edited\n")
-    (out / "report.json").unlink()
     found = job.verification.result()
     assert set(want) - set(found) == {"cabling.csv", "report.json"}
     assert found["ipplan.csv"] == (out / "ipplan.csv").stat().st_size
