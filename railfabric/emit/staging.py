@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from railfabric.core.flock import held_elsewhere
+
 
 @dataclass(frozen=True, slots=True)
 class OnDisk:
@@ -96,14 +98,4 @@ class Stage:
 
 def in_use(folder: Path) -> bool:
     """Does a running render still hold `folder` (a staging directory)? False when it can be locked alone."""
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing drops the lock we may have taken
-    return False
+    return held_elsewhere(folder, os.O_RDONLY | os.O_DIRECTORY)

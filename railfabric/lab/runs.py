@@ -20,6 +20,8 @@ import re
 import secrets
 from pathlib import Path
 
+from railfabric.core.flock import held_elsewhere
+
 STATE_DIR = Path("/run/railfabric-lab")
 RUNS_DIR = STATE_DIR / "runs"
 RUN_ID_LEN = 6
@@ -146,18 +148,7 @@ def is_running(run: str) -> bool:
 
 def lock_held(run: str) -> bool:
     """Some process holds the run's lock."""
-    path = RUNS_DIR / f"{run}.lock"
-    try:
-        fd = os.open(path, os.O_RDWR)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing drops a lock taken here
-    return False
+    return held_elsewhere(RUNS_DIR / f"{run}.lock", os.O_RDWR)
 
 
 class Registry:
