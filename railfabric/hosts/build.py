@@ -29,7 +29,8 @@ from operator import itemgetter
 from railfabric.core.address import ntoa
 from railfabric.core.order import natural_key
 from railfabric.device.qos import build_qos
-from railfabric.inventory.intent import EcmpMode, HostModel, Inventory
+from railfabric.inventory.intent import HostModel, Inventory
+from railfabric.inventory.intent_routing import EcmpMode
 from railfabric.plan.allocate import Plan
 from railfabric.plan.nic_names import bond, bond_rdma_device, netdev, rdma_device
 from railfabric.topology import LinkRole, Topology

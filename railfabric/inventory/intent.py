@@ -27,7 +27,6 @@ from railfabric.core.bounds import (
     SPEED_HINT,
     AddressOffset,
     AsicDelayNs,
-    Asn,
     BufferBytes,
     BufferBytesFloat,
     BufferSize,
@@ -48,6 +47,7 @@ from railfabric.core.units import (
     parse_ports,
     parse_speed,
 )
+from railfabric.inventory.intent_routing import Routing
 from railfabric.inventory.intent_system import SystemSettings
 from railfabric.inventory.intent_types import FreeText, IPv4Addr, Release
 from railfabric.inventory.intent_types import StrictModel as _Model
@@ -170,35 +170,6 @@ class FabricSettings(_Model):
     releases: dict[Platform, Release] = Field(
         default_factory=dict, description="switch OS release per platform, e.g. {nvue: '5.12'}: selects the forms "
         "rendered and the vendor schema checked; a switch model's releases or a device's release overrides it")
-
-
-class EcmpMode(StrEnum):
-    FLOW = "flow"
-    FLOWLET = "flowlet"
-    PACKET = "packet"
-
-
-class Ecmp(_Model):
-    mode: EcmpMode = Field(EcmpMode.FLOW, description="flow hashing, flowlet switching or per-packet spraying")
-    width: int = Field(64, ge=1, le=512, description="BGP maximum-paths")
-
-
-class AsnPlan(_Model):
-    """RFC 7938 ASN plan: one ASN for all super-spines, one per pod for its spines, one per rail switch."""
-
-    super_spine: Asn = Field(4200000000)
-    spine_base: Asn = Field(4200001000, description="pod p's spines use spine_base + p")
-    rail_switch_base: Asn = Field(4200100000,
-                                  description="rail switch in slot n uses rail_switch_base + n (see limits)")
-
-
-class Routing(_Model):
-    underlay: Literal["ebgp"] = "ebgp"
-    asn: AsnPlan = AsnPlan()
-    bfd: bool = True
-    ecmp: Ecmp = Ecmp()
-    spine_pod_aggregate: bool = Field(False, description="spines also advertise their pod's rail block as one "
-                                                         "aggregate (summary-only)")
 
 
 class TrafficClass(_Model):

@@ -18,7 +18,8 @@ from collections import Counter
 from railfabric.core.finding import Finding
 from railfabric.core.source_map import SourceMap
 from railfabric.core.textsafe import quote
-from railfabric.inventory.intent import DualHoming, EcmpMode, Inventory
+from railfabric.inventory.intent import DualHoming, Inventory
+from railfabric.inventory.intent_routing import EcmpMode
 from railfabric.plan.nic_names import bond
 
 # Interface names a NIC port cannot take, and why (HOST008):
