@@ -11,6 +11,7 @@ from pathlib import Path
 
 from railfabric.lab.expect import expected
 from railfabric.lab.spec import build_spec
+from railfabric.pipeline import Result, run
 from tests.helpers import base_inventory, dump, write_files
 from tests.test_lab import root_only, run_id  # noqa: F401  (run_id: the fixture that checks nothing is left)
 
@@ -18,8 +19,7 @@ PINS = ("devices:\n  p1-s1-rail0:\n    asn: 4200199999\n    loopback: 10.0.7.7\n
         "  p1-s1-rail1:\n    router_id: 10.255.0.1\n")
 
 
-def _pinned(tmp_path: Path):
-    from railfabric.pipeline import run
+def _pinned(tmp_path: Path) -> Result:
 
     d = tmp_path / "inv"
     write_files(d, {"fabric.yml": dump(base_inventory()), "devices.yml": PINS})

@@ -182,7 +182,7 @@ def _three_tier() -> dict[str, Any]:
 
 def test_three_tier_without_pins_is_clean(tmp_path: Path) -> None:
     res = _run(tmp_path, "devices: {}\n", _three_tier())
-    assert not [f.line() for f in res.findings if f.severity is Severity.ERROR]
+    assert not [(f.code, f.message) for f in res.findings if f.severity is Severity.ERROR]
     assert res.plan is not None and res.plan.asn["ss1"] == res.plan.asn["ss2"] == 4200000000
 
 
