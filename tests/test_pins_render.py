@@ -145,3 +145,20 @@ def test_verify_keeps_every_promise_on_the_pinned_render(renders: tuple[Path, Pa
     _plain, pinned = renders
     assert main(["verify", str(pinned), "--no-frr"]) == 0
     assert "all promises kept" in capsys.readouterr().out
+
+
+def test_a_spine_with_its_own_asn_renders_per_neighbour_remote_as(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # PIN007 is a warning: p1-spine1 pinned to 4200001077 while p1-spine2 keeps 4200001001 (spine_base + pod 1). The
+    # rail switches' SPINES group then has two remote ASNs: each neighbour gets its own (NVUE remote-as, Junos
+    # peer-as, EOS/NX-OS/FRR neighbor ... remote-as), and the parse-back verifier finds every session consistent
+    inv = every_platform_inventory()
+    inv["devices"]["p1-spine1"]["asn"] = 4200001077
+    write_files(tmp_path / "inv", {"fabric.yml": dump(inv)})
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out")]) == 0
+    assert "warning PIN007" in capsys.readouterr().out
+    for i, platform in enumerate(NAMES, 1):
+        text = (tmp_path / "out" / "configs" / f"p1-s{i}-rail0" / FORMS[platform][0]).read_text(encoding="utf-8")
+        assert len(re.findall(r"\b4200001077\b", text)) == 1 and len(re.findall(r"\b4200001001\b", text)) == 1, \
+            platform
+    assert main(["verify", str(tmp_path / "out"), "--no-frr"]) == 0

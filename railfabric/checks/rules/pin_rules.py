@@ -300,17 +300,18 @@ def _splits(topo: Topology, plan: Plan, src: SourceMap, pinned: list[Switch], gr
             continue
         what = _GROUP_TEXT[g[0]].format(*g[1:])
         others = [n for n in members[g] if plan.asn[n] != sw.asn]
-        listed = ", ".join(str(a) for a in sorted(asns))
+        theirs = ", ".join(str(a) for a in sorted({plan.asn[n] for n in others}))
+        split = f"{_names(others)} {'has' if len(others) == 1 else 'have'} {theirs}"
         loc = src.loc(("devices", sw.key, "asn"))
         if g[0] == "pair":
             out.append(Finding(
-                "PIN007", f"ASN pin {sw.asn} of {sw.name} splits {what} ({listed}): the two switches of an MLAG pair "
+                "PIN007", f"ASN pin {sw.asn} of {sw.name} splits {what} ({split}): the two switches of an MLAG pair "
                 "are one BGP speaker for their shared rail subnets, and their iBGP session (remote-as = own ASN) "
-                f"would not come up with {_names(others)}", loc,
+                "would not come up", loc,
                 "give both switches the same asn (devices: overrides apply to one switch)"))
         else:
             out.append(Finding(
-                "PIN007", f"ASN pin {sw.asn} of {sw.name} splits {what} ({listed}, {_names(others)} keep another): "
+                "PIN007", f"ASN pin {sw.asn} of {sw.name} splits {what} ({split}): "
                 "multipath-relax keeps ECMP across them, but a shared ASN is what stops a spine from accepting a path "
                 "through another spine and a lower switch (RFC 7938 section 5.2.1): a lower switch can become transit "
                 "after a link failure and withdrawals hunt through longer paths", loc,
