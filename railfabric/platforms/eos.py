@@ -1,5 +1,9 @@
 """Arista EOS (running-config text, pushed in a configuration session): the platform's facts and naming.
-Templates: templates/eos/."""
+Templates: templates/eos/.
+
+NOT verified: a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is
+the one already rendered, but no Arista page was found that says the identifier may be an address the switch does not
+own (the FRR lab runs one: railfabric/checks/rules/pin_rules.py)."""
 
 from __future__ import annotations
 
