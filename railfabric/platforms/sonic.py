@@ -47,4 +47,7 @@ PLATFORM = Platform(
     buffer_tables=True,
     dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
+    # BGP unnumbered: frr.conf `neighbor <if> interface peer-group <G>` (railfabric/configs/sonic/frr.py) and
+    # INTERFACE / PORTCHANNEL_INTERFACE rows with ipv6_use_link_local_only (config_db_ports.py); run by the FRR lab
+    bgp_unnumbered=True,
 )
