@@ -20,6 +20,7 @@ from railfabric.lab.coverage import NotRun, not_run, nothing_to_verify
 from railfabric.lab.daemons import OVERLAYS, Instances, check_frr
 from railfabric.lab.expect import Expected, expected
 from railfabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
+from railfabric.lab.linklocal import link_local
 from railfabric.lab.model import FAULTS, NS_PREFIX, SUBSTITUTIONS, Fault, LabError, LabSpec, name_problems
 from railfabric.lab.neigh import size_table
 from railfabric.lab.runs import RUN_ID_LEN, Registry, RunLock, new_run_id
@@ -193,6 +194,7 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
                 progress.stage("checking interfaces: MTU and addresses")
                 result.checks["interfaces"] = interfaces(spec, pool)
                 result.checks.update(checks)
+                result.checks["link-local"] = link_local(spec, exp, inst.vtysh, pool)
                 progress.stage("pinging across each fabric link", total=len(exp.link_pings))
                 result.checks["link-pings"] = run_pings(spec, exp.link_pings, pool, done=progress.advance)
                 progress.stage("pinging the rail gateways", total=len(exp.rail_pings))

@@ -20,6 +20,7 @@ CATEGORIES = (
     ("asn", "local ASN as planned"),
     ("sessions", "BGP sessions Established, remote AS as planned"),
     ("bfd", "BFD sessions up at both ends"),
+    ("link-local", "unnumbered: BGP peer = fe80:: of planned interface"),
     ("rail-routes", "rail prefixes at rail switches, ECMP as planned"),
     ("other-routes", "other routes (loopbacks, spines, super-spines)"),
     ("absent", "suppressed / unreachable prefixes absent"),

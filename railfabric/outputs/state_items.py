@@ -140,11 +140,12 @@ _ADDRESS = itemgetter(0)
 
 def neighbor_items(dev: DeviceConfig, ix: FabricIndex) -> list[str]:
     """{"address", "bfd", "interface", "local_address", "peer_device", "peer_group", "peer_interface",
-    "remote_as", "type"} of each BGP neighbour (an unnumbered one, routing.addressing: unnumbered, with empty
-    address and local_address: its interface and the peer's name it, after the numbered ones by interface), by address (railfabric.core.address.order_key: 4 bytes, big-endian,
-    compared as the numbers), the device and interface of each address from the index (FabricIndex.ends, in the model's
-    order of neighbours). The addresses are written as they are, then searched once for a byte JSON escapes: where one
-    has, the texts are written again with the addresses through orjson."""
+    "remote_as", "type"} of each BGP neighbour, by address (railfabric.core.address.order_key: 4 bytes, big-endian,
+    compared as the numbers), the device and interface of each address from the index (FabricIndex.ends, in the
+    model's order of neighbours). An unnumbered neighbour (routing.addressing: unnumbered) has empty address and
+    local_address (its interface and the peer's name it) and comes after the numbered ones, by interface. The
+    addresses are written as they are, then searched once for a byte JSON escapes: where one has, the texts are
+    written again with the addresses through orjson."""
     ips: list[str] = []
     local_ips: list[str] = []
     texts = _neighbor_texts(dev, ix, ips, local_ips, escape=False)
