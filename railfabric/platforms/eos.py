@@ -56,4 +56,10 @@ PLATFORM = Platform(
     # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
     # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
     queue_forms=EOS_QUEUE_FORMS,
+    # BGP unnumbered: refused (PLAT041). Arista's "interface eBGP" needs `ipv6 enable` per interface, IPv6 unicast
+    # routing and `neighbor interface <range> peer-group <G> remote-as <N>` (ipSpace.net "Interface EBGP Sessions on
+    # Arista EOS", 2024, on cEOS 4.31.2F); the neighbor form, `ip routing ipv6 interfaces` and the IPv4-over-IPv6
+    # next-hop originate setting were not found in Arista's EOS manual here: NOT verified, so not rendered
+    unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
+                        "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
 )

@@ -1,0 +1,222 @@
+"""routing.addressing: unnumbered (RFC 8950: eBGP over each fabric link's IPv6 link-local addresses, IPv4 routes
+over IPv6 next hops).
+
+The fabric is tests.helpers' mini fabric: one pod, spines p1-spine1/2 (ASN spine_base 4200001000 + pod 1 =
+4200001001), one single-rail segment with rail switches p1-s1-rail0/1 (ASNs rail_switch_base 4200100000 + tier slot
+0/1), each cabled once to each spine: 4 links, 4 sessions. The 64-port 800G model has 8 serdes lanes per port, and
+SONiC names a port by its first lane: Ethernet(8·(port - 1)). A rail switch's downlinks are ports 1-32 and its
+uplinks start at port 33: spine 1 → port 33 = Ethernet256, spine 2 → port 34 = Ethernet264
+(tests/test_device_build.py); a spine's downlink to rail switch k is port k: rail0 → Ethernet0, rail1 → Ethernet8.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from railfabric.configs.render import render_device
+from railfabric.device import DeviceConfig, build_devices
+from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, reference_problems, vtysh_check
+from railfabric.outputs.expected import expected_files
+from railfabric.pipeline import Result
+from railfabric.platforms.nvue_release import RELEASES
+from railfabric.verify.nvue_schema import violations
+from tests.helpers import base_inventory, codes, mlag_inventory, run_data, with_system
+
+SPINE_AS, RAIL0_AS, RAIL1_AS = 4200001001, 4200100000, 4200100001
+
+
+def _unnumbered(data: dict[str, Any], pool: bool = False) -> dict[str, Any]:
+    data.setdefault("routing", {})["addressing"] = "unnumbered"
+    if not pool:
+        del data["pools"]["fabric_links"]
+    return data
+
+
+def _devices(res: Result) -> dict[str, DeviceConfig]:
+    assert res.inventory and res.topology and res.plan, codes(res)
+    return build_devices(res.inventory, res.topology, res.plan)
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
+    return run_data(tmp_path_factory.mktemp("unnumbered"), _unnumbered(base_inventory()))
+
+
+@pytest.fixture(scope="module")
+def devices(mini: Result) -> dict[str, DeviceConfig]:
+    return _devices(mini)
+
+
+# --------------------------------------------------------------------------- allocation and the pool
+
+
+def test_no_link_pool_and_no_slash31(mini: Result) -> None:
+    assert [f for f in mini.findings if f.severity.name == "ERROR"] == []
+    assert mini.plan is not None and mini.plan.p2p == {} and "fabric_links" not in mini.plan.pools
+
+
+def test_a_numbered_fabric_without_the_pool_is_refused(tmp_path: Path) -> None:
+    data = base_inventory()
+    del data["pools"]["fabric_links"]
+    res = run_data(tmp_path, data)
+    (f,) = [f for f in res.findings if f.code == "UND001"]
+    assert "routing.addressing is numbered" in f.message and res.plan is None
+    # the pools mapping: fabric 1, name 2, platform 3, `pools:` 4, its first key (loopbacks) on line 5, column 3
+    assert f.location is not None and (f.location.line, f.location.col) == (5, 3)
+
+
+def test_an_mlag_pair_keeps_its_numbered_peer_vlan(tmp_path: Path) -> None:
+    res = run_data(tmp_path / "a", _unnumbered(mlag_inventory()))
+    assert "UND001" in codes(res) and "pod 1 segment 1 has MLAG pairs" in next(
+        f.message for f in res.findings if f.code == "UND001")
+    res = run_data(tmp_path / "b", _unnumbered(mlag_inventory(), pool=True))
+    assert res.plan is not None, codes(res)
+    # only the MLAG peer links draw from fabric_links: one /31 per pair (rails 0 and 1 → 2 pairs, keyed a=b), none
+    # per uplink
+    assert sorted(res.plan.p2p) == ["p1-s1-rail0a=p1-s1-rail0b", "p1-s1-rail1a=p1-s1-rail1b"]
+    devs = _devices(res)
+    a = devs["p1-s1-rail0a"]
+    assert a.mlag is not None and a.mlag.local_ip  # the iBGP session over the peer VLAN stays numbered
+    mlag_group = next(g for g in a.bgp.peer_groups if g.next_hop_self)
+    assert [n.interface for n in mlag_group.neighbors] == [""] and mlag_group.neighbors[0].ip == a.mlag.peer_ip
+    spines = next(g for g in a.bgp.peer_groups if g.name == "SPINES")
+    assert [n.ip for n in spines.neighbors] == ["", ""] and all(n.interface for n in spines.neighbors)
+
+
+@pytest.mark.parametrize("platform", ["eos", "nxos", "junos"])
+def test_platforms_without_a_confirmed_form_are_refused(tmp_path: Path, platform: str) -> None:
+    data = _unnumbered(with_system(base_inventory()))
+    data["fabric"]["platform"] = platform
+    data["system"]["syslog"] = []
+    res = run_data(tmp_path, data)
+    msgs = [f.message for f in res.findings if f.code == "PLAT041"]
+    assert len(msgs) == 1 and f"not rendered on {platform} (used at fabric.platform)" in msgs[0], codes(res)
+
+
+# --------------------------------------------------------------------------- the device model
+
+
+def test_neighbors_are_interfaces(devices: dict[str, DeviceConfig]) -> None:
+    rail0, spine1 = devices["p1-s1-rail0"], devices["p1-spine1"]
+    (g,) = rail0.bgp.peer_groups
+    # both spines share ASN 4200001001: the group holds it; neighbors in port order, named by the local port
+    assert (g.name, g.remote_as) == ("SPINES", SPINE_AS)
+    assert [(n.interface, n.ip, n.local_ip, n.peer, n.peer_interface) for n in g.neighbors] == [
+        ("Ethernet256", "", "", "p1-spine1", "Ethernet0"), ("Ethernet264", "", "", "p1-spine2", "Ethernet0")]
+    (s,) = spine1.bgp.peer_groups
+    assert s.remote_as is None  # two rail switches, two ASNs
+    assert [(n.interface, n.remote_as) for n in s.neighbors] == [("Ethernet0", RAIL0_AS), ("Ethernet8", RAIL1_AS)]
+    routed = [i for i in rail0.interfaces if i.mode == "routed"]
+    assert [(i.name, i.ipv4, i.unnumbered) for i in routed] == [("Ethernet256", None, True),
+                                                               ("Ethernet264", None, True)]
+
+
+# --------------------------------------------------------------------------- SONiC
+
+
+def test_frr_conf_forms(devices: dict[str, DeviceConfig]) -> None:
+    spine = render_device(devices["p1-spine1"])["frr.conf"]
+    # per neighbor: its interface joins the group, then its own remote-as (the group has none), then its description
+    assert (" neighbor Ethernet0 interface peer-group RAIL-SWITCHES\n"
+            " neighbor Ethernet0 remote-as 4200100000\n"
+            " neighbor Ethernet0 description p1-s1-rail0 Ethernet256\n"
+            " neighbor Ethernet8 interface peer-group RAIL-SWITCHES\n"
+            " neighbor Ethernet8 remote-as 4200100001\n"
+            " neighbor Ethernet8 description p1-s1-rail1 Ethernet256\n") in spine
+    rail = render_device(devices["p1-s1-rail0"])["frr.conf"]
+    assert " neighbor SPINES remote-as 4200001001\n" in rail
+    assert (" neighbor Ethernet256 interface peer-group SPINES\n"
+            " neighbor Ethernet256 description p1-spine1 Ethernet0\n") in rail
+    assert " remote-as external" not in rail and "10.32." not in rail  # no /31 anywhere
+
+
+def test_config_db_interfaces(devices: dict[str, DeviceConfig]) -> None:
+    db = json.loads(render_device(devices["p1-s1-rail0"])["config_db.json"])
+    assert db["INTERFACE"] == {"Ethernet256": {"ipv6_use_link_local_only": "enable"},
+                               "Ethernet264": {"ipv6_use_link_local_only": "enable"}}
+
+
+@pytest.mark.skipif(not (have_vtysh() and have_bgpd()), reason="FRR (vtysh, bgpd) is not installed")
+def test_frr_parses_the_unnumbered_forms(devices: dict[str, DeviceConfig], tmp_path: Path) -> None:
+    for name in ("p1-spine1", "p1-s1-rail0"):
+        path = tmp_path / f"{name}.conf"
+        path.write_text(render_device(devices[name])["frr.conf"], encoding="utf-8")
+        assert vtysh_check(path) == [] and bgpd_check(path) == []
+
+
+def test_reference_check_reads_interface_neighbors(devices: dict[str, DeviceConfig]) -> None:
+    text = render_device(devices["p1-spine1"])["frr.conf"]
+    assert reference_problems(text) == []
+
+
+# --------------------------------------------------------------------------- NVUE
+
+
+@pytest.fixture(scope="module")
+def nvue_devices(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DeviceConfig]:
+    data = _unnumbered(base_inventory())
+    data["fabric"]["platform"] = "nvue"
+    return _devices(run_data(tmp_path_factory.mktemp("nvue"), data))
+
+
+def test_nvue_neighbors(nvue_devices: dict[str, DeviceConfig]) -> None:
+    doc = yaml.safe_load(render_device(nvue_devices["p1-spine1"])["startup.yaml"])[0]["set"]
+    bgp = doc["vrf"]["default"]["router"]["bgp"]
+    # NVUE names ports swpN: the spine's downlinks are swp1 (rail0) and swp2 (rail1)
+    assert bgp["neighbor"] == {
+        "swp1": {"type": "unnumbered", "peer-group": "RAIL-SWITCHES", "remote-as": RAIL0_AS,
+                 "description": "p1-s1-rail0 swp33"},
+        "swp2": {"type": "unnumbered", "peer-group": "RAIL-SWITCHES", "remote-as": RAIL1_AS,
+                 "description": "p1-s1-rail1 swp33"}}
+    assert "ip" not in doc["interface"]["swp1"] and "ipv4" not in doc["interface"]["swp1"]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_nvue_unnumbered_passes_nvidias_schema(nvue_devices: dict[str, DeviceConfig], release: str) -> None:
+    out = []
+    for name, dev in nvue_devices.items():
+        doc = yaml.safe_load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
+        out += [f"{name}: {v}" for v in violations(doc, release)]
+    assert out == []
+
+
+# --------------------------------------------------------------------------- what names a session
+
+
+def test_expected_sessions(devices: dict[str, DeviceConfig]) -> None:
+    rows = expected_files(devices)["expected/bgp_sessions.csv"].splitlines()
+    # no addresses: local_ip and neighbor_ip empty; each end named by its interface and the peer's
+    assert "p1-s1-rail0,Ethernet256,,4200100000,,4200001001,p1-spine1,Ethernet0,SPINES,yes" in rows
+    assert "p1-spine1,Ethernet8,,4200001001,,4200100001,p1-s1-rail1,Ethernet256,RAIL-SWITCHES,yes" in rows
+    assert len(rows) == 2 + 8  # title, header, 4 sessions seen from both ends
+
+
+# --------------------------------------------------------------------------- the FRR lab
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the FRR lab needs root (network namespaces, FRR daemons)")
+@pytest.mark.skipif(not have_vtysh(), reason="FRR is not installed")
+def test_unnumbered_fabric_in_the_frr_lab(mini: Result) -> None:
+    from railfabric.lab import format_result, run_lab, teardown_saved
+    from railfabric.lab.runs import new_run_id
+
+    rid = new_run_id()
+    try:
+        r = run_lab(mini, say=lambda _m: None, run_id=rid)
+    finally:
+        teardown_saved(run=rid)
+    print(format_result(r))
+    assert r.ok and r.verdict == "PASS", "\n".join(b for c in r.checks.values() for b in c.bad[:10])
+    counts = r.counts()
+    # 4 sessions Established, each with BFD; each end's peer is the fe80:: address of the planned peer port: 8
+    assert counts["sessions"] == 4 and counts["bfd"] == 4 and counts["link-local"] == 8
+    # each rail switch's rail subnet at the other one over both spines: ECMP 2 (IPv4 routes, IPv6 next hops)
+    assert counts["rail-routes"] == 2 and not r.checks["rail-routes"].bad
+    assert "link-pings" in [n.key for n in r.not_run]  # no link has an IPv4 address
