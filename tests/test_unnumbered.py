@@ -220,3 +220,44 @@ def test_unnumbered_fabric_in_the_frr_lab(mini: Result) -> None:
     # each rail switch's rail subnet at the other one over both spines: ECMP 2 (IPv4 routes, IPv6 next hops)
     assert counts["rail-routes"] == 2 and not r.checks["rail-routes"].bad
     assert "link-pings" in [n.key for n in r.not_run]  # no link has an IPv4 address
+
+
+# --------------------------------------------------------------------------- fabric verify reads them back
+
+
+@pytest.fixture()
+def rendered(tmp_path: Path) -> Path:
+    from railfabric.cli import main
+    from tests.helpers import dump, write_files
+
+    write_files(tmp_path / "inv", {"fabric.yml": dump(_unnumbered(base_inventory()))})
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "gen"), "-q"]) == 0
+    return tmp_path / "gen"
+
+
+def _verify(gen: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    from railfabric.cli import main
+
+    code = main(["verify", str(gen), "--no-frr"])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def test_verify_keeps_the_unnumbered_promises(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = _verify(rendered, capsys)
+    # 4 sessions seen from both ends: 8 neighbours, each named by its interface
+    assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-3:]
+
+
+def test_verify_names_a_missing_unnumbered_session(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # p1-s1-rail0's session to p1-spine1 is on its port 33 = Ethernet256, the spine's end on Ethernet0. The sessions
+    # file: title, header, then 2 rows per switch sorted by device: p1-s1-rail0's Ethernet256 row is line 3
+    conf = rendered / "configs" / "p1-s1-rail0" / "frr.conf"
+    conf.write_text(conf.read_text().replace(" neighbor Ethernet256 interface peer-group SPINES\n", "")
+                    .replace(" neighbor Ethernet256 description p1-spine1 Ethernet0\n", ""))
+    code, lines = _verify(rendered, capsys)
+    assert [ln for ln in lines if ln.startswith("FAIL ")] == [
+        "FAIL bgp: p1-spine1 neighbor Ethernet0 interface: expected a reverse unnumbered session on p1-s1-rail0 "
+        "Ethernet256, found none (configs/p1-spine1/frr.conf)",
+        "FAIL bgp-plan: p1-s1-rail0 neighbor Ethernet256: expected an unnumbered session to p1-spine1 "
+        "(expected/bgp_sessions.csv:3), found none (configs/p1-s1-rail0/frr.conf)"]
+    assert code == 1
