@@ -46,7 +46,7 @@ lint: $(TEST_STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyprojec
 
 # the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
 # run in a second pytest process beside the rest (2 cores), their log printed after; both must pass
-LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
+LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_lab_unnumbered.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
              tests/test_rollout_nxos.py tests/test_rollout_junos.py tests/test_wheel.py tests/test_make_render.py
 
 test: $(TEST_STAMP) lint ## install the test tools (root: Debian packages), lint, run the suite (labs in a second process)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -196,30 +195,6 @@ def test_expected_sessions(devices: dict[str, DeviceConfig]) -> None:
     assert "p1-s1-rail0,Ethernet256,,4200100000,,4200001001,p1-spine1,Ethernet0,SPINES,yes" in rows
     assert "p1-spine1,Ethernet8,,4200001001,,4200100001,p1-s1-rail1,Ethernet256,RAIL-SWITCHES,yes" in rows
     assert len(rows) == 2 + 8  # title, header, 4 sessions seen from both ends
-
-
-# --------------------------------------------------------------------------- the FRR lab
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="the FRR lab needs root (network namespaces, FRR daemons)")
-@pytest.mark.skipif(not have_vtysh(), reason="FRR is not installed")
-def test_unnumbered_fabric_in_the_frr_lab(mini: Result) -> None:
-    from railfabric.lab import format_result, run_lab, teardown_saved
-    from railfabric.lab.runs import new_run_id
-
-    rid = new_run_id()
-    try:
-        r = run_lab(mini, say=lambda _m: None, run_id=rid)
-    finally:
-        teardown_saved(run=rid)
-    print(format_result(r))
-    assert r.ok and r.verdict == "PASS", "\n".join(b for c in r.checks.values() for b in c.bad[:10])
-    counts = r.counts()
-    # 4 sessions Established, each with BFD; each end's peer is the fe80:: address of the planned peer port: 8
-    assert counts["sessions"] == 4 and counts["bfd"] == 4 and counts["link-local"] == 8
-    # each rail switch's rail subnet at the other one over both spines: ECMP 2 (IPv4 routes, IPv6 next hops)
-    assert counts["rail-routes"] == 2 and not r.checks["rail-routes"].bad
-    assert "link-pings" in [n.key for n in r.not_run]  # no link has an IPv4 address
 
 
 # --------------------------------------------------------------------------- fabric verify reads them back
