@@ -236,3 +236,25 @@ def test_verify_names_a_missing_unnumbered_session(rendered: Path, capsys: pytes
         "FAIL bgp-plan: p1-s1-rail0 neighbor Ethernet256: expected an unnumbered session to p1-spine1 "
         "(expected/bgp_sessions.csv:3), found none (configs/p1-s1-rail0/frr.conf)"]
     assert code == 1
+
+
+def test_sessions_view_names_unnumbered_ends(devices: dict[str, DeviceConfig]) -> None:
+    from railfabric.outputs.views import session_of
+
+    # (peer%peer interface, me%my interface, remote AS): what the index and the digests read of a session
+    assert session_of(devices["p1-s1-rail0"]) == (RAIL0_AS, (("SPINES", True, (
+        ("p1-spine1%Ethernet0", "p1-s1-rail0%Ethernet256", SPINE_AS),
+        ("p1-spine2%Ethernet0", "p1-s1-rail0%Ethernet264", SPINE_AS))),))
+
+
+def test_the_push_check_finds_unnumbered_sessions_by_interface(devices: dict[str, DeviceConfig]) -> None:
+    from railfabric.outputs import ansible_filters as f
+
+    csv_text = expected_files(devices)["expected/bgp_sessions.csv"]
+    rows = f.rf_expected_rows(csv_text, "p1-s1-rail0")
+    # FRR's `show bgp summary json` keys an interface peer by its interface (as the FRR lab reads it: "idType":
+    # "interface"); Ethernet264's session to p1-spine2 is down
+    frr = {"ipv4Unicast": {"peers": {
+        "Ethernet256": {"remoteAs": SPINE_AS, "state": "Established", "idType": "interface"},
+        "Ethernet264": {"remoteAs": SPINE_AS, "state": "Active", "idType": "interface"}}}}
+    assert f.rf_bgp_problems(frr, rows, "sonic") == ["Ethernet264 unnumbered (p1-spine2): Active"]

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 
 from railfabric.lab.expect import Expected
 from railfabric.lab.model import LabSpec, grouped, out_reason
-from railfabric.lab.verify import CATEGORIES, Check
+from railfabric.lab.verify import Check, categories
 
 HOST_CATEGORIES = ("host-interfaces", "host-rules", "host-egress", "host-pings", "cross-rail")
 
 # why a category that ran checked nothing: the plan gives it nothing in this lab
 _PLAN_EMPTY = {
     "bfd": "the plan enables BFD on none of the sessions in the lab",
-    "link-local": "no unnumbered session in the lab (routing.addressing: numbered)",
     "rail-routes": "the plan gives no rail switch of the lab a route to another rail switch's prefix",
     "other-routes": "the plan gives no switch of the lab a BGP route to a loopback or a spine",
     "absent": "the plan suppresses no prefix and reaches every prefix of the lab from every switch",
@@ -78,7 +77,7 @@ def nothing_to_verify(spec: LabSpec, exp: Expected) -> str | None:
 def not_run(spec: LabSpec, exp: Expected, checks: dict[str, Check], hosts_built: bool) -> list[NotRun]:
     """Every category that checked nothing, with why and whether the plan gives it nothing here."""
     out = []
-    for key, title in CATEGORIES:
+    for key, title in categories(exp):
         c = checks.get(key)
         if c is not None and c.total:
             continue

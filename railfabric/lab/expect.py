@@ -43,24 +43,10 @@ class Session:
 
 
 def _session_ends(devices: dict[str, DeviceConfig]) -> dict[str, str]:
-    """Each session end (a neighbor's local id: its local address, or device|interface when unnumbered) → the id
-    of the other end, from the plan: an unnumbered session's peer is the other end of its link (or of the first
-    member link of its port-channel)."""
-    out: dict[str, str] = {}
-    for name, d in devices.items():
-        by_name = {i.name: i for i in d.interfaces}
-        pcs = {pc.name: pc for pc in d.port_channels}
-        for g in d.bgp.peer_groups:
-            for n in g.neighbors:
-                if not n.interface:
-                    continue
-                intf = by_name.get(n.interface) or by_name[pcs[n.interface].members[0]]
-                peer = devices.get(intf.peer)
-                peer_if = intf.peer_interface
-                if peer is not None and n.interface in pcs:
-                    peer_if = next(i.channel for i in peer.interfaces if i.name == peer_if) or peer_if
-                out[f"{name}|{n.interface}"] = f"{intf.peer}|{peer_if}"
-    return out
+    """Each unnumbered session end (device|interface) → the other end's (the model's Neighbor.peer and
+    peer_interface: the other end of its link, or the peer's port-channel)."""
+    return {f"{name}|{n.interface}": f"{n.peer}|{n.peer_interface}" for name, d in devices.items()
+            for g in d.bgp.peer_groups for n in g.neighbors if n.interface}
 
 
 def _local_id(name: str, n: Neighbor) -> str:

@@ -34,6 +34,18 @@ CATEGORIES = (
     ("cross-rail", "pings between rails (pass / fail as planned)"),
 )
 
+# checked only where the plan has unnumbered sessions (routing.addressing: unnumbered): a numbered lab neither runs
+# nor lists them (railfabric/lab/linklocal.py)
+UNNUMBERED_ONLY = frozenset({"link-local"})
+
+
+def categories(exp: Expected) -> tuple[tuple[str, str], ...]:
+    """The check categories of a run of `exp`: every one, less UNNUMBERED_ONLY where no planned session is
+    unnumbered."""
+    if any(s.unnumbered for s in exp.sessions):
+        return CATEGORIES
+    return tuple(c for c in CATEGORIES if c[0] not in UNNUMBERED_ONLY)
+
 
 @dataclass
 class Check:

@@ -220,10 +220,9 @@ def unnumbered_end(device: str, interface: str) -> str:
 def session_of(device: DeviceConfig) -> Sessions:
     """A switch's BGP as Sessions (list comprehensions: no generator step per peer group or neighbour)."""
     bgp = device.bgp
-    me = device.hostname
     return bgp.asn, tuple([(g.name, g.bfd, tuple([
-        (n.ip, n.local_ip, n.remote_as) if not n.interface
-        else (unnumbered_end(n.peer, n.peer_interface), unnumbered_end(me, n.interface), n.remote_as)
+        (n.ip, n.local_ip, n.remote_as) if n.ip  # numbered; unnumbered (no address): its ends by their interfaces
+        else (unnumbered_end(n.peer, n.peer_interface), unnumbered_end(device.hostname, n.interface), n.remote_as)
         for n in g.neighbors])) for g in bgp.peer_groups])
 
 
