@@ -258,3 +258,24 @@ def test_the_push_check_finds_unnumbered_sessions_by_interface(devices: dict[str
         "Ethernet256": {"remoteAs": SPINE_AS, "state": "Established", "idType": "interface"},
         "Ethernet264": {"remoteAs": SPINE_AS, "state": "Active", "idType": "interface"}}}}
     assert f.rf_bgp_problems(frr, rows, "sonic") == ["Ethernet264 unnumbered (p1-spine2): Active"]
+
+
+def test_unnumbered_config_db_against_sonic_yang(tmp_path: Path, yang_models: Path) -> None:
+    """SONiC's YANG models (sonic-interface.yang INTERFACE_LIST, sonic-portchannel.yang PORTCHANNEL_INTERFACE_LIST:
+    leaf ipv6_use_link_local_only) accept the unnumbered rows of routed ports and of L3 port-channels."""
+    from railfabric.verify.sonic_yang.check import check_configs
+
+    data = _unnumbered(base_inventory())  # routed ports: Ethernet256/264 on each rail switch, Ethernet0/8 on spines
+    bundled = _unnumbered(base_inventory())
+    # 2 links per rail switch and spine, bundled: on a spine rail0's arrive on ports 1-2 (PortChannel1), rail1's on
+    # ports 3-4 (PortChannel3)
+    bundled["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
+    configs = {}  # one switch of each kind (yanglint runs per file: slow)
+    for tag, inv, name in (("routed", data, "p1-s1-rail0"), ("bundled", bundled, "p1-spine1")):
+        dev = _devices(run_data(tmp_path / tag, inv))[name]
+        configs[f"{tag}-{name}"] = json.loads(render_device(dev)["config_db.json"])
+    assert configs["routed-p1-s1-rail0"]["INTERFACE"] == {
+        "Ethernet256": {"ipv6_use_link_local_only": "enable"}, "Ethernet264": {"ipv6_use_link_local_only": "enable"}}
+    assert configs["bundled-p1-spine1"]["PORTCHANNEL_INTERFACE"] == {
+        "PortChannel1": {"ipv6_use_link_local_only": "enable"}, "PortChannel3": {"ipv6_use_link_local_only": "enable"}}
+    assert [str(p) for p in check_configs(configs, yang_models)] == []

@@ -9,10 +9,10 @@ BGP unnumbered (routing.addressing: unnumbered, RFC 8950), split routing mode (f
   parsers (vtysh -C, bgpd -C) and the FRR lab (sessions Established over fe80::, IPv4 routes over IPv6 next hops at
   their planned ECMP width; tests/test_unnumbered.py), FRR 8.4+.
 - config_db.json INTERFACE|<port> / PORTCHANNEL_INTERFACE|<pc> rows with `ipv6_use_link_local_only: enable` and no
-  address row (sonic-buildimage src/sonic-yang-models sonic-interface.yang INTERFACE_LIST leaf
-  ipv6_use_link_local_only, mode-status, default disable). NOT verified: the PORTCHANNEL_INTERFACE leaf of the same
-  name (read from the SONiC link-local HLD, not from sonic-portchannel.yang), and that SONiC's bgpcfgd leaves the
-  frr.conf interface neighbors alone in split mode (SONiC's own unnumbered support, sonic-buildimage PR #27370,
+  address row (sonic-buildimage src/sonic-yang-models: sonic-interface.yang INTERFACE_LIST and sonic-portchannel.yang
+  PORTCHANNEL_INTERFACE_LIST leaf ipv6_use_link_local_only, mode-status, default disable), checked by yanglint
+  against those models (`fabric sonic-yang`, tests/test_unnumbered.py). NOT verified: that SONiC's bgpcfgd leaves
+  the frr.conf interface neighbors alone in split mode (SONiC's own unnumbered support, sonic-buildimage PR #27370,
   writes BGP_NEIGHBOR keyed by interface for its unified mode, which railfabric does not use).
 """
 
