@@ -279,3 +279,18 @@ def test_unnumbered_config_db_against_sonic_yang(tmp_path: Path, yang_models: Pa
     assert configs["bundled-p1-spine1"]["PORTCHANNEL_INTERFACE"] == {
         "PortChannel1": {"ipv6_use_link_local_only": "enable"}, "PortChannel3": {"ipv6_use_link_local_only": "enable"}}
     assert [str(p) for p in check_configs(configs, yang_models)] == []
+
+
+def test_host_files_do_not_change(tmp_path: Path) -> None:
+    """The hosts' routes go to their rail gateway and the rail pool (rail subnets are the same either way): the
+    unnumbered underlay changes no host file."""
+    from railfabric.cli import main
+    from tests.helpers import dump, write_files
+
+    trees = []
+    for tag, data in (("numbered", base_inventory()), ("unnumbered", _unnumbered(base_inventory()))):
+        write_files(tmp_path / tag, {"fabric.yml": dump(data)})
+        assert main(["render", str(tmp_path / tag), "--out", str(tmp_path / f"{tag}-gen"), "-q"]) == 0
+        root = tmp_path / f"{tag}-gen" / "hosts"
+        trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()})
+    assert trees[0] and trees[0] == trees[1]
