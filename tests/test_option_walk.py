@@ -160,6 +160,7 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("system.users.{}.password", "unset"): "MGMT010",  # an EOS account without a password would be open
     ("system.aaa.radius", "unset"): "MGMT006",  # the login order still names radius
     ("system.aaa.tacacs", "unset"): "MGMT006",
+    ("pools.fabric_links", "unset"): "UND001",  # the base is numbered: every fabric link needs a /31 from it
 }
 # The same walk again on an all-NX-OS fabric for the options whose rendering is platform-specific (management plane,
 # QoS, routing, dual homing): each must change the NX-OS output or be refused. Ids start with "nxos: ".
@@ -178,6 +179,7 @@ NXOS_REFUSED: dict[tuple[str, str], str] = {
     ("qos.pfc_watchdog.action", "forward"): "PLAT001",  # the NX-OS watchdog drops
     ("qos.pfc_watchdog.action", "alert"): "PLAT001",
     ("system.users.{}.privilege", "1"): "PLAT001",  # NX-OS authorises by role only
+    ("routing.addressing", "unnumbered"): "PLAT041",  # NX-OS interface peering not confirmed (platforms/nxos.py)
 }
 # list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
 AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"]}

@@ -166,6 +166,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
     """`fabric show SWITCH`: its identity, addresses, ASN, rail subnets and links (a line per port)."""
     from railfabric.core.address import ntoa
+    from railfabric.topology import LinkRole
 
     where = "".join(f" {k}={v}" for k, v in (("pod", sw.pod), ("segment", sw.segment), ("plane", sw.plane),
                                                 ("rack", sw.rack)) if v is not None)
@@ -201,6 +202,8 @@ def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
             addr = f"{ntoa(mine)}/31 -> {ntoa(theirs)}"
         elif link.id in plan.host_addr:
             addr = f"host {ntoa(plan.host_addr[link.id])}" + (f" bond {link.channel}" if link.channel else "")
+        elif link.role in (LinkRole.FABRIC, LinkRole.CORE):  # routing.addressing unnumbered: no /31 (RFC 8950)
+            addr = "unnumbered (BGP over IPv6 link-local)"
         rows.append((me.port, me.lane, f"  port {me.label():<6} {link.role.value:<6} {peer.device}:{peer.label():<6} "
                      f"{me.speed}G  {addr}"))
     for _p, _l, text in sorted(rows):

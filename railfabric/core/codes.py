@@ -212,6 +212,11 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "checked against the vendor's schema of its release. A release outside the list has no schema here and may move "
      "forms again (Cumulus Linux 5.15 moved interface addresses, DNS, NTP and most booleans), so it is refused rather "
      "than rendered in forms the switch could reject. A platform with one form set takes no release at all."),
+    ("PLAT041", "unnumbered-not-rendered", "The platform's BGP unnumbered form is not rendered",
+     "routing.addressing: unnumbered runs eBGP over the IPv6 link-local address of each fabric link (RFC 8950). "
+     "railfabric renders it only on platforms whose form it confirmed in the vendor's documentation and checks "
+     "(railfabric/platforms/<name>.py says which and why not); on the others it refuses rather than render a guess. "
+     "Keep these switches numbered (routing.addressing: numbered) or move them to a platform that renders it."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "
@@ -226,6 +231,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "After one host link fails, up to half of that NIC's traffic (what the spines hash to the switch that lost the "
      "link) crosses the peer link. A one-port peer link blackholes it on one more failure; a peer link slower than "
      "a host port congests."),
+    # --- underlay addressing (UND001-UND009): routing.addressing
+    ("UND001", "no-link-pool", "A numbered link needs pools.fabric_links",
+     "pools.fabric_links may be left out only when no link needs a /31: with routing.addressing: unnumbered and no "
+     "MLAG pair (the pair's iBGP session over its peer VLAN stays numbered, a /31 from the pool)."),
     # --- GPU hosts (HOST001-HOST019): the host model's NIC names, rendered into hosts/<host>/netplan.yaml and the
     # host group's RoCE script and NCCL environment
     ("HOST001", "netdev-count", "A host model's netdevs do not name every NIC port",

@@ -95,6 +95,13 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
     subnets = [plan.rail_subnets[(sw.name, r)] for r in sw.rails]
     pcs = fabric_port_channels(found.channels, found.used, plan, traits.port_channel,
                                shared.min_links_of(inv, sw.pod))
+    for bundle, pc in zip(found.channels, pcs, strict=True):  # unnumbered bundles: the session runs over the bundle
+        if bundle in found.bundle_neighbors:
+            nb, peer_platform = found.bundle_neighbors[bundle]
+            nb.interface = pc.name
+            # the peer's port-channel is numbered by its lowest member port, as this one (port_channels.py)
+            peer_ports = [(link.a if upper else link.z).port for _p, _l, link, upper in found.channels[bundle]]
+            nb.peer_interface = PLATFORMS[peer_platform].port_channel(min(peer_ports))
     pcs.extend(mlag_port_channels(found.mlag, mtu, [s.vlan for s in subnets]))
     pcs.sort(key=lambda p: p.number)
     interfaces, shape = build_interfaces_shaped(sw, model, found.used, found.breakout_of, mtu)

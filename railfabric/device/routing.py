@@ -32,10 +32,15 @@ GROUPS = {  # (my role, peer role) → peer group name and description
 
 @dataclass(slots=True)  # not frozen (4x faster to build): two per fabric link at scale; treat as read-only
 class Neighbor:
-    ip: str
+    ip: str  # "" on an unnumbered session (its peer is the IPv6 link-local address found on `interface`)
     remote_as: int
     description: str
-    local_ip: str
+    local_ip: str  # "" on an unnumbered session
+    # routing.addressing unnumbered: the local interface (or L3 port-channel) the session runs over (RFC 8950);
+    # "" on a numbered session. The templates name the neighbor by it.
+    interface: str = ""
+    peer: str = ""  # unnumbered: the peer device and the interface (or port-channel) at its end of the session
+    peer_interface: str = ""
 
 
 @dataclass(frozen=True, slots=True)

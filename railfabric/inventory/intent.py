@@ -216,7 +216,8 @@ class ManagementPool(_Model):
 
 class Pools(_Model):
     loopbacks: IPv4Prefix = Field(description="one /32 per switch")
-    fabric_links: IPv4Prefix = Field(description="one /31 per routed link (or port-channel)")
+    fabric_links: IPv4Prefix | None = Field(None, description="one /31 per routed link (or port-channel) and per MLAG "
+                                            "peer VLAN; needed only when some link is numbered (UND001)")
     rail_subnets: IPv4Prefix = Field(description="rail subnets: one block per segment (limits.segment_rail_block)")
     management: ManagementPool
 

@@ -60,4 +60,12 @@ PLATFORM = Platform(
     # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
     # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
     queue_forms=EOS_QUEUE_FORMS,
+    # BGP unnumbered: refused (PLAT041). Arista's "interface eBGP" needs `ipv6 enable` per interface, IPv6 unicast
+    # routing and `neighbor interface <range> peer-group <G> remote-as <N>` (ipSpace.net "Interface EBGP Sessions on
+    # Arista EOS", 2024, on cEOS 4.31.2F). Arista's AVD writes the same forms (aristanetworks/avd, pyavd
+    # _eos_cli_config_gen/j2templates/eos: router-bgp.j2 `neighbor interface <if> peer-group <G> remote-as <N>` and
+    # `neighbor <G> next-hop address-family ipv6 [originate]`, ip-routing.j2 `ip routing ipv6 interfaces`), but they
+    # were not found in Arista's EOS manual here and railfabric does not render them yet: NOT verified
+    unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
+                        "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
 )

@@ -116,4 +116,10 @@ PLATFORM = Platform(
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),
+    # BGP unnumbered: refused (PLAT041). Juniper documents it from Junos 21.1R1 as auto-discovered peering
+    # (`dynamic-neighbor ... peer-auto-discovery family inet6 ipv6-nd`, IPv6 RAs, IPv4 over IPv6 next hops: Juniper
+    # NCE-225 "Configure BGP Unnumbered EVPN Fabric"), but the exact statements and the extended-nexthop family
+    # setting were not confirmed here: NOT verified
+    unnumbered_refusal=("Junos BGP unnumbered is auto-discovered peering (Junos 21.1R1+, Juniper NCE-225) whose "
+                        "statements are not confirmed from Juniper's documents here"),
 )

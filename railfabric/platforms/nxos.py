@@ -143,4 +143,8 @@ PLATFORM = Platform(
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
     ),
+    # BGP unnumbered: refused (PLAT041). NX-OS interface peering (`neighbor Ethernet1/1` with `ipv6 link-local
+    # use-bia`) was not found in Cisco's NX-OS unicast routing configuration guide here: NOT verified
+    unnumbered_refusal=("the NX-OS interface-peering forms (`neighbor <Ethernet>` with an IPv6 link-local address "
+                        "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
 )

@@ -2,7 +2,8 @@
 
 `neighbor X peer group G` (EOS) and `neighbor X peer-group G` (FRR) put a neighbour in a group; `neighbor G peer
 group` / `neighbor G peer-group` declare the group; `remote-as N` and `bfd` apply to a neighbour or to its group, a
-neighbour's own value winning.
+neighbour's own value winning. FRR's unnumbered neighbour `neighbor <ifname> interface peer-group G` (or `... interface
+remote-as N`) is keyed by its interface, marked Neighbor.interface; its later statements name the interface alone.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ def neighbors(statements: Iterable[list[str]]) -> dict[str, Neighbor]:
         if words[:1] != ["neighbor"] or len(words) < 3:
             continue
         who, rest = words[1], words[2:]
-        entry = (peers if _ADDRESS.fullmatch(who) else groups).setdefault(who, {})
+        if rest[0] == "interface":  # FRR's unnumbered neighbour: the interface is its name
+            peers.setdefault(who, {})["interface"] = True
+            rest = rest[1:] or ["interface"]
+        entry = (peers if _ADDRESS.fullmatch(who) or who in peers else groups).setdefault(who, {})
         if rest[:2] == ["peer", "group"]:  # EOS spells FRR's peer-group in two words
             rest = ["peer-group", *rest[2:]]
         if rest[0] == "peer-group" and len(rest) == 2:
@@ -38,5 +42,5 @@ def neighbors(statements: Iterable[list[str]]) -> dict[str, Neighbor]:
         g = groups.get(str(group), {})
         remote = p.get("remote_as", g.get("remote_as"))
         out[ip] = Neighbor(ip, remote if isinstance(remote, int) else None, group if isinstance(group, str) else None,
-                           bool(p.get("bfd") or g.get("bfd")))
+                           bool(p.get("bfd") or g.get("bfd")), bool(p.get("interface")))
     return out

@@ -52,6 +52,12 @@ class Session:
     peer_group: str
     bfd: bool
     line: int
+    peer_interface: str = ""
+
+    @property
+    def unnumbered(self) -> bool:
+        """A session without addresses (routing.addressing: unnumbered): its interface names it."""
+        return not self.neighbor_ip
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +165,8 @@ def read_sessions(root: Path) -> list[Session]:
     for n, r in read_csv(path, root, SESSION_COLUMNS):
         where = f"expected/bgp_sessions.csv:{n}"
         out.append(Session(r["device"], r["interface"], r["local_ip"], _int(r["local_asn"], where), r["neighbor_ip"],
-                           _int(r["remote_asn"], where), r["peer_device"], r["peer_group"], r["bfd"] == "yes", n))
+                           _int(r["remote_asn"], where), r["peer_device"], r["peer_group"], r["bfd"] == "yes", n,
+                           r.get("peer_interface") or ""))
     return out
 
 

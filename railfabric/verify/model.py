@@ -82,10 +82,11 @@ class Interface:
 
 @dataclass(frozen=True, slots=True)
 class Neighbor:
-    ip: str
+    ip: str  # its address; an unnumbered neighbor (`interface`): the interface it is named by
     remote_as: int | None
     peer_group: str | None
     bfd: bool
+    interface: bool = False  # unnumbered (routing.addressing: unnumbered): a session over the interface's link-local
 
 
 @dataclass(slots=True)

@@ -130,7 +130,8 @@ def _bgp(router: dict, vrf: dict) -> Bgp:
         g = _dict(groups.get(group)) if group else {}
         remote = n.get("remote-as", g.get("remote-as"))
         bfd = _bfd_on(n, profiles) or _bfd_on(g, profiles)
-        bgp.neighbors[str(ip)] = Neighbor(str(ip), int(str(remote)) if str(remote).isdigit() else None, group, bfd)
+        bgp.neighbors[str(ip)] = Neighbor(str(ip), int(str(remote)) if str(remote).isdigit() else None, group, bfd,
+                                          n.get("type") == "unnumbered")
     return bgp
 
 
@@ -200,8 +201,8 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
         i.mode = "trunk"
     elif access is not None:
         i.mode, i.vlan = "access", int(access)
-    elif addresses:
-        i.mode = "routed"
+    elif addresses or (kind in ("swp", "bond") and i.admin_up):  # up and in no bridge: routed (unnumbered: no
+        i.mode = "routed"                                         # address, its BGP neighbor is the interface)
     mlag_id = _dict(_dict(node.get("bond")).get("mlag"))
     if mlag_id.get("id") is not None and _switched(mlag_id, True):
         i.mlag = int(mlag_id["id"])
