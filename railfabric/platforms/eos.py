@@ -56,4 +56,6 @@ PLATFORM = Platform(
     # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
     # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
     queue_forms=EOS_QUEUE_FORMS,
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="running-config.cfg", raw_syntax="cli",
 )

@@ -113,4 +113,6 @@ PLATFORM = Platform(
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="junos.conf", raw_syntax="junos",
 )

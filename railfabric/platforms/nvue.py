@@ -163,4 +163,6 @@ PLATFORM = Platform(
         "renamed most paths (state enabled, ipv4, DNS/NTP under system, BFD profiles), rendered from the schema and "
         "NOT confirmed on a switch; 5.19+ has no schema here and is refused (PLAT040)",
     ),
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_data_file="startup.yaml",
 )

@@ -140,4 +140,6 @@ PLATFORM = Platform(
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
     ),
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="running-config.cfg", raw_syntax="cli",
 )

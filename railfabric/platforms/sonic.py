@@ -47,4 +47,6 @@ PLATFORM = Platform(
     buffer_tables=True,
     dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="frr.conf", raw_data_file="config_db.json", raw_syntax="frr",
 )
