@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 from railfabric.configs.registry import RAW_DATA
 from railfabric.configs.render import render_device
-from railfabric.core.config_tree import data_overrides, overrides, statements
+from railfabric.core.config_tree import data_overrides, merge, overrides, statements
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
 from railfabric.device import DeviceConfig, build_devices
 from railfabric.inventory.intent import Inventory
 from railfabric.inventory.intent_raw import blocks_for
+from railfabric.inventory.intent_system import PLACEHOLDER_RE
 from railfabric.plan.allocate import Plan
 from railfabric.platforms import PLATFORMS
 from railfabric.topology import Topology
@@ -74,3 +76,22 @@ def device_overrides(dev: DeviceConfig) -> Iterator[tuple[tuple[int, str, object
                 for path, raw, was in data_overrides(data, merged(block.tree())):
                     yield (block.index, "data", path), f"sets {'.'.join(path)} to {raw!r} where " \
                                                        f"{traits.raw_data_file} has {was!r}"
+
+
+def merged_raw_data(dev: DeviceConfig) -> dict[str, Any]:
+    """The data of the switch's raw data blocks merged in merge order, as its file holds them (SONiC values as
+    CONFIG_DB text): what the host_vars record for `fabric verify` to find in the file."""
+    if not any(b.data for b in dev.raw):
+        return {}
+    _managed_of, merged = RAW_DATA[dev.platform]
+    out: dict[str, Any] = {}
+    for block in dev.raw:
+        if block.data:
+            merge(out, merged(block.tree()))
+    return out
+
+
+def raw_vault_names(dev: DeviceConfig) -> set[str]:
+    """The vault variables the switch's raw blocks refer to (`%%vault.NAME%%` in their text or data): the push
+    resolves them like every other placeholder."""
+    return {m.group(1) for b in dev.raw for m in PLACEHOLDER_RE.finditer(b.text or b.data)}
