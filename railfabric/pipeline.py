@@ -164,7 +164,8 @@ def _checks(res: Result, src: SourceMap) -> Checked:
                 *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
                 *check_hosts(inv, src), *check_plan(inv, topo, plan, src)]
     raw = check_raw(inv, topo, src)
-    if inv.raw and not has_errors(raw):  # the raw values that replace managed ones, seen in the rendered files
+    if inv.raw and not has_errors([*raw, *(f for f in res.findings if f.code.startswith("RAW"))]):
+        # the raw values that replace managed ones, seen in the rendered files (raw blocks without errors only)
         from railfabric.configs.raw_overrides import raw_overrides
 
         raw += raw_overrides(inv, topo, plan, src)

@@ -124,6 +124,11 @@ def ending_lines(text: str, syntax: str) -> list[tuple[int, str]]:
     return out
 
 
+def _sections(found: list[Statement]) -> set[tuple[str, ...]]:
+    """The statements that open a section (the parents of others), as their path with their own words."""
+    return {path for path, _words, _line in found if path}
+
+
 def _shown(path: tuple[str, ...], words: tuple[str, ...]) -> str:
     return " > ".join((*path, " ".join(words)))
 
@@ -132,17 +137,21 @@ def overrides(managed: Iterable[Statement], raw: Iterable[Statement]) -> list[Ov
     """Raw statements that replace a managed one: under the same parents, the same words but the last (the value)
     where the managed file has that setting once with another value; or `no X` of a managed X (and X of a managed
     `no X`). A setting the managed file writes several times (a list: NTP servers, VLAN members) is not a single
-    value to replace, so a raw one beside them is not flagged."""
+    value to replace, so a raw one beside them is not flagged; nor is a section (`interface E2`, `router bgp N`):
+    its last word names it, it is not a value."""
+    managed, raw = list(managed), list(raw)
     by_key: dict[tuple[tuple[str, ...], tuple[str, ...]], list[tuple[str, ...]]] = {}
     exact: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+    managed_sections = _sections(managed)
     for path, words, _line in managed:
         exact[path, words] = words
-        if len(words) >= 2:
+        if len(words) >= 2 and (*path, " ".join(words)) not in managed_sections:
             by_key.setdefault((path, words[:-1]), []).append(words)
     out: list[Override] = []
+    raw_sections = _sections(raw)
     for path, words, line in raw:
-        if (path, words) in exact:
-            continue  # the same statement again: no change
+        if (path, words) in exact or (*path, " ".join(words)) in raw_sections:
+            continue  # the same statement again, or a section: its last word names it (`interface E2`), no value
         hit: tuple[str, ...] | None = None
         if words[0] == "no" and len(words) > 1:
             hit = exact.get((path, words[1:])) or next(

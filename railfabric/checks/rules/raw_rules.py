@@ -46,7 +46,12 @@ def check_raw(inv: Inventory, topo: Topology, src: SourceMap) -> list[Finding]:
     if not inv.raw:
         return []
     out: list[Finding] = []
+    first: dict[str, int] = {}
     for i, block in enumerate(inv.raw):
+        if block.name in first:  # plan, show, host_vars and verify name blocks: a name is one block
+            out.append(Finding("SCH003", f"raw[{i}].name: raw block name {block.name!r} is already raw"
+                               f"[{first[block.name]}]'s", src.loc(("raw", i, "name")), "give each block its own name"))
+        first.setdefault(block.name, i)
         out += _block(i, block, src)
         out += _selectors(i, block, inv, topo, src)
     out += _per_switch(inv, topo, src)
