@@ -3,6 +3,8 @@ railfabric/inventory/intent_raw.py): which blocks apply to which switches, in me
 
 from __future__ import annotations
 
+from typing import Any
+
 from railfabric.core.config_tree import leaves
 from railfabric.inventory.intent import Inventory
 from railfabric.inventory.intent_raw import LEVELS, RawBlock, blocks_for, ordered
@@ -14,9 +16,10 @@ def _what(b: RawBlock) -> tuple[str, str]:
     """(file, size) of a block: its platform's file for its form, and its lines or data values."""
     traits = PLATFORMS[b.platform]
     if b.text is not None:
-        lines = sum(1 for line in b.text.split("\n") if line.strip())
+        lines = len([line for line in b.text.split("\n") if line.strip()])
         return traits.raw_text_file, f"{lines} line(s)"
-    return traits.raw_data_file, f"{sum(1 for _ in leaves(b.data or {}))} value(s)"
+    data: dict[str, Any] = {str(k): v for k, v in (b.data or {}).items()}
+    return traits.raw_data_file, f"{len(list(leaves(data)))} value(s)"
 
 
 def switch_lines(inv: Inventory, sw: Switch) -> list[str]:

@@ -26,7 +26,11 @@ _JUNOS_TOKEN = re.compile(r'[ \t]+|/\*.*?\*/|#[^\n]*|"(?:[^"\\\n]|\\.)*"|[{};\[\
 
 
 class JunosTextError(ValueError):
-    """Junos text whose braces, quotes or comments do not close (a message naming the line)."""
+    """Junos text whose braces, quotes or comments do not close: the line and the problem."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line, self.problem = line, problem
 
 
 def cli_statements(text: str) -> list[Statement]:
@@ -60,7 +64,7 @@ def junos_statements(text: str) -> list[Statement]:
     while pos < len(text):
         m = _JUNOS_TOKEN.match(text, pos)
         if m is None:  # an opening quote or comment that never closes
-            raise JunosTextError(f"line {line}: a quoted string or /* comment that does not close")
+            raise JunosTextError(line, "a quoted string or /* comment that does not close")
         tok = m.group()
         pos = m.end()
         if tok == "\n" or tok.startswith("/*"):
@@ -74,7 +78,7 @@ def junos_statements(text: str) -> list[Statement]:
             in_list = True
         elif tok == "]":
             if not in_list:
-                raise JunosTextError(f"line {line}: ']' without '['")
+                raise JunosTextError(line, "']' without '['")
             in_list = False
         elif tok == "{":
             out.append((tuple(path), tuple(words), start))
@@ -86,14 +90,13 @@ def junos_statements(text: str) -> list[Statement]:
             words = []
         elif tok == "}":
             if words or not path:
-                raise JunosTextError(f"line {line}: '}}' " + ("without '{'" if not path else "after a statement "
-                                                                                             "without ';'"))
+                raise JunosTextError(line, "'}' " + ("without '{'" if not path else "after a statement without ';'"))
             path.pop()
         else:
             words.append(tok[1:-1] if tok.startswith('"') else tok)
     if path or words or in_list:
-        raise JunosTextError(f"line {line}: the text ends inside " + (f"'{path[-1]} {{'" if path else
-                                                                      "a statement without ';'"))
+        raise JunosTextError(line, "the text ends inside " + (f"'{path[-1]} {{'" if path else
+                                                              "a statement without ';'"))
     return out
 
 
@@ -110,8 +113,7 @@ def ending_lines(text: str, syntax: str) -> list[tuple[int, str]]:
         try:
             junos_statements(text)
         except JunosTextError as exc:
-            line = int(str(exc).split(":", 1)[0].removeprefix("line "))
-            return [(line, str(exc).split(": ", 1)[1])]
+            return [(exc.line, exc.problem)]
         return []
     out: list[tuple[int, str]] = []
     for n, line in enumerate(text.split("\n"), 1):

@@ -1,5 +1,15 @@
 """Arista EOS (running-config text, pushed in a configuration session): the platform's facts and naming.
-Templates: templates/eos/."""
+Templates: templates/eos/.
+
+Raw configuration (`raw:` text, issue 30; railfabric/inventory/intent_raw.py): printed at the end of
+running-config.cfg, before the final `end`, each block between `! railfabric raw NAME (LEVEL): begin` and `... end`
+comment lines. The placement follows Arista AVD's `eos_cli` (pyavd _eos_cli_config_gen/j2templates/
+eos-intended-config.j2, aristanetworks/avd@3cac535c16: eos-cli.j2 is the last include before end.j2). `!` starts a
+comment line in EOS configuration text (AVD's templates write it between sections). `end` leaves configuration mode
+from any mode and a top-level `exit` leaves global configuration (Cisco-style CLI, cisco.com `end` reference; EOS
+follows it): refused in raw text (RAW005). NOT verified on a switch: that a configuration session's `configure
+replace` takes a section re-opened by a raw block (`interface Ethernet1/1` twice) as one section.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,14 @@
-"""SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/."""
+"""SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/.
+
+Raw configuration (`raw:`, issue 30): `text` goes to frr.conf after the managed configuration (after `router bgp`'s
+`exit`), each block between `! railfabric raw NAME (LEVEL): begin` / `... end` comment lines (`!` and `#` start
+comments in Quagga/FRR configuration files: Quagga manual, "Sample Config File"); `end` is refused (RAW005), `exit`
+closes nodes as FRR's own files do. `data` is merged into config_db.json table by table, row by row and field by
+field; values are written as CONFIG_DB text. A raw table is pushed as the file holds it (the push keeps only the
+switch's tables the file does not name: railfabric/configs/sonic/ansible_plugin.py). Verified: the FRR lines by
+vtysh -C in `fabric verify`, the tables by SONiC's YANG models where yanglint and the models are installed
+(tests/test_raw.py); NOT verified: raw tables no YANG model defines (YANG001 in `fabric sonic-yang`).
+"""
 
 from __future__ import annotations
 
