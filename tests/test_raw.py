@@ -30,6 +30,7 @@ from railfabric.core.config_tree import (
 from railfabric.core.finding import Severity
 from railfabric.emit.build import build_files
 from railfabric.verify import verify
+from railfabric.verify.frr import have_vtysh
 from railfabric.verify.raw import merged_sections, text_blocks
 from tests.helpers import base_inventory, dump, run_data, with_system, write_files
 from tests.test_all_platforms import every_platform_inventory
@@ -159,6 +160,19 @@ def test_verify_reads_every_platform_with_raw_blocks(rendered: Path) -> None:
     assert "raw configuration: 24 line(s) of 13 text block(s) and 5 data value(s) found in 12 device(s)" \
         in result.notes
     assert (result.counts["raw_lines"], result.counts["raw_values"]) == (24, 5)
+    if have_vtysh():  # FRR's own parser read the three frr.conf files with their raw line
+        assert "FRR's parser (vtysh -C) read 3 frr.conf file(s)" in result.notes
+
+
+def test_frr_parser_reads_the_raw_lines(tmp_path: Path) -> None:
+    if not have_vtysh():
+        pytest.skip("vtysh (FRR) is not installed")
+    write_files(tmp_path / "inv", {"fabric.yml": dump(raw_inventory(
+        [{"name": "frr-bad", "platform": "sonic", "devices": ["p1-s5-rail0"], "text": "no such frr command\n"}]))})
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out"), "-q"]) == 0
+    failures = [f for f in verify(tmp_path / "out").failures if f.check == "frr-parse"]
+    assert {(f.device, f.subject) for f in failures} == {("p1-s5-rail0", "frr.conf")}
+    assert any("no such frr command" in f.found for f in failures), [f.found for f in failures]
 
 
 def test_verify_fails_a_lost_marker_and_a_changed_value(rendered: Path, tmp_path: Path) -> None:
@@ -193,6 +207,10 @@ def test_sonic_yang_accepts_raw_data(rendered: Path, yang_models: Path) -> None:
     configs = {n: json.loads((rendered / f"configs/{n}/config_db.json").read_text(encoding="utf-8"))
                for n in ("p1-spine1", "p1-s5-rail0")}
     assert [str(p) for p in check_configs(configs, yang_models)] == []
+    # the models read the raw rows: a port that is no number is refused where the raw block put it
+    configs["p1-s5-rail0"]["SYSLOG_SERVER"]["10.9.9.9"]["port"] = "syslog"
+    found = [str(p) for p in check_configs(configs, yang_models)]
+    assert len(found) == 1 and "SYSLOG_SERVER" in found[0] and "p1-s5-rail0" in found[0]
 
 
 # --------------------------------------------------------------------------- merge order of data
