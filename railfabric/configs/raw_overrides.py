@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from railfabric.configs.registry import RAW_DATA
-from railfabric.configs.render import render_device
+from railfabric.configs.render import render_file
 from railfabric.core.config_tree import data_overrides, merge, overrides, statements
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
@@ -63,7 +63,7 @@ def device_overrides(dev: DeviceConfig) -> Iterator[tuple[tuple[int, str, object
     traits = PLATFORMS[dev.platform]
     managed_dev = replace(dev, raw=())
     if any(b.text for b in dev.raw):
-        managed = statements(render_device(managed_dev)[traits.raw_text_file], traits.raw_syntax)
+        managed = statements(render_file(managed_dev, traits.raw_text_file), traits.raw_syntax)
         for block in dev.raw:
             if block.text:
                 for line, raw, was in overrides(managed, statements(block.text, traits.raw_syntax)):

@@ -36,10 +36,10 @@ class JunosTextError(ValueError):
 def cli_statements(text: str) -> list[Statement]:
     """The statements of indented CLI text (EOS, NX-OS, FRR)."""
     out: list[Statement] = []
-    stack: list[tuple[int, tuple[str, ...]]] = []  # (indent, words) of the open parents
+    stack: list[tuple[int, tuple[str, ...]]] = []  # (indent, path through it) of the open parents
     for n, line in enumerate(text.split("\n"), 1):
         body = line.strip()
-        if not body or body.startswith(("!", "#")):
+        if not body or body[0] in "!#":
             continue
         indent = len(line) - len(line.lstrip(" \t"))
         while stack and stack[-1][0] >= indent:
@@ -47,8 +47,9 @@ def cli_statements(text: str) -> list[Statement]:
         words = tuple(body.split())
         if words[0] in _CLOSERS:
             continue
-        out.append((tuple(" ".join(w) for _i, w in stack), words, n))
-        stack.append((indent, words))
+        parent = stack[-1][1] if stack else ()
+        out.append((parent, words, n))
+        stack.append((indent, (*parent, " ".join(words))))
     return out
 
 
@@ -143,10 +144,13 @@ def overrides(managed: Iterable[Statement], raw: Iterable[Statement]) -> list[Ov
     its last word names it, it is not a value."""
     managed, raw = list(managed), list(raw)
     by_key: dict[tuple[tuple[str, ...], tuple[str, ...]], list[tuple[str, ...]]] = {}
-    exact: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+    exact: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    negated: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()  # (path, X) of each managed `no X`
     managed_sections = _sections(managed)
     for path, words, _line in managed:
-        exact[path, words] = words
+        exact.add((path, words))
+        if words[0] == "no":
+            negated.add((path, words[1:]))
         if len(words) >= 2 and (*path, " ".join(words)) not in managed_sections:
             by_key.setdefault((path, words[:-1]), []).append(words)
     out: list[Override] = []
@@ -156,9 +160,10 @@ def overrides(managed: Iterable[Statement], raw: Iterable[Statement]) -> list[Ov
             continue  # the same statement again, or a section: its last word names it (`interface E2`), no value
         hit: tuple[str, ...] | None = None
         if words[0] == "no" and len(words) > 1:
-            hit = exact.get((path, words[1:])) or next(
-                (m[0] for k, m in by_key.items() if k[0] == path and k[1][:len(words) - 1] == words[1:]), None)
-        elif ("no", *words) in (w for p, w in exact if p == path):
+            rest = words[1:]
+            hit = rest if (path, rest) in exact else next(
+                (w for p, w, _l in managed if p == path and w[:len(rest)] == rest), None)
+        elif (path, words) in negated:
             hit = ("no", *words)
         elif len(words) >= 2:
             same = by_key.get((path, words[:-1]), [])
