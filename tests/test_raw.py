@@ -287,11 +287,12 @@ def test_size_limits(tmp_path: Path) -> None:
     ("eos", "lldp timer 5\nexit\n", 2),  # top-level exit
     ("nxos", "feature lldp\nend\n", 2),
     ("sonic", "router bgp 1\n end\n", 2),  # FRR `end` anywhere
+    ("eos", "lldp timer 5\n! railfabric raw x: end\n", 2),  # would unpair the markers verify reads
 ])
 def test_lines_that_end_the_configuration_are_refused(tmp_path: Path, platform: str, text: str, line: int) -> None:
     found = _findings(tmp_path, [{"name": "x", "platform": platform, "text": text}], platform=platform)
     assert _codes(found) == ["RAW005"]
-    assert found[0][1].startswith(f"raw block 'x' line {line}: `")
+    assert found[0][1].startswith(f"raw block 'x' line {line}: ")
 
 
 def test_sub_mode_exits_are_allowed(tmp_path: Path) -> None:

@@ -119,7 +119,8 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
     result.counts = {"devices": len(devices),
                      **{p: n for p in PLATFORMS if (n := sum(d.platform == p for d in devices.values()))},
                      "links": links.links, "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
-                     "host_nic_ports": hosts.checked, "raw_lines": raw.lines, "raw_values": raw.values,
+                     "host_nic_ports": hosts.checked,
+                     **({"raw_lines": raw.lines, "raw_values": raw.values} if raw.devices else {}),
                      "failures": len(result.failures)}
     result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line
     result.counts["failures"] = len(result.failures)

@@ -75,7 +75,9 @@ def _block(i: int, b: RawBlock, src: SourceMap) -> list[Finding]:
                            f"{BLOCK_MAX_BYTES:,}", src.loc(path), "a raw block is a few lines: model larger "
                            "configuration in railfabric or split the block by where it applies"))
     if b.text is not None:
-        for line, why in ending_lines(b.text, traits.raw_syntax):
+        marks = [(n, "it reads as railfabric's own raw block marker, which `fabric verify` pairs")
+                 for n, text in enumerate(b.text.split("\n"), 1) if "railfabric raw " in text]
+        for line, why in ending_lines(b.text, traits.raw_syntax) + marks:
             out.append(Finding("RAW005", f"raw block {b.name!r} line {line}: {why}", src.loc(path),
                                "remove the line: railfabric places the block inside the file and closes the "
                                "configuration itself"))
