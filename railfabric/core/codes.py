@@ -390,8 +390,8 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("RAW005", "raw-ends-config", "A raw line would end or break the configuration early",
      "Raw text is placed inside the rendered file, so a line that ends the configuration mode (EOS/NX-OS/FRR `end`, "
      "EOS/NX-OS `exit` at the top level) would make every later line run in the wrong mode, and unbalanced Junos "
-     "braces or quotes would swallow or break the rest of the hierarchy. A line holding `railfabric raw ` (railfabric's "
-     "own block marker) is refused too: `fabric verify` pairs the markers."),
+     "braces or quotes would swallow or break the rest of the hierarchy. A line holding `railfabric raw ` "
+     "(railfabric's own block marker) is refused too: `fabric verify` pairs the markers."),
     ("RAW006", "raw-bad-data", "A raw data block has the wrong shape or value type",
      "Data values are strings, integers, booleans, mappings and lists only (no null, no floats). SONiC data is "
      "TABLE → key → field → value (a value a string, integer or boolean, written as a string, or a list of them); "
