@@ -440,3 +440,39 @@ def test_verify_merges_reopened_sections_and_keeps_banners() -> None:
     assert merged_sections(text) == ("banner login\nline one\n!\nEOF\ninterface E1\n   mtu 9214\n"
                                      "   description raw\n")
     assert text_blocks(text) == ({"x": 2}, [])
+
+
+# --------------------------------------------------------------------------- plan and show
+
+
+def test_plan_lists_the_blocks_in_merge_order(rendered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                              ) -> None:
+    raw = copy.deepcopy(RAW)
+    raw[0]["text"] = "lldp timer 8\n"  # a change, so the plan validates the inventory
+    write_files(tmp_path / "inv", {"fabric.yml": dump(raw_inventory(raw))})
+    capsys.readouterr()
+    assert main(["plan", str(tmp_path / "inv"), "--out", str(rendered), "-q"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    at = out.index("Raw configuration: 8 block(s), in merge order:")
+    # fabric (list order 2, 5, 6), role, pod, segment, device (0, 7); switches in topology order (spines first)
+    assert out[at + 1:at + 9] == [
+        "  raw eos-fabric (fabric, eos): running-config.cfg 2 line(s) on 3 switch(es): p1-spine2, p1-s1-rail0, "
+        "p1-s1-rail1",
+        "  raw frr-fabric (fabric, sonic): frr.conf 1 line(s) on 3 switch(es): p1-spine1, p1-s5-rail0, p1-s5-rail1",
+        "  raw sonic-data (fabric, sonic): config_db.json 1 value(s) on 3 switch(es): p1-spine1, p1-s5-rail0, "
+        "p1-s5-rail1",
+        "  raw eos-role (role, eos): running-config.cfg 1 line(s) on 2 switch(es): p1-s1-rail0, p1-s1-rail1",
+        "  raw junos-pod (pod, junos): junos.conf 5 line(s) on 2 switch(es): p1-s2-rail0, p1-s2-rail1",
+        "  raw nxos-seg (segment, nxos): running-config.cfg 1 line(s) on 2 switch(es): p1-s4-rail0, p1-s4-rail1",
+        "  raw eos-device (device, eos): running-config.cfg 1 line(s) on 1 switch(es): p1-s1-rail0",
+        "  raw nvue-data (device, nvue): startup.yaml 1 value(s) on 2 switch(es): p1-s3-rail0, p1-s3-rail1"]
+    assert "  ~ p1-s1-rail0: running-config.cfg (+1 -1)" in out  # the changed line, and only on its switch
+
+
+def test_show_lists_a_switchs_blocks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_files(tmp_path / "inv", {"fabric.yml": dump(raw_inventory(RAW))})
+    assert main(["show", "p1-s1-rail0", str(tmp_path / "inv")]) == 0
+    shown = [line for line in capsys.readouterr().out.split("\n") if line.startswith("  raw ")]
+    assert shown == ["  raw        eos-fabric (fabric): running-config.cfg 2 line(s)",
+                     "  raw        eos-role (role): running-config.cfg 1 line(s)",
+                     "  raw        eos-device (device): running-config.cfg 1 line(s)"]
