@@ -66,6 +66,11 @@ OPTIONAL: dict[str, Any] = {
     "devices.{}.platform": "eos",
     "devices.{}.model": "sw64b",
     "devices.{}.management": "192.168.7.7",
+    # pins of p2-s1-rail0: rail tier slot ((2-1)·4 + 0)·8 = 32, so its computed loopback is 10.0.0.72 (rail tier
+    # base 8 + 4·8 = 40, + 32) and ASN 4200100032; these values are free and keep the RFC 7938 plan (no PIN error)
+    "devices.{}.asn": 4200199999,
+    "devices.{}.loopback": "10.0.9.9",
+    "devices.{}.router_id": "10.255.0.1",
     "devices.{}.disabled_ports": [40],  # an unused port of p2-s1-rail0: shut, described as disabled
     "switch_models.{}.breakouts": [],  # the base sets ['2x400G']: removed → 400G hosts cannot land (refused)
     "switch_models.{}.port_blocks": {"rails": [[3, 4, 5, 6, 7, 8]], "uplinks": "33-64"},

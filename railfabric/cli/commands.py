@@ -178,9 +178,15 @@ def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
     if sw.rails:
         print(f"  rails      {', '.join(map(str, sw.rails))}" + (f" (side {'ab'[sw.side]})" if sw.side is not None
                                                                else ""))
-    print(f"  loopback   {ntoa(plan.loopback[sw.name])}/32")
-    print(f"  management {ntoa(plan.management[sw.name])}/{plan.management_len}")
-    print(f"  asn        {plan.asn[sw.name]}")
+    pin = f"  (pinned: devices.{sw.key})"  # a value the inventory pins instead of the plan's slot
+
+    def mark(value: object) -> str:
+        return pin if value is not None else ""
+
+    print(f"  loopback   {ntoa(plan.loopback[sw.name])}/32{mark(sw.loopback)}")
+    print(f"  router-id  {ntoa(plan.router_id[sw.name])}{mark(sw.router_id)}")
+    print(f"  management {ntoa(plan.management[sw.name])}/{plan.management_len}{mark(sw.management)}")
+    print(f"  asn        {plan.asn[sw.name]}{mark(sw.asn)}")
     if sw.name in plan.aggregates:
         print(f"  aggregate  {plan.aggregates[sw.name]}")
     for rail in sw.rails:

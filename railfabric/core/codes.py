@@ -346,6 +346,46 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "and every later check runs on the rest, so all findings come at once. A device override or cable that names "
      "a switch or host of a left-out item is folded under the error that left it out (root cause first). Nothing "
      "is rendered while any error remains."),
+    # --- per-device pins of the address plan (PIN001-PIN009): railfabric/checks/rules/pin_rules.py
+    ("PIN001", "loopback-pin-clash", "A pinned loopback is another switch's loopback",
+     "devices.<name>.loopback replaces one switch's computed loopback; another switch (pinned or computed) with the "
+     "same address would announce the same /32, and the fabric would split the traffic for it between the two."),
+    ("PIN002", "router-id-clash", "Two switches have the same BGP router-id",
+     "The router-id is the loopback address unless devices.<name>.router_id pins it. BGP identifiers must be unique: "
+     "a speaker refuses an OPEN carrying its own identifier (RFC 4271 section 6.2, Bad BGP Identifier: the MLAG "
+     "pair's iBGP session), and RFC 6286 asks for uniqueness within an AS (the spines of a pod share one)."),
+    ("PIN003", "loopback-pin-outside-pool", "A pinned loopback is outside pools.loopbacks",
+     "A warning: every switch announces its own /32 (the redistribution prefix-list names the address, not the "
+     "pool), so the loopback works, and keeping an address from before the migration is what a pin is for. But the "
+     "pool no longer holds every loopback: the ip plan shows no pool for it and the pool checks (POOL001, MGMT009) do "
+     "not cover it. Widen the pool to cover it, or keep it knowingly."),
+    ("PIN004", "loopback-pin-in-other-pool", "A pinned loopback is inside another pool",
+     "pools.fabric_links, rail_subnets and management are handed out by the plan (/31s, rail subnets and their "
+     "hosts, management addresses): a loopback there would clash with an address the plan gives now or later."),
+    ("PIN005", "asn-pin-ibgp", "An ASN pin gives a switch the ASN of one of its BGP neighbours",
+     "Sessions are configured with remote-as = the neighbour's ASN; when it is the switch's own, the session is "
+     "iBGP: it adds no AS to the path and iBGP-learned routes are not passed to the other iBGP peers (RFC 4271 "
+     "section 9.2), so the switch stops carrying routes between the tiers (RFC 7938: each tier its own ASNs)."),
+    ("PIN006", "asn-pin-loop", "An ASN pin gives a switch the ASN of another switch whose routes reach it",
+     "BGP drops an UPDATE whose AS_PATH holds the receiver's own ASN (loop prevention, RFC 4271 section 9.1.2). Two "
+     "switches outside one RFC 7938 group (the super-spines, a pod's spines, an MLAG pair) that share an ASN drop "
+     "each other's routes and every route passing through the other: a rail switch with another rail switch's ASN "
+     "loses that switch's rail subnets, one with the super-spines' ASN loses every other pod. Switches in parts of "
+     "the fabric that exchange no routes (rail-only pods) may share one."),
+    ("PIN007", "asn-pin-splits-group", "An ASN pin splits the super-spines, a pod's spines or an MLAG pair",
+     "RFC 7938 section 5.2.1 gives the spines of a pod one ASN and the super-spines one. A pin that splits them is a "
+     "warning: multipath-relax (rendered on every platform) keeps ECMP across different neighbour ASNs, but the "
+     "shared ASN is what stops a spine from accepting a path through another spine and a lower switch, so after a "
+     "link failure a lower switch can become transit and withdrawals hunt through longer paths. An MLAG pair with "
+     "two ASNs is an error: the pair is one speaker for its rail subnets and its iBGP session would not come up."),
+    ("PIN008", "asn-pin-reserved", "An ASN pin is reserved or not private",
+     "Reserved ASNs are errors: AS_TRANS 23456 (RFC 6793), documentation 64496-64511 and 65536-65551 (RFC 5398), "
+     "65535 (RFC 7300), 65552-131071 (reserved by IANA); the schema refuses 0 and 4294967295. A public ASN (outside "
+     "RFC 6996's 64512-65534 and 4200000000-4294967294) is a warning: use it only if it is yours."),
+    ("PIN009", "pin-unusable-address", "A pinned loopback or router-id is an address no switch can use",
+     "A loopback cannot be in 0.0.0.0/8, 127.0.0.0/8 (the host loopback), 224.0.0.0/4 (multicast), 240.0.0.0/4 or "
+     "255.255.255.255; a BGP Identifier is a non-zero 32-bit number (RFC 6286 section 2.1), so router_id 0.0.0.0 "
+     "is refused."),
     # --- SONiC YANG validation of rendered config_db.json (YANG001-YANG019): `fabric sonic-yang`
     ("YANG001", "unmodelled-table", "config_db table without a YANG model",
      "SONiC's Generic Config Updater (config replace / apply-patch) refuses changes to tables no YANG model "

@@ -110,14 +110,15 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         found.neighbors[MLAG_PEER_GROUP].append(
             (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
     loopback = ntoa(plan.loopback[sw.name])
+    router_id = ntoa(plan.router_id[sw.name])
     bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd),
                     aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans), inv.routing.ecmp.width,
-                    traits.multipath_relax)
+                    traits.multipath_relax, router_id)
     management_ip = ntoa(plan.management[sw.name])
     return DeviceConfig(
         hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,
         model=sw.model, hwsku=model.hwsku, rack=sw.rack, loopback=f"{loopback}/32",
-        loopback_interface=traits.loopback_interface, router_id=loopback, asn=plan.asn[sw.name],
+        loopback_interface=traits.loopback_interface, router_id=router_id, asn=plan.asn[sw.name],
         management=f"{management_ip}/{plan.management_len}", management_gateway=shared.gateway,
         mtu=mtu, mtu_note=mtu_note(inv.fabric.mtu, mtu, sw.platform, found.lower_peers),
         host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,

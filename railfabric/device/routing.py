@@ -112,11 +112,12 @@ for (_mine, _peer), (_group, _desc) in GROUPS.items():
 
 
 def build_bgp(asn: int, loopback: str, groups: tuple[PeerGroup, ...], aggregates: tuple[str, ...],
-              redistributed: tuple[str, ...], maximum_paths: int, multipath_relax: bool) -> Bgp:
-    """The Bgp of one switch: router id = loopback address; the prefix-list permits the loopback /32 and
-    `redistributed` (the rail subnets), numbered 10, 20, ..."""
+              redistributed: tuple[str, ...], maximum_paths: int, multipath_relax: bool,
+              router_id: str | None = None) -> Bgp:
+    """The Bgp of one switch: router id = `router_id` (the plan's: a pin), else the loopback address; the prefix-list
+    permits the loopback /32 and `redistributed` (the rail subnets), numbered 10, 20, ..."""
     entries = (f"{loopback}/32", *redistributed)
     rules = tuple((PREFIX_LIST_STEP * (i + 1), e) for i, e in enumerate(entries))
-    return Bgp(asn, loopback, maximum_paths, multipath_relax, groups, aggregates, PL_REDISTRIBUTE, entries,
+    return Bgp(asn, router_id or loopback, maximum_paths, multipath_relax, groups, aggregates, PL_REDISTRIBUTE, entries,
                RM_REDISTRIBUTE, rules)
 

@@ -27,6 +27,7 @@ from railfabric.core.bounds import (
     SPEED_HINT,
     AddressOffset,
     AsicDelayNs,
+    Asn,
     BufferBytes,
     BufferBytesFloat,
     BufferSize,
@@ -493,6 +494,15 @@ class DeviceOverride(_Model):
                                           "written here replaces the fabric-wide one")
     release: Release | None = Field(None, description="this switch's OS release (its platform's), e.g. '5.12': "
                                     "overrides the model's and the fabric's")
+    # per-device pins of the address plan (issue 30): each replaces one computed value, nothing else moves
+    # (railfabric/plan/allocate.py); railfabric/checks/rules/pin_rules.py checks them (PIN001-PIN009)
+    asn: Asn | None = Field(None, description="this switch's BGP ASN instead of the plan's (routing.asn): its peers' "
+                            "remote-as follows; it must keep the RFC 7938 plan (PIN005-PIN008)")
+    loopback: IPv4Addr | None = Field(None, description="this switch's loopback /32 address instead of its slot in "
+                                      "pools.loopbacks (a warning outside that pool, an error in another pool or on "
+                                      "another switch's loopback)")
+    router_id: IPv4Addr | None = Field(None, description="this switch's BGP router-id (default: its loopback address, "
+                                       "pinned or not); unique fabric-wide (PIN002)")
 
 
 class HostLink(_Model):

@@ -21,6 +21,11 @@ Layout (offsets into each pool):
 - ASNs: super-spines one ASN; spines of pod p: spine_base + p; rail switch: rail_switch_base + rail_tier_slot
   (both switches of an MLAG pair: side a's, so the spines see one speaker's AS path for the shared subnets).
 - VLAN of rail r: vlan_base + r.
+- pins (`devices.<name>.asn / loopback / router_id / management`): the pinned value replaces the computed one of that
+  switch and nothing else moves (its slot keeps its place, unused); a pinned loopback counts as used in pools.loopbacks
+  when it lies inside (a pinned management address, as before, is not counted).
+  The BGP router-id is the loopback address (pinned or computed) unless it is pinned itself.
+  railfabric/checks/rules/pin_rules.py checks the pins against each other and the plan.
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ class RailSubnet:
 @dataclass
 class Plan:
     loopback: dict[str, int] = field(default_factory=dict)
+    router_id: dict[str, int] = field(default_factory=dict)  # BGP router-id: the loopback unless pinned
     management: dict[str, int] = field(default_factory=dict)
     management_len: int = 32
     management_gateway: int = 0  # pools.management.gateway, else the pool's first host address
@@ -132,12 +138,19 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
     mlag_segments = {(i.pod, i.id) for i in topo.segments if i.sides == 2 and i.dual_homing is DualHoming.MLAG}
 
     for sw in topo.switches.values():
-        plan.loopback[sw.name] = lo.take(sw.slot, 1, sw.name)
+        if sw.loopback is None:
+            plan.loopback[sw.name] = lo.take(sw.slot, 1, sw.name)
+        else:  # a pin inside the pool is one address used there (its slot stays free); one outside is not
+            plan.loopback[sw.name] = sw.loopback
+            lo.used += sw.loopback in lo.prefix
+        plan.router_id[sw.name] = sw.router_id if sw.router_id is not None else plan.loopback[sw.name]
         if sw.management is not None:
             plan.management[sw.name] = sw.management
         else:
             plan.management[sw.name] = mg.take(first_mgmt + sw.slot, 1, sw.name)
-        if sw.role is Role.SUPER_SPINE:
+        if sw.asn is not None:
+            plan.asn[sw.name] = sw.asn
+        elif sw.role is Role.SUPER_SPINE:
             plan.asn[sw.name] = asn.super_spine
         elif sw.role is Role.SPINE:
             plan.asn[sw.name] = asn.spine_base + (sw.pod or 0)

@@ -1,6 +1,10 @@
 """Arista EOS (running-config text, pushed in a configuration session): the platform's facts and naming.
 Templates: templates/eos/.
 
+NOT verified: a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is
+the one already rendered, but no Arista page was found that says the identifier may be an address the switch does not
+own (the FRR lab runs one: railfabric/checks/rules/pin_rules.py).
+
 Raw configuration (`raw:` text, issue 30; railfabric/inventory/intent_raw.py): printed at the end of
 running-config.cfg, before the final `end`, each block between `! railfabric raw NAME (LEVEL): begin` and `... end`
 comment lines. The placement follows Arista AVD's `eos_cli` (pyavd _eos_cli_config_gen/j2templates/

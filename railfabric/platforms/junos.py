@@ -23,6 +23,9 @@ Vendor forms and where they were checked (search tool, Juniper documentation unl
   (ansible docs; REFERENCE-DEPLOY.md §5.2).
 
 Forms NOT verified against a vendor page (kept as the closest documented form; check on a lab switch first):
+- a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
+  already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
+  FRR lab runs one: railfabric/checks/rules/pin_rules.py);
 - `routing-instance mgmt_junos` under system ntp server / name-server / tacplus-server / radius-server /
   syslog host, and `snmp routing-instance-access` (the mgmt_junos management-instance documentation was not found);
 - `routing-options aggregate route P` exported with a policy `from protocol aggregate` and the longer routes

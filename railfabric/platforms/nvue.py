@@ -43,6 +43,8 @@ command reference):
 
 NOT verified (rendered from the path mirroring of verified `nv set` forms, or from memory; check on a CL 5.14 VX or
 Air instance before the first push):
+- `router bgp router-id` with a pinned router-id (devices.<name>.router_id) that is no address of the switch: no NVIDIA
+  page says the identifier may be an address the switch does not own (the FRR lab runs one);
 - MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as YAML; `mlag priority` and `mac-address` keys in startup.yaml
   (documented as `nv set`, not shown in YAML);
   `peerlink.4094` `description` and `link mtu` (the MTU guide sets `peerlink.4094 link mtu`); MLAG bonds without

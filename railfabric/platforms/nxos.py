@@ -37,6 +37,9 @@ Sources of the forms (checked with the library's search; see the report of issue
   Switching guide, VLAN ranges), hence the peer VLAN 3967.
 
 Forms NOT verified against Cisco documentation (kept here and in the report):
+- a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
+  already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
+  FRR lab runs one: railfabric/checks/rules/pin_rules.py);
 - vPC: `ip arp synchronize` in the vpc domain (named in Cisco best-practice material, no quoted guide example
   seen); `hsrp version 2` as an interface line (documented as the HSRP version command, exact placement not seen
   quoted); `spanning-tree port type network` on the peer link; repeating the channel's `switchport` lines on the

@@ -38,7 +38,12 @@ class ControlChecks:
 
     def reverse_sessions(self, dev: ObservedDevice) -> None:
         loopbacks = {a.split("/")[0] for a in dev.loopbacks}
-        if dev.bgp.neighbors and dev.bgp.router_id not in loopbacks:
+        pinned = self.plan.devices[dev.name].router_id if dev.name in self.plan.devices else None
+        if pinned is not None:  # devices.<name>.router_id: the plan's (host_vars router_id), not a loopback
+            if dev.bgp.router_id != pinned:
+                self.fail("bgp", dev, "router-id", f"{pinned} (the pinned router_id of host_vars)",
+                          dev.bgp.router_id or "none", "bgp")
+        elif dev.bgp.neighbors and dev.bgp.router_id not in loopbacks:
             self.fail("bgp", dev, "router-id", "a Loopback address (" + (", ".join(sorted(loopbacks)) or "none") + ")",
                       dev.bgp.router_id or "none", "bgp")
         for ip, n in sorted(dev.bgp.neighbors.items()):

@@ -76,6 +76,7 @@ class DeviceVars:
     release: str | None = None  # host_vars release: the OS release the files were rendered for
     raw_text: tuple[str, ...] = ()  # host_vars raw_text: the raw text blocks railfabric placed in its files
     raw_data: dict[str, Any] = field(default_factory=dict)  # host_vars raw_data: what its raw data blocks merge
+    router_id: str | None = None  # host_vars router_id: a pinned BGP router-id that is not the loopback address
 
 
 @dataclass(slots=True)
@@ -215,7 +216,8 @@ def read_devices(root: Path) -> dict[str, DeviceVars]:
             files={str(k): f"configs/{path.stem}/{k}" for k in files} if isinstance(files, dict) else {},
             release=str(data["release"]) if isinstance(data.get("release"), str) else None,
             raw_text=tuple(str(b) for b in data["raw_text"]) if isinstance(data.get("raw_text"), list) else (),
-            raw_data=data["raw_data"] if isinstance(data.get("raw_data"), dict) else {})
+            raw_data=data["raw_data"] if isinstance(data.get("raw_data"), dict) else {},
+            router_id=str(data["router_id"]) if isinstance(data.get("router_id"), str) else None)
     inventory = read_yaml(root / "ansible" / "inventory.yml", root)
     for name, host in _inventory_hosts(inventory):
         if name in devices and isinstance(host, dict) and host.get("ansible_host"):
