@@ -23,6 +23,7 @@ from railfabric.checks.rules.intent_rules import BLOCKING, check_intent
 from railfabric.checks.rules.mlag_rules import check_mlag
 from railfabric.checks.rules.pin_rules import check_pins
 from railfabric.checks.rules.plan_rules import check_plan, check_topology, summary
+from railfabric.checks.rules.raw_rules import check_raw
 from railfabric.checks.rules.system_rules import check_system
 from railfabric.checks.rules.vlan_rules import check_vlans
 from railfabric.checks.solver import solve
@@ -44,7 +45,7 @@ STAGES = ("schema", "intent rules", "topology", "allocation", "solver checks")
 _ITEMS: tuple[tuple, ...] = (("pods", int), ("pods", int, "segments", int),
                              ("pods", int, "segments", int, "host_groups", int), ("devices", str),
                              ("switch_models", str), ("host_models", str), ("cabling", int), ("super_spines",),
-                             ("system",))
+                             ("system",), ("raw", int))
 _MODELS = frozenset({"switch_models", "host_models"})  # left out with every item that uses them
 _NON_EMPTY = frozenset({"pods", "segments", "host_groups", "switch_models", "host_models"})  # min_length 1
 _REFS = {"REF001": "switch_models", "REF002": "host_models"}
@@ -164,8 +165,14 @@ def _checks(res: Result, src: SourceMap) -> Checked:
                 *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
                 *check_hosts(inv, src), *check_plan(inv, topo, plan, src),
                 *check_pins(inv, topo, plan, src)]
+    raw = check_raw(inv, topo, src)
+    if inv.raw and not has_errors([*raw, *(f for f in res.findings if f.code.startswith("RAW"))]):
+        # the raw values that replace managed ones, seen in the rendered files (raw blocks without errors only)
+        from railfabric.configs.raw_overrides import raw_overrides
+
+        raw += raw_overrides(inv, topo, plan, src)
     report, solver_findings = solve(inv, topo, plan, src, index)
-    return findings + solver_findings, report
+    return findings + raw + solver_findings, report
 
 
 def _checks_forked() -> Checked:

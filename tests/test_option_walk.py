@@ -95,6 +95,15 @@ OPTIONAL: dict[str, Any] = {
     "system.users.{}.privilege": 1,
     "pods.*.segments.*.peer_link_ports": 3,  # MLAG (CONTEXT): a third peer-link port, port 30
     "switch_models.{}.port_blocks.peer_link": "27-28",  # MLAG (CONTEXT): the peer link moves from 31-32
+    # raw configuration (railfabric/inventory/intent_raw.py): a fabric-wide frr.conf line on every SONiC switch;
+    # the selectors (tried on RAW_BLOCK, CONTEXT) each narrow it to fewer switches
+    "raw": [{"name": "frr-extra", "platform": "sonic", "text": "ip prefix-list RAW seq 5 permit 10.99.0.0/16\n"}],
+    "raw.*.roles": ["spine"],
+    "raw.*.pods": [2],
+    "raw.*.segments": ["1/2"],
+    "raw.*.devices": ["p1-s1-rail0"],
+    "raw.*.text": "ip prefix-list RAW seq 10 permit 10.98.0.0/16\n",  # another line in place of RAW_BLOCK's
+    "raw.*.data": {"SYSLOG_SERVER": {"192.0.2.50": {}}},  # beside the block's text: refused (one of the two)
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -103,6 +112,10 @@ DUAL_RAIL4 = {("host_models", "h4"): {"gpus": 4, "nics": 4, "nic_speed": "400G"}
               ("pods", 0, "segments", 0, "host_groups"): [{"model": "h4", "count": 2}]}
 
 EOS = {("fabric", "platform"): "eos"}
+RAW_BLOCK = {("raw",): OPTIONAL["raw"]}
+# the raw block's platform, tried on a fabric with one EOS and one NX-OS rail switch in pod 2
+RAW_PLATFORMS = {**RAW_BLOCK, ("devices",): {"p2-s1-rail0": {"rack": "R1", "platform": "eos"},
+                                            "p2-s1-rail1": {"platform": "nxos"}}}
 UDP_SYSLOG = {("system", "syslog", 0, "protocol"): "udp"}  # NX-OS has no TCP syslog (PLAT001)
 NXOS = {("fabric", "platform"): "nxos", **UDP_SYSLOG}
 MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
@@ -132,6 +145,9 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     # packet spraying needs NICs that place out-of-order packets (HOST007): the base's h2 says so
     "routing.ecmp.mode": {("host_models", "h2", "accepts_out_of_order"): True},
     "host_models.{}.accepts_out_of_order": SPRAYING,
+    "raw.*.roles": RAW_BLOCK, "raw.*.roles.*": RAW_BLOCK, "raw.*.pods": RAW_BLOCK, "raw.*.segments": RAW_BLOCK,
+    "raw.*.devices": RAW_BLOCK, "raw.*.text": RAW_BLOCK, "raw.*.data": RAW_BLOCK,
+    "raw.*.platform": {**RAW_PLATFORMS, **{("system", "syslog", 0, "protocol"): "udp"}},
 }
 # options whose baseline (their CONTEXT) is refused with this code and which make it render: the option changes the
 # outcome (the NVUE walk has its own, NVUE_UNBLOCKS)
@@ -154,6 +170,9 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("switch_models.{}.asic", "unset"): "HW006",  # an EOS switch's queue form depends on its family
     ("switch_models.{}.asic", "spectrum-4"): "HW007",  # EOS has no form for a Spectrum family
     ("system", "unset"): "MGMT001",  # an EOS push would remove the account it logs in with
+    ("raw.*.data", json.dumps(OPTIONAL["raw.*.data"])): "SCH003",  # a raw block holds exactly one of text and data
+    ("raw.*.platform", "nvue"): "RAW004",  # NVUE takes data, not text
+    ("raw.*.platform", "junos"): "RAW005",  # a CLI line is no Junos statement (no `;`): it would break the hierarchy
     ("system.users", "unset"): "MGMT001",
     ("system.push_user", "unset"): "MGMT002",
     ("system.users.{}.role", "network-operator"): "MGMT004",  # the push user must stay an admin
@@ -182,7 +201,8 @@ NXOS_REFUSED: dict[tuple[str, str], str] = {
     ("routing.addressing", "unnumbered"): "PLAT041",  # NX-OS interface peering not confirmed (platforms/nxos.py)
 }
 # list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
-AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"]}
+AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"],
+                           "raw.*.roles.*": lambda v: [v]}
 # values that restate what the base inherits (the fabric platform is sonic): nothing to change, not tried
 INHERITED = {"sonic"}
 
@@ -389,6 +409,9 @@ NVUE_NOT_APPLICABLE = {
     "system.management": "its keys are the VRF name (Cumulus's is always mgmt) and eAPI; ssh is walked on its own",
     "switch_models.{}.buffers": "SONiC buffer facts: NVUE keeps NVIDIA's RoCE pools (qos roce mode lossless)",
     "switch_models.{}.asic": "NVUE writes one queue form on every Spectrum (the EOS walk covers the family)",
+    **dict.fromkeys(("raw", "raw.*.roles", "raw.*.roles.*", "raw.*.pods", "raw.*.segments", "raw.*.devices",
+                     "raw.*.text", "raw.*.data"), "the walk's raw block is SONiC frr.conf text; NVUE raw data is "
+                    "rendered and checked against NVIDIA's schema in tests/test_raw.py"),
 }
 
 

@@ -160,6 +160,11 @@ def cmd_show(args: argparse.Namespace) -> int:
                                                                   else ""), file=sys.stderr)
         return 2
     _print_switch(sw, topo, plan)
+    if res.inventory is not None and res.inventory.raw:
+        from railfabric.cli.raw_view import switch_lines
+
+        for line in switch_lines(res.inventory, sw):
+            print(line)
     return exit_code(res.findings)
 
 

@@ -55,7 +55,7 @@ def _validated(args: argparse.Namespace, progress: Progress, meanwhile: Callable
 UNTIL_EXIT: list[object] | None = None
 
 
-def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
+def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage, results: list[Result] | None = None) \
         -> tuple[dict[str, Content] | None, int, Listing | None, Reuse]:
     """Validate and render: (files, 0, --out's listing, the reuse), or (None, exit code, None, the reuse) after
     printing why. The listing (railfabric.emit.intact.listing, None with --full) was taken at the start, beside the
@@ -63,7 +63,8 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
     reuse read (write_tree's `since`). Files made afresh are written to
     `stage` as they are made (railfabric.emit.staging). Devices and artifacts whose digests match --out's manifest (and
     whose files there are intact) are reused, not rendered again; when nothing railfabric reads changed since that
-    render, nothing is validated or rendered (railfabric.emit.reuse)."""
+    render, nothing is validated or rendered (railfabric.emit.reuse). `results`: the pipeline's result is appended
+    to it when the inventory was validated (`fabric plan` shows the raw blocks from it)."""
     from railfabric.emit.build import RenderError, build_models, build_tree
     from railfabric.emit.reuse import Reuse
     from railfabric.emit.workers import Early
@@ -87,6 +88,8 @@ def _rendered(args: argparse.Namespace, progress: Progress, stage: Stage) \
         res, rc, models = _validated(args, progress, lambda r: build_models(r, progress, early), reuse.loaded)
         if res is None:
             return None, rc, None, reuse
+        if results is not None:
+            results.append(res)
         try:
             files = build_tree(res, workers=args.workers, progress=progress, reuse=reuse, stage=stage,
                                models=models, keep=UNTIL_EXIT).files
@@ -157,13 +160,13 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render(args, progress, stage)
 
 
-def _compared(args: argparse.Namespace, progress: Progress, stage: Stage) \
+def _compared(args: argparse.Namespace, progress: Progress, stage: Stage, results: list[Result] | None = None) \
         -> tuple[dict[str, Content], Diff] | int:
     """`render --check` and `plan`: validate and render, then compare with --out (with the listing taken at the
     start, see _rendered): (files, what differs), or the exit code after printing why nothing was rendered."""
     from railfabric.emit.build import compare
 
-    files, rc, listed, _reuse = _rendered(args, progress, stage)
+    files, rc, listed, _reuse = _rendered(args, progress, stage, results)
     if files is None:
         return rc
     progress.stage(f"comparing with {args.out}/")
@@ -272,6 +275,17 @@ def _say_pending(out: Path) -> bool:
     return bool(decided)
 
 
+def _print_raw(results: list[Result]) -> None:
+    """Which raw blocks apply to which switches, into which file (when the inventory was validated: a render that
+    found nothing changed since the last one has nothing new to say of them)."""
+    from railfabric.cli.raw_view import placement_lines
+
+    for res in results:
+        if res.inventory is not None and res.topology is not None:
+            for line in placement_lines(res.inventory, res.topology):
+                print(log_line(line))
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     from railfabric.emit.outdir import check_output_dir
 
@@ -283,13 +297,15 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace, progress: Progress, stage: Stage) -> int:
     from railfabric.emit.build import unified
 
-    compared = _compared(args, progress, stage)
+    results: list[Result] = []
+    compared = _compared(args, progress, stage, results)
     out = Path(args.out)
     if isinstance(compared, int):
         _say_pending(out)
         return compared
     files, diff = compared
     pending = _say_pending(out)
+    _print_raw(results)
     if diff.clean and not pending:
         print(f"No changes. {out}/ matches the inventory.")
         return 0

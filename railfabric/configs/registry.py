@@ -32,3 +32,11 @@ def _filters() -> dict[str, Callable[..., str]]:
 
 BUILDERS = _builders()
 FILTERS = _filters()
+
+
+def _raw_data() -> dict[str, tuple[Callable[[Any], dict], Callable[[dict], dict]]]:
+    """Per platform that takes raw data blocks: (the managed data of a DeviceConfig, a block's data as it is merged)."""
+    return {p.PLATFORM: p.RAW_DATA for p in PACKAGES if hasattr(p, "RAW_DATA")}
+
+
+RAW_DATA = _raw_data()

@@ -20,7 +20,8 @@ from railfabric.configs.registry import BUILDERS, FILTERS
 from railfabric.device import DeviceConfig
 from railfabric.platforms import PLATFORMS, OutputFile
 
-__all__ = ["TEMPLATES", "RenderError", "builder_for", "environment", "platform_filters", "render_device"]
+__all__ = ["TEMPLATES", "RenderError", "builder_for", "environment", "platform_filters", "render_device",
+           "render_file"]
 
 
 def platform_filters() -> dict[str, Callable[..., str]]:
@@ -73,3 +74,9 @@ def render_device(dev: DeviceConfig, root: str = str(TEMPLATES)) -> dict[str, st
     env = environment(root)
     return {spec.name: _render_template(dev, spec, env, root) if spec.template else _build(dev, spec)
             for spec in PLATFORMS[dev.platform].files}
+
+
+def render_file(dev: DeviceConfig, name: str, root: str = str(TEMPLATES)) -> str:
+    """The text of one of the device's files (`name`, one of its platform's files), rendered as render_device does."""
+    spec = next(f for f in PLATFORMS[dev.platform].files if f.name == name)
+    return _render_template(dev, spec, environment(root), root) if spec.template else _build(dev, spec)

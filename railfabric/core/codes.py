@@ -423,6 +423,38 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "its text is quoted."),
     ("YANG012", "too-many-errors", "Too many YANG errors in one file",
      "Each error costs one more yanglint run to look past it; after this many the rest are not shown."),
+    # --- raw configuration (RAW001-RAW009): the escape hatch, railfabric/inventory/intent_raw.py
+    ("RAW001", "raw-control-characters", "Raw text contains a control character",
+     "Raw configuration text is lines: only newline and tab may appear. A CR, NUL, ESC or another control character "
+     "could end a CLI session early, hide a line from review or change what a terminal shows; it is refused."),
+    ("RAW002", "raw-block-too-large", "A raw block is larger than the limit",
+     "A raw block is a few hand-written lines, not a second configuration: at most 64 KiB of text or of data (as "
+     "JSON). Model what is this large in railfabric instead, or split it where it belongs."),
+    ("RAW003", "raw-device-too-large", "The raw blocks of one switch are larger than the limit together",
+     "All raw blocks that apply to one switch add at most 256 KiB to its files."),
+    ("RAW004", "raw-form-mismatch", "A raw block's form does not fit its platform",
+     "Text goes to the text platforms (EOS, NX-OS, Junos; SONiC: frr.conf lines), data to the data platforms (SONiC "
+     "config_db.json tables, NVUE `set` paths). NVUE takes no text (its file is YAML data) and EOS, NX-OS and Junos "
+     "take no data."),
+    ("RAW005", "raw-ends-config", "A raw line would end or break the configuration early",
+     "Raw text is placed inside the rendered file, so a line that ends the configuration mode (EOS/NX-OS/FRR `end`, "
+     "EOS/NX-OS `exit` at the top level) would make every later line run in the wrong mode, and unbalanced Junos "
+     "braces or quotes would swallow or break the rest of the hierarchy. A line holding `railfabric raw ` "
+     "(railfabric's own block marker) is refused too: `fabric verify` pairs the markers."),
+    ("RAW006", "raw-bad-data", "A raw data block has the wrong shape or value type",
+     "Data values are strings, integers, booleans, mappings and lists only (no null, no floats). SONiC data is "
+     "TABLE → key → field → value (a value a string, integer or boolean, written as a string, or a list of them); "
+     "NVUE data is the `set` tree as startup.yaml writes it."),
+    ("RAW007", "raw-unknown-selector", "A raw block's selector names nothing in the fabric",
+     "Each pod, segment (POD/SEGMENT) and device (pattern name, hostname or shell pattern) a raw block names must "
+     "exist, so that a typo never makes a block apply silently nowhere."),
+    ("RAW008", "raw-applies-nowhere", "A raw block applies to no switch",
+     "The block's selector matches no switch of its platform: it renders nowhere. A warning: the block may be "
+     "prepared for switches that are not there yet."),
+    ("RAW009", "raw-overrides-managed", "A raw value replaces a value railfabric manages",
+     "The raw line or data path sets a value railfabric writes itself (same place, same command words, another "
+     "value), so the switch runs the raw value and railfabric's checks, expected state and verify describe the "
+     "other. A warning: an override may be intended; model it in the inventory where railfabric can."),
 ]
 
 CODES: dict[str, Code] = {code: Code(name, title, expl) for code, name, title, expl in _TABLE}

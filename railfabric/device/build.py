@@ -10,7 +10,7 @@ plane per platform and override), then per switch the link walk (links.py) feeds
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from railfabric.core.address import aton, ntoa
@@ -21,6 +21,7 @@ from railfabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channe
 from railfabric.device.model import DeviceConfig
 from railfabric.device.port_channels import fabric_port_channels, min_links_limit
 from railfabric.device.qos import Qos, build_qos
+from railfabric.device.raw import raw_of
 from railfabric.device.release import release_of
 from railfabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
 from railfabric.device.system import System, system_template, with_address
@@ -65,14 +66,19 @@ class Shared:
 
 
 def build_devices(inv: Inventory, topo: Topology, plan: Plan,
-                  done: Callable[[int], object] | None = None) -> dict[str, DeviceConfig]:
-    """Every switch's DeviceConfig, by hostname, in topology order (`done(1)` after each, for progress)."""
+                  done: Callable[[int], object] | None = None,
+                  only: Collection[str] | None = None) -> dict[str, DeviceConfig]:
+    """Every switch's DeviceConfig, by hostname, in topology order (`done(1)` after each, for progress); with `only`,
+    the DeviceConfigs of those switches alone (the links of every switch are still walked: each side needs the
+    other's)."""
     shared = Shared.of(inv, plan)
     found = {name: switch_links(inv, sw, switch_mtu(inv.fabric.mtu, sw.platform), PLATFORMS[sw.platform].port_channel)
              for name, sw in topo.switches.items()}
     walk_fabric(inv, topo, plan, found, topo.links, topo.peer_links)
     out: dict[str, DeviceConfig] = {}
     for name, sw in topo.switches.items():
+        if only is not None and name not in only:
+            continue
         out[name] = build_device(inv, plan, sw, found.pop(name), shared)
         if done is not None:
             done(1)
@@ -126,7 +132,7 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
         system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
-        queue_form=queue_form(traits, model.asic))
+        queue_form=queue_form(traits, model.asic), raw=raw_of(inv, sw))
 
 
 def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:

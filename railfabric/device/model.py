@@ -9,6 +9,7 @@ from railfabric.device.interfaces import Interface
 from railfabric.device.mlag import Mlag
 from railfabric.device.port_channels import PortChannel
 from railfabric.device.qos import Qos
+from railfabric.device.raw import RawConfig
 from railfabric.device.routing import Bgp
 from railfabric.device.system import System
 from railfabric.device.vlans import Vlan
@@ -50,6 +51,8 @@ class DeviceConfig:
     # the per-queue QoS form of the switch's ASIC family on its platform (queue keyword, MMU profile:
     # railfabric/platforms/<platform>_asic.py); None where the platform has one form for every family
     queue_form: QueueForm | None = None
+    # raw configuration blocks that apply to the switch, in merge order (railfabric/device/raw.py)
+    raw: tuple[RawConfig, ...] = ()
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

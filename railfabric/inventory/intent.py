@@ -48,6 +48,7 @@ from railfabric.core.units import (
     parse_ports,
     parse_speed,
 )
+from railfabric.inventory.intent_raw import RawBlock
 from railfabric.inventory.intent_routing import Routing
 from railfabric.inventory.intent_system import SystemSettings
 from railfabric.inventory.intent_types import FreeText, IPv4Addr, Release
@@ -536,6 +537,9 @@ class Inventory(_Model):
                                                                       "generated ones")
     system: SystemSettings | None = Field(None, description="management plane and baseline (users, AAA, NTP, DNS, "
                                           "syslog, SNMP, banner), fabric-wide")
+    raw: list[RawBlock] = Field(default_factory=list, description="raw configuration the model does not know, per "
+                                "platform, fabric-wide or for some roles, pods, segments or devices "
+                                "(railfabric/inventory/intent_raw.py)")
 
 
 def json_schema() -> dict:

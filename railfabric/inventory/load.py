@@ -33,6 +33,12 @@ _NULL_TAG = "tag:yaml.org,2002:null"
 # C0 controls except none (tab included: it has no business in a device name or description), DEL, C1,
 # and the Unicode line/paragraph separators that some consumers treat as newlines.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# raw configuration text (`raw[i].text`, railfabric/inventory/intent_raw.py) is lines: newline and tab allowed
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _is_raw_text(path: Path_) -> bool:
+    return len(path) == 3 and path[0] == "raw" and isinstance(path[1], int) and path[2] == "text"
 
 
 @dataclass
@@ -129,6 +135,14 @@ class _Builder:
                      "every number of the inventory has a range (railfabric/core/bounds.py); quote it if it is "
                      "a name")
             return None
+        if isinstance(value, str) and _is_raw_text(path):
+            bad_raw = _RAW_CONTROL.search(value)
+            if bad_raw:  # raw configuration text: newlines and tabs are its lines, nothing else is allowed
+                line = value.count("\n", 0, bad_raw.start()) + 1
+                self.err("RAW001", f"raw text line {line} contains control character U+{ord(bad_raw.group()):04X}",
+                         node, "raw text may hold newlines and tabs only; remove the character (a CR: save the "
+                         "file with LF line ends or write the text as a YAML block scalar `|`)")
+            return value
         if isinstance(value, str) and _CONTROL.search(value):
             bad = _CONTROL.search(value).group()  # type: ignore[union-attr]
             self.err("SEC001", f"string contains control character U+{ord(bad):04X} "

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
 
+from railfabric.configs.raw_overrides import merged_raw_data, raw_vault_names
 from railfabric.core.resources import templates_dir
 from railfabric.device import DeviceConfig
 from railfabric.platforms import PLATFORMS
@@ -144,7 +145,12 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
     host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
     # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
     vault = cast(list[str], push["vault_variables"])  # the system's vault_names (push_vars lists them)
-    host_vars["vault_variables"] = sorted({*vault, *PLATFORMS[d.platform].vault_variables})
+    host_vars["vault_variables"] = sorted({*vault, *PLATFORMS[d.platform].vault_variables, *raw_vault_names(d)})
+    if d.raw:  # the raw blocks placed in its files, and the data they merge (what `fabric verify` reads back)
+        if texts := [b.name for b in d.raw if b.text]:
+            host_vars["raw_text"] = texts
+        if data := merged_raw_data(d):
+            host_vars["raw_data"] = data
     return host_vars
 
 

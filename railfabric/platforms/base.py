@@ -81,6 +81,12 @@ class Platform:
     # address with IPv4 routes over IPv6 next hops (RFC 8950); False: PLAT041 with unnumbered_refusal (the reason)
     bgp_unnumbered: bool = False
     unnumbered_refusal: str = ""
+    # --- raw configuration (issue 30, the escape hatch: railfabric/inventory/intent_raw.py, docs/_issue30_raw30.md)
+    raw_text_file: str = ""  # the file raw `text` blocks go into; "" = the platform takes no raw text (RAW004)
+    raw_data_file: str = ""  # the file raw `data` blocks are merged into; "" = no raw data (RAW004)
+    # how raw text is checked (RAW005) and compared with the managed lines (RAW009): "cli" (EOS, NX-OS: indented
+    # CLI lines), "frr" (frr.conf), "junos" (curly-brace hierarchy); "" without raw text
+    raw_syntax: str = ""
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

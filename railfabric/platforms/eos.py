@@ -3,7 +3,17 @@ Templates: templates/eos/.
 
 NOT verified: a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is
 the one already rendered, but no Arista page was found that says the identifier may be an address the switch does not
-own (the FRR lab runs one: railfabric/checks/rules/pin_rules.py)."""
+own (the FRR lab runs one: railfabric/checks/rules/pin_rules.py).
+
+Raw configuration (`raw:` text, issue 30; railfabric/inventory/intent_raw.py): printed at the end of
+running-config.cfg, before the final `end`, each block between `! railfabric raw NAME (LEVEL): begin` and `... end`
+comment lines. The placement follows Arista AVD's `eos_cli` (pyavd _eos_cli_config_gen/j2templates/
+eos-intended-config.j2, aristanetworks/avd@3cac535c16: eos-cli.j2 is the last include before end.j2). `!` starts a
+comment line in EOS configuration text (AVD's templates write it between sections). `end` leaves configuration mode
+from any mode and a top-level `exit` leaves global configuration (Cisco-style CLI, cisco.com `end` reference; EOS
+follows it): refused in raw text (RAW005). NOT verified on a switch: that a configuration session's `configure
+replace` takes a section re-opened by a raw block (`interface Ethernet1/1` twice) as one section.
+"""
 
 from __future__ import annotations
 
@@ -68,4 +78,6 @@ PLATFORM = Platform(
     # were not found in Arista's EOS manual here and railfabric does not render them yet: NOT verified
     unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
                         "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="running-config.cfg", raw_syntax="cli",
 )

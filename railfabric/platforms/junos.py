@@ -56,6 +56,12 @@ What it cannot express (PLAT001 through the capability fields): PFC watchdog act
 than flow. ECN thresholds are queue fill percentages on Junos, not bytes: the byte thresholds of qos.ecn cannot be
 carried over, so the drop profile uses Juniper's AI JVD fill levels (55 % / 90 %) with the inventory's
 probability (see `notes`), and validation warns with PLAT030.
+
+Raw configuration (`raw:` text, issue 30): each block is a top-level curly-brace hierarchy printed at the end of
+junos.conf between `/* railfabric raw NAME (LEVEL): begin */` and `... end */` comments (`/* */` is Junos's comment
+delimiter in configuration text: Junos `annotate` reference, 12.3); its braces, `[ ]` lists, quotes and comments
+must close (RAW005). NOT verified on a switch: that `load override` merges a top-level statement written twice (the
+managed `protocols { ... }` and a raw `protocols { ... }`) into one hierarchy.
 """
 
 from __future__ import annotations
@@ -122,4 +128,6 @@ PLATFORM = Platform(
     # setting were not confirmed here: NOT verified
     unnumbered_refusal=("Junos BGP unnumbered is auto-discovered peering (Junos 21.1R1+, Juniper NCE-225) whose "
                         "statements are not confirmed from Juniper's documents here"),
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="junos.conf", raw_syntax="junos",
 )

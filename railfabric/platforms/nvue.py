@@ -83,6 +83,11 @@ Air instance before the first push):
 - `nv config apply --assume-yes --confirm 15m` (the 5.14 table shows `--confirm 60m` and `--assume-yes` apart),
   `--confirm-yes` / `--confirm-no`; `nv config diff -o commands` (documented) and `nv config detach` to drop the
   pending revision in check mode (documented for detach; that it leaves nothing pending is not).
+
+Raw configuration (`raw:` data, issue 30): merged into the `set` tree of startup.yaml mapping by mapping (a later
+block's value replaces an earlier one's and railfabric's); checked with NVIDIA's OpenAPI schema of the file's
+release like the rest of the file (`fabric verify`, tests/test_raw.py). NVUE takes no raw text (RAW004): its file is
+data.
 """
 
 from __future__ import annotations
@@ -175,4 +180,6 @@ PLATFORM = Platform(
     ),
     # BGP unnumbered: `neighbor <swp|bond> type unnumbered` (module docstring)
     bgp_unnumbered=True,
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_data_file="startup.yaml",
 )

@@ -66,6 +66,13 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
   `show bgp ipv4 unicast summary | json` (TABLE_vrf/ROW_vrf/.../TABLE_neighbor: neighborid, neighboras, state) and
   `show lldp neighbors detail | json` (TABLE_nbor_detail: l_port_id as Eth1/1, sys_name, port_id);
 - the watchdog defaults; the AI/ML blueprint's queue choice (CNP on q6/q7) is railfabric's qos block, not Cisco's.
+
+Raw configuration (`raw:` text, issue 30): printed after the BGP section at the end of running-config.cfg, each
+block between `!railfabric raw NAME (LEVEL): begin` and `... end` comment lines (the `!` comment form of this file's
+header). `end` and a top-level `exit` are refused (RAW005), as on EOS. NOT verified: how `configure replace`
+(Nexus 9000 System Management Configuration Guide 10.2(x), "Performing Configuration Replace": the file should be
+a running configuration taken from a switch) diffs a file in which a raw block re-opens a section the managed part
+wrote; raw blocks that add their own sections are the safe form.
 """
 
 from __future__ import annotations
@@ -147,4 +154,6 @@ PLATFORM = Platform(
     # use-bia`) was not found in Cisco's NX-OS unicast routing configuration guide here: NOT verified
     unnumbered_refusal=("the NX-OS interface-peering forms (`neighbor <Ethernet>` with an IPv6 link-local address "
                         "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="running-config.cfg", raw_syntax="cli",
 )

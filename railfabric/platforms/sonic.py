@@ -14,6 +14,15 @@ BGP unnumbered (routing.addressing: unnumbered, RFC 8950), split routing mode (f
   against those models (`fabric sonic-yang`, tests/test_unnumbered.py). NOT verified: that SONiC's bgpcfgd leaves
   the frr.conf interface neighbors alone in split mode (SONiC's own unnumbered support, sonic-buildimage PR #27370,
   writes BGP_NEIGHBOR keyed by interface for its unified mode, which railfabric does not use).
+
+Raw configuration (`raw:`, issue 30): `text` goes to frr.conf after the managed configuration (after `router bgp`'s
+`exit`), each block between `! railfabric raw NAME (LEVEL): begin` / `... end` comment lines (`!` and `#` start
+comments in Quagga/FRR configuration files: Quagga manual, "Sample Config File"); `end` is refused (RAW005), `exit`
+closes nodes as FRR's own files do. `data` is merged into config_db.json table by table, row by row and field by
+field; values are written as CONFIG_DB text. A raw table is pushed as the file holds it (the push keeps only the
+switch's tables the file does not name: railfabric/configs/sonic/ansible_plugin.py). Verified: the FRR lines by
+vtysh -C in `fabric verify`, the tables by SONiC's YANG models where yanglint and the models are installed
+(tests/test_raw.py); NOT verified: raw tables no YANG model defines (YANG001 in `fabric sonic-yang`).
 """
 
 from __future__ import annotations
@@ -66,4 +75,6 @@ PLATFORM = Platform(
     # BGP unnumbered: frr.conf `neighbor <if> interface peer-group <G>` (railfabric/configs/sonic/frr.py) and
     # INTERFACE / PORTCHANNEL_INTERFACE rows with ipv6_use_link_local_only (config_db_ports.py); run by the FRR lab
     bgp_unnumbered=True,
+    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    raw_text_file="frr.conf", raw_data_file="config_db.json", raw_syntax="frr",
 )

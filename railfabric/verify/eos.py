@@ -25,6 +25,7 @@ from pathlib import Path
 from railfabric.verify.bgp_statements import neighbors
 from railfabric.verify.inputs import read_text
 from railfabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
+from railfabric.verify.raw import merged_sections
 
 IP_ADDRESS = re.compile(r"ip address (?:virtual )?(\S+)")
 SPEED = re.compile(r"speed (?:forced |auto )?(\d+)(g|m)(?:full|-\d+)?$", re.I)
@@ -51,7 +52,12 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
     from hier_config import Platform, get_hconfig  # imported here: only EOS fabrics pay its import time
 
     try:
-        tree = get_hconfig(Platform.ARISTA_EOS, text)
+        try:
+            tree = get_hconfig(Platform.ARISTA_EOS, text)
+        except Exception:  # a raw block re-opening a section: one section on the switch (verify/raw.py)
+            if "railfabric raw " not in text:
+                raise
+            tree = get_hconfig(Platform.ARISTA_EOS, merged_sections(text))
     except Exception as e:  # hier_config raises plain exceptions on text it cannot structure
         raise VerifyInputError(f"{file}: hier_config cannot parse it: {e}") from None
     dev = ObservedDevice(name, "eos", files={"config": file, "bgp": file})

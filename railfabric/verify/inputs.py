@@ -80,6 +80,8 @@ class DeviceVars:
     files: dict[str, str] = field(default_factory=dict)  # output name → path relative to GENERATED
     access: tuple[str, ...] | None = None  # host_vars management_access: how the push reaches it (eapi, ssh)
     release: str | None = None  # host_vars release: the OS release the files were rendered for
+    raw_text: tuple[str, ...] = ()  # host_vars raw_text: the raw text blocks railfabric placed in its files
+    raw_data: dict[str, Any] = field(default_factory=dict)  # host_vars raw_data: what its raw data blocks merge
     router_id: str | None = None  # host_vars router_id: a pinned BGP router-id that is not the loopback address
 
 
@@ -220,6 +222,8 @@ def read_devices(root: Path) -> dict[str, DeviceVars]:
             if isinstance(data.get("management_access"), list) else None,
             files={str(k): f"configs/{path.stem}/{k}" for k in files} if isinstance(files, dict) else {},
             release=str(data["release"]) if isinstance(data.get("release"), str) else None,
+            raw_text=tuple(str(b) for b in data["raw_text"]) if isinstance(data.get("raw_text"), list) else (),
+            raw_data=data["raw_data"] if isinstance(data.get("raw_data"), dict) else {},
             router_id=str(data["router_id"]) if isinstance(data.get("router_id"), str) else None)
     inventory = read_yaml(root / "ansible" / "inventory.yml", root)
     for name, host in _inventory_hosts(inventory):

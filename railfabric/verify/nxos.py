@@ -31,6 +31,7 @@ from pathlib import Path
 from railfabric.verify.bgp_statements import neighbors
 from railfabric.verify.inputs import read_text
 from railfabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
+from railfabric.verify.raw import merged_sections
 
 IP_ADDRESS = re.compile(r"ip address (\S+)")
 QUEUE_CLASS = re.compile(r"class type queuing c-out-8q-q(\d|-default)")
@@ -106,7 +107,12 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
     from hier_config import Platform, get_hconfig  # imported here: only NX-OS fabrics pay its import time
 
     try:
-        tree = get_hconfig(Platform.CISCO_NXOS, text)
+        try:
+            tree = get_hconfig(Platform.CISCO_NXOS, text)
+        except Exception:  # a raw block re-opening a section: one section on the switch (verify/raw.py)
+            if "railfabric raw " not in text:
+                raise
+            tree = get_hconfig(Platform.CISCO_NXOS, merged_sections(text))
     except Exception as e:  # hier_config raises plain exceptions on text it cannot structure
         raise VerifyInputError(f"{file}: hier_config cannot parse it: {e}") from None
     dev = ObservedDevice(name, "nxos", files={"config": file, "bgp": file})

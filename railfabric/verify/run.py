@@ -20,6 +20,7 @@ from railfabric.verify.frr import have_vtysh, vtysh_problems
 from railfabric.verify.hosts import read_hosts, read_railmap
 from railfabric.verify.inputs import read_plan, read_text
 from railfabric.verify.model import Failure, ObservedDevice, VerifyInputError
+from railfabric.verify.raw import RawSeen, check_raw
 from railfabric.verify.readers import READERS, SCHEMA_CHECKS
 
 
@@ -108,6 +109,10 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
     elif frr:
         result.notes.append("FRR's parser skipped: " + ("--no-frr" if not frr_parser else "vtysh is not installed"))
     result.failures += _vendor_schemas(root, plan.devices, result.notes)
+    raw = RawSeen()
+    result.failures += check_raw(root, plan.devices, raw)
+    if raw.devices:
+        result.notes.append(raw.note())
     for p in sorted({d.platform for d in devices.values()} - {p for p in PLATFORMS if PLATFORMS[p].buffer_tables}):
         result.notes.append(f"{PLATFORMS[p].title} lossless buffers are platform defaults: nothing in "
                             f"{', '.join(PLATFORMS[p].config_files())} to verify")
@@ -115,6 +120,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
                      **{p: n for p in PLATFORMS if (n := sum(d.platform == p for d in devices.values()))},
                      "links": links.links, "host_ports": links.host_ports, "bgp_neighbors": control.sessions,
                      "host_nic_ports": hosts.checked,
+                     **({"raw_lines": raw.lines, "raw_values": raw.values} if raw.devices else {}),
                      "failures": len(result.failures)}
     result.failures = list(dict.fromkeys(result.failures))  # a broken pair seen from both ends is one line
     result.counts["failures"] = len(result.failures)

@@ -189,4 +189,4 @@ def build_view(dev: DeviceConfig) -> JunosView:
 
 def render_junos(dev: DeviceConfig) -> str:
     """The text of configs/<hostname>/junos.conf."""
-    return environment().get_template("junos/junos.conf.j2").render(j=build_view(dev))
+    return environment().get_template("junos/junos.conf.j2").render(j=build_view(dev), raw=dev.raw)

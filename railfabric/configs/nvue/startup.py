@@ -19,6 +19,7 @@ import yaml
 from railfabric.configs.nvue import mlag as nvue_mlag
 from railfabric.configs.nvue.system import service, system
 from railfabric.configs.nvue.yaml_dump import make_dump
+from railfabric.core.config_tree import merge
 from railfabric.platforms.nvue_release import Forms, forms
 
 OFF = "off"  # `link fec off`: a FEC mode, not a boolean (unchanged in 5.15)
@@ -196,6 +197,17 @@ def qos(dev: DeviceConfig) -> Tree:
 
 
 def document(dev: DeviceConfig) -> list[Tree]:
+    """The startup.yaml document: the managed `set` tree with the switch's raw data blocks merged in, in merge order
+    (mapping by mapping: a raw block can add a path or replace one managed value)."""
+    tree = managed_tree(dev)
+    for block in dev.raw:
+        if block.data:
+            merge(tree, block.tree())
+    return [{"set": tree}]
+
+
+def managed_tree(dev: DeviceConfig) -> Tree:
+    """The `set` tree railfabric decides for one switch (without its raw blocks)."""
     tree: Tree = {
         "system": system(dev),
         "service": service(dev),
@@ -208,7 +220,7 @@ def document(dev: DeviceConfig) -> list[Tree]:
         tree["bridge"] = b
     if dev.mlag is not None:
         tree["mlag"] = nvue_mlag.mlag(dev)
-    return [{"set": tree}]
+    return tree
 
 
 class _Dumper(yaml.SafeDumper):

@@ -29,6 +29,7 @@ from railfabric.configs.sonic.config_db_mclag import MCLAG_ROWS, MCLAG_TABLES, m
 from railfabric.configs.sonic.config_db_ports import PORT_TABLES, port_tables
 from railfabric.configs.sonic.config_db_qos import QOS_TABLES, ports_qos_tables, qos_tables, roce_ports
 from railfabric.configs.sonic.config_db_system import SYSTEM_TABLES, system_tables
+from railfabric.core.config_tree import merge
 from railfabric.platforms.sonic import PLATFORM
 
 if TYPE_CHECKING:  # types only: the platform registry imports this module before railfabric.device exists
@@ -77,13 +78,39 @@ def identity_tables(dev: DeviceConfig) -> Tables:
     }
 
 
-def config_db_tables(dev: DeviceConfig) -> Tables:
-    """The whole CONFIG_DB of one switch, as data."""
+def managed_tables(dev: DeviceConfig) -> Tables:
+    """The CONFIG_DB railfabric decides for one switch (without its raw blocks), as data."""
     db = own_tables(dev)
     db.update(qos_tables(dev.qos, dev.interfaces))
     if dev.buffers:
         db.update(buffer_tables(dev.buffers))
     return db
+
+
+def config_db_tables(dev: DeviceConfig) -> Tables:
+    """The whole CONFIG_DB of one switch, as data: the managed tables with the switch's raw data blocks merged in,
+    in merge order (field by field: a raw block can add a table, a row, or set one field of a managed row)."""
+    db = managed_tables(dev)
+    for block in dev.raw:
+        if block.data:
+            merge(db, raw_tables(block.tree()))
+    return db
+
+
+def _field_value(value: Any) -> Any:
+    """A raw field's value as CONFIG_DB holds it: text ("true"/"false" for booleans, digits for integers); a list
+    (a YANG leaf-list) of such."""
+    if isinstance(value, list):
+        return [_field_value(v) for v in value]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def raw_tables(data: dict[str, Any]) -> Tables:
+    """A raw data block (TABLE → key → field → value, checked by RAW006) with its values as CONFIG_DB text."""
+    return {table: {key: {f: _field_value(v) for f, v in row.items()} for key, row in rows.items()}
+            for table, rows in data.items()}
 
 
 def dumps(db: Tables) -> str:
@@ -155,6 +182,8 @@ def own_tables(dev: DeviceConfig) -> Tables:
 def config_db(dev: DeviceConfig) -> str:
     """config_db.json of one SONiC switch (the platform's builder: railfabric/platforms/sonic.py): the text of
     dumps(config_db_tables(dev)), with the shared tables' members made once."""
+    if any(block.data for block in dev.raw):  # raw data may change any table, the shared ones too
+        return dumps(config_db_tables(dev))
     parts = members(own_tables(dev))
     parts.extend(qos_members(dev.qos, roce_ports(dev.interfaces)))
     if dev.buffers:
