@@ -50,6 +50,8 @@ class DeviceConfig:
     # the per-queue QoS form of the switch's ASIC family on its platform (queue keyword, MMU profile:
     # railfabric/platforms/<platform>_asic.py); None where the platform has one form for every family
     queue_form: QueueForm | None = None
+    # the rollout's drain of the whole fabric (railfabric/plan/drain.py): graceful-shutdown | as-path-prepend
+    drain: str = "as-path-prepend"
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

@@ -10,7 +10,8 @@ and the playbook itself is a set of real YAML files under templates/ansible/, co
   Ansible keeps a group's order). Every switch has `ansible_host` (its management address without the length); the
   platform groups carry the connection settings.
 - ansible/host_vars/<hostname>.yml: role, pod, segment, rails, asn, loopback, management, platform, model, rack,
-  rollout_wave and `config_files` (output file name → path of the rendered file relative to the playbook directory).
+  rollout_drain (graceful-shutdown | as-path-prepend: how the rollout drains it), rollout_wave and `config_files`
+  (output file name → path of the rendered file relative to the playbook directory).
 - ansible/rollout_plan.yml: the wave sizes the play's `serial` is built from (and the order, for people).
 - ansible/deploy.yml, ansible/tasks/*.yml (shared ones from templates/ansible/, each platform's from
   templates/<platform>/ansible/), ansible/filter_plugins/railfabric.py (from ansible_filters.py) and
@@ -136,6 +137,8 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
         "model": d.model,
         **({"release": d.release} if d.release else {}),  # platforms whose forms follow a release (nvue)
         "rack": d.rack,
+        # the rollout's drain (railfabric/plan/drain.py); -e rollout_drain=as-path-prepend overrides it for a run
+        "rollout_drain": d.drain,
         "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
     }
     push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve

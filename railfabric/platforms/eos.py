@@ -56,4 +56,9 @@ PLATFORM = Platform(
     # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
     # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
     queue_forms=EOS_QUEUE_FORMS,
+    # graceful shutdown (drain30): EOS maintenance mode (`maintenance` / `unit System` / `quiesce`, EOS 4.15.2F+:
+    # Arista EOS User Manual "Maintenance Mode"): BGP peers under maintenance get 65535:0 on what the switch sends and
+    # LOCAL_PREF 0 on what it receives. Receipt: railfabric's inbound route-map (EOS's own maintenance receiver
+    # route-map is documented in a TOI, not as a default: NOT relied on)
+    graceful_shutdown=True,
 )

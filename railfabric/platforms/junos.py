@@ -113,4 +113,9 @@ PLATFORM = Platform(
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),
+    # graceful shutdown (drain30): `protocols bgp graceful-shutdown sender` (Junos OS 19.1+, CLI reference
+    # "graceful-shutdown (Protocols BGP)"): the sender tags what it advertises with 65535:0 and sets LOCAL_PREF 0 on
+    # what it receives; "The graceful shutdown receiver feature is enabled by default" (same page): no policy rendered
+    graceful_shutdown=True,
+    gshut_receiver_builtin=True,
 )

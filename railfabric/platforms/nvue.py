@@ -163,4 +163,8 @@ PLATFORM = Platform(
         "renamed most paths (state enabled, ipv4, DNS/NTP under system, BFD profiles), rendered from the schema and "
         "NOT confirmed on a switch; 5.19+ has no schema here and is refused (PLAT040)",
     ),
+    # graceful shutdown (drain30): `nv set router bgp graceful-shutdown on` (NVUE schema of every release 5.0-5.18:
+    # router.bgp.graceful-shutdown on|off, "GSHUT community announced to all EBGP peers"); receipt: railfabric's
+    # inbound route-map (router policy community-list / route-map, peer-group policy inbound route-map: same schema)
+    graceful_shutdown=True,
 )

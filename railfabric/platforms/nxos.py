@@ -140,4 +140,10 @@ PLATFORM = Platform(
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
     ),
+    # graceful shutdown (drain30): `graceful-shutdown activate` under `router bgp` (cisco.nxos bgp_global parser,
+    # rm_templates: "graceful-shutdown activate [route-map M]"); receipt: NX-OS `graceful-shutdown aware` is the
+    # default (the parser reads only its negation `no graceful-shutdown aware`): a received 65535:0 route gets the
+    # lowest preference with no policy. NOT verified in Cisco's own configuration guide (not found by the search)
+    graceful_shutdown=True,
+    gshut_receiver_builtin=True,
 )

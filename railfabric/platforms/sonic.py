@@ -47,4 +47,8 @@ PLATFORM = Platform(
     buffer_tables=True,
     dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
+    # graceful shutdown (drain30): FRR `bgp graceful-shutdown` under `router bgp` (FRR user guide bgp.rst; the FRR
+    # lab runs it); FRR sends 65535:0 to eBGP peers and sets LOCAL_PREF 0 on what it receives from them, but does not
+    # act on a received 65535:0 by itself, so the receiver is railfabric's inbound route-map (tested in the FRR lab)
+    graceful_shutdown=True,
 )
