@@ -28,7 +28,7 @@ from railfabric.device.system import System, system_template, with_address
 from railfabric.device.vlans import build_vlans
 from railfabric.inventory.intent import Inventory
 from railfabric.plan.allocate import Plan
-from railfabric.plan.drain import AS_PATH_PREPEND, DrainPlan, drain_plan
+from railfabric.plan.drain import PREPEND_PLAN, DrainPlan, drain_plan
 from railfabric.plan.mtu import switch_mtu
 from railfabric.platforms import PLATFORMS, Platform
 from railfabric.platforms.asic import QueueForm
@@ -45,7 +45,7 @@ class Shared:
     gateway: str
     min_links: dict[int | None, int | None] = field(default_factory=dict)
     systems: dict[tuple[str | None, str], System] = field(default_factory=dict)
-    drain: DrainPlan = field(default_factory=lambda: DrainPlan(AS_PATH_PREPEND, ""))  # the fabric's drain
+    drain: DrainPlan = PREPEND_PLAN  # the fabric's drain, decided in build_devices
 
     @classmethod
     def of(cls, inv: Inventory, plan: Plan) -> Shared:
@@ -123,7 +123,7 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
         system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
-        queue_form=queue_form(traits, model.asic), drain=shared.drain.method)
+        queue_form=queue_form(traits, model.asic), drain=shared.drain)
 
 
 def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:

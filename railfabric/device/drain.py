@@ -44,5 +44,5 @@ def gshut_receipt(drain: DrainPlan, traits: Platform, groups: Sequence[str]) -> 
     ebgp = tuple(g for g in groups if g != MLAG_PEER_GROUP)
     if not ebgp:
         return None
-    return GshutReceipt(COMMUNITY_LIST, GSHUT_COMMUNITY, GSHUT_NAME, ROUTE_MAP_IN, MATCH_SEQ, GSHUT_LOCAL_PREFERENCE, PASS_SEQ,
-                        ebgp)
+    return GshutReceipt(COMMUNITY_LIST, GSHUT_COMMUNITY, GSHUT_NAME, ROUTE_MAP_IN, MATCH_SEQ, GSHUT_LOCAL_PREFERENCE,
+                        PASS_SEQ, ebgp)

@@ -13,6 +13,7 @@ from railfabric.device.routing import Bgp
 from railfabric.device.system import System
 from railfabric.device.vlans import Vlan
 from railfabric.plan.buffers import Buffers
+from railfabric.plan.drain import PREPEND_PLAN, DrainPlan
 from railfabric.platforms.asic import QueueForm
 
 
@@ -50,8 +51,8 @@ class DeviceConfig:
     # the per-queue QoS form of the switch's ASIC family on its platform (queue keyword, MMU profile:
     # railfabric/platforms/<platform>_asic.py); None where the platform has one form for every family
     queue_form: QueueForm | None = None
-    # the rollout's drain of the whole fabric (railfabric/plan/drain.py): graceful-shutdown | as-path-prepend
-    drain: str = "as-path-prepend"
+    # the rollout's drain of the whole fabric and why (railfabric/plan/drain.py): graceful-shutdown | as-path-prepend
+    drain: DrainPlan = PREPEND_PLAN
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

@@ -33,6 +33,9 @@ class DrainPlan:
     why: str  # for `fabric plan` and the docs: how auto decided, or that it was asked for
 
 
+PREPEND_PLAN = DrainPlan(AS_PATH_PREPEND, "")  # a record's default before the fabric's drain is decided
+
+
 def lacking(platforms: Iterable[str]) -> list[str]:
     """The platforms of `platforms` that cannot send GRACEFUL_SHUTDOWN as a drain, sorted."""
     return sorted({p for p in platforms if not PLATFORMS[p].graceful_shutdown})

@@ -1,5 +1,13 @@
 """Arista EOS (running-config text, pushed in a configuration session): the platform's facts and naming.
-Templates: templates/eos/."""
+Templates: templates/eos/.
+
+Graceful shutdown (drain30, routing.drain): the drain is maintenance mode, `maintenance` / `unit System` / `quiesce`
+(Arista EOS User Manual, "Maintenance Mode", EOS 4.15.2F+), sent as lines of a configuration session; the receiver is
+railfabric's inbound route-map: `ip community-list CL-GSHUT permit 65535:0`, `route-map ... match community` /
+`set local-preference 0`, `neighbor <group> route-map ... in`. NOT verified: quiescing the System unit inside a
+configuration session that is then committed with a timer, and the community-list's `65535:0` spelling (EOS also names
+it GSHUT).
+"""
 
 from __future__ import annotations
 

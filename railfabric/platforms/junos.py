@@ -23,6 +23,8 @@ Vendor forms and where they were checked (search tool, Juniper documentation unl
   (ansible docs; REFERENCE-DEPLOY.md §5.2).
 
 Forms NOT verified against a vendor page (kept as the closest documented form; check on a lab switch first):
+- drain30 (graceful shutdown): the `set protocols bgp graceful-shutdown sender` line form (the CLI reference shows
+  the hierarchy `graceful-shutdown { sender { local-preference <v>; } }`, not an empty `sender;`);
 - `routing-instance mgmt_junos` under system ntp server / name-server / tacplus-server / radius-server /
   syslog host, and `snmp routing-instance-access` (the mgmt_junos management-instance documentation was not found);
 - `routing-options aggregate route P` exported with a policy `from protocol aggregate` and the longer routes

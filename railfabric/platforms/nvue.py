@@ -43,6 +43,9 @@ command reference):
 
 NOT verified (rendered from the path mirroring of verified `nv set` forms, or from memory; check on a CL 5.14 VX or
 Air instance before the first push):
+- drain30 (graceful shutdown): the community-list rule's `community: {graceful-shutdown: {}}` key (the schema
+  types `community` as a free mapping; `nv set ... community graceful-shutdown` is the documented form), and that
+  an inbound route-map on a peer group does not stop the prepend drain's outbound one;
 - MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as YAML; `mlag priority` and `mac-address` keys in startup.yaml
   (documented as `nv set`, not shown in YAML);
   `peerlink.4094` `description` and `link mtu` (the MTU guide sets `peerlink.4094 link mtu`); MLAG bonds without

@@ -37,6 +37,9 @@ Sources of the forms (checked with the library's search; see the report of issue
   Switching guide, VLAN ranges), hence the peer VLAN 3967.
 
 Forms NOT verified against Cisco documentation (kept here and in the report):
+- drain30 (graceful shutdown): `graceful-shutdown activate` under `router bgp` (the rollout's drain) and
+  `graceful-shutdown aware` as NX-OS's default receiver of 65535:0, both from the cisco.nxos collection's
+  bgp_global parser (it reads only `no graceful-shutdown aware`), not from Cisco's configuration guide;
 - vPC: `ip arp synchronize` in the vpc domain (named in Cisco best-practice material, no quoted guide example
   seen); `hsrp version 2` as an interface line (documented as the HSRP version command, exact placement not seen
   quoted); `spanning-tree port type network` on the peer link; repeating the channel's `switchport` lines on the

@@ -1,4 +1,10 @@
-"""SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/."""
+"""SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/.
+
+Graceful shutdown (drain30, routing.drain): the drain is FRR's `bgp graceful-shutdown` under `router bgp`; the
+receiver `bgp community-list standard CL-GSHUT seq 5 permit graceful-shutdown`, route-map `match community` / `set
+local-preference 0`, `neighbor <group> route-map ... in` (FRR user guide bgp.rst; parsed by FRR 8.4's vtysh and bgpd
+in tests/test_frr_syntax.py and run in the FRR lab, tests/test_lab_drain.py).
+"""
 
 from __future__ import annotations
 

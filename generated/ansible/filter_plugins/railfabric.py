@@ -8,8 +8,8 @@ What a platform decides (its access check, drain, the shape of its `show` output
 own standalone plugin railfabric/configs/<name>/ansible_plugin.py, copied next to this one as railfabric_<name>.py
 (Ansible loads it too, for its own rf_<name>_* filters). The filters here that depend on the platform take it as an
 argument and call that plugin's hooks: access_problems(directory, host, user, connection), drain(text, count,
-method), undrain(text, method), bgp_peers(show), lldp_seen(show). A platform without a plugin or without the hook is refused, never
-pushed blind.
+method), undrain(text, method), bgp_peers(show), lldp_seen(show). A platform without a plugin or without the hook is
+refused, never pushed blind.
 
 Filters (all pure: text or data in, data out):
 - rf_batches(sizes, cap): the play's `serial` list: every precomputed wave split into batches of at most `cap`.

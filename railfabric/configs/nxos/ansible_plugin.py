@@ -11,8 +11,8 @@ shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads th
 - bgp_peers(show): `show bgp ipv4 unicast summary | json` (TABLE_x/ROW_x) → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `show lldp neighbors detail | json` → {local interface: (neighbour system name, neighbour port)}.
 Filters: rf_nxos_access_problems(text, address, user, connection), rf_nxos_drained(text, count, method) (the
-running-config with the drain written in, the target of `configure replace`), rf_nxos_replace_target(rendered, running) (that file
-plus every top-level block of the switch's running-config railfabric does not own).
+running-config with the drain written in, the target of `configure replace`), rf_nxos_replace_target(rendered,
+running) (that file plus every top-level block of the switch's running-config railfabric does not own).
 """
 
 from __future__ import annotations
