@@ -242,7 +242,7 @@ def test_junos_drain_forms() -> None:
     assert junos_plugin.rf_junos_drain_lines(JUNOS, 3, "graceful-shutdown") == \
         ["set protocols bgp graceful-shutdown sender"]
     assert junos_plugin.rf_junos_undrain_lines(JUNOS, "graceful-shutdown") == \
-        ["delete protocols bgp graceful-shutdown sender"]
+        ["delete protocols bgp graceful-shutdown"]
     drained = junos_plugin.rf_junos_drained(JUNOS, 3, "graceful-shutdown").splitlines()
     assert drained[4:9] == ["    bgp {", "        graceful-shutdown {", "            sender;", "        }",
                             "        group SPINES {"]
