@@ -127,8 +127,8 @@ def rf_junos_drain_lines(text: str, count: int | str = 3, method: str = PREPEND)
 
 
 def rf_junos_undrain_lines(text: str, method: str = PREPEND) -> list[str]:
-    if _graceful(text, method):
-        return [f"delete {GSHUT_SENDER}"]
+    if _graceful(text, method):  # the whole statement: railfabric renders none, so nothing of it is left behind
+        return [f"delete {GSHUT_SENDER.rsplit(' ', 1)[0]}"]
     _asn, groups = _junos_bgp(text)
     lines = []
     for group, exports in groups:

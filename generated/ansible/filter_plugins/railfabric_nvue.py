@@ -99,8 +99,9 @@ def _gshut_on(doc: Any, method: str) -> str | None:
         raise FilterError(f"unknown drain method {method!r}: graceful-shutdown or as-path-prepend")
     if method == PREPEND:
         return None
-    _nvue_groups(doc)
     bgp = (_nvue_set(doc).get("router") or {}).get("bgp") or {}
+    if bgp.get("autonomous-system") is None:
+        raise FilterError("no `router bgp autonomous-system` in the configuration: nothing to drain")
     return "enabled" if "state" in bgp else "on"
 
 
