@@ -7,8 +7,10 @@ auto → graceful-shutdown, so every frr.conf carries the receiver route-map RM-
 - p1-spine1's ASN: spine_base 4200001000 + pod 1 = 4200001001.
 - `bgp graceful-shutdown` on p1-spine1 (the drain the rollout sends a SONiC switch) tags what it sends with 65535:0;
   p1-s1-rail0's RM-GSHUT-IN sets LOCAL_PREF 0 on those routes, so the path through p1-spine1 leaves the ECMP set:
-  width 1, through p1-spine2. Without the route-map (removed by hand on p1-s1-rail0) FRR does not act on the
-  community by itself: width 2 again while the spine still drains. `no bgp graceful-shutdown` (the undrain) gives 2.
+  width 1, through p1-spine2. `no bgp graceful-shutdown` (the undrain) gives 2 again.
+- Measured here, not found in FRR's documentation: FRR 8.4 also lowers LOCAL_PREF of a received 65535:0 route to 0
+  by itself. With the route-map removed by hand on p1-s1-rail0 the width stays 1 while the spine drains; the rendered
+  policy keeps the receipt explicit and independent of the FRR version a SONiC image ships.
 """
 
 from __future__ import annotations
@@ -79,15 +81,17 @@ def test_graceful_shutdown_of_a_spine_narrows_the_rail_switch_ecmp(tmp_path: Pat
         shown = json.loads(_vtysh(rail0, f"show bgp ipv4 unicast {PREFIX} json"))
         lowered = [p for p in shown["paths"] if p.get("locPrf") == 0]
         assert len(lowered) == 1 and "graceful-shutdown" in json.dumps(lowered[0].get("community", {}))
-        # the receiver is railfabric's policy, not FRR's own behaviour: without it the width is 2 again
+        # FRR 8.4's own receiver: without the rendered route-map the path through p1-spine1 stays at LOCAL_PREF 0
         _vtysh(rail0, "configure terminal", f"router bgp {RAIL0_ASN}", "address-family ipv4 unicast",
                "no neighbor SPINES route-map RM-GSHUT-IN in")
         _vtysh(rail0, "clear bgp ipv4 unicast * soft in")
-        assert _wait_width(rail0, 2) == 2
+        assert "RM-GSHUT-IN in" not in _vtysh(rail0, "show running-config")
+        time.sleep(5)
+        assert _wait_width(rail0, 1) == 1
+        shown = json.loads(_vtysh(rail0, f"show bgp ipv4 unicast {PREFIX} json"))
+        assert sorted(p.get("locPrf", 100) for p in shown["paths"]) == [0, 100]
         _vtysh(rail0, "configure terminal", f"router bgp {RAIL0_ASN}", "address-family ipv4 unicast",
                "neighbor SPINES route-map RM-GSHUT-IN in")
-        _vtysh(rail0, "clear bgp ipv4 unicast * soft in")
-        assert _wait_width(rail0, 1) == 1
         # the undrain
         _vtysh(spine1, "configure terminal", f"router bgp {SPINE_ASN}", "no bgp graceful-shutdown")
         assert _wait_width(rail0, 2) == 2

@@ -54,7 +54,8 @@ PLATFORM = Platform(
     dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
     # graceful shutdown (drain30): FRR `bgp graceful-shutdown` under `router bgp` (FRR user guide bgp.rst; the FRR
-    # lab runs it); FRR sends 65535:0 to eBGP peers and sets LOCAL_PREF 0 on what it receives from them, but does not
-    # act on a received 65535:0 by itself, so the receiver is railfabric's inbound route-map (tested in the FRR lab)
+    # lab runs it): 65535:0 on what it sends to eBGP peers. Receipt: railfabric's inbound route-map. FRR 8.4 also
+    # lowers LOCAL_PREF of a received 65535:0 route by itself (measured in the FRR lab, tests/test_lab_drain.py; not
+    # found in FRR's documentation), so it is not relied on: the policy keeps it explicit for any FRR a SONiC ships
     graceful_shutdown=True,
 )
