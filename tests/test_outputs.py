@@ -333,6 +333,9 @@ def test_ansible_host_vars(arts: dict[str, str]) -> None:
     assert yaml.safe_load(arts["ansible/host_vars/p1-s1-rail3.yml"]) == {
         "role": "rail", "pod": 1, "segment": 1, "rails": [3], "asn": 4200100003, "loopback": "10.0.0.147/32",
         "management": "192.168.15.3/20", "platform": "sonic", "model": "sn5600", "rack": "DH1-R07",
+        # routing.drain is auto (not set in inventory/) and the example runs SONiC and EOS, which both send
+        # GRACEFUL_SHUTDOWN (Platform.graceful_shutdown): the fabric drains by graceful shutdown
+        "rollout_drain": "graceful-shutdown",
         "rollout_wave": 4,  # the 4th switch of segment p1-s1 (wave 1 is p1-s1-rail0 alone)
         "config_files": {"config_db.json": "../configs/p1-s1-rail3/config_db.json",
                          "frr.conf": "../configs/p1-s1-rail3/frr.conf"},

@@ -276,8 +276,10 @@ def test_bgp_switches_and_booleans_in_5_15(devices: dict[str, DeviceConfig]) -> 
     assert (oaf["enable"], naf["state"]) == ("on", "enabled") and "enable" not in naf
     assert oaf["redistribute"] == {"connected": {"enable": "on", "route-map": "RM-CONN-TO-BGP"}}
     assert naf["redistribute"] == {"connected": {"state": "enabled", "route-map": "RM-CONN-TO-BGP"}}
-    assert ob["peer-group"]["SPINES"]["address-family"] == {"ipv4-unicast": {"enable": "on"}}
-    assert nb["peer-group"]["SPINES"]["address-family"] == {"ipv4-unicast": {"state": "enabled"}}
+    # the inbound policy is the RFC 8326 receipt (the example drains by graceful shutdown: tests/test_drain.py)
+    inbound = {"policy": {"inbound": {"route-map": "RM-GSHUT-IN"}}}
+    assert ob["peer-group"]["SPINES"]["address-family"] == {"ipv4-unicast": {"enable": "on", **inbound}}
+    assert nb["peer-group"]["SPINES"]["address-family"] == {"ipv4-unicast": {"state": "enabled", **inbound}}
     assert ob["path-selection"] == {"multipath": {"aspath-ignore": "on"}}
     assert nb["path-selection"] == {"multipath": {"aspath-ignore": "enabled"}}
     summary = _at(devices["p2-s1-rail0-1-2-3"], "5.15")["vrf"]["default"]["router"]["bgp"]["address-family"]

@@ -205,16 +205,17 @@ def test_happy_path_on_the_first_switch_in_wave_order(faulted) -> None:
     sw = lab.switches[h]
     # the final configuration is the rendered one, resolved and undrained
     assert jconf.same_statements(sw.running, resolved(lab.rendered[h]))
-    assert "RF-DRAIN" not in sw.running and sw.running != lab.before[h]
+    assert "graceful-shutdown" not in sw.running and sw.running != lab.before[h]
     # four commits on top of the one before the rollout: drain, push (confirmed 15), confirm, undrain
     assert [c.log for c in sw.history] == [f"{COMMENT} undrain", None, COMMENT, f"{COMMENT} drain", "initial"]
     assert sw.history[2].confirmed_minutes == 15 and sw.pending is None and sw.candidate is None
-    # the push was committed drained: RF-DRAIN first in the export chain of the one BGP group, SPINES
+    # the push was committed drained: routing.drain auto on a Junos fabric is graceful-shutdown (Junos sends it), so
+    # `protocols bgp graceful-shutdown sender` is in it, and the export chain of the one BGP group is the rendered one
     pushed = jconf.leaves(jconf.parse(sw.history[2].text))
+    assert (("protocols", "bgp", "graceful-shutdown"), ("sender",)) in pushed
     assert [(p, s) for p, s in pushed if s[0] == "export" and p[:2] == ("protocols", "bgp")] == [
-        (("protocols", "bgp", "group", "SPINES"), ("export", "[ RF-DRAIN RF-EXPORT ]"))]
-    assert (("policy-options", "policy-statement", "RF-DRAIN", "then"),
-            ("as-path-prepend", f'"{" ".join([RAIL_AS[0]] * 3)}"')) in pushed  # the default prepend: 3 times
+        (("protocols", "bgp", "group", "SPINES"), ("export", "RF-EXPORT"))]
+    assert "RF-DRAIN" not in sw.history[2].text
     assert jconf.same_statements(sw.history[1].text, sw.history[2].text)  # the confirmation changes nothing
 
 
@@ -302,14 +303,25 @@ def test_drained_file_agrees_with_the_drain_lines(rendered: Path, host: str) -> 
     assert no_export.count("export RF-EXPORT;") == text.count("export RF-EXPORT;") - 1
     for conf, exports in ((text, "[ RF-DRAIN RF-EXPORT ]"), (no_export, "RF-DRAIN")):
         tree = jconf.parse(conf)
-        for line in junos.rf_junos_drain_lines(conf, 3):
+        for line in junos.rf_junos_drain_lines(conf, 3, "as-path-prepend"):
             jconf.apply_set(tree, line)
-        drained = junos.rf_junos_drained(conf, 3)
+        drained = junos.rf_junos_drained(conf, 3, "as-path-prepend")
         assert jconf.same_statements(jconf.to_text(tree), drained)
         assert (("protocols", "bgp", "group", group), ("export", exports)) in jconf.leaves(jconf.parse(drained))
-        for line in junos.rf_junos_undrain_lines(conf):
+        for line in junos.rf_junos_undrain_lines(conf, "as-path-prepend"):
             jconf.apply_set(tree, line)
         assert jconf.same_statements(jconf.to_text(tree), conf)
+    # graceful shutdown (the fabric's drain here): one sender statement in `protocols bgp`, and gone again
+    tree = jconf.parse(text)
+    for line in junos.rf_junos_drain_lines(text, 3, "graceful-shutdown"):
+        jconf.apply_set(tree, line)
+    drained = junos.rf_junos_drained(text, 3, "graceful-shutdown")
+    assert jconf.same_statements(jconf.to_text(tree), drained)
+    assert [(p, s) for p, s in jconf.leaves(jconf.parse(drained)) if "graceful-shutdown" in p] == [
+        (("protocols", "bgp", "graceful-shutdown"), ("sender",))]
+    for line in junos.rf_junos_undrain_lines(text, "graceful-shutdown"):
+        jconf.apply_set(tree, line)
+    assert jconf.same_statements(jconf.to_text(tree), text)
 
 
 def test_standin_model_set_delete_merge_compare() -> None:

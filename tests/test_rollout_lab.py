@@ -95,16 +95,20 @@ def _wait_nexthops(cfg_root: Path, host: str, prefix: str, want: int, timeout: f
 
 
 def _drain_moves_traffic(cfg_root: Path, frr: dict[str, str]) -> None:
-    """The drain the playbook applies (rf_drain) moves traffic for real: p1-s1-rail0 reaches p1-s1-rail1's
-    loopback over both spines (2 ECMP next hops); with p1-spine1 drained (its ASN prepended 3 more times on
-    everything it advertises) only over p1-spine2 (1 next hop); undrained, over both again."""
+    """Both drains the playbook applies (rf_drain, by host_vars rollout_drain) move traffic for real: p1-s1-rail0
+    reaches p1-s1-rail1's loopback over both spines (2 ECMP next hops); with p1-spine1 drained only over p1-spine2
+    (1 next hop); undrained, over both again. as-path-prepend: p1-spine1's ASN prepended 3 more times on everything
+    it advertises; graceful-shutdown: `bgp graceful-shutdown` on p1-spine1, its routes carrying 65535:0, which
+    p1-s1-rail0's rendered inbound route-map RM-GSHUT-IN turns into LOCAL_PREF 0."""
     from railfabric.outputs.ansible_filters import rf_drain, rf_undrain
 
     loopback = next(line.split()[-1] for line in frr["p1-s1-rail1"].splitlines()
                     if line.startswith(" bgp router-id")) + "/32"
     assert _wait_nexthops(cfg_root, "p1-s1-rail0", loopback, 2) == 2
     spine = frr["p1-spine1"]
-    for lines, want in ((rf_drain(spine, "sonic", 3), 1), (rf_undrain(spine, "sonic"), 2)):
+    steps = [(rf_drain(spine, "sonic", 3, m), 1) if i == 0 else (rf_undrain(spine, "sonic", m), 2)
+             for m in ("as-path-prepend", "graceful-shutdown") for i in (0, 1)]
+    for lines, want in steps:
         path = cfg_root / _ns("p1-spine1") / "drain-test.conf"
         path.write_text(lines)
         proc = subprocess.run(["vtysh", "-N", _ns("p1-spine1"), "--config_dir", str(cfg_root), "-f", str(path)],
@@ -185,7 +189,7 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
             assert {k: v for k, v in db.items() if k not in own} == \
                 {k: v for k, v in rendered.items() if k not in own}
             running = _vtysh(cfg_root, h, "show running-config")
-            assert "RF-DRAIN" not in running  # undrained
+            assert "RF-DRAIN" not in running and "bgp graceful-shutdown" not in running  # undrained
             # every planned session Established after the rollout. Each rail switch: 4 hosts × 1 NIC of its rail ×
             # 400G = 1.6T down → 2 × 800G up, one link to each of the 2 spines; each spine: one link to each of the
             # 2 rail switches → 2 sessions on every switch
@@ -228,7 +232,7 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=60)
         assert test.returncode == 0, test.stdout + test.stderr
         assert f"remote-as {int(good_asn) + 1}" not in _vtysh(cfg_root, bad_host, "show running-config")
-        assert "RF-DRAIN" not in _vtysh(cfg_root, bad_host, "show running-config")  # undrained after the rollback
+        assert "bgp graceful-shutdown" not in _vtysh(cfg_root, bad_host, "show running-config")  # undrained again
         deadline = time.monotonic() + 60
         while set(_established(cfg_root, bad_host).values()) != {"Established"} and time.monotonic() < deadline:
             time.sleep(1)
@@ -248,7 +252,8 @@ def test_rollout_end_to_end_in_the_frr_lab(tmp_path: Path) -> None:
         assert f"ROLLBACK FAILED on {bad_host}" in text and "LEFT DRAINED" in text, text[-3000:]
         assert _changes(calls(state)) == [(bad_host, s) for s in ("drain", "checkpoint", "replace", "reload",
                                                                    "rollback")]
-        assert "route-map RF-DRAIN out" in _vtysh(cfg_root, bad_host, "show running-config")  # still drained
+        # still drained: the mini fabric's drain is graceful shutdown (routing.drain auto, SONiC sends it)
+        assert "bgp graceful-shutdown" in _vtysh(cfg_root, bad_host, "show running-config")
         print(f"rollout e2e: lab up {lab_s:.1f}s, good run {good_s:.1f}s (4 switches), broken run {bad_s:.1f}s, "
               f"failed rollback {worst_s:.1f}s (1 switch), total with lab {time.monotonic() - started:.1f}s")
     finally:

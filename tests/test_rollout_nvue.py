@@ -12,8 +12,9 @@ its hash from the vault variable netops_password_hash). Derived by hand from tes
   (ports 1-32 are downlinks), the spine end swp(s + 1);
 - hosts: 4 hosts × 2 NICs of 400G on 2x400G breakouts: host h on swp⌈h/2⌉s((h-1) mod 2), NIC r on rail r,
   neighbour port nic<r>p1;
-- peer groups: SPINES on the rail switches, RAIL-SWITCHES on the spines (the drain prepends the switch's own ASN
-  three times, rollout_drain_prepend's default, on each).
+- the drain: routing.drain is auto and NVUE sends GRACEFUL_SHUTDOWN (Platform.graceful_shutdown), so host_vars say
+  rollout_drain: graceful-shutdown and the drain is `nv set router bgp graceful-shutdown on` (the default release
+  5.14 spells it on; 5.15+ enabled), the undrain `nv unset router bgp graceful-shutdown`.
 """
 
 from __future__ import annotations
@@ -79,20 +80,11 @@ def _original(gen: Path, host: str) -> dict[str, Any]:
 
 
 def _drain(host: str) -> list[list[str]]:
-    group = "RAIL-SWITCHES" if "spine" in host else "SPINES"
-    prepend = ",".join([str(_asn(host))] * 3)
-    return [["nv", "set", "router", "policy", "route-map", "RF-DRAIN", "rule", "10", "action", "permit"],
-            ["nv", "set", "router", "policy", "route-map", "RF-DRAIN", "rule", "10", "set", "as-path-prepend",
-             "as", prepend],
-            ["nv", "set", "vrf", "default", "router", "bgp", "peer-group", group, "address-family", "ipv4-unicast",
-             "policy", "outbound", "route-map", "RF-DRAIN"]]
+    return [["nv", "set", "router", "bgp", "graceful-shutdown", "on"]]
 
 
 def _undrain(host: str) -> list[list[str]]:
-    group = "RAIL-SWITCHES" if "spine" in host else "SPINES"
-    return [["nv", "unset", "vrf", "default", "router", "bgp", "peer-group", group, "address-family",
-             "ipv4-unicast", "policy", "outbound", "route-map"],
-            ["nv", "unset", "router", "policy", "route-map", "RF-DRAIN"]]
+    return [["nv", "unset", "router", "bgp", "graceful-shutdown"]]
 
 
 APPLY = ["nv", "config", "apply", "--assume-yes"]
@@ -238,8 +230,10 @@ def test_a_failure_before_the_timer_runs_undrains(fabric, fail: str, after: list
      "nvue_confirm_timer 4m (240 s) must exceed twice rollout_verify_timeout"),
     ("the push account is not a system-admin of the file", (), {"ansible_user": "ops"},
      "no `system aaa user ops role system-admin`: the push account would lose its access"),
-    ("a peer group with an outbound policy of its own (the drain would replace it)", (), {},
-     "peer group SPINES already has an ipv4-unicast policy: the drain would replace it"),
+    # the prepend drain's refusal (graceful shutdown sets no peer-group policy): asked for with -e
+    ("a peer group with an outbound policy of its own (the drain would replace it)",
+     ("-e", "rollout_drain=as-path-prepend"), {},
+     "peer group SPINES already has an outbound ipv4-unicast policy: the drain would replace it"),
 ])
 def test_preflight_refusals_send_nothing(fabric, what: str, args: tuple, per_host: dict, message: str) -> None:
     """(The access check's other refusals: tests/test_render_nvue.py, on the filter itself.)"""

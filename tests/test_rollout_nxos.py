@@ -49,17 +49,14 @@ CONNECT = ["terminal length 0", "terminal width 511"]  # cisco.nxos terminal plu
 
 
 def drain(host: str) -> list[str]:
-    asn, templates = BGP[host]
-    return ["route-map RF-DRAIN permit 10", f"set as-path prepend {asn} {asn} {asn}", f"router bgp {asn}",
-            *[x for t in templates for x in (f"template peer {t}", "address-family ipv4 unicast",
-                                              "route-map RF-DRAIN out")]]
+    """routing.drain auto on an NX-OS fabric: graceful-shutdown (NX-OS sends it: `graceful-shutdown activate`)."""
+    asn, _templates = BGP[host]
+    return [f"router bgp {asn}", "graceful-shutdown activate"]
 
 
 def undrain(host: str) -> list[str]:
-    asn, templates = BGP[host]
-    return [f"router bgp {asn}", *[x for t in templates for x in (f"template peer {t}", "address-family ipv4 unicast",
-                                                                  "no route-map RF-DRAIN out")],
-            "no route-map RF-DRAIN"]
+    asn, _templates = BGP[host]
+    return [f"router bgp {asn}", "no graceful-shutdown activate"]
 
 
 def until_replace(host: str) -> list[str]:
@@ -200,14 +197,11 @@ def test_push_in_wave_order_with_checkpoint_replace_and_confirm(lab: Lab) -> Non
         assert sw.startup == sw.running_text()  # saved
         assert sw.bootflash == {}  # target and checkpoint deleted
         assert sw.before_replace is None  # the commit timer was stopped by `configure replace commit`
-    # the replace target keeps the switch drained until the undrain: p1-s1-rail0's is its rendered file with the
-    # drain route-map before `router bgp` and `route-map RF-DRAIN out` in template SPINES' IPv4 family, then the
-    # switch's own blocks
+    # the replace target keeps the switch drained until the undrain: p1-s1-rail0's is its rendered file with
+    # `graceful-shutdown activate` first in `router bgp`, then the switch's own blocks
     lines = config_lines(rendered(lab.gen, "p1-s1-rail0"))
     bgp = lines.index("router bgp 4200100000")
-    family = lines.index("    address-family ipv4 unicast", lines.index("  template peer SPINES"))
-    drained = [*lines[:bgp], "route-map RF-DRAIN permit 10", "  set as-path prepend 4200100000 4200100000 4200100000",
-               *lines[bgp:family + 1], "      route-map RF-DRAIN out", *lines[family + 1:]]
+    drained = [*lines[:bgp + 1], "  graceful-shutdown activate", *lines[bgp + 1:]]
     assert [config_lines(t) for t in lab.switches["p1-s1-rail0"].switch.replace_targets] == [
         drained + config_lines(SWITCH_OWN)]
 

@@ -217,6 +217,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "railfabric renders it only on platforms whose form it confirmed in the vendor's documentation and checks "
      "(railfabric/platforms/<name>.py says which and why not); on the others it refuses rather than render a guess. "
      "Keep these switches numbered (routing.addressing: numbered) or move them to a platform that renders it."),
+    # --- the rollout's drain (DRAIN001-DRAIN009, issue 30): routing.drain, railfabric/plan/drain.py
+    ("DRAIN001", "graceful-shutdown-unsupported", "Graceful shutdown asked for on a fabric with a platform lacking it",
+     "routing.drain: graceful-shutdown drains a switch by sending the RFC 8326 GRACEFUL_SHUTDOWN community "
+     "(65535:0); every platform of the fabric must be able to send it (a switch of the platform lacking it could not "
+     "be drained that way). Use routing.drain: auto (graceful shutdown where every platform supports it, else AS-path "
+     "prepending for the whole fabric) or as-path-prepend."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "

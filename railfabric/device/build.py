@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from railfabric.core.address import aton, ntoa
 from railfabric.device.buffers import device_buffers
+from railfabric.device.drain import gshut_receipt
 from railfabric.device.interfaces import build_interfaces_shaped
 from railfabric.device.links import SwitchLinks, switch_links, walk_fabric
 from railfabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
@@ -28,6 +29,7 @@ from railfabric.device.system import System, system_template, with_address
 from railfabric.device.vlans import build_vlans
 from railfabric.inventory.intent import Inventory
 from railfabric.plan.allocate import Plan
+from railfabric.plan.drain import PREPEND_PLAN, DrainPlan, drain_plan
 from railfabric.plan.mtu import switch_mtu
 from railfabric.platforms import PLATFORMS, Platform
 from railfabric.platforms.asic import QueueForm
@@ -44,6 +46,7 @@ class Shared:
     gateway: str
     min_links: dict[int | None, int | None] = field(default_factory=dict)
     systems: dict[tuple[str | None, str], System] = field(default_factory=dict)
+    drain: DrainPlan = PREPEND_PLAN  # the fabric's drain, decided in build_devices
 
     @classmethod
     def of(cls, inv: Inventory, plan: Plan) -> Shared:
@@ -72,6 +75,7 @@ def build_devices(inv: Inventory, topo: Topology, plan: Plan,
     the DeviceConfigs of those switches alone (the links of every switch are still walked: each side needs the
     other's)."""
     shared = Shared.of(inv, plan)
+    shared.drain = drain_plan(inv.routing.drain, {sw.platform for sw in topo.switches.values()})
     found = {name: switch_links(inv, sw, switch_mtu(inv.fabric.mtu, sw.platform), PLATFORMS[sw.platform].port_channel)
              for name, sw in topo.switches.items()}
     walk_fabric(inv, topo, plan, found, topo.links, topo.peer_links)
@@ -118,9 +122,10 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
             (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
     loopback = ntoa(plan.loopback[sw.name])
     router_id = ntoa(plan.router_id[sw.name])
-    bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd),
-                    aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans), inv.routing.ecmp.width,
-                    traits.multipath_relax, router_id)
+    groups = peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd)
+    bgp = build_bgp(plan.asn[sw.name], loopback, groups, aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans),
+                    inv.routing.ecmp.width, traits.multipath_relax, router_id,
+                    gshut_receipt(shared.drain, traits, [g.name for g in groups]))
     management_ip = ntoa(plan.management[sw.name])
     return DeviceConfig(
         hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,
@@ -132,7 +137,7 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
         system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
-        queue_form=queue_form(traits, model.asic), raw=raw_of(inv, sw))
+        queue_form=queue_form(traits, model.asic), raw=raw_of(inv, sw), drain=shared.drain)
 
 
 def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:

@@ -14,6 +14,7 @@ from railfabric.device.routing import Bgp
 from railfabric.device.system import System
 from railfabric.device.vlans import Vlan
 from railfabric.plan.buffers import Buffers
+from railfabric.plan.drain import PREPEND_PLAN, DrainPlan
 from railfabric.platforms.asic import QueueForm
 
 
@@ -53,6 +54,8 @@ class DeviceConfig:
     queue_form: QueueForm | None = None
     # raw configuration blocks that apply to the switch, in merge order (railfabric/device/raw.py)
     raw: tuple[RawConfig, ...] = ()
+    # the rollout's drain of the whole fabric and why (railfabric/plan/drain.py): graceful-shutdown | as-path-prepend
+    drain: DrainPlan = PREPEND_PLAN
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

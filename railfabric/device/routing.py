@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 
 from railfabric.core.address import Prefix, aton, range_prefixes, size
+from railfabric.device.drain import GshutReceipt
 from railfabric.device.mlag import MLAG_PEER_GROUP
 from railfabric.inventory.intent import Inventory
 from railfabric.plan.allocate import Plan
@@ -65,6 +66,9 @@ class Bgp:
     prefix_list_entries: tuple[str, ...]  # what connected routes may be redistributed
     route_map: str
     prefix_list_rules: tuple[tuple[int, str], ...] = ()  # (sequence number, prefix) of each entry, in order
+    # graceful shutdown (drain30): the inbound policy lowering LOCAL_PREF of routes carrying 65535:0
+    # (railfabric/device/drain.py); None when the fabric drains by AS-path prepend or the platform receives by itself
+    gshut: GshutReceipt | None = None
 
 
 def group_of(mine: Role, peer: Role) -> str:
@@ -118,11 +122,12 @@ for (_mine, _peer), (_group, _desc) in GROUPS.items():
 
 def build_bgp(asn: int, loopback: str, groups: tuple[PeerGroup, ...], aggregates: tuple[str, ...],
               redistributed: tuple[str, ...], maximum_paths: int, multipath_relax: bool,
-              router_id: str | None = None) -> Bgp:
+              router_id: str | None = None, gshut: GshutReceipt | None = None) -> Bgp:
     """The Bgp of one switch: router id = `router_id` (the plan's: a pin), else the loopback address; the prefix-list
-    permits the loopback /32 and `redistributed` (the rail subnets), numbered 10, 20, ..."""
+    permits the loopback /32 and `redistributed` (the rail subnets), numbered 10, 20, ...; `gshut`: the inbound policy
+    that receives RFC 8326 graceful shutdown (railfabric/device/drain.py)"""
     entries = (f"{loopback}/32", *redistributed)
     rules = tuple((PREFIX_LIST_STEP * (i + 1), e) for i, e in enumerate(entries))
     return Bgp(asn, router_id or loopback, maximum_paths, multipath_relax, groups, aggregates, PL_REDISTRIBUTE, entries,
-               RM_REDISTRIBUTE, rules)
+               RM_REDISTRIBUTE, rules, gshut)
 

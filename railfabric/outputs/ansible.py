@@ -10,7 +10,8 @@ and the playbook itself is a set of real YAML files under templates/ansible/, co
   Ansible keeps a group's order). Every switch has `ansible_host` (its management address without the length); the
   platform groups carry the connection settings.
 - ansible/host_vars/<hostname>.yml: role, pod, segment, rails, asn, loopback, management, platform, model, rack,
-  rollout_wave and `config_files` (output file name → path of the rendered file relative to the playbook directory).
+  rollout_drain (graceful-shutdown | as-path-prepend: how the rollout drains it), rollout_wave and `config_files`
+  (output file name → path of the rendered file relative to the playbook directory).
 - ansible/rollout_plan.yml: the wave sizes the play's `serial` is built from (and the order, for people).
 - ansible/deploy.yml, ansible/tasks/*.yml (shared ones from templates/ansible/, each platform's from
   templates/<platform>/ansible/), ansible/filter_plugins/railfabric.py (from ansible_filters.py) and
@@ -29,6 +30,7 @@ from typing import cast
 from railfabric.configs.raw_overrides import merged_raw_data, raw_vault_names
 from railfabric.core.resources import templates_dir
 from railfabric.device import DeviceConfig
+from railfabric.plan.drain import DrainPlan
 from railfabric.platforms import PLATFORMS
 from railfabric.topology import Role
 
@@ -73,7 +75,8 @@ def ansible_inventory_files(devices: Mapping[str, DeviceConfig],
     """inventory.yml, host_vars/ and rollout_plan.yml (what depends on the fabric; the playbook does not)."""
     view = rollout_view(devices)
     plan = rollout_plan(view)
-    out = inventory_files(view, {n: (d.platform, d.management) for n, d in devices.items()}, gpu_hosts, plan)
+    out = inventory_files(view, {n: (d.platform, d.management) for n, d in devices.items()}, gpu_hosts, plan,
+                          next(iter(devices.values())).drain if devices else None)
     wave_of = plan.wave_of
     for name, dev in devices.items():
         out.update(host_vars_files(dev, wave_of[name]))
@@ -81,9 +84,11 @@ def ansible_inventory_files(devices: Mapping[str, DeviceConfig],
 
 
 def inventory_files(switches: Mapping[str, RolloutSwitch], access: Mapping[str, tuple[str, str]],
-                    gpu_hosts: Mapping[str, object] | None, plan: RolloutPlan) -> dict[str, str]:
+                    gpu_hosts: Mapping[str, object] | None, plan: RolloutPlan,
+                    drain: DrainPlan | None = None) -> dict[str, str]:
     """inventory.yml and rollout_plan.yml from each switch's place (`switches`), its platform and management
-    address (`access`), the GPU servers' group and the rollout plan (made from `switches`)."""
+    address (`access`), the GPU servers' group, the rollout plan (made from `switches`) and the fabric's drain
+    (said in rollout_plan.yml's header, so `fabric plan` shows a change of it)."""
     names = sorted(switches, key=natural_key)
     out: dict[str, str] = {}
     children: dict[str, dict] = {}
@@ -118,6 +123,7 @@ def inventory_files(switches: Mapping[str, RolloutSwitch], access: Mapping[str, 
         "# The rollout order (see railfabric/outputs/rollout.py): waves of switches that never conflict; the play's\n"
         "# `serial` is these sizes split by rollout_batch (default 1: one switch at a time, in this order).\n"
         + "".join(f"#   wave {i}: {', '.join(w)}\n" for i, w in enumerate(plan.waves, 1))
+        + (f"# Drain (host_vars rollout_drain): {drain.method}; {drain.why}.\n" if drain is not None else "")
         + _yaml({"rollout_wave_sizes": plan.sizes}))
     return out
 
@@ -139,6 +145,8 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
         "model": d.model,
         **({"release": d.release} if d.release else {}),  # platforms whose forms follow a release (nvue)
         "rack": d.rack,
+        # the rollout's drain (railfabric/plan/drain.py); -e rollout_drain=as-path-prepend overrides it for a run
+        "rollout_drain": d.drain.method,
         "config_files": {f: f"../{config_path(n, f)}" for f in PLATFORMS[d.platform].config_files()},
     }
     push = d.system.push_vars()  # the account and ways in the push needs, the vault variables it must resolve

@@ -61,9 +61,11 @@ def _ansible(src: Sources) -> Iterator[Part]:
     code = code_digest("railfabric.outputs.ansible", "railfabric.outputs.hosts", "railfabric.hosts")
     plan = Once(lambda: rollout_plan(switches))
     waves = Once(lambda: plan().wave_of)  # each switch's wave, worked out once (not once per switch)
+    drain = next(iter(src.devices.values())).drain if src.devices else None  # one drain for the whole fabric
+    said = [drain.method, drain.why] if drain is not None else []
     yield Part("ansible", "ansible",
-               combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests]),
-               lambda: inventory_files(switches, access, gpu_hosts(groups), plan()))
+               combine(["ansible", code, src.shared("rollout"), src.shared("access"), *src.group_digests, *said]),
+               lambda: inventory_files(switches, access, gpu_hosts(groups), plan(), drain))
     # host_vars/<switch>.yml: what it shows of the switch's model (host_vars_data) and its rollout wave
     rollout = src.shared("rollout")
     for name, dev in src.devices.items():

@@ -87,6 +87,14 @@ class Platform:
     # how raw text is checked (RAW005) and compared with the managed lines (RAW009): "cli" (EOS, NX-OS: indented
     # CLI lines), "frr" (frr.conf), "junos" (curly-brace hierarchy); "" without raw text
     raw_syntax: str = ""
+    # --- graceful shutdown (issue 30, drain30): the RFC 8326 drain of the rollout and its receipt
+    # the switch can send the GRACEFUL_SHUTDOWN community (65535:0) on every eBGP session as the rollout's drain (its
+    # form is in its Ansible plugin, railfabric/configs/<name>/ansible_plugin.py); False: `routing.drain: auto` drains
+    # the whole fabric by AS-path prepending, `graceful-shutdown` is DRAIN001
+    graceful_shutdown: bool = False
+    # the switch lowers LOCAL_PREF of received routes carrying 65535:0 by itself, documented as its default (Junos:
+    # `graceful-shutdown receiver` on by default): no inbound policy is rendered; False: railfabric renders one
+    gshut_receiver_builtin: bool = False
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

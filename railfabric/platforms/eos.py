@@ -13,6 +13,13 @@ comment line in EOS configuration text (AVD's templates write it between section
 from any mode and a top-level `exit` leaves global configuration (Cisco-style CLI, cisco.com `end` reference; EOS
 follows it): refused in raw text (RAW005). NOT verified on a switch: that a configuration session's `configure
 replace` takes a section re-opened by a raw block (`interface Ethernet1/1` twice) as one section.
+
+Graceful shutdown (drain30, routing.drain): the drain is maintenance mode, `maintenance` / `unit System` / `quiesce`
+(Arista EOS User Manual, "Maintenance Mode", EOS 4.15.2F+), sent as lines of a configuration session; the receiver is
+railfabric's inbound route-map: `ip community-list CL-GSHUT permit 65535:0`, `route-map ... match community` /
+`set local-preference 0`, `neighbor <group> route-map ... in`. NOT verified: quiescing the System unit inside a
+configuration session that is then committed with a timer, and the community-list's `65535:0` spelling (EOS also names
+it GSHUT).
 """
 
 from __future__ import annotations
@@ -80,4 +87,9 @@ PLATFORM = Platform(
                         "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
     # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
     raw_text_file="running-config.cfg", raw_syntax="cli",
+    # graceful shutdown (drain30): EOS maintenance mode (`maintenance` / `unit System` / `quiesce`, EOS 4.15.2F+:
+    # Arista EOS User Manual "Maintenance Mode"): BGP peers under maintenance get 65535:0 on what the switch sends and
+    # LOCAL_PREF 0 on what it receives. Receipt: railfabric's inbound route-map (EOS's own maintenance receiver
+    # route-map is documented in a TOI, not as a default: NOT relied on)
+    graceful_shutdown=True,
 )

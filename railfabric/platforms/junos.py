@@ -26,6 +26,8 @@ Forms NOT verified against a vendor page (kept as the closest documented form; c
 - a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
   already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
   FRR lab runs one: railfabric/checks/rules/pin_rules.py);
+- drain30 (graceful shutdown): the `set protocols bgp graceful-shutdown sender` line form (the CLI reference shows
+  the hierarchy `graceful-shutdown { sender { local-preference <v>; } }`, not an empty `sender;`);
 - `routing-instance mgmt_junos` under system ntp server / name-server / tacplus-server / radius-server /
   syslog host, and `snmp routing-instance-access` (the mgmt_junos management-instance documentation was not found);
 - `routing-options aggregate route P` exported with a policy `from protocol aggregate` and the longer routes
@@ -130,4 +132,9 @@ PLATFORM = Platform(
                         "statements are not confirmed from Juniper's documents here"),
     # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
     raw_text_file="junos.conf", raw_syntax="junos",
+    # graceful shutdown (drain30): `protocols bgp graceful-shutdown sender` (Junos OS 19.1+, CLI reference
+    # "graceful-shutdown (Protocols BGP)"): the sender tags what it advertises with 65535:0 and sets LOCAL_PREF 0 on
+    # what it receives; "The graceful shutdown receiver feature is enabled by default" (same page): no policy rendered
+    graceful_shutdown=True,
+    gshut_receiver_builtin=True,
 )

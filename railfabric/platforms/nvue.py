@@ -53,6 +53,9 @@ NOT verified (rendered from the path mirroring of verified `nv set` forms, or fr
 Air instance before the first push):
 - `router bgp router-id` with a pinned router-id (devices.<name>.router_id) that is no address of the switch: no NVIDIA
   page says the identifier may be an address the switch does not own (the FRR lab runs one);
+- drain30 (graceful shutdown): the community-list rule's `community: {graceful-shutdown: {}}` key (the schema
+  types `community` as a free mapping; `nv set ... community graceful-shutdown` is the documented form), and that
+  an inbound route-map on a peer group does not stop the prepend drain's outbound one;
 - MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as YAML; `mlag priority` and `mac-address` keys in startup.yaml
   (documented as `nv set`, not shown in YAML);
   `peerlink.4094` `description` and `link mtu` (the MTU guide sets `peerlink.4094 link mtu`); MLAG bonds without
@@ -182,4 +185,8 @@ PLATFORM = Platform(
     bgp_unnumbered=True,
     # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
     raw_data_file="startup.yaml",
+    # graceful shutdown (drain30): `nv set router bgp graceful-shutdown on` (NVUE schema of every release 5.0-5.18:
+    # router.bgp.graceful-shutdown on|off, "GSHUT community announced to all EBGP peers"); receipt: railfabric's
+    # inbound route-map (router policy community-list / route-map, peer-group policy inbound route-map: same schema)
+    graceful_shutdown=True,
 )

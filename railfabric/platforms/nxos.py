@@ -40,6 +40,9 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
 - a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
   already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
   FRR lab runs one: railfabric/checks/rules/pin_rules.py);
+- drain30 (graceful shutdown): `graceful-shutdown activate` under `router bgp` (the rollout's drain) and
+  `graceful-shutdown aware` as NX-OS's default receiver of 65535:0, both from the cisco.nxos collection's
+  bgp_global parser (it reads only `no graceful-shutdown aware`), not from Cisco's configuration guide;
 - vPC: `ip arp synchronize` in the vpc domain (named in Cisco best-practice material, no quoted guide example
   seen); `hsrp version 2` as an interface line (documented as the HSRP version command, exact placement not seen
   quoted); `spanning-tree port type network` on the peer link; repeating the channel's `switchport` lines on the
@@ -156,4 +159,10 @@ PLATFORM = Platform(
                         "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
     # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
     raw_text_file="running-config.cfg", raw_syntax="cli",
+    # graceful shutdown (drain30): `graceful-shutdown activate` under `router bgp` (cisco.nxos bgp_global parser,
+    # rm_templates: "graceful-shutdown activate [route-map M]"); receipt: NX-OS `graceful-shutdown aware` is the
+    # default (the parser reads only its negation `no graceful-shutdown aware`): a received 65535:0 route gets the
+    # lowest preference with no policy. NOT verified in Cisco's own configuration guide (not found by the search)
+    graceful_shutdown=True,
+    gshut_receiver_builtin=True,
 )

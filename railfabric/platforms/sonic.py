@@ -23,6 +23,11 @@ field; values are written as CONFIG_DB text. A raw table is pushed as the file h
 switch's tables the file does not name: railfabric/configs/sonic/ansible_plugin.py). Verified: the FRR lines by
 vtysh -C in `fabric verify`, the tables by SONiC's YANG models where yanglint and the models are installed
 (tests/test_raw.py); NOT verified: raw tables no YANG model defines (YANG001 in `fabric sonic-yang`).
+
+Graceful shutdown (drain30, routing.drain): the drain is FRR's `bgp graceful-shutdown` under `router bgp`; the
+receiver `bgp community-list standard CL-GSHUT seq 5 permit graceful-shutdown`, route-map `match community` / `set
+local-preference 0`, `neighbor <group> route-map ... in` (FRR user guide bgp.rst; parsed by FRR 8.4's vtysh and bgpd
+in tests/test_frr_syntax.py and run in the FRR lab, tests/test_lab_drain.py).
 """
 
 from __future__ import annotations
@@ -77,4 +82,9 @@ PLATFORM = Platform(
     bgp_unnumbered=True,
     # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
     raw_text_file="frr.conf", raw_data_file="config_db.json", raw_syntax="frr",
+    # graceful shutdown (drain30): FRR `bgp graceful-shutdown` under `router bgp` (FRR user guide bgp.rst; the FRR
+    # lab runs it): 65535:0 on what it sends to eBGP peers. Receipt: railfabric's inbound route-map. FRR 8.4 also
+    # lowers LOCAL_PREF of a received 65535:0 route by itself (measured in the FRR lab, tests/test_lab_drain.py; not
+    # found in FRR's documentation), so it is not relied on: the policy keeps it explicit for any FRR a SONiC ships
+    graceful_shutdown=True,
 )

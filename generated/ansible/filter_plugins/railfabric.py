@@ -7,9 +7,9 @@ import. The tests import it as a module and run it through the real ansible-play
 What a platform decides (its access check, drain, the shape of its `show` output) lives with the platform, in its
 own standalone plugin railfabric/configs/<name>/ansible_plugin.py, copied next to this one as railfabric_<name>.py
 (Ansible loads it too, for its own rf_<name>_* filters). The filters here that depend on the platform take it as an
-argument and call that plugin's hooks: access_problems(directory, host, user, connection), drain(text, count),
-undrain(text), bgp_peers(show), lldp_seen(show). A platform without a plugin or without the hook is refused, never
-pushed blind.
+argument and call that plugin's hooks: access_problems(directory, host, user, connection), drain(text, count,
+method), undrain(text, method), bgp_peers(show), lldp_seen(show). A platform without a plugin or without the hook is
+refused, never pushed blind.
 
 Filters (all pure: text or data in, data out):
 - rf_batches(sizes, cap): the play's `serial` list: every precomputed wave split into batches of at most `cap`.
@@ -18,8 +18,9 @@ Filters (all pure: text or data in, data out):
   control character is refused, so a secret can never add a configuration line).
 - rf_access_problems(directory, platform, host, user, connection): why the resolved files would cut off the access
   the push itself uses ([] when they would not), by the platform's check.
-- rf_drain(text, platform, count) / rf_undrain(text, platform): the configuration lines that drain a switch
-  (AS-path prepend of its own ASN on every eBGP peer group, outbound) and undo it.
+- rf_drain(text, platform, count, method) / rf_undrain(text, platform, method): the configuration lines that drain a
+  switch (method graceful-shutdown: RFC 8326 on every eBGP session; as-path-prepend: its own ASN prepended on every
+  eBGP peer group, outbound) and undo it.
 - rf_expected_rows(csv_text, device), rf_bgp_problems(show_json, rows, platform), rf_lldp_problems(show_json, rows,
   platform): the verification against generated/expected/; rf_established(show_json, platform): the sessions up
   before the change, which a rollback must bring back.
@@ -136,14 +137,16 @@ def rf_access_problems(directory: str, platform: str, host: str, user: str = "",
 # --------------------------------------------------------------------------- drain
 
 
-def rf_drain(text: str, platform: str, count: int | str = 3) -> str:
-    """Lines that drain the switch: every route it advertises leaves with its own ASN prepended `count` more times,
-    so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
-    return str(_hook(platform, "drain", "drain")(text, count))
+def rf_drain(text: str, platform: str, count: int | str = 3, method: str = "as-path-prepend") -> str:
+    """Lines that drain the switch by `method` (host_vars rollout_drain): graceful-shutdown sends the RFC 8326
+    GRACEFUL_SHUTDOWN community on every eBGP session (each neighbour lowers LOCAL_PREF of those routes to 0);
+    as-path-prepend: every route it advertises leaves with its own ASN prepended `count` more times, so every eBGP
+    neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
+    return str(_hook(platform, "drain", "drain")(text, count, method))
 
 
-def rf_undrain(text: str, platform: str) -> str:
-    return str(_hook(platform, "undrain", "undrain")(text))
+def rf_undrain(text: str, platform: str, method: str = "as-path-prepend") -> str:
+    return str(_hook(platform, "undrain", "undrain")(text, method))
 
 # --------------------------------------------------------------------------- verification
 

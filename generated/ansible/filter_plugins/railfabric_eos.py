@@ -3,8 +3,11 @@
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
 shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_eos_access_problems on the resolved running-config.cfg;
-- drain(text, count) / undrain(text): the lines that drain the switch (route-map RF-DRAIN prepending its own ASN on
-  every peer group, outbound) and undo it, for a configure session;
+- drain(text, count, method) / undrain(text, method): the lines that drain the switch and undo it, for a configure
+  session. method graceful-shutdown (host_vars rollout_drain): EOS maintenance mode, `maintenance` / `unit System` /
+  `quiesce` (EOS 4.15.2F+, Arista EOS User Manual "Maintenance Mode": every BGP peer under maintenance gets the
+  GRACEFUL_SHUTDOWN community on what the switch sends, RFC 8326); undone by `no quiesce`. as-path-prepend: route-map
+  RF-DRAIN prepending its own ASN on every peer group, outbound;
 - bgp_peers(show): `show ip bgp summary | json` → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `show lldp neighbors | json` → {local interface: (neighbour system name, neighbour port)}.
 Filter: rf_eos_access_problems(text, user, connection).
@@ -118,9 +121,30 @@ def _bgp_parts(text: str) -> tuple[str, list[str]]:
     return asn.group(1), groups
 
 
-def drain(text: str, count: int | str = 3) -> str:
+GSHUT = "graceful-shutdown"
+PREPEND = "as-path-prepend"
+
+
+def _graceful(text: str, method: str) -> bool:
+    """True for graceful-shutdown (the configuration must run BGP), False for as-path-prepend; anything else
+    refused (never drained blind)."""
+    if method not in (GSHUT, PREPEND):
+        raise FilterError(f"unknown drain method {method!r}: graceful-shutdown or as-path-prepend")
+    if method == GSHUT and not re.search(r"^router bgp \d+\s*$", text, re.M):
+        raise FilterError("no `router bgp` in the configuration: nothing to drain")
+    return method == GSHUT
+
+
+def _quiesce(word: str) -> str:
+    return "\n".join(["maintenance", "   unit System", f"      {word}", "   exit", "exit"]) + "\n"
+
+
+def drain(text: str, count: int | str = 3, method: str = PREPEND) -> str:
     """Lines that drain the switch: every route it advertises leaves with its own ASN prepended `count` more times,
-    so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
+    so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch. With method
+    graceful-shutdown: the System unit quiesced (maintenance mode) instead."""
+    if _graceful(text, method):
+        return _quiesce("quiesce")
     asn, groups = _bgp_parts(text)
     prepend = " ".join([asn] * int(count))
     return "\n".join([f"route-map {DRAIN_MAP} permit 10", f"   set as-path prepend {prepend}", "exit",
@@ -128,7 +152,9 @@ def drain(text: str, count: int | str = 3) -> str:
                       "exit"]) + "\n"
 
 
-def undrain(text: str) -> str:
+def undrain(text: str, method: str = PREPEND) -> str:
+    if _graceful(text, method):
+        return _quiesce("no quiesce")
     asn, groups = _bgp_parts(text)
     return "\n".join([f"router bgp {asn}", *[f"   no neighbor {g} route-map {DRAIN_MAP} out" for g in groups],
                       "exit", f"no route-map {DRAIN_MAP}"]) + "\n"

@@ -10,7 +10,11 @@ access check), no railfabric import, no import of a sibling plugin. The shared p
 (The same FRR and lldpd JSON as SONiC's: a plugin cannot import its sibling, so the two short readers are here
 twice; tests/test_rollout_filters.py checks they agree.) The drain is NVUE's own: rf_nvue_drain / rf_nvue_undrain,
 `nv set` / `nv unset` commands, so this platform has no drain/undrain hook.
-Filters: rf_nvue_access_problems(doc, address, user), rf_nvue_drain(doc, count), rf_nvue_undrain(doc),
+method (host_vars rollout_drain) graceful-shutdown: `nv set router bgp graceful-shutdown on` (5.15+: `enabled`; NVUE
+schema of every release: router.bgp.graceful-shutdown, "GSHUT community announced to all EBGP peers"; the value form
+is read from the rendered file: `state` under router bgp is 5.15+), undone by `nv unset`; as-path-prepend: route map
+RF-DRAIN prepending the switch's own ASN, outbound on every peer group.
+Filters: rf_nvue_access_problems(doc, address, user), rf_nvue_drain(doc, count, method), rf_nvue_undrain(doc, method),
 rf_nvue_mask(lines, secrets) (`nv config diff` shows the vault values it sets: masked before Ansible prints it).
 """
 
@@ -78,16 +82,37 @@ def _nvue_groups(doc: Any) -> tuple[str, list[str]]:
     if not groups:
         raise FilterError("no BGP peer group in the configuration: nothing to drain")
     for name, g in (bgp.get("peer-group") or {}).items():
-        if (((g or {}).get("address-family") or {}).get("ipv4-unicast") or {}).get("policy"):
-            raise FilterError(f"peer group {name} already has an ipv4-unicast policy: the drain would replace it")
+        if ((((g or {}).get("address-family") or {}).get("ipv4-unicast") or {}).get("policy") or {}).get("outbound"):
+            raise FilterError(f"peer group {name} already has an outbound ipv4-unicast policy: the drain would replace "
+                              "it")
     return str(asn), groups
 
 
-def rf_nvue_drain(doc: Any, count: int | str = 3) -> list[str]:
+GSHUT = "graceful-shutdown"
+PREPEND = "as-path-prepend"
+
+
+def _gshut_on(doc: Any, method: str) -> str | None:
+    """For method graceful-shutdown, the value that switches it on in the file's release (`on` up to 5.14,
+    `enabled` from 5.15, where router bgp has `state` instead of `enable`); None for as-path-prepend."""
+    if method not in (GSHUT, PREPEND):
+        raise FilterError(f"unknown drain method {method!r}: graceful-shutdown or as-path-prepend")
+    if method == PREPEND:
+        return None
+    bgp = (_nvue_set(doc).get("router") or {}).get("bgp") or {}
+    if bgp.get("autonomous-system") is None:
+        raise FilterError("no `router bgp autonomous-system` in the configuration: nothing to drain")
+    return "enabled" if "state" in bgp else "on"
+
+
+def rf_nvue_drain(doc: Any, count: int | str = 3, method: str = PREPEND) -> list[str]:
     """`nv set` commands that drain a Cumulus switch (the parsed startup.yaml as `doc`): a route map prepending
     its own ASN `count` times, applied outbound on every peer group. NVUE takes the ASNs to prepend as one
     comma-separated list (`as-path-prepend as <asn-range>`; the NVUE schema's pattern of 5.9-5.18:
-    `^(\\d+|\\d+-\\d+)(,(\\d+|\\d+-\\d+))*$`), never space-separated."""
+    `^(\\d+|\\d+-\\d+)(,(\\d+|\\d+-\\d+))*$`), never space-separated. method graceful-shutdown: router bgp
+    graceful-shutdown instead."""
+    if (on := _gshut_on(doc, method)) is not None:
+        return [f"nv set router bgp graceful-shutdown {on}"]
     asn, groups = _nvue_groups(doc)
     prepend = ",".join([asn] * int(count))
     return [f"nv set router policy route-map {DRAIN_MAP} rule 10 action permit",
@@ -96,7 +121,9 @@ def rf_nvue_drain(doc: Any, count: int | str = 3) -> list[str]:
               f"{DRAIN_MAP}" for g in groups]]
 
 
-def rf_nvue_undrain(doc: Any) -> list[str]:
+def rf_nvue_undrain(doc: Any, method: str = PREPEND) -> list[str]:
+    if _gshut_on(doc, method) is not None:
+        return ["nv unset router bgp graceful-shutdown"]
     _asn, groups = _nvue_groups(doc)
     return [*[f"nv unset vrf default router bgp peer-group {g} address-family ipv4-unicast policy outbound "
               "route-map" for g in groups],

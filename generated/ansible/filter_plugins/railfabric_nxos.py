@@ -3,13 +3,16 @@
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
 shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_nxos_access_problems on the resolved running-config.cfg;
-- drain(text, count) / undrain(text): the lines that drain the switch (route-map RF-DRAIN prepending its own ASN in
-  every `template peer`'s IPv4 address family, outbound) and undo it;
+- drain(text, count, method) / undrain(text, method): the lines that drain the switch and undo it. method
+  graceful-shutdown (host_vars rollout_drain): `graceful-shutdown activate` under `router bgp` (RFC 8326: the switch
+  sends the GRACEFUL_SHUTDOWN community to its peers; form from the cisco.nxos collection's bgp_global parser, NOT
+  checked in Cisco's configuration guide); as-path-prepend: route-map RF-DRAIN prepending its own ASN in every
+  `template peer`'s IPv4 address family, outbound;
 - bgp_peers(show): `show bgp ipv4 unicast summary | json` (TABLE_x/ROW_x) → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `show lldp neighbors detail | json` → {local interface: (neighbour system name, neighbour port)}.
-Filters: rf_nxos_access_problems(text, address, user, connection), rf_nxos_drained(text, count) (the running-config
-with the drain written in, the target of `configure replace`), rf_nxos_replace_target(rendered, running) (that file
-plus every top-level block of the switch's running-config railfabric does not own).
+Filters: rf_nxos_access_problems(text, address, user, connection), rf_nxos_drained(text, count, method) (the
+running-config with the drain written in, the target of `configure replace`), rf_nxos_replace_target(rendered,
+running) (that file plus every top-level block of the switch's running-config railfabric does not own).
 """
 
 from __future__ import annotations
@@ -85,9 +88,29 @@ def _bgp_parts(text: str) -> tuple[str, list[str]]:
     return asn.group(1), groups
 
 
-def drain(text: str, count: int | str = 3) -> str:
-    """Lines that drain the switch: template peer G / address-family ipv4 unicast / route-map RF-DRAIN out, the
-    route-map prepending its own ASN `count` more times."""
+GSHUT = "graceful-shutdown"
+PREPEND = "as-path-prepend"
+GSHUT_LINE = "  graceful-shutdown activate"
+
+
+def _graceful_asn(text: str, method: str) -> str | None:
+    """The switch's ASN for method graceful-shutdown, None for as-path-prepend; anything else refused."""
+    if method not in (GSHUT, PREPEND):
+        raise FilterError(f"unknown drain method {method!r}: graceful-shutdown or as-path-prepend")
+    if method == PREPEND:
+        return None
+    asn = re.search(r"^router bgp (\d+)\s*$", text, re.M)
+    if asn is None:
+        raise FilterError("no `router bgp` in the configuration: nothing to drain")
+    return asn.group(1)
+
+
+def drain(text: str, count: int | str = 3, method: str = PREPEND) -> str:
+    """Lines that drain the switch: graceful-shutdown: router bgp / graceful-shutdown activate; as-path-prepend:
+    template peer G / address-family ipv4 unicast / route-map RF-DRAIN out, the route-map prepending its own ASN
+    `count` more times."""
+    if (gasn := _graceful_asn(text, method)) is not None:
+        return f"router bgp {gasn}\n{GSHUT_LINE}\n"
     asn, groups = _bgp_parts(text)
     prepend = " ".join([asn] * int(count))
     return "\n".join([f"route-map {DRAIN_MAP} permit 10", f"  set as-path prepend {prepend}",
@@ -96,17 +119,24 @@ def drain(text: str, count: int | str = 3) -> str:
                           f"      route-map {DRAIN_MAP} out")]]) + "\n"
 
 
-def undrain(text: str) -> str:
+def undrain(text: str, method: str = PREPEND) -> str:
+    if (gasn := _graceful_asn(text, method)) is not None:
+        return f"router bgp {gasn}\n  no {GSHUT_LINE.strip()}\n"
     asn, groups = _bgp_parts(text)
     return "\n".join([f"router bgp {asn}", *[line for g in groups for line in (
         f"  template peer {g}", "    address-family ipv4 unicast", f"      no route-map {DRAIN_MAP} out")],
         f"no route-map {DRAIN_MAP}"]) + "\n"
 
 
-def rf_nxos_drained(text: str, count: int | str = 3) -> str:
-    """The NX-OS running-config with the drain written in: the route-map before `router bgp`, `route-map RF-DRAIN
-    out` in every template's IPv4 address family. `configure replace` to it keeps the switch drained until the
-    change is verified (a replace to the plain file would remove the drain at once)."""
+def rf_nxos_drained(text: str, count: int | str = 3, method: str = PREPEND) -> str:
+    """The NX-OS running-config with the drain written in (graceful-shutdown: `graceful-shutdown activate` first in
+    `router bgp`; as-path-prepend: the route-map before `router bgp`, `route-map RF-DRAIN out` in every template's IPv4
+    address family). `configure replace` to it keeps the switch drained until the change is verified (a replace to
+    the plain file would remove the drain at once)."""
+    if (gasn := _graceful_asn(text, method)) is not None:
+        lines = text.splitlines()
+        at = lines.index(f"router bgp {gasn}") + 1
+        return "\n".join([*lines[:at], GSHUT_LINE, *lines[at:]]) + "\n"
     asn, groups = _bgp_parts(text)
     prepend = " ".join([asn] * int(count))
     out: list[str] = []

@@ -3,8 +3,10 @@
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
 shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_sonic_access_problems on the resolved config_db.json;
-- drain(text, count) / undrain(text): the FRR lines that drain the switch (route-map RF-DRAIN prepending its own ASN
-  on every peer-group, outbound) and undo it;
+- drain(text, count, method) / undrain(text, method): the FRR lines that drain the switch and undo it. method
+  graceful-shutdown (host_vars rollout_drain, railfabric/plan/drain.py): FRR's `bgp graceful-shutdown` in `router
+  bgp` (RFC 8326: 65535:0 on every route sent to eBGP peers; FRR user guide bgp.rst); as-path-prepend: route-map
+  RF-DRAIN prepending its own ASN on every peer-group, outbound;
 - bgp_peers(show): FRR `show bgp summary json` → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `lldpctl -f json` → {local interface: (neighbour system name, neighbour port)}.
 Filters: rf_sonic_access_problems(config_db, address), rf_merge_platform_facts(config_db, running_config_db).
@@ -121,9 +123,31 @@ def _bgp_parts(text: str) -> tuple[str, list[str]]:
     return asn.group(1), groups
 
 
-def drain(text: str, count: int | str = 3) -> str:
-    """FRR lines that drain the switch: every route it advertises leaves with its own ASN prepended `count` more
-    times, so every eBGP neighbour (in another AS, RFC 7938) prefers the same prefix through any other switch."""
+GSHUT = "graceful-shutdown"
+PREPEND = "as-path-prepend"
+
+
+def _graceful(method: str) -> bool:
+    """True for graceful-shutdown, False for as-path-prepend; anything else refused (never drained blind)."""
+    if method not in (GSHUT, PREPEND):
+        raise FilterError(f"unknown drain method {method!r}: graceful-shutdown or as-path-prepend")
+    return method == GSHUT
+
+
+def _asn(text: str) -> str:
+    asn = re.search(r"^router bgp (\d+)\s*$", text, re.M)
+    if asn is None:
+        raise FilterError("no `router bgp` in the configuration: nothing to drain")
+    return asn.group(1)
+
+
+def drain(text: str, count: int | str = 3, method: str = PREPEND) -> str:
+    """FRR lines that drain the switch. graceful-shutdown: `bgp graceful-shutdown`, every route sent to an eBGP
+    neighbour carries 65535:0, which every neighbour's inbound policy turns into LOCAL_PREF 0. as-path-prepend: every
+    route it advertises leaves with its own ASN prepended `count` more times, so every eBGP neighbour (in another AS,
+    RFC 7938) prefers the same prefix through any other switch."""
+    if _graceful(method):
+        return "\n".join([f"router bgp {_asn(text)}", " bgp graceful-shutdown", "exit"]) + "\n"
     asn, groups = _bgp_parts(text)
     prepend = " ".join([asn] * int(count))
     return "\n".join([f"route-map {DRAIN_MAP} permit 10", f" set as-path prepend {prepend}", "exit",
@@ -132,7 +156,9 @@ def drain(text: str, count: int | str = 3) -> str:
                       " exit-address-family", "exit"]) + "\n"
 
 
-def undrain(text: str) -> str:
+def undrain(text: str, method: str = PREPEND) -> str:
+    if _graceful(method):
+        return "\n".join([f"router bgp {_asn(text)}", " no bgp graceful-shutdown", "exit"]) + "\n"
     asn, groups = _bgp_parts(text)
     return "\n".join([f"router bgp {asn}", " address-family ipv4 unicast",
                       *[f"  no neighbor {g} route-map {DRAIN_MAP} out" for g in groups],

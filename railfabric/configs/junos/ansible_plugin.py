@@ -5,9 +5,12 @@ shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads th
 - access_problems(directory, host, user, connection): rf_junos_access_problems on the resolved junos.conf;
 - bgp_peers(show): `show bgp summary | display json` (bgp-information) → {neighbour: (state, remote ASN)};
 - lldp_seen(show): `show lldp neighbors | display json` → {local interface: (neighbour system name, neighbour port)}.
-The drain is Junos's own (no drain/undrain hook): rf_junos_drain_lines(text, count) / rf_junos_undrain_lines(text),
-`set`/`delete` lines, and rf_junos_drained(text, count), the file `load override` commits while the switch is
-drained. Filter: rf_junos_access_problems(text, address, user).
+The drain is Junos's own (no drain/undrain hook): rf_junos_drain_lines(text, count, method) /
+rf_junos_undrain_lines(text, method), `set`/`delete` lines, and rf_junos_drained(text, count, method), the file `load
+override` commits while the switch is drained. method (host_vars rollout_drain): graceful-shutdown is `protocols bgp
+graceful-shutdown sender` (Junos OS 19.1+, CLI reference "graceful-shutdown (Protocols BGP)": RFC 8326, the sender
+tags what it advertises with 65535:0; the receiver side is on by default); as-path-prepend is policy RF-DRAIN first in
+every group's export chain. Filter: rf_junos_access_problems(text, address, user).
 """
 
 from __future__ import annotations
@@ -94,9 +97,27 @@ def _junos_bgp(text: str) -> tuple[str, list[tuple[str, tuple[str, ...]]]]:
     return asn, sorted(groups.items())
 
 
-def rf_junos_drain_lines(text: str, count: int | str = 3) -> list[str]:
-    """`set`/`delete` lines that drain the switch: policy RF-DRAIN prepends its own AS `count` times and comes first
-    in every group's export chain (it only changes the AS path, so the group's own policies still decide)."""
+GSHUT = "graceful-shutdown"
+PREPEND = "as-path-prepend"
+GSHUT_SENDER = "protocols bgp graceful-shutdown sender"
+
+
+def _graceful(text: str, method: str) -> bool:
+    """True for graceful-shutdown (the configuration must run BGP groups), False for as-path-prepend; anything else
+    refused (never drained blind)."""
+    if method not in (GSHUT, PREPEND):
+        raise FilterError(f"unknown drain method {method!r}: graceful-shutdown or as-path-prepend")
+    if method == GSHUT:
+        _junos_bgp(text)
+    return method == GSHUT
+
+
+def rf_junos_drain_lines(text: str, count: int | str = 3, method: str = PREPEND) -> list[str]:
+    """`set`/`delete` lines that drain the switch. graceful-shutdown: the BGP graceful-shutdown sender. as-path-prepend:
+    policy RF-DRAIN prepends its own AS `count` times and comes first in every group's export chain (it only changes
+    the AS path, so the group's own policies still decide)."""
+    if _graceful(text, method):
+        return [f"set {GSHUT_SENDER}"]
     asn, groups = _junos_bgp(text)
     lines = [f'set policy-options policy-statement {DRAIN_MAP} then as-path-prepend "{" ".join([asn] * int(count))}"']
     for group, exports in groups:
@@ -105,7 +126,9 @@ def rf_junos_drain_lines(text: str, count: int | str = 3) -> list[str]:
     return lines
 
 
-def rf_junos_undrain_lines(text: str) -> list[str]:
+def rf_junos_undrain_lines(text: str, method: str = PREPEND) -> list[str]:
+    if _graceful(text, method):  # the whole statement: railfabric renders none, so nothing of it is left behind
+        return [f"delete {GSHUT_SENDER.rsplit(' ', 1)[0]}"]
     _asn, groups = _junos_bgp(text)
     lines = []
     for group, exports in groups:
@@ -115,9 +138,29 @@ def rf_junos_undrain_lines(text: str) -> list[str]:
     return [*lines, f"delete policy-options policy-statement {DRAIN_MAP}"]
 
 
-def rf_junos_drained(text: str, count: int | str = 3) -> str:
-    """The junos.conf to load while the switch is drained: the same file with RF-DRAIN defined and first in every
-    BGP group's export chain, so the `load override` itself does not undrain the switch before it is verified."""
+def _gshut_drained(text: str) -> str:
+    """junos.conf with `graceful-shutdown { sender; }` first in `protocols bgp`."""
+    out: list[str] = []
+    path: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        out.append(line)
+        if stripped.endswith("{"):
+            path.append(stripped[:-1].strip())
+            if path == ["protocols", "bgp"]:
+                indent = line[:len(line) - len(line.lstrip())]
+                out += [f"{indent}    graceful-shutdown {{", f"{indent}        sender;", f"{indent}    }}"]
+        elif stripped == "}":
+            path = path[:-1]
+    return "\n".join(out) + "\n"
+
+
+def rf_junos_drained(text: str, count: int | str = 3, method: str = PREPEND) -> str:
+    """The junos.conf to load while the switch is drained: the same file with the graceful-shutdown sender in
+    `protocols bgp` (method graceful-shutdown), or RF-DRAIN defined and first in every BGP group's export chain, so
+    the `load override` itself does not undrain the switch before it is verified."""
+    if _graceful(text, method):
+        return _gshut_drained(text)
     asn, _groups = _junos_bgp(text)
     prepend = " ".join([asn] * int(count))
     out: list[str] = []

@@ -112,11 +112,19 @@ def bridge(dev: DeviceConfig) -> Tree:
 def policy(dev: DeviceConfig) -> Tree:
     b = dev.bgp
     rules = {str(seq): {"action": "permit", "match": {p: {}}} for seq, p in b.prefix_list_rules}
-    return {
+    out: Tree = {
         "prefix-list": {b.prefix_list: {"type": "ipv4", "rule": rules}},
         "route-map": {b.route_map: {"rule": {"10": {"action": {"permit": {}},
                                                     "match": {"ip-prefix-list": b.prefix_list, "type": "ipv4"}}}}},
     }
+    if (gs := b.gshut) is not None:  # RFC 8326 receipt (railfabric/device/drain.py)
+        out["community-list"] = {gs.community_list: {"rule": {"10": {"action": "permit",
+                                                                      "community": {gs.community_name: {}}}}}}
+        out["route-map"][gs.route_map] = {"rule": {
+            str(gs.match_seq): {"action": {"permit": {}}, "match": {"community-list": gs.community_list},
+                                "set": {"local-preference": gs.local_preference}},
+            str(gs.pass_seq): {"action": {"permit": {}}}}}
+    return out
 
 
 def _bfd(f: Forms, on: bool) -> Tree | None:
@@ -137,6 +145,8 @@ def bgp(dev: DeviceConfig) -> Tree:
             groups[g.name]["bfd"] = bfd
         if g.next_hop_self:
             groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
+        if b.gshut is not None and g.name in b.gshut.groups:
+            groups[g.name]["address-family"]["ipv4-unicast"]["policy"] = {"inbound": {"route-map": b.gshut.route_map}}
         for n in g.neighbors:  # an unnumbered neighbor is its interface (`type unnumbered`, RFC 8950)
             neighbors[n.interface or n.ip] = {"type": "unnumbered" if n.interface else "numbered",
                                               "peer-group": g.name, "remote-as": n.remote_as,
