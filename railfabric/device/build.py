@@ -23,9 +23,11 @@ from railfabric.device.port_channels import fabric_port_channels, min_links_limi
 from railfabric.device.qos import Qos, build_qos
 from railfabric.device.release import release_of
 from railfabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
+from railfabric.device.sessions import TierOptions, session_options
 from railfabric.device.system import System, system_template, with_address
 from railfabric.device.vlans import build_vlans
 from railfabric.inventory.intent import Inventory
+from railfabric.inventory.intent_routing import SessionTier
 from railfabric.plan.allocate import Plan
 from railfabric.plan.mtu import switch_mtu
 from railfabric.platforms import PLATFORMS, Platform
@@ -43,10 +45,12 @@ class Shared:
     gateway: str
     min_links: dict[int | None, int | None] = field(default_factory=dict)
     systems: dict[tuple[str | None, str], System] = field(default_factory=dict)
+    sessions: dict[SessionTier, TierOptions] = field(default_factory=dict)  # BFD timers and key per session tier
 
     @classmethod
     def of(cls, inv: Inventory, plan: Plan) -> Shared:
-        return cls(build_qos(inv), ntoa(plan.management_gateway))  # the gateway is decided once, in allocate
+        # the gateway is decided once, in allocate
+        return cls(build_qos(inv), ntoa(plan.management_gateway), sessions=session_options(inv.routing))
 
     def min_links_of(self, inv: Inventory, pod: int | None) -> int | None:
         if pod not in self.min_links:
@@ -104,9 +108,9 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         found.neighbors[MLAG_PEER_GROUP].append(
             (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
     loopback = ntoa(plan.loopback[sw.name])
-    bgp = build_bgp(plan.asn[sw.name], loopback, peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd),
-                    aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans), inv.routing.ecmp.width,
-                    traits.multipath_relax)
+    groups = peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd, shared.sessions)
+    bgp = build_bgp(plan.asn[sw.name], loopback, groups, aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans),
+                    inv.routing.ecmp.width, traits.multipath_relax)
     management_ip = ntoa(plan.management[sw.name])
     return DeviceConfig(
         hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,

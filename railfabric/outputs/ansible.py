@@ -142,7 +142,9 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
     host_vars.update({k: push[k] for k in ("push_user", "management_access", "management_vrf")})
     # the inventory's secrets and those the platform's configs always hold (Junos: the root password hash)
     vault = cast(list[str], push["vault_variables"])  # the system's vault_names (push_vars lists them)
-    host_vars["vault_variables"] = sorted({*vault, *PLATFORMS[d.platform].vault_variables})
+    # and the BGP session keys of its peer groups (routing.authentication, railfabric/device/sessions.py)
+    host_vars["vault_variables"] = sorted({*vault, *PLATFORMS[d.platform].vault_variables,
+                                           *(k.vault for k in d.bgp.keys)})
     return host_vars
 
 
