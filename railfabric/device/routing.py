@@ -13,11 +13,12 @@ from operator import attrgetter, itemgetter
 
 from railfabric.core.address import Prefix, aton, range_prefixes, size
 from railfabric.device.mlag import MLAG_PEER_GROUP
-from railfabric.device.sessions import TIERS, SessionKey, SessionTimers, TierOptions
+from railfabric.device.sessions import SessionKey, SessionTimers, TierOptions
 from railfabric.inventory.intent import Inventory
 from railfabric.inventory.intent_routing import SessionTier
 from railfabric.plan.allocate import Plan
 from railfabric.topology import Role, Switch
+from railfabric.topology.tiers import TIERS
 
 PL_REDISTRIBUTE = "PL-LOOPBACK-RAILS"
 RM_REDISTRIBUTE = "RM-CONN-TO-BGP"

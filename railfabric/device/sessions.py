@@ -19,17 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from railfabric.inventory.intent_routing import Routing, SessionTier
-from railfabric.topology import Role
-
-TIERS: dict[tuple[Role, Role], SessionTier] = {  # (my role, peer role) → the session tier
-    (Role.RAIL, Role.SPINE): SessionTier.RAIL_SPINE,
-    (Role.SPINE, Role.RAIL): SessionTier.RAIL_SPINE,
-    (Role.SPINE, Role.SUPER_SPINE): SessionTier.SPINE_SUPER_SPINE,
-    (Role.SUPER_SPINE, Role.SPINE): SessionTier.SPINE_SUPER_SPINE,
-    (Role.RAIL, Role.RAIL): SessionTier.MLAG_PEER,
-}
-ROLES_OF: dict[SessionTier, frozenset[Role]] = {  # the switch roles that hold sessions of a tier
-    t: frozenset(mine for (mine, _peer), tier in TIERS.items() if tier is t) for t in SessionTier}
 
 
 def object_name(tier: SessionTier | str) -> str:

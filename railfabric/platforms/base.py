@@ -77,6 +77,13 @@ class Platform:
     # writes queues differently per family: a switch of this platform needs a family listed here (HW006/HW007); empty:
     # one form for every family, the family is not asked for
     queue_forms: Mapping[str, QueueForm] = field(default_factory=dict)
+    # BFD timers and BGP session keys (issue 30, railfabric/device/sessions.py, checked by
+    # railfabric/checks/rules/session_rules.py): the BFD interval range (ms) and detect multiplier range the
+    # platform documents for the form railfabric writes (BFD001/BFD002 outside them), and the session key algorithms
+    # it can express (md5, tcp-ao; PLAT046 for another)
+    bfd_interval_ms: tuple[int, int] = (50, 60000)
+    bfd_multiplier: tuple[int, int] = (3, 50)
+    session_auth: frozenset[str] = frozenset({"md5"})
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

@@ -53,6 +53,15 @@ What it cannot express (PLAT001 through the capability fields): PFC watchdog act
 than flow. ECN thresholds are queue fill percentages on Junos, not bytes: the byte thresholds of qos.ecn cannot be
 carried over, so the drop profile uses Juniper's AI JVD fill levels (55 % / 90 %) with the inventory's
 probability (see `notes`), and validation warns with PLAT030.
+
+BFD timers and BGP session keys (issue 30): each BGP group's `bfd-liveness-detection { minimum-interval <ms>;
+multiplier <n>; }` with its tier's timers (it was 1000 ms × 3, the AI JVD's, for every group; minimum-interval 1-
+255000 ms per Juniper's "minimum-interval (BGP BFD Liveness Detection)"; multiplier 1-255); `authentication-key
+"<key>"` for TCP MD5; TCP-AO as `authentication-algorithm ao; authentication-key-chain <tier>` with `security
+authentication-key-chains key-chain <tier> { key 0 { secret; start-time; algorithm ao; ao-attribute { send-id 0;
+recv-id 0; } } }` (a public Junos 20.4 / EOS interop note). NOT verified: the start-time format
+("2020-1-1.00:00:00 +0000"), TCP-AO on Junos OS Evolved for the QFX5240, Juniper's advice on the shortest interval
+for sessions the Routing Engine runs (not distributed to the PFE).
 """
 
 from __future__ import annotations
@@ -113,4 +122,8 @@ PLATFORM = Platform(
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),
+    # BFD: minimum-interval 1-255000 ms, multiplier 1-255; TCP MD5 and TCP-AO (key chains)
+    bfd_interval_ms=(1, 255000),
+    bfd_multiplier=(1, 255),
+    session_auth=frozenset({"md5", "tcp-ao"}),
 )

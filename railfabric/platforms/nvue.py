@@ -73,6 +73,13 @@ Air instance before the first push):
 - `nv config apply --assume-yes --confirm 15m` (the 5.14 table shows `--confirm 60m` and `--assume-yes` apart),
   `--confirm-yes` / `--confirm-no`; `nv config diff -o commands` (documented) and `nv config detach` to drop the
   pending revision in check mode (documented for detach; that it leaves nothing pending is not).
+
+BFD timers and BGP session keys (issue 30): up to 5.14 the peer group's `bfd {enable on, detect-multiplier,
+min-rx-interval, min-tx-interval}` (the 5.9-5.14 schemas: 2-255, 50-60000 ms); from 5.15 `router bfd profile
+<tier>` with the same three leaves (the 5.15-5.18 schemas: 1-255, 10-4294967 ms) attached with `peer-group <g> bfd
+profile <tier>`; railfabric's check uses the narrower common range (50-60000 ms, 2-255). `peer-group <g> password
+<key>` (TCP MD5; a string of 1-254 in every release's schema). NVUE has no TCP-AO (no such key in any schema):
+PLAT046. Checked against NVIDIA's schema of every release; NOT run on a switch.
 """
 
 from __future__ import annotations
@@ -163,4 +170,8 @@ PLATFORM = Platform(
         "renamed most paths (state enabled, ipv4, DNS/NTP under system, BFD profiles), rendered from the schema and "
         "NOT confirmed on a switch; 5.19+ has no schema here and is refused (PLAT040)",
     ),
+    # BFD: the 5.9-5.14 schema's range (5.15+ accepts more), TCP MD5 only
+    bfd_interval_ms=(50, 60000),
+    bfd_multiplier=(2, 255),
+    session_auth=frozenset({"md5"}),
 )

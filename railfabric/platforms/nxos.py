@@ -63,6 +63,13 @@ Forms NOT verified against Cisco documentation (kept here and in the report):
   `show bgp ipv4 unicast summary | json` (TABLE_vrf/ROW_vrf/.../TABLE_neighbor: neighborid, neighboras, state) and
   `show lldp neighbors detail | json` (TABLE_nbor_detail: l_port_id as Eth1/1, sys_name, port_id);
 - the watchdog defaults; the AI/ML blueprint's queue choice (CNP on q6/q7) is railfabric's qos block, not Cisco's.
+
+BFD timers and BGP session keys (issue 30): BFD timers per routed interface, `bfd interval <ms> min_rx <ms>
+multiplier <n>` (Cisco's OpenConfig BFD example for NX-OS 9.3(5)+ shows this interface form; interval and min_rx
+50-999 ms, multiplier 1-50 as the cisco.nxos nxos_bfd_global module documents them), on each interface of a tier's
+sessions (the template peer keeps `bfd`); `password 0 <key>` in the `template peer` (TCP MD5, type 0 = clear). NOT
+verified: `password 0` inside a template peer (Cisco documents `password [0|3|7]` under a neighbor); NX-OS TCP-AO
+(documented for recent 10.x releases with key chains, not found in the library): refused with PLAT046.
 """
 
 from __future__ import annotations
@@ -140,4 +147,8 @@ PLATFORM = Platform(
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
     ),
+    # BFD: interval/min_rx 50-999 ms, multiplier 1-50 (nxos_bfd_global); TCP MD5 only
+    bfd_interval_ms=(50, 999),
+    bfd_multiplier=(1, 50),
+    session_auth=frozenset({"md5"}),
 )

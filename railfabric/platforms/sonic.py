@@ -1,4 +1,14 @@
-"""SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/."""
+"""SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/.
+
+BFD timers and BGP session keys (issue 30; frr.conf, FRR 8.4 of SONiC's bgp container): a `bfd` section with one
+`profile <tier>` per session tier (`detect-multiplier`, `receive-interval`, `transmit-interval`) and `neighbor <group>
+bfd profile <tier>` (FRR user guide, bfd.rst "BFD Peer/Profile Configuration" and bgp "neighbor PEER bfd profile
+BFDPROF"); ranges 10-60000 ms and 2-255, checked with FRR 8.4.4's own parser (`vtysh --dryrun`, which refuses
+`receive-interval 9` and `detect-multiplier 1`); `neighbor <group> password <key>` (TCP MD5; FRR bgp.rst). No TCP-AO:
+FRR 8.4's bgpd has no TCP-AO command (and this lab's kernel has CONFIG_TCP_AO off): PLAT046. That SONiC's bgp
+container runs bfdd (the profiles need it) is taken from the FRR lab, which runs zebra, bfdd and bgpd: NOT verified on
+a SONiC image.
+"""
 
 from __future__ import annotations
 
@@ -47,4 +57,8 @@ PLATFORM = Platform(
     buffer_tables=True,
     dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
+    # BFD profile ranges of FRR 8.4 (vtysh --dryrun), TCP MD5 only
+    bfd_interval_ms=(10, 60000),
+    bfd_multiplier=(2, 255),
+    session_auth=frozenset({"md5"}),
 )

@@ -160,7 +160,8 @@ def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
     return JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
                   tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
                   neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax,
-                  bfd_interval=t.interval_ms if t is not None else 0, bfd_multiplier=t.multiplier if t is not None else 0,
+                  bfd_interval=t.interval_ms if t is not None else 0,
+                  bfd_multiplier=t.multiplier if t is not None else 0,
                   authentication_key=quoted(k.placeholder) if k is not None and k.algorithm == "md5" else "",
                   key_chain=k.name if k is not None and k.algorithm == "tcp-ao" else "")
 
