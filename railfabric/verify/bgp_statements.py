@@ -1,8 +1,8 @@
 """BGP neighbour statements as EOS and FRR both write them, read into Neighbor records (the verifier's own parser).
 
 `neighbor X peer group G` (EOS) and `neighbor X peer-group G` (FRR) put a neighbour in a group; `neighbor G peer
-group` / `neighbor G peer-group` declare the group; `remote-as N` and `bfd` apply to a neighbour or to its group, a
-neighbour's own value winning.
+group` / `neighbor G peer-group` declare the group; `remote-as N` and `bfd` (FRR also `bfd profile P`) apply to a
+neighbour or to its group, a neighbour's own value winning.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def neighbors(statements: Iterable[list[str]]) -> dict[str, Neighbor]:
             entry["group"] = rest[1]
         elif rest[0] == "remote-as" and len(rest) == 2 and rest[1].isdigit():
             entry["remote_as"] = int(rest[1])
-        elif rest == ["bfd"]:
+        elif rest == ["bfd"] or (rest[:2] == ["bfd", "profile"] and len(rest) == 3):  # FRR: a profile's timers
             entry["bfd"] = True
     out = {}
     for ip, p in peers.items():
