@@ -27,6 +27,8 @@ class Session:
     a_as: int  # planned ASN of a
     z_as: int
     bfd: bool
+    bfd_interval: int = 0  # the planned BFD transmit/receive interval (ms) of the session's tier; 0: none planned
+    bfd_multiplier: int = 0
 
     @property
     def label(self) -> str:
@@ -90,8 +92,9 @@ def expected(spec: LabSpec) -> Expected:
                 key = frozenset(((name, n.local_ip), (peer, n.ip)))
                 if key not in sessions:
                     a, z = sorted(((name, n.local_ip), (peer, n.ip)))
+                    t = g.bfd_timers
                     sessions[key] = Session(a[0], a[1], z[0], z[1], devices[a[0]].bgp.asn, devices[z[0]].bgp.asn,
-                                            g.bfd)
+                                            g.bfd, t.interval_ms if t else 0, t.multiplier if t else 0)
     asn = {name: devices[name].bgp.asn for name in lab}
     origin: dict[str, set[str]] = {}
     aggs: dict[str, list[str]] = {}
