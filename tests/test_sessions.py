@@ -321,6 +321,86 @@ def test_bfd_timer_check_compares_frrs_json_with_the_plan() -> None:
         False, "a 10.0.0.1 <-> b 10.0.0.0: BFD at b toward 10.0.0.1 rx/tx/multiplier no BFD peer, plan 200/200/4")
 
 
+# --------------------------------------------------------------------------- parse-back verifier
+
+
+@pytest.fixture(scope="module")
+def every_platform(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/test_all_platforms.py's fabric (a 2-rail segment per platform under a SONiC and an EOS spine) with
+    rail_spine at 250 ms × 4 and an MD5 key (vault bgp_rail_key): rendered once, read back per test."""
+    from railfabric.cli import main
+    from tests.helpers import dump, write_files
+    from tests.test_all_platforms import every_platform_inventory
+
+    inv = every_platform_inventory()
+    inv["system"]["syslog"] = []
+    inv["routing"] = {"bfd_timers": {"interval_ms": 250, "multiplier": 4},
+                      "authentication": {"rail_spine": {"password": {"vault": "bgp_rail_key"}}}}
+    base = tmp_path_factory.mktemp("every-platform-keys")
+    write_files(base / "inv", {"fabric.yml": dump(inv)})
+    assert main(["render", str(base / "inv"), "--out", str(base / "out"), "-q"]) == 0
+    return base / "out"
+
+
+def _verify(out: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    import json
+
+    from railfabric.cli import main
+
+    capsys.readouterr()
+    main(["verify", str(out), "--no-frr", "--format", "json"])
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("platform", ["eos", "junos", "nvue", "nxos", "sonic"])
+def test_verifier_reads_timers_and_keys_and_catches_one_end_changed(every_platform: Path, tmp_path: Path,
+                                                                    platform: str,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Each platform's reader gives its rail switch's uplink sessions (tx 250, rx 250, × 4) and (md5, the
+    placeholder), the same as the spines' readers (SONiC and EOS): verify is clean. With that switch's files edited
+    to 260 ms and another vault variable, each of its 2 sessions (one per spine) fails twice (timers and key), said
+    from both ends: by the rail switch against each spine, and by each spine against the rail switch."""
+    from railfabric.platforms import PLATFORMS
+    from railfabric.verify.run import reader
+
+    seg = list(PLATFORMS).index(platform) + 1  # one segment per platform, in the registry's order
+    name = f"p1-s{seg}-rail0"
+    dev = reader(platform)(name, every_platform)
+    assert {(n.bfd_timers, n.key) for n in dev.bgp.neighbors.values()} == {((250, 250, 4),
+                                                                            ("md5", "%%vault.bgp_rail_key%%"))}
+    assert len(dev.bgp.neighbors) == 2
+    assert _verify(every_platform, capsys)["failures"] == []
+    out = tmp_path / "out"
+    shutil.copytree(every_platform, out)
+    for f in (out / "configs" / name).iterdir():
+        text = f.read_text(encoding="utf-8")
+        f.write_text(text.replace(" 250", " 260").replace(": 250", ": 260").replace("bgp_rail_key", "bgp_other_key"),
+                     encoding="utf-8")
+    failures = _verify(out, capsys)["failures"]
+    planned, edited = "tx 250 ms / rx 250 ms × 4", "tx 260 ms / rx 260 ms × 4"
+    assert sorted((f["device"], f["expected"].split(" as on ")[0], f["found"]) for f in failures) == sorted(
+        [(name, f"BFD timers {planned}", edited)] * 2
+        + [(name, "session key md5 bgp_rail_key", "md5 bgp_other_key")] * 2
+        + [(spine, f"BFD timers {edited}", planned) for spine in ("p1-spine1", "p1-spine2")]
+        + [(spine, "session key md5 bgp_other_key", "md5 bgp_rail_key") for spine in ("p1-spine1", "p1-spine2")])
+
+
+@pytest.mark.parametrize("platform", ["eos", "junos"])
+def test_verifier_reads_tcp_ao_keys(tmp_path: Path, platform: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An all-EOS and an all-Junos base fabric with TCP-AO on rail_spine: the reader finds the key through the
+    shared-secret profile (EOS) or the key chain (Junos), and both ends agree."""
+    from railfabric.cli import main
+    from railfabric.verify.run import reader
+    from tests.helpers import dump, write_files
+
+    routing = {"authentication": {"rail_spine": {"password": {"vault": "bgp_rail_key"}, "algorithm": "tcp-ao"}}}
+    write_files(tmp_path / "inv", {"fabric.yml": dump(_data(platform, routing, mlag=False))})
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out"), "-q"]) == 0
+    dev = reader(platform)("p1-s1-rail0", tmp_path / "out")
+    assert {n.key for n in dev.bgp.neighbors.values()} == {("tcp-ao", "%%vault.bgp_rail_key%%")}
+    assert _verify(tmp_path / "out", capsys)["failures"] == []
+
+
 # --------------------------------------------------------------------------- the FRR lab (root)
 
 NOT_ROOT = "the FRR lab needs root (network namespaces, FRR daemons); CI runs it as root"
