@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from railfabric.inventory.intent_routing import Routing, SessionTier
+from railfabric.inventory.intent_system import PLACEHOLDER
 
 
 def object_name(tier: SessionTier | str) -> str:
@@ -50,7 +51,7 @@ class SessionKey:
 
     @property
     def placeholder(self) -> str:
-        return f"%%vault.{self.vault}%%"
+        return PLACEHOLDER.format(self.vault)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,3 @@ def session_options(routing: Routing) -> dict[SessionTier, TierOptions]:
         out[tier] = TierOptions(timers, key)
     return out
 
-
-def detection_times(routing: Routing) -> dict[SessionTier, int]:
-    """Each tier's BFD detection time in ms (empty when BFD is off): for the failure report."""
-    return {tier: o.timers.detection_ms for tier, o in session_options(routing).items() if o.timers is not None}
