@@ -44,18 +44,9 @@ lint: $(TEST_STAMP) ## ruff, then mypy (pydantic plugin; [tool.mypy] in pyprojec
 	$(BIN)/ruff check railfabric tests bench
 	$(BIN)/mypy
 
-# the FRR lab and push files wait mostly on FRR, ansible-playbook and stand-in switches, the wheel test on pip: they
-# run in a second pytest process beside the rest (2 cores), their log printed after; both must pass
-LAB_TESTS := tests/test_lab.py tests/test_lab_hosts.py tests/test_rollout_lab.py tests/test_rollout_nvue.py \
-             tests/test_rollout_nxos.py tests/test_rollout_junos.py tests/test_wheel.py tests/test_make_render.py
-
-test: $(TEST_STAMP) lint ## install the test tools (root: Debian packages), lint, run the suite (labs in a second process)
-	@mkdir -p .cache
+test: $(TEST_STAMP) lint ## install the test tools (root: Debian packages), lint, run the suite (four processes)
 	@tests/tools/install.sh $(BIN)/python
-	@$(BIN)/python -m pytest -q -p no:cacheprovider $(LAB_TESTS) > .cache/test-labs.log 2>&1 & labs=$$!; \
-	$(BIN)/python -m pytest -q $(addprefix --ignore=,$(LAB_TESTS)); rest=$$?; \
-	wait $$labs; lab=$$?; echo "--- lab and push tests (pytest $(LAB_TESTS)):"; cat .cache/test-labs.log; \
-	test $$rest -eq 0 && test $$lab -eq 0
+	@tests/tools/suite.sh $(BIN)/python
 
 test-fast: $(TEST_STAMP) ## the unit tests only, for the edit loop (no FRR, Ansible, pip or whole-fabric renders)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow"

@@ -21,6 +21,7 @@ from railfabric.checks.rules.bundle_rules import check_bundles
 from railfabric.checks.rules.host_rules import check_hosts
 from railfabric.checks.rules.intent_rules import BLOCKING, check_intent
 from railfabric.checks.rules.mlag_rules import check_mlag
+from railfabric.checks.rules.pin_rules import check_pins
 from railfabric.checks.rules.plan_rules import check_plan, check_topology, summary
 from railfabric.checks.rules.system_rules import check_system
 from railfabric.checks.rules.vlan_rules import check_vlans
@@ -161,7 +162,8 @@ def _checks(res: Result, src: SourceMap) -> Checked:
     findings = [*check_topology(inv, topo, src), *check_buffers(inv, topo, src, index), *check_asic(inv, topo, src),
                 *check_mlag(inv, topo, src),
                 *check_vlans(inv, topo, src), *check_bundles(inv, topo, src), *check_system(inv, topo, src),
-                *check_hosts(inv, src), *check_plan(inv, topo, plan, src)]
+                *check_hosts(inv, src), *check_plan(inv, topo, plan, src),
+                *check_pins(inv, topo, plan, src)]
     report, solver_findings = solve(inv, topo, plan, src, index)
     return findings + solver_findings, report
 

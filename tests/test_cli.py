@@ -308,7 +308,8 @@ def test_show_a_rail_switch(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "p1-s1-rail3  role=rail pod=1 segment=1 rack=DH1-R07 index=4 model=sn5600 platform=sonic"
     assert "  loopback   10.0.0.147/32" in lines
-    assert "  management 192.168.15.3/20" in lines
+    assert "  router-id  10.0.0.147" in lines  # the loopback address: nothing pins it
+    assert "  management 192.168.15.3/20  (pinned: devices.p1-s1-rail3)" in lines
     assert "  asn        4200100003" in lines
     assert "  rail 3     vlan 103  subnet 172.16.3.0/24  gateway 172.16.3.1" in lines
     assert "10.0.0.147/32" in out and "4200100003" in out and "vlan 103" in out and "172.16.3.0/24" in out

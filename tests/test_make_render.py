@@ -4,7 +4,7 @@ renders the example byte-identical to the committed generated/.
 
 The clone is the checkout's tracked files (as they are in the work tree) in a temporary directory, with no .venv
 and no generated/; dependencies come from the package registry through pip (its cache is reused). About 30-90 s:
-the Makefile runs this file in the second pytest process (LAB_TESTS).
+`make test` runs this file in its "push" process (tests/tools/suite.sh).
 """
 
 from __future__ import annotations

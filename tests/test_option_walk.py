@@ -68,6 +68,11 @@ OPTIONAL: dict[str, Any] = {
     "devices.{}.platform": "eos",
     "devices.{}.model": "sw64b",
     "devices.{}.management": "192.168.7.7",
+    # pins of p2-s1-rail0: rail tier slot ((2-1)·4 + 0)·8 = 32, so its computed loopback is 10.0.0.72 (rail tier
+    # base 8 + 4·8 = 40, + 32) and ASN 4200100032; these values are free and keep the RFC 7938 plan (no PIN error)
+    "devices.{}.asn": 4200199999,
+    "devices.{}.loopback": "10.0.9.9",
+    "devices.{}.router_id": "10.255.0.1",
     "devices.{}.disabled_ports": [40],  # an unused port of p2-s1-rail0: shut, described as disabled
     "switch_models.{}.breakouts": [],  # the base sets ['2x400G']: removed → 400G hosts cannot land (refused)
     "switch_models.{}.port_blocks": {"rails": [[3, 4, 5, 6, 7, 8]], "uplinks": "33-64"},
@@ -161,6 +166,7 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("system.aaa.tacacs", "unset"): "MGMT006",
     # TCP-AO: FRR 8.4 (SONiC), NVUE and NX-OS have no form railfabric could verify (EOS and Junos render it)
     ("routing.authentication.{}.algorithm", "tcp-ao"): "PLAT046",
+    ("pools.fabric_links", "unset"): "UND001",  # the base is numbered: every fabric link needs a /31 from it
 }
 # The same walk again on an all-NX-OS fabric for the options whose rendering is platform-specific (management plane,
 # QoS, routing, dual homing): each must change the NX-OS output or be refused. Ids start with "nxos: ".
@@ -179,6 +185,7 @@ NXOS_REFUSED: dict[tuple[str, str], str] = {
     ("qos.pfc_watchdog.action", "forward"): "PLAT001",  # the NX-OS watchdog drops
     ("qos.pfc_watchdog.action", "alert"): "PLAT001",
     ("system.users.{}.privilege", "1"): "PLAT001",  # NX-OS authorises by role only
+    ("routing.addressing", "unnumbered"): "PLAT041",  # NX-OS interface peering not confirmed (platforms/nxos.py)
 }
 # list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
 AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"]}

@@ -20,6 +20,7 @@ PREFIXES = ("fabric.", "routing.", "qos.", "system", "pods.*.segments.*.dual_hom
 REFUSED: dict[str, str] = {
     "routing.ecmp.mode=flowlet": "PLAT001",  # Junos here: flow hashing only (Platform.ecmp_modes)
     "routing.ecmp.mode=packet": "PLAT001",
+    "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
     "pods.*.segments.*.dual_homing=esi": "PLAT002",

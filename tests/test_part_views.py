@@ -190,7 +190,7 @@ def test_docs_topology_digest_skips_only_management_and_override() -> None:
     changed = {"key": "k", "name": "n", "role": Role.SPINE, "pod": 2, "segment": 2, "index": 2, "model": "m2",
                "platform": "sonic", "slot": 7, "tier_slot": 7, "src": ("pods", 1), "rails": (2,), "side": 1,
                "group": 1, "plane": 1, "rack": "r2", "management": 167772161, "disabled_ports": frozenset({8}),
-               "overridden": True}
+               "overridden": True, "asn": 4200199999, "loopback": 167772162, "router_id": 167772163}
     assert set(changed) == {f.name for f in fields(Switch)}  # a new Switch field must be added here
 
     def digest(s: Switch) -> str:

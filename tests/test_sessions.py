@@ -309,7 +309,7 @@ def test_lab_keys_are_the_runs_and_the_auth_fault_rewrites_one_end(tmp_path: Pat
 
 
 def test_bfd_timer_check_compares_frrs_json_with_the_plan() -> None:
-    s = Session("a", "10.0.0.1", "b", "10.0.0.0", 1, 2, True, 200, 4)
+    s = Session("a", "10.0.0.1", "b", "10.0.0.0", 1, 2, True, bfd_interval=200, bfd_multiplier=4)
     ok, _ = bfd_timers_seen({"receive-interval": 200, "transmit-interval": 200, "detect-multiplier": 4}, s, "a",
                             "10.0.0.0")
     assert ok

@@ -9,7 +9,7 @@ installed into fresh virtual environments, run from a directory outside the chec
   same bytes, `fabric verify` keeps every promise, and its bash completion still completes.
 
 Dependencies come from the package registry through pip (its cache is reused). About 30-60 s on this machine:
-the Makefile runs this file in the second pytest process (LAB_TESTS).
+`make test` runs this file in its "push" process (tests/tools/suite.sh).
 """
 
 from __future__ import annotations

@@ -166,6 +166,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
     """`fabric show SWITCH`: its identity, addresses, ASN, rail subnets and links (a line per port)."""
     from railfabric.core.address import ntoa
+    from railfabric.topology import LinkRole
 
     where = "".join(f" {k}={v}" for k, v in (("pod", sw.pod), ("segment", sw.segment), ("plane", sw.plane),
                                                 ("rack", sw.rack)) if v is not None)
@@ -173,9 +174,15 @@ def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
     if sw.rails:
         print(f"  rails      {', '.join(map(str, sw.rails))}" + (f" (side {'ab'[sw.side]})" if sw.side is not None
                                                                else ""))
-    print(f"  loopback   {ntoa(plan.loopback[sw.name])}/32")
-    print(f"  management {ntoa(plan.management[sw.name])}/{plan.management_len}")
-    print(f"  asn        {plan.asn[sw.name]}")
+    pin = f"  (pinned: devices.{sw.key})"  # a value the inventory pins instead of the plan's slot
+
+    def mark(value: object) -> str:
+        return pin if value is not None else ""
+
+    print(f"  loopback   {ntoa(plan.loopback[sw.name])}/32{mark(sw.loopback)}")
+    print(f"  router-id  {ntoa(plan.router_id[sw.name])}{mark(sw.router_id)}")
+    print(f"  management {ntoa(plan.management[sw.name])}/{plan.management_len}{mark(sw.management)}")
+    print(f"  asn        {plan.asn[sw.name]}{mark(sw.asn)}")
     if sw.name in plan.aggregates:
         print(f"  aggregate  {plan.aggregates[sw.name]}")
     for rail in sw.rails:
@@ -195,6 +202,8 @@ def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
             addr = f"{ntoa(mine)}/31 -> {ntoa(theirs)}"
         elif link.id in plan.host_addr:
             addr = f"host {ntoa(plan.host_addr[link.id])}" + (f" bond {link.channel}" if link.channel else "")
+        elif link.role in (LinkRole.FABRIC, LinkRole.CORE):  # routing.addressing unnumbered: no /31 (RFC 8950)
+            addr = "unnumbered (BGP over IPv6 link-local)"
         rows.append((me.port, me.lane, f"  port {me.label():<6} {link.role.value:<6} {peer.device}:{peer.label():<6} "
                      f"{me.speed}G  {addr}"))
     for _p, _l, text in sorted(rows):

@@ -212,6 +212,11 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "checked against the vendor's schema of its release. A release outside the list has no schema here and may move "
      "forms again (Cumulus Linux 5.15 moved interface addresses, DNS, NTP and most booleans), so it is refused rather "
      "than rendered in forms the switch could reject. A platform with one form set takes no release at all."),
+    ("PLAT041", "unnumbered-not-rendered", "The platform's BGP unnumbered form is not rendered",
+     "routing.addressing: unnumbered runs eBGP over the IPv6 link-local address of each fabric link (RFC 8950). "
+     "railfabric renders it only on platforms whose form it confirmed in the vendor's documentation and checks "
+     "(railfabric/platforms/<name>.py says which and why not); on the others it refuses rather than render a guess. "
+     "Keep these switches numbered (routing.addressing: numbered) or move them to a platform that renders it."),
     ("MLAG001", "no-peer-link", "An MLAG pair has no peer link",
      "Both switches of an MLAG pair answer for the same gateway and announce the same rail subnets. When a host "
      "loses one of its two links, the traffic for it that the spines send to the switch it lost must cross the peer "
@@ -226,6 +231,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "After one host link fails, up to half of that NIC's traffic (what the spines hash to the switch that lost the "
      "link) crosses the peer link. A one-port peer link blackholes it on one more failure; a peer link slower than "
      "a host port congests."),
+    # --- underlay addressing (UND001-UND009): routing.addressing
+    ("UND001", "no-link-pool", "A numbered link needs pools.fabric_links",
+     "pools.fabric_links may be left out only when no link needs a /31: with routing.addressing: unnumbered and no "
+     "MLAG pair (the pair's iBGP session over its peer VLAN stays numbered, a /31 from the pool)."),
     # --- GPU hosts (HOST001-HOST019): the host model's NIC names, rendered into hosts/<host>/netplan.yaml and the
     # host group's RoCE script and NCCL environment
     ("HOST001", "netdev-count", "A host model's netdevs do not name every NIC port",
@@ -369,6 +378,46 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "speak it. railfabric renders it on EOS (shared-secret profiles) and Junos (key chains with algorithm ao); "
      "FRR 8.4 (SONiC), NVUE and NX-OS have no form railfabric could verify, so the tier is refused rather than "
      "rendered without its key. Use md5 for that tier, or move the tier's switches to a platform with TCP-AO."),
+    # --- per-device pins of the address plan (PIN001-PIN009): railfabric/checks/rules/pin_rules.py
+    ("PIN001", "loopback-pin-clash", "A pinned loopback is another switch's loopback",
+     "devices.<name>.loopback replaces one switch's computed loopback; another switch (pinned or computed) with the "
+     "same address would announce the same /32, and the fabric would split the traffic for it between the two."),
+    ("PIN002", "router-id-clash", "Two switches have the same BGP router-id",
+     "The router-id is the loopback address unless devices.<name>.router_id pins it. BGP identifiers must be unique: "
+     "a speaker refuses an OPEN carrying its own identifier (RFC 4271 section 6.2, Bad BGP Identifier: the MLAG "
+     "pair's iBGP session), and RFC 6286 asks for uniqueness within an AS (the spines of a pod share one)."),
+    ("PIN003", "loopback-pin-outside-pool", "A pinned loopback is outside pools.loopbacks",
+     "A warning: every switch announces its own /32 (the redistribution prefix-list names the address, not the "
+     "pool), so the loopback works, and keeping an address from before the migration is what a pin is for. But the "
+     "pool no longer holds every loopback: the ip plan shows no pool for it and the pool checks (POOL001, MGMT009) do "
+     "not cover it. Widen the pool to cover it, or keep it knowingly."),
+    ("PIN004", "loopback-pin-in-other-pool", "A pinned loopback is inside another pool",
+     "pools.fabric_links, rail_subnets and management are handed out by the plan (/31s, rail subnets and their "
+     "hosts, management addresses): a loopback there would clash with an address the plan gives now or later."),
+    ("PIN005", "asn-pin-ibgp", "An ASN pin gives a switch the ASN of one of its BGP neighbours",
+     "Sessions are configured with remote-as = the neighbour's ASN; when it is the switch's own, the session is "
+     "iBGP: it adds no AS to the path and iBGP-learned routes are not passed to the other iBGP peers (RFC 4271 "
+     "section 9.2), so the switch stops carrying routes between the tiers (RFC 7938: each tier its own ASNs)."),
+    ("PIN006", "asn-pin-loop", "An ASN pin gives a switch the ASN of another switch whose routes reach it",
+     "BGP drops an UPDATE whose AS_PATH holds the receiver's own ASN (loop prevention, RFC 4271 section 9.1.2). Two "
+     "switches outside one RFC 7938 group (the super-spines, a pod's spines, an MLAG pair) that share an ASN drop "
+     "each other's routes and every route passing through the other: a rail switch with another rail switch's ASN "
+     "loses that switch's rail subnets, one with the super-spines' ASN loses every other pod. Switches in parts of "
+     "the fabric that exchange no routes (rail-only pods) may share one."),
+    ("PIN007", "asn-pin-splits-group", "An ASN pin splits the super-spines, a pod's spines or an MLAG pair",
+     "RFC 7938 section 5.2.1 gives the spines of a pod one ASN and the super-spines one. A pin that splits them is a "
+     "warning: multipath-relax (rendered on every platform) keeps ECMP across different neighbour ASNs, but the "
+     "shared ASN is what stops a spine from accepting a path through another spine and a lower switch, so after a "
+     "link failure a lower switch can become transit and withdrawals hunt through longer paths. An MLAG pair with "
+     "two ASNs is an error: the pair is one speaker for its rail subnets and its iBGP session would not come up."),
+    ("PIN008", "asn-pin-reserved", "An ASN pin is reserved or not private",
+     "Reserved ASNs are errors: AS_TRANS 23456 (RFC 6793), documentation 64496-64511 and 65536-65551 (RFC 5398), "
+     "65535 (RFC 7300), 65552-131071 (reserved by IANA); the schema refuses 0 and 4294967295. A public ASN (outside "
+     "RFC 6996's 64512-65534 and 4200000000-4294967294) is a warning: use it only if it is yours."),
+    ("PIN009", "pin-unusable-address", "A pinned loopback or router-id is an address no switch can use",
+     "A loopback cannot be in 0.0.0.0/8, 127.0.0.0/8 (the host loopback), 224.0.0.0/4 (multicast), 240.0.0.0/4 or "
+     "255.255.255.255; a BGP Identifier is a non-zero 32-bit number (RFC 6286 section 2.1), so router_id 0.0.0.0 "
+     "is refused."),
     # --- SONiC YANG validation of rendered config_db.json (YANG001-YANG019): `fabric sonic-yang`
     ("YANG001", "unmodelled-table", "config_db table without a YANG model",
      "SONiC's Generic Config Updater (config replace / apply-patch) refuses changes to tables no YANG model "

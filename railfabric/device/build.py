@@ -99,6 +99,13 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
     subnets = [plan.rail_subnets[(sw.name, r)] for r in sw.rails]
     pcs = fabric_port_channels(found.channels, found.used, plan, traits.port_channel,
                                shared.min_links_of(inv, sw.pod))
+    for bundle, pc in zip(found.channels, pcs, strict=True):  # unnumbered bundles: the session runs over the bundle
+        if bundle in found.bundle_neighbors:
+            nb, peer_platform = found.bundle_neighbors[bundle]
+            nb.interface = pc.name
+            # the peer's port-channel is numbered by its lowest member port, as this one (port_channels.py)
+            peer_ports = [(link.a if upper else link.z).port for _p, _l, link, upper in found.channels[bundle]]
+            nb.peer_interface = PLATFORMS[peer_platform].port_channel(min(peer_ports))
     pcs.extend(mlag_port_channels(found.mlag, mtu, [s.vlan for s in subnets]))
     pcs.sort(key=lambda p: p.number)
     interfaces, shape = build_interfaces_shaped(sw, model, found.used, found.breakout_of, mtu)
@@ -108,14 +115,15 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         found.neighbors[MLAG_PEER_GROUP].append(
             (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
     loopback = ntoa(plan.loopback[sw.name])
+    router_id = ntoa(plan.router_id[sw.name])
     groups = peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd, shared.sessions)
     bgp = build_bgp(plan.asn[sw.name], loopback, groups, aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans),
-                    inv.routing.ecmp.width, traits.multipath_relax)
+                    inv.routing.ecmp.width, traits.multipath_relax, router_id)
     management_ip = ntoa(plan.management[sw.name])
     return DeviceConfig(
         hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,
         model=sw.model, hwsku=model.hwsku, rack=sw.rack, loopback=f"{loopback}/32",
-        loopback_interface=traits.loopback_interface, router_id=loopback, asn=plan.asn[sw.name],
+        loopback_interface=traits.loopback_interface, router_id=router_id, asn=plan.asn[sw.name],
         management=f"{management_ip}/{plan.management_len}", management_gateway=shared.gateway,
         mtu=mtu, mtu_note=mtu_note(inv.fabric.mtu, mtu, sw.platform, found.lower_peers),
         host_mtu=inv.fabric.host_mtu, interfaces=interfaces, port_channels=tuple(pcs), vlans=vlans, bgp=bgp,

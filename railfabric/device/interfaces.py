@@ -39,6 +39,8 @@ class Interface:
     channel_number: int | None = None
     speed_setting: str = ""  # the platform's forced-speed value (EOS "400g-4", SONiC "400000"): railfabric/platforms/
     fec: str = "none"  # "rs" | "none": the same at both ends of a link (platforms.fec_for)
+    # routing.addressing unnumbered: a routed port with no IPv4 address, its BGP session over IPv6 link-local
+    unnumbered: bool = False
 
 
 @lru_cache(maxsize=1 << 16)

@@ -24,6 +24,7 @@ from railfabric.device.mlag import MlagParts
 from railfabric.device.port_channels import Member
 from railfabric.device.routing import GROUPS, Neighbor
 from railfabric.inventory.intent import Inventory, SwitchModel
+from railfabric.inventory.intent_routing import Addressing
 from railfabric.plan.allocate import Plan
 from railfabric.plan.mtu import link_mtu
 from railfabric.topology import End, Link, LinkRole, Switch, Topology
@@ -42,6 +43,9 @@ class SwitchLinks:
     neighbors: dict[str, list[tuple[int, Neighbor]]] = field(default_factory=lambda: defaultdict(list))
     vlan_members: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))  # VLAN → access ports
     lower_peers: dict[str, int] = field(default_factory=dict)  # peer platform → link MTU below the switch's own
+    # unnumbered bundles: bundle id → its BGP neighbor, whose interface (the port-channel) build_device names once the
+    # port-channels are numbered
+    bundle_neighbors: dict[str, tuple[Neighbor, str]] = field(default_factory=dict)  # … and the peer's platform
 
 
 _link_mtu = lru_cache(maxsize=64)(link_mtu)  # one value per (fabric MTU, platform pair)
@@ -105,6 +109,9 @@ def _links(inv: Inventory, topo: Topology, plan: Plan, ends: SwitchEnds, outs: d
     links run lower). z is the upper end, with the upper address of the /31; each end describes its peer. Written
     out in one loop, without a call or a parts tuple per end: it runs for every fabric link, hundreds of thousands
     of times at scale."""
+    if inv.routing.addressing is Addressing.UNNUMBERED:
+        _links_unnumbered(inv, topo, plan, ends, outs, links)
+        return
     fabric_mtu, get, p2p_ends, host = inv.fabric.mtu, outs.get, plan.p2p_ends, LinkRole.HOST
     dotted, octet = Dotted(), DOTTED_OCTETS
     for link in links:
@@ -162,6 +169,58 @@ def _links(inv: Inventory, topo: Topology, plan: Plan, ends: SwitchEnds, outs: d
                 oz.used[(z_port, z_lane)] = Interface(z_name, z_port, z_lane, ez.speed, "routed", True, z_desc, mtu,
                                                       f"{z_ip}/31", None, None, True, an, a_name, role)
                 oz.neighbors[_GROUP_OF[(z_role, a_role)]].append((lower_ip, Neighbor(a_ip, a_asn, z_desc, z_ip)))
+
+
+def _links_unnumbered(inv: Inventory, topo: Topology, plan: Plan, ends: SwitchEnds, outs: dict[str, SwitchLinks],
+                      links: Iterable[Link]) -> None:
+    """_links for routing.addressing unnumbered: the same ends, with no /31 (no IPv4 address on a routed port or
+    bundle) and each BGP neighbor named by its local interface (RFC 8950: the session runs over the link's IPv6
+    link-local addresses). Neighbors are keyed by (port, lane) of the local end, so a group lists them in port
+    order."""
+    fabric_mtu, get, host = inv.fabric.mtu, outs.get, LinkRole.HOST
+    for link in links:
+        if link.role is host:
+            out = get(link.z.device)
+            if out is not None:
+                _host_end(out, topo, plan, link)
+            continue
+        oa, oz = get(link.a.device), get(link.z.device)
+        if oa is None and oz is None:
+            continue
+        a, z = ends[link.a.device], ends[link.z.device]
+        a_name = interface_name(a[1], link.a.port, link.a.lane, a[2] // link.a.speed if link.a.lane else 1, a[3])
+        z_name = interface_name(z[1], link.z.port, link.z.lane, z[2] // link.z.speed if link.z.lane else 1, z[3])
+        mtu = _link_mtu(fabric_mtu, a[1], z[1])
+        if oa is not None:
+            _unnumbered_end(oa, link, link.a, a_name, z, z_name, mtu, False)
+        if oz is not None:
+            _unnumbered_end(oz, link, link.z, z_name, a, a_name, mtu, True)
+
+
+def _unnumbered_end(out: SwitchLinks, link: Link, me: End, my_name: str, peer: tuple[str, str, int, int, str, int],
+                    peer_name: str, mtu: int, upper: bool) -> None:
+    """One end of an unnumbered fabric or core link: a routed port without address and its neighbor named by the
+    port, or a bundle member (the bundle's neighbor, on its first member, named by the port-channel later)."""
+    pn, p_platform, _speed, _serdes, p_role, p_asn = peer
+    _breakout(out, me)
+    if mtu < out.mtu:
+        out.lower_peers[p_platform] = mtu
+    desc, role, bundle = f"{pn} {peer_name}", link.role._value_, link.bundle
+    group = _GROUP_OF[(out.sw.role._value_, p_role)]
+    key = me.port << 8 | me.lane  # port order within the group
+    if bundle:
+        out.used[(me.port, me.lane)] = Interface(my_name, me.port, me.lane, me.speed, "member", True, desc, mtu,
+                                                 None, None, None, True, pn, peer_name, role)
+        members = out.channels[bundle]
+        members.append((me.port, me.lane, link, upper))
+        if len(members) == 1:
+            nb = Neighbor("", p_asn, pn, "", "", pn)
+            out.bundle_neighbors[bundle] = (nb, p_platform)
+            out.neighbors[group].append((key, nb))
+    else:
+        out.used[(me.port, me.lane)] = Interface(my_name, me.port, me.lane, me.speed, "routed", True, desc, mtu,
+                                                 None, None, None, True, pn, peer_name, role, unnumbered=True)
+        out.neighbors[group].append((key, Neighbor("", p_asn, desc, "", my_name, pn, peer_name)))
 
 
 def walk_links(inv: Inventory, topo: Topology, plan: Plan, sw: Switch, links: list[tuple[Link, bool]], mtu: int,

@@ -30,6 +30,7 @@ class PortChannel:
     mlag: int | None = None  # MLAG id of a host bond: its number, the same on both switches of the pair
     role: str = "fabric"  # fabric | host | peer
     lacp_key: str | None = None  # SONiC PORTCHANNEL lacp_key (MLAG port-channels: device.mlag.MLAG_LACP_KEY)
+    unnumbered: bool = False  # a routed bundle without IPv4 address: BGP over IPv6 link-local (routing.addressing)
 
 
 # one fabric bundle's members as the link walk collects them: (port, lane, link, I am the upper end)
@@ -47,16 +48,19 @@ def min_links_limit(inv: Inventory, pod_id: int | None) -> int | None:
 def fabric_port_channels(channels: dict[str, list[Member]], used: dict[tuple[int, int], Interface], plan: Plan,
                          name_of: Callable[[int], str], limit: int | None) -> list[PortChannel]:
     """One routed port-channel per bundle of `channels` (bundle id → members): number = the lowest member port,
-    the /31 of the bundle, MTU = its members' link MTU, min-links = `limit` (default: every member). Marks each
-    member's Interface in `used` with the port-channel it joins."""
+    the /31 of the bundle (none when unnumbered), MTU = its members' link MTU, min-links = `limit` (default: every
+    member). Marks each member's Interface in `used` with the port-channel it joins."""
     pcs: list[PortChannel] = []
     for bundle, members in channels.items():
         members.sort()
         port, lane0, link, upper = members[0]
         number = port
         pc_name = name_of(number)
-        upper_ip, lower_ip = plan.p2p_ends(link.bundle or link.id)
-        mine = upper_ip if upper else lower_ip
+        key = link.bundle or link.id
+        ipv4 = None
+        if key in plan.p2p:  # numbered; an unnumbered bundle has no /31
+            upper_ip, lower_ip = plan.p2p_ends(key)
+            ipv4 = f"{ntoa(upper_ip if upper else lower_ip)}/31"
         peer = link.a.device if upper else link.z.device
         member_names = []
         for p, lane, _l, _u in members:
@@ -65,7 +69,7 @@ def fabric_port_channels(channels: dict[str, list[Member]], used: dict[tuple[int
             member_names.append(intf.name)
         pc_mtu = used[(port, lane0)].mtu  # the members' link MTU (both ends' ceiling)
         n = len(member_names)
-        pcs.append(PortChannel(pc_name, number, tuple(member_names), f"{ntoa(mine)}/31",
+        pcs.append(PortChannel(pc_name, number, tuple(member_names), ipv4,
                                f"{peer} {bundle.rsplit('#', 1)[1]}", pc_mtu, peer,
-                               n if limit is None else min(limit, n)))
+                               n if limit is None else min(limit, n), unnumbered=ipv4 is None))
     return pcs

@@ -35,10 +35,15 @@ GROUPS = {  # (my role, peer role) → peer group name and description
 
 @dataclass(slots=True)  # not frozen (4x faster to build): two per fabric link at scale; treat as read-only
 class Neighbor:
-    ip: str
+    ip: str  # "" on an unnumbered session (its peer is the IPv6 link-local address found on `interface`)
     remote_as: int
     description: str
-    local_ip: str
+    local_ip: str  # "" on an unnumbered session
+    # routing.addressing unnumbered: the local interface (or L3 port-channel) the session runs over (RFC 8950);
+    # "" on a numbered session. The templates name the neighbor by it.
+    interface: str = ""
+    peer: str = ""  # unnumbered: the peer device and the interface (or port-channel) at its end of the session
+    peer_interface: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +147,12 @@ for (_mine, _peer), (_group, _desc) in GROUPS.items():
 
 
 def build_bgp(asn: int, loopback: str, groups: tuple[PeerGroup, ...], aggregates: tuple[str, ...],
-              redistributed: tuple[str, ...], maximum_paths: int, multipath_relax: bool) -> Bgp:
-    """The Bgp of one switch: router id = loopback address; the prefix-list permits the loopback /32 and
-    `redistributed` (the rail subnets), numbered 10, 20, ..."""
+              redistributed: tuple[str, ...], maximum_paths: int, multipath_relax: bool,
+              router_id: str | None = None) -> Bgp:
+    """The Bgp of one switch: router id = `router_id` (the plan's: a pin), else the loopback address; the prefix-list
+    permits the loopback /32 and `redistributed` (the rail subnets), numbered 10, 20, ..."""
     entries = (f"{loopback}/32", *redistributed)
     rules = tuple((PREFIX_LIST_STEP * (i + 1), e) for i, e in enumerate(entries))
-    return Bgp(asn, loopback, maximum_paths, multipath_relax, groups, aggregates, PL_REDISTRIBUTE, entries,
+    return Bgp(asn, router_id or loopback, maximum_paths, multipath_relax, groups, aggregates, PL_REDISTRIBUTE, entries,
                RM_REDISTRIBUTE, rules)
 

@@ -27,6 +27,7 @@ from railfabric.core.bounds import (
     SPEED_HINT,
     AddressOffset,
     AsicDelayNs,
+    Asn,
     BufferBytes,
     BufferBytesFloat,
     BufferSize,
@@ -215,7 +216,8 @@ class ManagementPool(_Model):
 
 class Pools(_Model):
     loopbacks: IPv4Prefix = Field(description="one /32 per switch")
-    fabric_links: IPv4Prefix = Field(description="one /31 per routed link (or port-channel)")
+    fabric_links: IPv4Prefix | None = Field(None, description="one /31 per routed link (or port-channel) and per MLAG "
+                                            "peer VLAN; needed only when some link is numbered (UND001)")
     rail_subnets: IPv4Prefix = Field(description="rail subnets: one block per segment (limits.segment_rail_block)")
     management: ManagementPool
 
@@ -492,6 +494,15 @@ class DeviceOverride(_Model):
                                           "written here replaces the fabric-wide one")
     release: Release | None = Field(None, description="this switch's OS release (its platform's), e.g. '5.12': "
                                     "overrides the model's and the fabric's")
+    # per-device pins of the address plan (issue 30): each replaces one computed value, nothing else moves
+    # (railfabric/plan/allocate.py); railfabric/checks/rules/pin_rules.py checks them (PIN001-PIN009)
+    asn: Asn | None = Field(None, description="this switch's BGP ASN instead of the plan's (routing.asn): its peers' "
+                            "remote-as follows; it must keep the RFC 7938 plan (PIN005-PIN008)")
+    loopback: IPv4Addr | None = Field(None, description="this switch's loopback /32 address instead of its slot in "
+                                      "pools.loopbacks (a warning outside that pool, an error in another pool or on "
+                                      "another switch's loopback)")
+    router_id: IPv4Addr | None = Field(None, description="this switch's BGP router-id (default: its loopback address, "
+                                       "pinned or not); unique fabric-wide (PIN002)")
 
 
 class HostLink(_Model):

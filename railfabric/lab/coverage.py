@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from railfabric.lab.expect import Expected
 from railfabric.lab.model import LabSpec, grouped, out_reason
-from railfabric.lab.verify import CATEGORIES, Check
+from railfabric.lab.verify import Check, categories
 
 HOST_CATEGORIES = ("host-interfaces", "host-rules", "host-egress", "host-pings", "cross-rail")
 
@@ -78,7 +78,7 @@ def nothing_to_verify(spec: LabSpec, exp: Expected) -> str | None:
 def not_run(spec: LabSpec, exp: Expected, checks: dict[str, Check], hosts_built: bool) -> list[NotRun]:
     """Every category that checked nothing, with why and whether the plan gives it nothing here."""
     out = []
-    for key, title in CATEGORIES:
+    for key, title in categories(exp):
         c = checks.get(key)
         if c is not None and c.total:
             continue

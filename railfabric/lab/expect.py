@@ -15,24 +15,44 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from railfabric.core.address import Prefix
+from railfabric.device import DeviceConfig
+from railfabric.device.routing import Neighbor
 from railfabric.lab.model import LabSpec
 
 
 @dataclass(frozen=True, slots=True)
 class Session:
     a: str  # device
-    a_ip: str
+    a_ip: str  # its session address; unnumbered: its interface (the session runs over IPv6 link-local)
     z: str
     z_ip: str
     a_as: int  # planned ASN of a
     z_as: int
     bfd: bool
+    unnumbered: bool = False  # a_ip / z_ip are interfaces: each end's FRR names the peer by its own interface
     bfd_interval: int = 0  # the planned BFD transmit/receive interval (ms) of the session's tier; 0: none planned
     bfd_multiplier: int = 0
 
     @property
     def label(self) -> str:
         return f"{self.a} {self.a_ip} <-> {self.z} {self.z_ip}"
+
+    def peer_key(self, node: str) -> str:
+        """What `node`'s FRR names this session by (`show bgp summary json` peers, BFD): the peer's address, or
+        on an unnumbered session its own interface."""
+        mine, other = (self.a_ip, self.z_ip) if node == self.a else (self.z_ip, self.a_ip)
+        return mine if self.unnumbered else other
+
+
+def _session_ends(devices: dict[str, DeviceConfig]) -> dict[str, str]:
+    """Each unnumbered session end (device|interface) → the other end's (the model's Neighbor.peer and
+    peer_interface: the other end of its link, or the peer's port-channel)."""
+    return {f"{name}|{n.interface}": f"{n.peer}|{n.peer_interface}" for name, d in devices.items()
+            for g in d.bgp.peer_groups for n in g.neighbors if n.interface}
+
+
+def _local_id(name: str, n: Neighbor) -> str:
+    return f"{name}|{n.interface}" if n.interface else n.local_ip
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +92,12 @@ def _covers(agg: Prefix, p: Prefix) -> bool:
 def expected(spec: LabSpec) -> Expected:
     devices = spec.devices
     lab = spec.nodes
-    owner: dict[str, str] = {}  # session address → device
+    owner: dict[str, str] = {}  # session end (address, or device|interface when unnumbered) → device
     for name, d in devices.items():
         for g in d.bgp.peer_groups:
             for n in g.neighbors:
-                owner[n.local_ip] = name
+                owner[_local_id(name, n)] = name
+    other_end = _session_ends(devices)
     sessions: dict[frozenset, Session] = {}
     outside = 0
     adj: dict[str, list[tuple[str, str]]] = defaultdict(list)  # node → (peer, session id = my local ip)
@@ -84,17 +105,22 @@ def expected(spec: LabSpec) -> Expected:
         d = devices[name]
         for g in d.bgp.peer_groups:
             for n in g.neighbors:
-                peer = owner.get(n.ip)
+                here = _local_id(name, n)
+                theirs = other_end.get(here, "") if n.interface else n.ip
+                peer = owner.get(theirs)
                 if peer is None or peer not in lab:
                     outside += 1
                     continue
-                adj[name].append((peer, n.local_ip))
-                key = frozenset(((name, n.local_ip), (peer, n.ip)))
+                adj[name].append((peer, here))
+                # an unnumbered end is shown by its interface (the device is the session's other field)
+                me, you = (n.interface, theirs.partition("|")[2]) if n.interface else (n.local_ip, n.ip)
+                key = frozenset(((name, me), (peer, you)))
                 if key not in sessions:
-                    a, z = sorted(((name, n.local_ip), (peer, n.ip)))
+                    a, z = sorted(((name, me), (peer, you)))
                     t = g.bfd_timers
                     sessions[key] = Session(a[0], a[1], z[0], z[1], devices[a[0]].bgp.asn, devices[z[0]].bgp.asn,
-                                            g.bfd, t.interval_ms if t else 0, t.multiplier if t else 0)
+                                            g.bfd, bool(n.interface), bfd_interval=t.interval_ms if t else 0,
+                                            bfd_multiplier=t.multiplier if t else 0)
     asn = {name: devices[name].bgp.asn for name in lab}
     origin: dict[str, set[str]] = {}
     aggs: dict[str, list[str]] = {}

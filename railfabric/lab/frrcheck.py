@@ -68,9 +68,14 @@ def reference_problems(text: str) -> list[str]:
         s = line.strip()
         if m := re.match(r"neighbor (\S+) peer-group$", s):
             groups[m.group(1)] = False
+        elif m := re.match(r"neighbor (\S+) interface peer-group (\S+)$", s):  # an unnumbered neighbor: its interface
+            ifname, group = m.groups()
+            if group not in groups:
+                problems.append(f"line {no}: neighbor {ifname} joins peer-group {group}, which is not defined before")
+            neighbors[ifname] = groups.get(group, False)
         elif m := re.match(r"neighbor (\S+) remote-as \S+$", s):
             name = m.group(1)
-            if _IP.search(name):
+            if _IP.search(name) or name in neighbors:
                 neighbors[name] = True
             elif name in groups:
                 groups[name] = True
@@ -85,7 +90,7 @@ def reference_problems(text: str) -> list[str]:
             neighbors[ip] = neighbors.get(ip, False) or groups.get(group, False)
         elif m := re.match(r"neighbor (\S+) ", s):
             name = m.group(1)
-            if not _IP.search(name) and name not in groups:
+            if not _IP.search(name) and name not in groups and name not in neighbors:
                 problems.append(f"line {no}: `{s}` names undefined peer-group {name}")
             elif _IP.search(name) and name not in neighbors:
                 problems.append(f"line {no}: `{s}` names neighbor {name} before it is defined")

@@ -28,6 +28,9 @@ SUBSTITUTIONS: tuple[str, ...] = (
     "ports are the switch ends of the built hosts' NIC veths (named as the switch port), none when no host is built",
     "L3 port-channel: no bond; its /31 rides on one member veth (the lower end's first member), the other members "
     "are up without an address",
+    "unnumbered L3 port-channel (routing.addressing: unnumbered): no bond; the member veth that carries the session "
+    "is named as the port-channel at both ends (the name frr.conf's `neighbor <PortChannelN> interface` uses), the "
+    "other members are up without an address",
     "loopback: the /32 on the namespace's lo",
     "IPv4 forwarding: net.ipv4.ip_forward=1 per namespace (SONiC's kernel default; a new namespace starts at 0)",
     "GPU host: a namespace rf<run>-<host> per built host, each rail NIC port (once, however many GPUs share the NIC) a "

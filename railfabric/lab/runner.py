@@ -20,12 +20,22 @@ from railfabric.lab.coverage import NotRun, not_run, nothing_to_verify
 from railfabric.lab.daemons import OVERLAYS, Instances, check_frr
 from railfabric.lab.expect import Expected, expected
 from railfabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
+from railfabric.lab.linklocal import link_local
 from railfabric.lab.model import FAULTS, NS_PREFIX, SUBSTITUTIONS, Fault, LabError, LabSpec, name_problems
 from railfabric.lab.neigh import size_table
 from railfabric.lab.runs import RUN_ID_LEN, Registry, RunLock, new_run_id
 from railfabric.lab.spec import build_spec
 from railfabric.lab.teardown import list_namespaces, teardown, teardown_saved
-from railfabric.lab.verify import CATEGORIES, Check, control_plane, down_reasons, fingerprint, interfaces, observe_all
+from railfabric.lab.verify import (
+    CATEGORIES,
+    Check,
+    categories,
+    control_plane,
+    down_reasons,
+    fingerprint,
+    interfaces,
+    observe_all,
+)
 from railfabric.lab.verify import pings as run_pings
 from railfabric.pipeline import Result
 from railfabric.platforms import PLATFORMS
@@ -193,6 +203,8 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
                 progress.stage("checking interfaces: MTU and addresses")
                 result.checks["interfaces"] = interfaces(spec, pool)
                 result.checks.update(checks)
+                if len(categories(exp)) == len(CATEGORIES):  # unnumbered sessions planned
+                    result.checks["link-local"] = link_local(spec, exp, inst.vtysh, pool)
                 progress.stage("pinging across each fabric link", total=len(exp.link_pings))
                 result.checks["link-pings"] = run_pings(spec, exp.link_pings, pool, done=progress.advance)
                 progress.stage("pinging the rail gateways", total=len(exp.rail_pings))
@@ -341,13 +353,14 @@ def format_result(r: LabResult, limit: int = 12) -> str:
     lines.append("")
     lines.append(f"{'check':<52} {'checked':>8} {'ok':>8} {'mismatch':>8}")
     missing = {n.key: n for n in r.not_run}
-    for key, title in CATEGORIES:
+    shown = categories(r.expected)
+    for key, title in shown:
         c = r.checks.get(key)
         if key in missing:
             lines.append(f"{title:<52} {'not run':>8}")
         elif c is not None:
             lines.append(f"{title:<52} {c.total:>8} {c.total - len(c.bad):>8} {len(c.bad):>8}")
-    for key, title in CATEGORIES:
+    for key, title in shown:
         c = r.checks.get(key)
         if c is None or not c.bad:
             continue
@@ -367,8 +380,8 @@ def format_result(r: LabResult, limit: int = 12) -> str:
         caught = r.caught_by(f)
         lines.append(f"fault {f.kind} at {f.where}: " + (f"DETECTED by {', '.join(caught)}" if caught
                                                          else "NOT DETECTED"))
-    ran = len(CATEGORIES) - len(missing)
-    lines.append(f"result: {r.verdict} ({r.mismatches} mismatch(es); {ran} of {len(CATEGORIES)} checks run"
+    ran = len(shown) - len(missing)
+    lines.append(f"result: {r.verdict} ({r.mismatches} mismatch(es); {ran} of {len(shown)} checks run"
                  + (f", {len(missing)} not run" if missing else "") + f"; run {r.run})")
     if r.kept:
         first = next(iter(r.spec.nodes.values()))

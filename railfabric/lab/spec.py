@@ -75,6 +75,7 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
         ia = by_port[(link.a.device, link.a.port, link.a.lane)]
         iz = by_port[(link.z.device, link.z.port, link.z.lane)]
         ip_a, ip_z = ia.ipv4, iz.ipv4
+        name_a, name_z = ia.name, iz.name
         channel = None
         if link.bundle:
             channel = ia.channel
@@ -84,8 +85,10 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
             if carries:
                 seen_bundles.add(link.bundle)
             ip_a, ip_z = (pc_a.ipv4, pc_z.ipv4) if carries else (None, None)
-        links.append(LabLink(End(link.a.device, ia.name, ip_a, ia.mtu, ia.mtu),
-                             End(link.z.device, iz.name, ip_z, iz.mtu, iz.mtu), link.role.value, channel))
+            if carries and pc_a.unnumbered:  # the session's interface: the carrying veth is named as the bundle
+                name_a, name_z = pc_a.name, pc_z.name
+        links.append(LabLink(End(link.a.device, name_a, ip_a, ia.mtu, ia.mtu),
+                             End(link.z.device, name_z, ip_z, iz.mtu, iz.mtu), link.role.value, channel))
     spec = LabSpec(run, inv.fabric.name, pod, nodes, links, devices, inv.fabric.host_mtu,
                    not_in_lab=tuple(name for name in in_pod if name not in nodes), host_request=hosts)
     if hosts not in (0, "0"):

@@ -21,6 +21,7 @@ CATEGORIES = (
     ("sessions", "BGP sessions Established, remote AS as planned"),
     ("bfd", "BFD sessions up at both ends"),
     ("bfd-timers", "BFD timers FRR runs as planned (interval, multiplier)"),
+    ("link-local", "unnumbered: BGP peer = fe80:: of planned interface"),
     ("rail-routes", "rail prefixes at rail switches, ECMP as planned"),
     ("other-routes", "other routes (loopbacks, spines, super-spines)"),
     ("absent", "suppressed / unreachable prefixes absent"),
@@ -33,6 +34,18 @@ CATEGORIES = (
     ("host-pings", "DF pings host NIC to NIC, same rail (as planned)"),
     ("cross-rail", "pings between rails (pass / fail as planned)"),
 )
+
+# checked only where the plan has unnumbered sessions (routing.addressing: unnumbered): a numbered lab neither runs
+# nor lists them (railfabric/lab/linklocal.py)
+UNNUMBERED_ONLY = frozenset({"link-local"})
+
+
+def categories(exp: Expected) -> tuple[tuple[str, str], ...]:
+    """The check categories of a run of `exp`: every one, less UNNUMBERED_ONLY where no planned session is
+    unnumbered."""
+    if any(s.unnumbered for s in exp.sessions):
+        return CATEGORIES
+    return tuple(c for c in CATEGORIES if c[0] not in UNNUMBERED_ONLY)
 
 
 @dataclass
@@ -110,16 +123,19 @@ def control_plane(spec: LabSpec, exp: Expected, obs: dict[str, Observed],
                                    "unexpected")}
     peers: dict[str, dict] = {}
     bfd: dict[str, dict] = {}
+    bfd_if: dict[str, dict] = {}  # link-local BFD peers by interface (unnumbered sessions)
     for name, o in obs.items():
         v4 = o.summary.get("ipv4Unicast", {}) if isinstance(o.summary, dict) else {}
         peers[name] = v4.get("peers", {})
         bfd[name] = {p.get("peer"): p for p in o.bfd if isinstance(p, dict)}
+        bfd_if[name] = {p.get("interface"): p for p in o.bfd
+                        if isinstance(p, dict) and str(p.get("peer", "")).startswith("fe80:")}
         planned = spec.nodes[name].device.bgp.asn
         got = o.local_as
         checks["asn"].ok(got == planned, f"{name}: local AS {got if got is not None else o.error or 'none'}, "
                                          f"plan {planned}")
     for s in exp.sessions:
-        ends = ((s.a, s.z_ip, s.z_as), (s.z, s.a_ip, s.a_as))
+        ends = ((s.a, s.peer_key(s.a), s.z_as), (s.z, s.peer_key(s.z), s.a_as))
         states = []
         for node, peer_ip, peer_as in ends:
             p = peers[node].get(peer_ip, {})
@@ -131,12 +147,15 @@ def control_plane(spec: LabSpec, exp: Expected, obs: dict[str, Observed],
             states.append(state)
         checks["sessions"].ok(all(st == "Established" for st in states),
                               f"{s.label}: {states[0]} / {states[1]} (plan AS {s.a_as} <-> {s.z_as})")
-        if s.bfd:
-            st = [bfd[s.a].get(s.z_ip, {}).get("status", "missing"), bfd[s.z].get(s.a_ip, {}).get("status", "missing")]
+        if s.bfd:  # an unnumbered session's BFD peer is the link-local address on the session's interface
+            st = [(bfd_if if s.unnumbered else bfd)[node].get(s.peer_key(node), {}).get("status", "missing")
+                  for node in (s.a, s.z)]
             checks["bfd"].ok(st == ["up", "up"], f"{s.label}: BFD {st[0]} / {st[1]}")
-        if s.bfd and s.bfd_interval:
-            for node, peer_ip in ((s.a, s.z_ip), (s.z, s.a_ip)):
-                checks["bfd-timers"].ok(*bfd_timers_seen(bfd[node].get(peer_ip, {}), s, node, peer_ip))
+        if s.bfd and s.bfd_interval:  # the same BFD peer as above, numbered or unnumbered
+            for node in (s.a, s.z):
+                key = s.peer_key(node)
+                checks["bfd-timers"].ok(*bfd_timers_seen((bfd_if if s.unnumbered else bfd)[node].get(key, {}), s,
+                                                         node, key))
     for name, o in obs.items():
         rib = _bgp_rib(o.routes)
         want = exp.routes[name]
@@ -185,7 +204,7 @@ def down_reasons(spec: LabSpec, checks: dict[str, Check], exp: Expected, obs: di
         return {}
     want: dict[str, list[str]] = {}
     for s in exp.sessions:
-        for node, peer_ip in ((s.a, s.z_ip), (s.z, s.a_ip)):
+        for node, peer_ip in ((s.a, s.peer_key(s.a)), (s.z, s.peer_key(s.z))):
             peers = obs[node].summary.get("ipv4Unicast", {}).get("peers", {})
             if peers.get(peer_ip, {}).get("state") != "Established":
                 want.setdefault(node, []).append(peer_ip)

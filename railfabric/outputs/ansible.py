@@ -131,6 +131,8 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
         "rails": list(d.rails),
         "asn": d.asn,
         "loopback": d.loopback,
+        # a pinned router-id (devices.<name>.router_id) that is not the loopback address: `fabric verify` expects it
+        **({"router_id": d.router_id} if d.router_id != d.loopback.split("/")[0] else {}),
         "management": d.management,
         "platform": d.platform,
         "model": d.model,

@@ -166,8 +166,10 @@ def rf_bgp_problems(show: Any, rows: list[dict[str, str]], platform: str) -> lis
     peers = _peers(show, platform)
     problems = []
     for row in rows:
-        ip = row["neighbor_ip"]
-        state, asn = peers.get(ip, ("absent", ""))
+        # an unnumbered session (empty neighbor_ip, routing.addressing: unnumbered) is keyed by its interface in
+        # the switch's BGP summary (FRR `show bgp summary json`, NVUE's neighbor list): both name the peer so
+        key, ip = row["neighbor_ip"] or row["interface"], row["neighbor_ip"] or "unnumbered"
+        state, asn = peers.get(key, ("absent", ""))
         if state != "Established":
             problems.append(f"{row['interface']} {ip} ({row['peer_device']}): {state}")
         elif asn != row["remote_asn"]:

@@ -3,7 +3,9 @@ asserts, ANTA, NetQ-style validation) to compare with what the switches report.
 
 - expected/bgp_sessions.csv (v1): one row per BGP session as seen from each switch (so each session appears
   twice, once per end): device, interface, local_ip, local_asn, neighbor_ip, remote_asn, peer_device,
-  peer_interface, peer_group, bfd. A port-channel session names the port-channels.
+  peer_interface, peer_group, bfd. A port-channel session names the port-channels. An unnumbered session
+  (routing.addressing: unnumbered) has empty local_ip and neighbor_ip: it runs over the IPv6 link-local addresses
+  of its interface and the peer's.
 - expected/lldp_neighbors.csv (v1): one row per cabled switch interface: device, interface, neighbor,
   neighbor_interface (the peer's interface name, or the host NIC port such as nic3p1), role (host | fabric | core |
   peer: an MLAG peer-link member). A session over an MLAG peer VLAN names its routed interface as the platform
@@ -25,7 +27,19 @@ from railfabric.device import DeviceConfig
 
 from ._common import csv_lines_plain, csv_text, format_template, natural_key
 from .state_index import Ends, build_index
-from .views import LANE, NAME, PEER, PEER_INTERFACE, PORT, ROLE, Port, Sessions, ports_view, sessions_view
+from .views import (
+    LANE,
+    NAME,
+    PEER,
+    PEER_INTERFACE,
+    PORT,
+    ROLE,
+    UNNUMBERED_MARK,
+    Port,
+    Sessions,
+    ports_view,
+    sessions_view,
+)
 
 BGP_TITLE = "railfabric expected bgp sessions v1"
 BGP_HEADER = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
@@ -89,6 +103,8 @@ def _session_rows(name: str, bgp: Sessions, ends: Ends, plain: bool) -> list[Row
     peers, locals_ = ends
     if sum(len(ns) for _g, _b, ns in groups) != len(peers):
         raise ValueError(f"{name}: the index holds {len(peers)} BGP sessions, the view another number")
+    if any(UNNUMBERED_MARK in n[0] for _g, _b, ns in groups for n in ns):
+        return _unnumbered_rows(name, bgp, ends, plain)
     rows: list[Row] = []
     at, mine = 0, str(asn)
     # the template of the cells before the group's (format_template(name, None, None, mine, None, ..., None) + ',')
@@ -117,6 +133,28 @@ def _session_rows(name: str, bgp: Sessions, ends: Ends, plain: bool) -> list[Row
 
 
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+def _unnumbered_rows(name: str, bgp: Sessions, ends: Ends, plain: bool) -> list[Row]:
+    """_session_rows of a switch with unnumbered sessions (routing.addressing: unnumbered): such a session has no
+    addresses (local_ip and neighbor_ip empty: it runs over IPv6 link-local addresses the switches pick), its
+    interface and the peer's name it. Sorted by the numbered sessions' neighbour address first (the MLAG peer's),
+    then by interface, digits compared as numbers."""
+    asn, groups = bgp
+    peers, locals_ = ends
+    keyed: list[tuple[tuple, tuple[str, ...]]] = []
+    at = 0
+    for group, bfd, neighbors in groups:
+        for (ip, local_ip, remote), (peer, peer_if), (_me, local_if) in zip(
+                neighbors, peers[at:at + len(neighbors)], locals_[at:at + len(neighbors)], strict=True):
+            unnumbered = UNNUMBERED_MARK in ip
+            cells = (name, local_if, "" if unnumbered else local_ip, str(asn), "" if unnumbered else ip, str(remote),
+                     peer, peer_if, group, "yes" if bfd else "no")
+            key = (1, natural_key(local_if)) if unnumbered else (0, tuple(inet_pton(AF_INET, ip)))
+            keyed.append((key, cells))
+        at += len(neighbors)
+    rows = [cells for _key, cells in sorted(keyed, key=_FIRST)]
+    return [",".join(r) for r in rows] if plain else rows
 
 
 @cache

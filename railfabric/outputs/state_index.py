@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import itemgetter, ne
@@ -27,7 +27,16 @@ from railfabric.core.address import Prefix
 from railfabric.device import DeviceConfig
 
 from .rollout import RolloutSwitch, rollout_view
-from .views import Addresses, Port, Sessions, addresses_view, ports_view, routed_of, sessions_view
+from .views import (
+    UNNUMBERED_MARK,
+    Addresses,
+    Port,
+    Sessions,
+    addresses_view,
+    ports_view,
+    routed_of,
+    sessions_view,
+)
 
 NOBODY = ("", "")  # the owner of an address no switch holds
 Owner = tuple[str, str]  # (device, interface or port-channel)
@@ -198,14 +207,25 @@ def _sessions(bgp: Mapping[str, Sessions], owners: Mapping[str, tuple[str, str]]
             sessions[name], ends[name] = {}, ((), ())
             continue
         ips, local_ips, remote_as = zip(*neighbors, strict=True)
-        peers = tuple(map(get, ips, repeat(NOBODY)))
-        ends[name] = (peers, tuple(map(get, local_ips, repeat(NOBODY))))
+        if UNNUMBERED_MARK in "".join(ips):  # unnumbered sessions: each end names its device and interface
+            peers = tuple(map(_unnumbered_owner, ips, repeat(get)))
+            ends[name] = (peers, tuple(map(_unnumbered_owner, local_ips, repeat(get))))
+        else:
+            peers = tuple(map(get, ips, repeat(NOBODY)))
+            ends[name] = (peers, tuple(map(get, local_ips, repeat(NOBODY))))
         # iBGP (the MLAG peer) is not counted: see state_routes; nor an address no switch holds
         devices = map(_FIRST, peers)
         count = Counter(compress(devices, map(ne, remote_as, repeat(asn))) if asn in remote_as else devices)
         count.pop("", None)
         sessions[name] = dict(count)
     return sessions, ends
+
+
+def _unnumbered_owner(end: str, get: Callable[[str, tuple[str, str]], tuple[str, str]]) -> tuple[str, str]:
+    """The (device, interface) of a session end: an unnumbered end (views.unnumbered_end) names them, an address is
+    looked up (`get`: the owners' get)."""
+    device, mark, interface = end.partition(UNNUMBERED_MARK)
+    return (device, interface) if mark else get(end, NOBODY)
 
 
 def _order_key(prefix: str) -> tuple[int, int]:

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from railfabric.core.order import natural_key
 from railfabric.device import DeviceConfig
 from railfabric.device.interfaces import Interface
 from railfabric.device.mlag import MLAG_PEER_GROUP
@@ -140,15 +141,21 @@ _ADDRESS = itemgetter(0)
 def neighbor_items(dev: DeviceConfig, ix: FabricIndex) -> list[str]:
     """{"address", "bfd", "bfd_timers", "interface", "local_address", "peer_device", "peer_group", "peer_interface",
     "remote_as", "type"} of each BGP neighbour (bfd_timers: its tier's {"interval_ms", "multiplier"}, or null), by
-    address (railfabric.core.address.order_key: 4 bytes, big-endian,
-    compared as the numbers), the device and interface of each address from the index (FabricIndex.ends, in the model's
-    order of neighbours). The addresses are written as they are, then searched once for a byte JSON escapes: where one
-    has, the texts are written again with the addresses through orjson."""
+    address (railfabric.core.address.order_key: 4 bytes, big-endian, compared as the numbers), the device and
+    interface of each address from the index (FabricIndex.ends, in the model's order of neighbours). An unnumbered
+    neighbour (routing.addressing: unnumbered) has empty address and local_address (its interface and the peer's name
+    it) and comes after the numbered ones, by interface. The addresses are written as they are, then searched once
+    for a byte JSON escapes: where one has, the texts are written again with the addresses through orjson."""
     ips: list[str] = []
     local_ips: list[str] = []
     texts = _neighbor_texts(dev, ix, ips, local_ips, escape=False)
     if not is_plain("".join(ips) + "".join(local_ips)):
         texts = _neighbor_texts(dev, ix, [], [], escape=True)
+    if "" in ips:  # unnumbered sessions (no address): after the numbered ones, by interface (digits as numbers)
+        local_ifs = ix.ends[dev.hostname][1]
+        order = [(0, inet_pton(AF_INET, ip), ()) if ip else (1, b"", natural_key(local_ifs[i][1]))
+                 for i, ip in enumerate(ips)]
+        return [text for _, text in sorted(zip(order, texts, strict=True), key=_ADDRESS)]
     keys = list(map(inet_pton, repeat(AF_INET), ips))  # order_key of each, in one C loop
     if all(map(le, keys, islice(keys, 1, None))):  # in order already (the model's, mostly)
         return texts

@@ -207,15 +207,23 @@ def docs_topology_values(topo: Topology) -> list[object]:
 
 
 # a switch's BGP as these files read it: (its ASN, per peer group (name, bfd, its neighbours' (ip, local_ip,
-# remote_as))), plain tuples: cheap to build and to digest
+# remote_as))), plain tuples: cheap to build and to digest. An unnumbered session (routing.addressing: unnumbered)
+# has no addresses: its ends are named device%interface instead (unnumbered_end; the peer's, then this switch's)
 Sessions = tuple[int, tuple[tuple[str, bool, tuple[tuple[str, str, int], ...]], ...]]
+UNNUMBERED_MARK = "%"  # in an end's name: device%interface (an address never holds it)
+
+
+def unnumbered_end(device: str, interface: str) -> str:
+    return f"{device}{UNNUMBERED_MARK}{interface}"
 
 
 def session_of(device: DeviceConfig) -> Sessions:
     """A switch's BGP as Sessions (list comprehensions: no generator step per peer group or neighbour)."""
     bgp = device.bgp
-    return bgp.asn, tuple([(g.name, g.bfd, tuple([(n.ip, n.local_ip, n.remote_as) for n in g.neighbors]))
-                           for g in bgp.peer_groups])
+    return bgp.asn, tuple([(g.name, g.bfd, tuple([
+        (n.ip, n.local_ip, n.remote_as) if n.ip  # numbered; unnumbered (no address): its ends by their interfaces
+        else (unnumbered_end(n.peer, n.peer_interface), unnumbered_end(device.hostname, n.interface), n.remote_as)
+        for n in g.neighbors])) for g in bgp.peer_groups])
 
 
 def sessions_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Sessions]:

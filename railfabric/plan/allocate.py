@@ -8,7 +8,8 @@ Layout (offsets into each pool):
 - loopbacks /32 and management: device slot = super-spines [0, L.super_spines), then spines
   L.super_spines + (pod-1)·L.spines_per_pod + (j-1), then rail switches after all spine slots
   + ((pod-1)·L.segments_per_pod + (segment-1))·L.rail_switches_per_segment + (k-1).
-- fabric links /31: rail switch uplink u at rail_tier_slot·L.uplinks_per_rail_switch + u; spine uplinks after
+- fabric links /31 (routing.addressing: numbered only; unnumbered links have none, their sessions run over IPv6
+  link-local addresses): rail switch uplink u at rail_tier_slot·L.uplinks_per_rail_switch + u; spine uplinks after
   all rail slots: spine_tier_slot·L.uplinks_per_spine + u. The upper switch takes the even address.
 - rail subnets: segment (pod, id) owns block (pod-1)·L.segments_per_pod + (id-1) of size /L.segment_rail_block;
   inside it rail group g (or switch k for two-vlans dual homing) owns an aggregate of 2^ceil(log2 rails-per-switch)
@@ -17,10 +18,16 @@ Layout (offsets into each pool):
   rail SVI beside the shared gateway): side a = the last usable address of the rail subnet, side b = the one
   before (a /24: .254 and .253). They depend on the subnet and the side only; hosts never reach them (POOL006
   counts them).
-- MLAG peer links /31: after all spine slots, at the pair's side-a rail_tier_slot (one /31 per pair).
+- MLAG peer links /31: after all spine slots, at the pair's side-a rail_tier_slot (one /31 per pair), with either
+  addressing (the pair's iBGP session over the peer VLAN stays numbered).
 - ASNs: super-spines one ASN; spines of pod p: spine_base + p; rail switch: rail_switch_base + rail_tier_slot
   (both switches of an MLAG pair: side a's, so the spines see one speaker's AS path for the shared subnets).
 - VLAN of rail r: vlan_base + r.
+- pins (`devices.<name>.asn / loopback / router_id / management`): the pinned value replaces the computed one of that
+  switch and nothing else moves (its slot keeps its place, unused); a pinned loopback counts as used in pools.loopbacks
+  when it lies inside (a pinned management address, as before, is not counted).
+  The BGP router-id is the loopback address (pinned or computed) unless it is pinned itself.
+  railfabric/checks/rules/pin_rules.py checks the pins against each other and the plan.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import netaddr
 
 from railfabric.core.address import LAST, Prefix, bits_for, size
 from railfabric.inventory.intent import DualHoming, Inventory
+from railfabric.inventory.intent_routing import Addressing
 from railfabric.platforms import PLATFORMS
 from railfabric.topology import LinkRole, Role, Topology
 
@@ -69,6 +77,7 @@ class RailSubnet:
 @dataclass
 class Plan:
     loopback: dict[str, int] = field(default_factory=dict)
+    router_id: dict[str, int] = field(default_factory=dict)  # BGP router-id: the loopback unless pinned
     management: dict[str, int] = field(default_factory=dict)
     management_len: int = 32
     management_gateway: int = 0  # pools.management.gateway, else the pool's first host address
@@ -121,7 +130,9 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
     lim = inv.limits
     pools = inv.pools
     lo = plan.pools["loopbacks"] = _pool("loopbacks", pools.loopbacks)
-    ln = plan.pools["fabric_links"] = _pool("fabric_links", pools.fabric_links)
+    ln = None if pools.fabric_links is None else _pool("fabric_links", pools.fabric_links)
+    if ln is not None:
+        plan.pools["fabric_links"] = ln
     rs = plan.pools["rail_subnets"] = _pool("rail_subnets", pools.rail_subnets)
     mg = plan.pools["management"] = _pool("management", pools.management.prefix)
     plan.management_len = pools.management.prefix.prefixlen
@@ -132,12 +143,19 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
     mlag_segments = {(i.pod, i.id) for i in topo.segments if i.sides == 2 and i.dual_homing is DualHoming.MLAG}
 
     for sw in topo.switches.values():
-        plan.loopback[sw.name] = lo.take(sw.slot, 1, sw.name)
+        if sw.loopback is None:
+            plan.loopback[sw.name] = lo.take(sw.slot, 1, sw.name)
+        else:  # a pin inside the pool is one address used there (its slot stays free); one outside is not
+            plan.loopback[sw.name] = sw.loopback
+            lo.used += sw.loopback in lo.prefix
+        plan.router_id[sw.name] = sw.router_id if sw.router_id is not None else plan.loopback[sw.name]
         if sw.management is not None:
             plan.management[sw.name] = sw.management
         else:
             plan.management[sw.name] = mg.take(first_mgmt + sw.slot, 1, sw.name)
-        if sw.role is Role.SUPER_SPINE:
+        if sw.asn is not None:
+            plan.asn[sw.name] = sw.asn
+        elif sw.role is Role.SUPER_SPINE:
             plan.asn[sw.name] = asn.super_spine
         elif sw.role is Role.SPINE:
             plan.asn[sw.name] = asn.spine_base + (sw.pod or 0)
@@ -145,12 +163,14 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
             pair_a = sw.tier_slot - (sw.side or 0) if (sw.pod, sw.segment) in mlag_segments else sw.tier_slot
             plan.asn[sw.name] = asn.rail_switch_base + pair_a
 
-    for link in (*topo.links, *topo.peer_links):
+    numbered = (*topo.links, *topo.peer_links) if inv.routing.addressing is Addressing.NUMBERED else topo.peer_links
+    for link in numbered:
         if link.net_slot is None:
             continue
         key = link.bundle or link.id
         if key in plan.p2p:
             continue
+        assert ln is not None, "pools.fabric_links is missing (UND001 stops the run before allocation)"
         plan.p2p[key] = ln.take(link.net_slot * 2, 2, key)
 
     # rail subnets, per segment block

@@ -77,6 +77,10 @@ class Platform:
     # writes queues differently per family: a switch of this platform needs a family listed here (HW006/HW007); empty:
     # one form for every family, the family is not asked for
     queue_forms: Mapping[str, QueueForm] = field(default_factory=dict)
+    # --- BGP unnumbered (routing.addressing: unnumbered, issue 30): eBGP over each fabric link's IPv6 link-local
+    # address with IPv4 routes over IPv6 next hops (RFC 8950); False: PLAT041 with unnumbered_refusal (the reason)
+    bgp_unnumbered: bool = False
+    unnumbered_refusal: str = ""
     # BFD timers and BGP session keys (issue 30, railfabric/device/sessions.py, checked by
     # railfabric/checks/rules/session_rules.py): the BFD interval range (ms) and detect multiplier range the
     # platform documents for the form railfabric writes (BFD001/BFD002 outside them), and the session key algorithms

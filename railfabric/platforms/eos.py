@@ -1,6 +1,10 @@
 """Arista EOS (running-config text, pushed in a configuration session): the platform's facts and naming.
 Templates: templates/eos/.
 
+NOT verified: a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is
+the one already rendered, but no Arista page was found that says the identifier may be an address the switch does not
+own (the FRR lab runs one: railfabric/checks/rules/pin_rules.py).
+
 BFD timers and BGP session keys (issue 30; router bgp): `neighbor <group> bfd` plus `neighbor <group> bfd interval
 <ms> min-rx <ms> multiplier <n>` (the per-neighbor form Arista AVD renders from `peer_groups[].bfd_timers`);
 `neighbor <group> password 0 <key>` (TCP MD5, the key in clear from the vault, like the TACACS+ `key 0`); TCP-AO as
@@ -67,6 +71,14 @@ PLATFORM = Platform(
     # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
     # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
     queue_forms=EOS_QUEUE_FORMS,
+    # BGP unnumbered: refused (PLAT041). Arista's "interface eBGP" needs `ipv6 enable` per interface, IPv6 unicast
+    # routing and `neighbor interface <range> peer-group <G> remote-as <N>` (ipSpace.net "Interface EBGP Sessions on
+    # Arista EOS", 2024, on cEOS 4.31.2F). Arista's AVD writes the same forms (aristanetworks/avd, pyavd
+    # _eos_cli_config_gen/j2templates/eos: router-bgp.j2 `neighbor interface <if> peer-group <G> remote-as <N>` and
+    # `neighbor <G> next-hop address-family ipv6 [originate]`, ip-routing.j2 `ip routing ipv6 interfaces`), but they
+    # were not found in Arista's EOS manual here and railfabric does not render them yet: NOT verified
+    unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
+                        "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
     # BFD: interval 50-60000 ms, multiplier 3-50 (NOT verified); TCP MD5 and TCP-AO (shared-secret profiles)
     bfd_interval_ms=(50, 60000),
     bfd_multiplier=(3, 50),

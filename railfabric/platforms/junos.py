@@ -23,6 +23,9 @@ Vendor forms and where they were checked (search tool, Juniper documentation unl
   (ansible docs; REFERENCE-DEPLOY.md §5.2).
 
 Forms NOT verified against a vendor page (kept as the closest documented form; check on a lab switch first):
+- a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
+  already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
+  FRR lab runs one: railfabric/checks/rules/pin_rules.py);
 - `routing-instance mgmt_junos` under system ntp server / name-server / tacplus-server / radius-server /
   syslog host, and `snmp routing-instance-access` (the mgmt_junos management-instance documentation was not found);
 - `routing-options aggregate route P` exported with a policy `from protocol aggregate` and the longer routes
@@ -122,6 +125,12 @@ PLATFORM = Platform(
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
     ),
+    # BGP unnumbered: refused (PLAT041). Juniper documents it from Junos 21.1R1 as auto-discovered peering
+    # (`dynamic-neighbor ... peer-auto-discovery family inet6 ipv6-nd`, IPv6 RAs, IPv4 over IPv6 next hops: Juniper
+    # NCE-225 "Configure BGP Unnumbered EVPN Fabric"), but the exact statements and the extended-nexthop family
+    # setting were not confirmed here: NOT verified
+    unnumbered_refusal=("Junos BGP unnumbered is auto-discovered peering (Junos 21.1R1+, Juniper NCE-225) whose "
+                        "statements are not confirmed from Juniper's documents here"),
     # BFD: minimum-interval 1-255000 ms, multiplier 1-255; TCP MD5 and TCP-AO (key chains)
     bfd_interval_ms=(1, 255000),
     bfd_multiplier=(1, 255),

@@ -41,8 +41,18 @@ command reference):
   on` (startup.yaml); `peer-group <g> address-family <af> nexthop-setting self` (NVUE reference, shown for
   l2vpn-evpn).
 
+BGP unnumbered (routing.addressing: unnumbered, RFC 8950): `vrf default router bgp neighbor <swpN|bondN>` with
+`type: unnumbered` (and its peer-group, remote-as, description) instead of an address, and the port or bond without
+an address (NVIDIA Cumulus Linux 5.9-5.14 user guide, Layer 3 > BGP > "Configuration Example" and "Basic BGP
+Configuration", BGP unnumbered: `nv set vrf default router bgp neighbor swp51 remote-as external`; NVUE object
+model: neighbor `type` enum numbered|unnumbered and `capabilities extended-nexthop` auto = on for unnumbered peers,
+in the OpenAPI schema of every release 5.9-5.18, checked by tests/test_unnumbered.py). IPv6 link-local is on by
+default on every swp: nothing is set for it.
+
 NOT verified (rendered from the path mirroring of verified `nv set` forms, or from memory; check on a CL 5.14 VX or
 Air instance before the first push):
+- `router bgp router-id` with a pinned router-id (devices.<name>.router_id) that is no address of the switch: no NVIDIA
+  page says the identifier may be an address the switch does not own (the FRR lab runs one);
 - MLAG: `mlag backup {<ip>: {vrf: mgmt}}` as YAML; `mlag priority` and `mac-address` keys in startup.yaml
   (documented as `nv set`, not shown in YAML);
   `peerlink.4094` `description` and `link mtu` (the MTU guide sets `peerlink.4094 link mtu`); MLAG bonds without
@@ -170,6 +180,8 @@ PLATFORM = Platform(
         "renamed most paths (state enabled, ipv4, DNS/NTP under system, BFD profiles), rendered from the schema and "
         "NOT confirmed on a switch; 5.19+ has no schema here and is refused (PLAT040)",
     ),
+    # BGP unnumbered: `neighbor <swp|bond> type unnumbered` (module docstring)
+    bgp_unnumbered=True,
     # BFD: the 5.9-5.14 schema's range (5.15+ accepts more), TCP MD5 only
     bfd_interval_ms=(50, 60000),
     bfd_multiplier=(2, 255),

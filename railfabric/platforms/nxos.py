@@ -37,6 +37,9 @@ Sources of the forms (checked with the library's search; see the report of issue
   Switching guide, VLAN ranges), hence the peer VLAN 3967.
 
 Forms NOT verified against Cisco documentation (kept here and in the report):
+- a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
+  already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
+  FRR lab runs one: railfabric/checks/rules/pin_rules.py);
 - vPC: `ip arp synchronize` in the vpc domain (named in Cisco best-practice material, no quoted guide example
   seen); `hsrp version 2` as an interface line (documented as the HSRP version command, exact placement not seen
   quoted); `spanning-tree port type network` on the peer link; repeating the channel's `switchport` lines on the
@@ -147,6 +150,10 @@ PLATFORM = Platform(
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
     ),
+    # BGP unnumbered: refused (PLAT041). NX-OS interface peering (`neighbor Ethernet1/1` with `ipv6 link-local
+    # use-bia`) was not found in Cisco's NX-OS unicast routing configuration guide here: NOT verified
+    unnumbered_refusal=("the NX-OS interface-peering forms (`neighbor <Ethernet>` with an IPv6 link-local address "
+                        "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
     # BFD: interval/min_rx 50-999 ms, multiplier 1-50 (nxos_bfd_global); TCP MD5 only
     bfd_interval_ms=(50, 999),
     bfd_multiplier=(1, 50),

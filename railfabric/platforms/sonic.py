@@ -1,5 +1,19 @@
 """SONiC (community, config_db.json + FRR): the platform's facts and naming. Templates: templates/sonic/.
 
+BGP unnumbered (routing.addressing: unnumbered, RFC 8950), split routing mode (frr.conf as written):
+- frr.conf `neighbor <EthernetN|PortChannelN> interface peer-group <G>`, then `neighbor <if> remote-as <N>` when the
+  group has none (FRR user guide, BGP: "neighbor <interface> interface ..." and IPv6 link-local peering; the order
+  FRR's `show running-config` writes). No `capability extended-nexthop`: FRR turns it on for link-local peers (FRR
+  user guide, "capability extended-nexthop": "automatically enabled when peering with IPv6 link-local addresses");
+  bgpd starts the router advertisements the peers learn each other's link-local address from. Verified: FRR's
+  parsers (vtysh -C, bgpd -C) and the FRR lab (sessions Established over fe80::, IPv4 routes over IPv6 next hops at
+  their planned ECMP width; tests/test_unnumbered.py), FRR 8.4+.
+- config_db.json INTERFACE|<port> / PORTCHANNEL_INTERFACE|<pc> rows with `ipv6_use_link_local_only: enable` and no
+  address row (sonic-buildimage src/sonic-yang-models: sonic-interface.yang INTERFACE_LIST and sonic-portchannel.yang
+  PORTCHANNEL_INTERFACE_LIST leaf ipv6_use_link_local_only, mode-status, default disable), checked by yanglint
+  against those models (`fabric sonic-yang`, tests/test_unnumbered.py). NOT verified: that SONiC's bgpcfgd leaves
+  the frr.conf interface neighbors alone in split mode (SONiC's own unnumbered support, sonic-buildimage PR #27370,
+  writes BGP_NEIGHBOR keyed by interface for its unified mode, which railfabric does not use).
 BFD timers and BGP session keys (issue 30; frr.conf, FRR 8.4 of SONiC's bgp container): a `bfd` section with one
 `profile <tier>` per session tier (`detect-multiplier`, `receive-interval`, `transmit-interval`) and `neighbor <group>
 bfd profile <tier>` (FRR user guide, bfd.rst "BFD Peer/Profile Configuration" and bgp "neighbor PEER bfd profile
@@ -57,6 +71,9 @@ PLATFORM = Platform(
     buffer_tables=True,
     dual_homing=frozenset({"mlag"}),  # MCLAG (iccpd)
     frr_lab=True,
+    # BGP unnumbered: frr.conf `neighbor <if> interface peer-group <G>` (railfabric/configs/sonic/frr.py) and
+    # INTERFACE / PORTCHANNEL_INTERFACE rows with ipv6_use_link_local_only (config_db_ports.py); run by the FRR lab
+    bgp_unnumbered=True,
     # BFD profile ranges of FRR 8.4 (vtysh --dryrun), TCP MD5 only
     bfd_interval_ms=(10, 60000),
     bfd_multiplier=(2, 255),

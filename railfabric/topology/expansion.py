@@ -41,6 +41,9 @@ class Expansion:
                 sw.model = ov.model
             sw.rack = ov.rack
             sw.management = int(ov.management) if ov.management is not None else None
+            sw.asn = ov.asn
+            sw.loopback = int(ov.loopback) if ov.loopback is not None else None
+            sw.router_id = int(ov.router_id) if ov.router_id is not None else None
             sw.disabled_ports = frozenset(ov.disabled_ports)
         if sw.name in topo.switches:
             topo.name_clashes.append((sw.name, topo.switches[sw.name].src, sw.src))

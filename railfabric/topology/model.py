@@ -50,6 +50,9 @@ class Switch:
     management: int | None = None  # pinned management address (int), if any
     disabled_ports: frozenset[int] = frozenset()
     overridden: bool = False
+    asn: int | None = None  # pinned ASN (devices.<key>.asn), if any
+    loopback: int | None = None  # pinned loopback address (int), if any
+    router_id: int | None = None  # pinned BGP router-id (int), if any
 
 
 @dataclass(slots=True)

@@ -5,7 +5,9 @@ group` / `neighbor G peer-group` declare the group; `remote-as N` and `bfd` (FRR
 neighbour or to its group, a neighbour's own value winning. The session options: BFD timers as EOS writes them
 (`bfd interval TX min-rx RX multiplier M`) or through an FRR profile (`bfd profile P`, its timers from the `bfd`
 section: `profiles`), and the key: `password [0] KEY` (TCP MD5) or EOS's `password shared-secret profile P algorithm
-A` (TCP-AO, the profile's secret from `management security`: `secrets`).
+A` (TCP-AO, the profile's secret from `management security`: `secrets`). FRR's unnumbered neighbour `neighbor <ifname>
+interface peer-group G` (or `... interface remote-as N`) is keyed by its interface, marked Neighbor.interface; its
+later statements name the interface alone.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ def neighbors(statements: Iterable[list[str]], profiles: Mapping[str, tuple[int,
         if words[:1] != ["neighbor"] or len(words) < 3:
             continue
         who, rest = words[1], words[2:]
-        entry = (peers if _ADDRESS.fullmatch(who) else groups).setdefault(who, {})
+        if rest[0] == "interface":  # FRR's unnumbered neighbour: the interface is its name
+            peers.setdefault(who, {})["interface"] = True
+            rest = rest[1:] or ["interface"]
+        entry = (peers if _ADDRESS.fullmatch(who) or who in peers else groups).setdefault(who, {})
         if rest[:2] == ["peer", "group"]:  # EOS spells FRR's peer-group in two words
             rest = ["peer-group", *rest[2:]]
         if rest[0] == "peer-group" and len(rest) == 2:
@@ -52,6 +57,7 @@ def neighbors(statements: Iterable[list[str]], profiles: Mapping[str, tuple[int,
         remote = p.get("remote_as", g.get("remote_as"))
         timers, key = p.get("timers", g.get("timers")), p.get("key", g.get("key"))
         out[ip] = Neighbor(ip, remote if isinstance(remote, int) else None, group if isinstance(group, str) else None,
-                           bool(p.get("bfd") or g.get("bfd")), timers if isinstance(timers, tuple) else None,
-                           key if isinstance(key, tuple) else None)
+                           bool(p.get("bfd") or g.get("bfd")), bool(p.get("interface")),
+                           bfd_timers=timers if isinstance(timers, tuple) else None,
+                           key=key if isinstance(key, tuple) else None)
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from railfabric.verify.inputs import Plan
-from railfabric.verify.model import Failure, ObservedDevice
+from railfabric.verify.model import Failure, Neighbor, ObservedDevice
 
 PLANNED_PURPOSES = ("loopback", "p2p", "rail-gateway")
 PLACEHOLDER = re.compile(r"%%vault\.([a-z_][a-z0-9_]{0,47})%%")  # the vault placeholder (intent_system.py)
@@ -24,6 +24,8 @@ class ControlChecks:
             for addr in self.mine[dev.name]:
                 self.owner.setdefault(addr, dev.name)
         self.sessions = 0
+        # unnumbered sessions (no addresses) as the plan names them: (device, interface) → its planned row
+        self.by_interface = {(s.device, s.interface): s for s in plan.sessions if s.unnumbered}
 
     def fail(self, check: str, dev: ObservedDevice, subject: str, expected: str, found: str, role: str = "config",
              ) -> None:
@@ -41,12 +43,20 @@ class ControlChecks:
 
     def reverse_sessions(self, dev: ObservedDevice) -> None:
         loopbacks = {a.split("/")[0] for a in dev.loopbacks}
-        if dev.bgp.neighbors and dev.bgp.router_id not in loopbacks:
+        pinned = self.plan.devices[dev.name].router_id if dev.name in self.plan.devices else None
+        if pinned is not None:  # devices.<name>.router_id: the plan's (host_vars router_id), not a loopback
+            if dev.bgp.router_id != pinned:
+                self.fail("bgp", dev, "router-id", f"{pinned} (the pinned router_id of host_vars)",
+                          dev.bgp.router_id or "none", "bgp")
+        elif dev.bgp.neighbors and dev.bgp.router_id not in loopbacks:
             self.fail("bgp", dev, "router-id", "a Loopback address (" + (", ".join(sorted(loopbacks)) or "none") + ")",
                       dev.bgp.router_id or "none", "bgp")
         for ip, n in sorted(dev.bgp.neighbors.items()):
             self.sessions += 1
             subject = f"neighbor {ip}"
+            if n.interface:
+                self.reverse_unnumbered(dev, ip, n)
+                continue
             peer_name = self.owner.get(ip)
             if peer_name is None:
                 self.fail("bgp", dev, subject, "an address configured on a peer device", "no device has it", "bgp")
@@ -73,20 +83,42 @@ class ControlChecks:
                 if p.key != n.key:
                     self.fail("bgp", dev, subject, f"session key {_key(p.key)} as on {peer_name}", _key(n.key), "bgp")
 
+    def reverse_unnumbered(self, dev: ObservedDevice, ifname: str, n: Neighbor) -> None:
+        """An unnumbered neighbour (named by its interface): the plan's peer at the other end of that interface has
+        one back on its own interface, the remote-as at each end is the other's router bgp, BFD the same."""
+        subject = f"neighbor {ifname} interface"
+        s = self.by_interface.get((dev.name, ifname))
+        peer = self.devices.get(s.peer_device) if s is not None else None
+        if s is None or peer is None:
+            self.fail("bgp", dev, subject, "a planned unnumbered session on this interface (expected/bgp_sessions.csv)",
+                      "none planned" if s is None else f"{s.peer_device} not rendered", "bgp")
+            return
+        if n.remote_as != peer.bgp.asn:
+            self.fail("bgp", dev, subject, f"remote-as {peer.bgp.asn} (router bgp of {peer.name})",
+                      f"remote-as {n.remote_as}", "bgp")
+        back = peer.bgp.neighbors.get(s.peer_interface)
+        if back is None or not back.interface:
+            self.fail("bgp", dev, subject, f"a reverse unnumbered session on {peer.name} {s.peer_interface}", "none",
+                      "bgp")
+        elif back.bfd != n.bfd:
+            self.fail("bgp", dev, subject, f"BFD {'on' if back.bfd else 'off'} as on {peer.name}",
+                      "on" if n.bfd else "off", "bgp")
+
     def expected_sessions(self) -> None:
         planned: dict[str, set[str]] = {}
         for s in self.plan.sessions:
             dev = self.devices.get(s.device)
             if dev is None:
                 continue  # reported by the device coverage check
-            planned.setdefault(s.device, set()).add(s.neighbor_ip)
+            key = s.interface if s.unnumbered else s.neighbor_ip  # an unnumbered session is named by its interface
+            planned.setdefault(s.device, set()).add(key)
             where = f"expected/bgp_sessions.csv:{s.line}"
             if dev.bgp.asn != s.local_asn:
                 self.fail("bgp-plan", dev, "router bgp", f"ASN {s.local_asn} ({where})", f"{dev.bgp.asn}", "bgp")
-            n = dev.bgp.neighbors.get(s.neighbor_ip)
-            if n is None:
-                self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"a session to {s.peer_device} ({where})",
-                          "none", "bgp")
+            n = dev.bgp.neighbors.get(key)
+            if n is None or n.interface != s.unnumbered:
+                self.fail("bgp-plan", dev, f"neighbor {key}", f"a{'n unnumbered' if s.unnumbered else ''} session to "
+                          f"{s.peer_device} ({where})", "none" if n is None else "another kind", "bgp")
                 continue
             if n.remote_as != s.remote_asn:
                 self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"remote-as {s.remote_asn} ({where})",
@@ -98,7 +130,10 @@ class ControlChecks:
                 self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"BFD {'on' if s.bfd else 'off'} ({where})",
                           "on" if n.bfd else "off", "bgp")
             have = interface_addresses(dev, s.interface)
-            if not any(a.split("/")[0] == s.local_ip for a in have):
+            if s.unnumbered:  # the session runs over IPv6 link-local: the interface carries no IPv4 address
+                if have:
+                    self.fail("bgp-plan", dev, s.interface, f"no IPv4 address (unnumbered, {where})", ", ".join(have))
+            elif not any(a.split("/")[0] == s.local_ip for a in have):
                 self.fail("bgp-plan", dev, s.interface, f"local address {s.local_ip} ({where})",
                           ", ".join(have) or "none")
         for name, dev in sorted(self.devices.items()):

@@ -52,6 +52,12 @@ class Session:
     peer_group: str
     bfd: bool
     line: int
+    peer_interface: str = ""
+
+    @property
+    def unnumbered(self) -> bool:
+        """A session without addresses (routing.addressing: unnumbered): its interface names it."""
+        return not self.neighbor_ip
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,7 @@ class DeviceVars:
     files: dict[str, str] = field(default_factory=dict)  # output name → path relative to GENERATED
     access: tuple[str, ...] | None = None  # host_vars management_access: how the push reaches it (eapi, ssh)
     release: str | None = None  # host_vars release: the OS release the files were rendered for
+    router_id: str | None = None  # host_vars router_id: a pinned BGP router-id that is not the loopback address
 
 
 @dataclass(slots=True)
@@ -158,7 +165,8 @@ def read_sessions(root: Path) -> list[Session]:
     for n, r in read_csv(path, root, SESSION_COLUMNS):
         where = f"expected/bgp_sessions.csv:{n}"
         out.append(Session(r["device"], r["interface"], r["local_ip"], _int(r["local_asn"], where), r["neighbor_ip"],
-                           _int(r["remote_asn"], where), r["peer_device"], r["peer_group"], r["bfd"] == "yes", n))
+                           _int(r["remote_asn"], where), r["peer_device"], r["peer_group"], r["bfd"] == "yes", n,
+                           r.get("peer_interface") or ""))
     return out
 
 
@@ -211,7 +219,8 @@ def read_devices(root: Path) -> dict[str, DeviceVars]:
             access=tuple(str(a) for a in data["management_access"])
             if isinstance(data.get("management_access"), list) else None,
             files={str(k): f"configs/{path.stem}/{k}" for k in files} if isinstance(files, dict) else {},
-            release=str(data["release"]) if isinstance(data.get("release"), str) else None)
+            release=str(data["release"]) if isinstance(data.get("release"), str) else None,
+            router_id=str(data["router_id"]) if isinstance(data.get("router_id"), str) else None)
     inventory = read_yaml(root / "ansible" / "inventory.yml", root)
     for name, host in _inventory_hosts(inventory):
         if name in devices and isinstance(host, dict) and host.get("ansible_host"):

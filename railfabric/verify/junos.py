@@ -245,7 +245,7 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
             peer_as = n.value("peer-as") or group_as
             dev.bgp.neighbors[n.words[1]] = Neighbor(
                 n.words[1], int(peer_as) if peer_as and peer_as.isdigit() else None, g.words[1],
-                liveness is not None or n.find("bfd-liveness-detection") is not None, timers, key)
+                liveness is not None or n.find("bfd-liveness-detection") is not None, bfd_timers=timers, key=key)
 
 
 def _session_key(tree: Node, g: Node) -> tuple[str, str] | None:

@@ -143,7 +143,8 @@ def _bgp(router: dict, vrf: dict) -> Bgp:
         timers = _timers(n, bodies) or _timers(g, bodies)
         password = n.get("password", g.get("password"))
         bgp.neighbors[str(ip)] = Neighbor(str(ip), int(str(remote)) if str(remote).isdigit() else None, group, bfd,
-                                          timers, ("md5", str(password)) if password not in (None, "none") else None)
+                                          n.get("type") == "unnumbered", bfd_timers=timers,
+                                          key=("md5", str(password)) if password not in (None, "none") else None)
     return bgp
 
 
@@ -213,8 +214,8 @@ def _interface(dev: ObservedDevice, ifname: str, node: dict, members: dict[str, 
         i.mode = "trunk"
     elif access is not None:
         i.mode, i.vlan = "access", int(access)
-    elif addresses:
-        i.mode = "routed"
+    elif addresses or (kind in ("swp", "bond") and i.admin_up):  # up and in no bridge: routed (unnumbered: no
+        i.mode = "routed"                                         # address, its BGP neighbor is the interface)
     mlag_id = _dict(_dict(node.get("bond")).get("mlag"))
     if mlag_id.get("id") is not None and _switched(mlag_id, True):
         i.mlag = int(mlag_id["id"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 
+from railfabric.checks.rules.addressing_rules import link_pool
 from railfabric.checks.rules.platform_rules import platform_capabilities
 from railfabric.checks.rules.uses import host_model, pool, switch_model
 from railfabric.core.finding import MAX_FINDINGS, Finding, Severity
@@ -16,7 +17,7 @@ from railfabric.topology import lanes_for, per_switch
 
 # Findings with these codes leave the intent unusable for expansion (a missing model, rails that do not group).
 BLOCKING = frozenset({"REF001", "REF002", "ID001", "ID002", "ID004", "ID005", "RAIL001", "RAIL002", "RAIL003",
-                      "RAIL004", "TOPO002", "TOPO003", "TOPO004", "PORT002"})
+                      "RAIL004", "TOPO002", "TOPO003", "TOPO004", "PORT002", "UND001"})
 
 # RoCEv2 frame overhead above a 4096-byte payload: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ICRC 4.
 # (FCS and VLAN tag are outside the L3 MTU.) 4096 + 74 = 4170 → host MTU must be at least 4170; 9000 is typical.
@@ -448,6 +449,7 @@ def _pools(inv: Inventory, src: SourceMap, add: Add) -> None:
              ("fabric_links", p.fabric_links, ("pools", "fabric_links")),
              ("rail_subnets", p.rail_subnets, ("pools", "rail_subnets")),
              ("management", p.management.prefix, ("pools", "management", "prefix"))]
+    named = [n for n in named if n[1] is not None]  # pools.fabric_links is optional (unnumbered fabrics)
     for i, (an, a, apath) in enumerate(named):
         for bn, b, bpath in named[i + 1:]:
             if a.first <= b.last and b.first <= a.last:
@@ -496,4 +498,4 @@ def _vlans(inv: Inventory, src: SourceMap, add: Add) -> None:
 
 
 _RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _nic_speeds,
-          _nic_layouts, _topology_shape, _mtu, _qos, _pools, _asns, _vlans, platform_capabilities]
+          _nic_layouts, _topology_shape, _mtu, _qos, _pools, link_pool, _asns, _vlans, platform_capabilities]

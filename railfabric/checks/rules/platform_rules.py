@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from railfabric.checks.rules.addressing_rules import unnumbered_platform
 from railfabric.core.finding import Severity
 from railfabric.core.source_map import SourceMap
 from railfabric.inventory.intent import Inventory
@@ -40,6 +41,7 @@ def platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
     for platform, where in sorted(platforms_in_use(inv).items()):
         at = ".".join(map(str, where))
         _watchdog(inv, platform, at, add)
+        unnumbered_platform(inv, platform, at, add)
         traits = PLATFORMS[platform]
         if inv.qos.ecn.enabled and not traits.ecn_bytes:
             add("PLAT030", f"ECN thresholds {inv.qos.ecn.min_bytes}/{inv.qos.ecn.max_bytes} bytes cannot be expressed "

@@ -120,7 +120,7 @@ def _servers_in_fabric_pools(inv: Inventory, s: SystemSettings, scope: str, path
     pools = {name: getattr(inv.pools, name) for name in ("loopbacks", "fabric_links", "rail_subnets")}
     for addr, at in _server_addresses(s, path):
         for name, prefix in pools.items():
-            if int(addr) in Prefix.of(prefix):
+            if prefix is not None and int(addr) in Prefix.of(prefix):
                 add("MGMT009", f"{scope}: {addr} is in the fabric pool {name} ({prefix}), but management services "
                     "are reached through the management VRF", at,
                     "use the server's out-of-band management address", Severity.WARNING)

@@ -53,9 +53,10 @@ def _port(dev: DeviceConfig, i: Interface) -> Tree:
     node: Tree = {"type": "swp", "link": link}
     if i.description:
         node["description"] = i.description
-    if i.mode == "routed" and i.ipv4:
+    if i.mode == "routed":  # unnumbered (no ipv4): no address; its BGP neighbor is the port (`type unnumbered`)
         f = forms(dev.release)
-        node[f.address_family] = {"address": {i.ipv4: {}}}
+        if i.ipv4:
+            node[f.address_family] = {"address": {i.ipv4: {}}}
         if dev.ecmp_mode == "packet":  # adaptive routing: routed fabric ports only (not bonds, SVIs, members)
             node["router"] = {"adaptive-routing": f.flag(True)}
     elif i.mode == "access" and i.vlan is not None:
@@ -145,9 +146,10 @@ def bgp(dev: DeviceConfig) -> Tree:
             groups[g.name]["password"] = g.key.placeholder
         if g.next_hop_self:
             groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
-        for n in g.neighbors:
-            neighbors[n.ip] = {"type": "numbered", "peer-group": g.name, "remote-as": n.remote_as,
-                               "description": n.description}
+        for n in g.neighbors:  # an unnumbered neighbor is its interface (`type unnumbered`, RFC 8950)
+            neighbors[n.interface or n.ip] = {"type": "unnumbered" if n.interface else "numbered",
+                                              "peer-group": g.name, "remote-as": n.remote_as,
+                                              "description": n.description}
     af: Tree = {**f.flag(True), "multipaths": {"ebgp": b.maximum_paths},
                 "redistribute": {"connected": {**f.flag(True), "route-map": b.route_map}}}
     if b.aggregates:

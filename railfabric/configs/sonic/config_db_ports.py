@@ -1,7 +1,8 @@
 """CONFIG_DB ports and interfaces: PORT, BREAKOUT_CFG, INTERFACE, PORTCHANNEL*, VLAN* (sonic-port.yang,
 sonic-breakout_cfg.yang, sonic-interface.yang, sonic-portchannel.yang, sonic-vlan.yang).
 
-An address row is the interface's own key plus `<name>|<a.b.c.d/len>`, both with no fields.
+An address row is the interface's own key plus `<name>|<a.b.c.d/len>`, both with no fields. An unnumbered routed port
+or port-channel has its own key only, with `ipv6_use_link_local_only: enable` (LINK_LOCAL_ONLY).
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ PORT_TABLES = frozenset({"PORT", "BREAKOUT_CFG", "INTERFACE", "PORTCHANNEL", "PO
                          "PORTCHANNEL_INTERFACE", "VLAN", "VLAN_INTERFACE", "VLAN_MEMBER"})
 
 MLAG_PEER_VLAN_DESCRIPTION = "MLAG-PEER"
+# an unnumbered routed port or port-channel (routing.addressing: unnumbered): the interface row with no address
+# row, its IPv6 link-local address enabled (sonic-interface.yang INTERFACE_LIST / sonic-portchannel.yang
+# PORTCHANNEL_INTERFACE_LIST leaf ipv6_use_link_local_only, enable|disable, default disable; sonic-buildimage master)
+LINK_LOCAL_ONLY = {"ipv6_use_link_local_only": "enable"}
 
 
 def address_rows(rows: Iterable[tuple[str, str]]) -> dict[str, dict[str, str]]:
@@ -67,8 +72,10 @@ def interface_tables(interfaces: tuple[Interface, ...]) -> Tables:
     breakouts = {i.name: {"brkout_mode": i.breakout} for i in interfaces if i.breakout and i.lane == 1}
     if breakouts:
         out["BREAKOUT_CFG"] = breakouts
-    # a routed port always has its /31 (railfabric/device/links.py): the test only narrows the type
+    # a routed port has its /31 (railfabric/device/links.py), or none when unnumbered: its interface row then turns
+    # on the IPv6 link-local address the BGP session runs over
     routed = address_rows((i.name, i.ipv4) for i in interfaces if i.mode == "routed" and i.ipv4)
+    routed.update({i.name: dict(LINK_LOCAL_ONLY) for i in interfaces if i.unnumbered})
     if routed:
         out["INTERFACE"] = routed
     return out
@@ -91,6 +98,7 @@ def port_channel_tables(port_channels: tuple[PortChannel, ...]) -> Tables:
         "PORTCHANNEL_MEMBER": {f"{pc.name}|{m}": {} for pc in port_channels for m in pc.members},
     }
     routed = address_rows((pc.name, pc.ipv4) for pc in port_channels if pc.ipv4)
+    routed.update({pc.name: dict(LINK_LOCAL_ONLY) for pc in port_channels if pc.unnumbered})
     if routed:
         out["PORTCHANNEL_INTERFACE"] = routed
     return out

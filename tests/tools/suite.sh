@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `make test`'s pytest runs: the suite in four processes at once, because CI has 2 cores and half of the suite
+# waits (on FRR daemons, ansible-playbook, stand-in switches, pip) while the other half computes.
+#   render-a, render-b  the unit and whole-fabric render tests, split in two by files (CPU-bound);
+#   lab                 the FRR lab files (tests/test_lab*.py) and the rollout in the FRR lab;
+#   push                the push tests against stand-in switches, the wheel and the fresh-clone `make render`.
+# render-a prints as it goes; the other three write .cache/test-<group>.log, printed after. Each process of the
+# render groups ends with tests/test_render_all_clean.py's "every inventory validated clean renders" over the
+# inventories that process's tests recorded (tests/conftest.py), so the two halves together cover them all.
+# Exit status: 0 when all four passed, else 1.
+set -uo pipefail
+py=${1:?usage: suite.sh PYTHON}
+cd "$(dirname "$0")/../.."
+mkdir -p .cache
+
+lab=(tests/test_lab*.py tests/test_rollout_lab.py)
+push=(tests/test_rollout_nvue.py tests/test_rollout_nxos.py tests/test_rollout_junos.py tests/test_wheel.py
+      tests/test_make_render.py)
+# the heaviest render files (pytest --durations on 2 cores), about half of the render tests' CPU
+render_b=(tests/test_option_walk.py tests/test_option_walk_junos.py tests/test_rollout_playbook.py
+          tests/test_nvue_schema.py tests/test_stability.py tests/test_fuzz.py tests/test_reuse.py
+          tests/test_journal_recovery.py)
+last=tests/test_render_all_clean.py::test_every_inventory_the_suite_validates_clean_renders
+
+ignore=()
+for f in "${lab[@]}" "${push[@]}" "${render_b[@]}"; do ignore+=("--ignore=$f"); done
+
+"$py" -m pytest -q -p no:cacheprovider "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
+"$py" -m pytest -q -p no:cacheprovider "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
+"$py" -m pytest -q -p no:cacheprovider "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
+"$py" -m pytest -q "${ignore[@]}"; status=$?
+
+for group in render-b:$b_pid lab:$lab_pid push:$push_pid; do
+  wait "${group#*:}" || status=1
+  echo "--- ${group%%:*} (.cache/test-${group%%:*}.log):"
+  cat ".cache/test-${group%%:*}.log"
+done
+exit $(( status != 0 ))
