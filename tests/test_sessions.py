@@ -438,3 +438,26 @@ def test_lab_runs_the_keys_and_timers(tmp_path: Path, fault: str | None) -> None
     assert "fault auth at p1-s1-rail0:neighbor 10.32.0.0: DETECTED by sessions" in format_result(r)
     stray = [b for c in r.checks.values() for b in c.bad if not any(m in b for m in f.marks)]
     assert not stray, stray
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("vtysh") is None, reason=NOT_ROOT)
+def test_lab_auth_fault_on_an_unnumbered_fabric(tmp_path: Path) -> None:
+    """The same base fabric unnumbered (routing.addressing, RFC 8950): an unnumbered neighbour is named by its
+    interface, so the fault's password line is `neighbor <interface> password ...`. p1-s1-rail0's first uplink is
+    port 33 (uplinks 33-64 of the 64-port model), SONiC's Ethernet256 (8 lanes per port: (33 - 1) × 8), toward
+    p1-spine1: that session stays down and the lab names it; every mismatch is the fault's."""
+    from railfabric.lab import format_result, run_lab, teardown_saved
+    from railfabric.lab.runs import new_run_id
+
+    routing = {"addressing": "unnumbered", "authentication": {"rail_spine": {"password": {"vault": "bgp_rail_key"}}}}
+    res = _run(tmp_path, _data("sonic", routing, mlag=False))
+    rid = new_run_id()
+    try:
+        r = run_lab(res, faults=["auth"], say=lambda _m: None, run_id=rid)
+    finally:
+        teardown_saved(run=rid)
+    (f,) = r.spec.faults
+    assert f.where == "p1-s1-rail0:neighbor Ethernet256" and f.marks[0].startswith("p1-s1-rail0 Ethernet256 <-> ")
+    assert r.verdict == "FAIL" and "sessions" in r.caught_by(f), format_result(r)
+    assert len(r.checks["sessions"].bad) == 1
+    assert not [b for c in r.checks.values() for b in c.bad if not any(m in b for m in f.marks)]

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 
 from railfabric.configs.render import render_device
-from railfabric.device import Interface, build_devices
+from railfabric.device import Interface, Neighbor, build_devices
 from railfabric.inventory.intent_system import PLACEHOLDER_RE
 from railfabric.lab.hosts import add_hosts, inject_host_policy
 from railfabric.lab.model import (
@@ -155,26 +155,42 @@ def _inject(spec: LabSpec, kind: str) -> None:
 
 def _wrong_key(spec: LabSpec, rails: list[LabNode]) -> Fault:
     """One end of one session (the first rail switch's first neighbour in the lab) gets a TCP MD5 password of its own
-    (`neighbor <ip> password ...` overrides its peer group's): with a key on the tier it differs from the peer's,
-    without one the peer has none; either way TCP MD5 (RFC 2385) drops every segment and the session stays down."""
-    owner = {n.local_ip: name for name, node in spec.nodes.items() for g in node.device.bgp.peer_groups
-             for n in g.neighbors}
+    (`neighbor <peer> password ...` overrides its peer group's; an unnumbered session's peer is its interface): with
+    a key on the tier it differs from the peer's, without one the peer has none; either way TCP MD5 (RFC 2385) drops
+    every segment and the session stays down."""
     for node in rails:
         for g in node.device.bgp.peer_groups:
             for n in g.neighbors:
-                peer = owner.get(n.ip)
-                if peer is None:
+                ends = _session_ends(spec, node, n)
+                if ends is None:
                     continue
-                line = f" neighbor {n.ip} peer-group {g.name}\n"
+                who, line, label, peer = ends
                 assert node.frr_conf.count(line) == 1, (node.name, line)
                 wrong = lab_secret(spec.run, "fault-auth")
-                node.frr_conf = node.frr_conf.replace(line, f"{line} neighbor {n.ip} password {wrong}\n")
-                a, z = sorted(((node.name, n.local_ip), (peer, n.ip)))
-                label = f"{a[0]} {a[1]} <-> {z[0]} {z[1]}"
+                node.frr_conf = node.frr_conf.replace(line, f"{line} neighbor {who} password {wrong}\n")
                 had = f"its peer group's key ({g.key.vault})" if g.key is not None else "no key at the peer"
-                return Fault("auth", f"{node.name}:neighbor {n.ip}", f"`neighbor {n.ip} password` of its own, "
-                             f"{peer} keeps {had}", (label, f"{node.name}: ", *_advertised(node)))
+                ends_named = (f"{node.name} {who}:", f"{peer} {n.peer_interface}:") if n.interface else ()
+                return Fault("auth", f"{node.name}:neighbor {who}", f"`neighbor {who} password` of its own, "
+                             f"{peer} keeps {had}", (label, f"{node.name}: ", *ends_named, *_advertised(node)))
     raise LabError("fault auth: no rail switch with a BGP session inside the lab")
+
+
+def _session_ends(spec: LabSpec, node: LabNode, n: Neighbor) -> tuple[str, str, str, str] | None:
+    """(how node's frr.conf names the peer, its peer-group line, the session's label as the lab's checks write it,
+    the peer device) for a neighbour whose other end is in the lab; None otherwise."""
+    group = next(g.name for g in node.device.bgp.peer_groups if n in g.neighbors)
+    if n.interface:  # unnumbered: each end names the session by its own interface (expect.py)
+        if n.peer not in spec.nodes:
+            return None
+        a, z = sorted(((node.name, n.interface), (n.peer, n.peer_interface)))
+        return (n.interface, f" neighbor {n.interface} interface peer-group {group}\n",
+                f"{a[0]} {a[1]} <-> {z[0]} {z[1]}", n.peer)
+    peer = next((name for name, other in spec.nodes.items() for g in other.device.bgp.peer_groups
+                 for m in g.neighbors if m.local_ip == n.ip), None)
+    if peer is None:
+        return None
+    a, z = sorted(((node.name, n.local_ip), (peer, n.ip)))
+    return n.ip, f" neighbor {n.ip} peer-group {group}\n", f"{a[0]} {a[1]} <-> {z[0]} {z[1]}", peer
 
 
 def _advertised(node: LabNode) -> tuple[str, ...]:
