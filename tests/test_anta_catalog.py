@@ -95,17 +95,22 @@ def test_anta_loads_every_catalog_and_the_inventory(files: dict[str, str], tmp_p
     merged = []
     for p in catalogs:
         cat = AntaCatalog.parse(p)
-        # 6 interface tests, LLDP, BFD, 3 BGP, VLAN (no MLAG, no port-channel on these rail switches)
+        # 6 interface tests, LLDP, 2 BFD (peers, their timers), 3 BGP, VLAN (no MLAG, no port-channel on these rail
+        # switches)
         assert {t.test.name for t in cat.tests} == {
             "VerifyInterfacesStatus", "VerifyL3MTU", "VerifyL2MTU", "VerifyInterfaceIPv4", "VerifyInterfacesSpeed",
-            "VerifyLLDPNeighbors", "VerifyBFDSpecificPeers", "VerifyBGPSpecificPeers", "VerifyBGPPeerGroup",
-            "VerifyBGPRouteECMP", "VerifyVlanStatus"}
+            "VerifyLLDPNeighbors", "VerifyBFDSpecificPeers", "VerifyBFDPeersIntervals", "VerifyBGPSpecificPeers",
+            "VerifyBGPPeerGroup", "VerifyBGPRouteECMP", "VerifyVlanStatus"}
+        # the example writes no bfd_timers: every session runs the fabric-wide 300 ms x 3, detected in 900 ms
+        (intervals,) = [t for t in cat.tests if t.test.name == "VerifyBFDPeersIntervals"]
+        assert {(b.tx_interval, b.rx_interval, b.multiplier, b.detection_time)
+                for b in intervals.inputs.bfd_peers} == {(300, 300, 3, 900)}
         assert all(t.inputs.filters and t.inputs.filters.tags == {p.stem} for t in cat.tests)
         merged.append(cat)
     # merged, the name tags keep each test on its own switch
     big = AntaCatalog.merge_catalogs(merged)
     big.build_indexes()
-    assert len(big.get_tests_by_tags({RAIL})) == 11
+    assert len(big.get_tests_by_tags({RAIL})) == 12
     (inv_path,) = _write(tmp_path, files, "expected/anta/inventory.yml")
     inv = AntaInventory.parse(inv_path, username="u", password="p")
     assert set(inv) == EOS_SWITCHES

@@ -98,7 +98,7 @@ def test_bash_completes_listed_values(bash_script: Path, workdir: Path) -> None:
     assert bash_complete(bash_script, ["fabric", "explain", "CAP"], workdir) == {"CAP001"}
     assert bash_complete(bash_script, ["fabric", "size", "--switch-model", "sn"], workdir) == {"sn5600"}
     assert bash_complete(bash_script, ["fabric", "lab", "--fault", ""], workdir) == {"asn", "summary", "mtu",
-                                                                                      "host-policy"}
+                                                                                      "host-policy", "auth"}
 
 
 def _rendered(workdir: Path) -> Path:

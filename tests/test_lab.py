@@ -99,7 +99,8 @@ def test_faults_rewrite_only_what_they_say(example) -> None:
     assert "summary-only" not in spec.nodes[faults["summary"].where].frr_conf
     bad = [ln for ln in spec.links if ln.a.built_mtu != ln.a.mtu]
     assert len(bad) == 1 and bad[0].a.built_mtu == 9100 and f"{bad[0].a.node}:{bad[0].a.ifname}" == faults["mtu"].where
-    assert set(FAULTS) == {"asn", "summary", "mtu", "host-policy"}  # host-policy: tests/test_lab_hosts.py
+    # host-policy: tests/test_lab_hosts.py; auth: tests/test_sessions.py and test_fault_is_detected
+    assert set(FAULTS) == {"asn", "summary", "mtu", "host-policy", "auth"}
 
 
 def test_lab_refuses_unknown_pod(example) -> None:
@@ -197,14 +198,15 @@ def test_a_category_that_checked_nothing_is_not_run(tmp_path: Path) -> None:
 
     spec = build_spec(_mini(tmp_path))
     exp = expected(spec)
-    r = LabResult(spec, exp, _checks(("bfd", *HOST_KEYS)))  # hosts: None (--hosts 0)
-    assert [(n.key, n.legitimate) for n in r.not_run] == [("bfd", True)] + [(k, True) for k in HOST_KEYS]
+    r = LabResult(spec, exp, _checks(("bfd", "bfd-timers", *HOST_KEYS)))  # hosts: None (--hosts 0)
+    assert [(n.key, n.legitimate) for n in r.not_run] == [("bfd", True), ("bfd-timers", True)] + [
+        (k, True) for k in HOST_KEYS]
     assert r.verdict == "PASS" and r.exit_code == 0
     text = format_result(r)
     assert f"{'BFD sessions up at both ends':<52} {'not run':>8}" in text
     assert "  BFD sessions up at both ends: the plan enables BFD on none of the sessions in the lab" in text
     assert "  host policy rule from each NIC address: no GPU hosts in the lab (--hosts 0)" in text
-    assert "result: PASS (0 mismatch(es); 10 of 16 checks run, 6 not run; run )" in text
+    assert "result: PASS (0 mismatch(es); 10 of 17 checks run, 7 not run; run )" in text
     # the sessions checked nothing: whatever else passed, not verified
     r = LabResult(spec, exp, _checks(("sessions",)))
     assert r.verdict == "NOT VERIFIED" and r.exit_code == 2 and not r.ok
@@ -310,6 +312,7 @@ def test_whole_example_fabric_in_frr(full_lab) -> None:
     counts = r.counts()
     # the shipped example: 30 SONiC switches (its 4 EOS rail switches are outside), 288 sessions (module docstring)
     assert counts["sessions"] == 288 and counts["bfd"] == 288 and counts["config"] == 30
+    assert counts["bfd-timers"] == 2 * 288  # both ends of each session run the planned 300 ms x 3
     assert counts["rail-routes"] > 0 and counts["absent"] > 0 and counts["link-pings"] == 288
     # one segment pair left with spines in the lab (p1-s1, p2-s1): 3 sizes (host MTU, largest MTU, path MTU + 1)
     assert counts["rail-pings"] == 3
@@ -322,7 +325,8 @@ def test_whole_example_fabric_in_frr(full_lab) -> None:
 
 @root_only
 @pytest.mark.parametrize("fault, caught", [("asn", {"sessions", "asn"}), ("summary", {"absent"}),
-                                           ("mtu", {"interfaces", "link-pings"})])
+                                           ("mtu", {"interfaces", "link-pings"}),
+                                           ("auth", {"sessions"})])  # no key planned: one end has one, the other none
 def test_fault_is_detected(example, run_id: str, fault: str, caught: set[str]) -> None:
     from railfabric.lab import format_result, run_lab
 
@@ -356,7 +360,7 @@ def test_cli_end_to_end_and_teardown(tmp_path: Path) -> None:
     proc = _cli(str(inv), "--hosts", "0")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rid = _run_of(proc.stdout)
-    assert "result: PASS (0 mismatch(es); 11 of 16 checks run, 5 not run; run " + rid + ")" in proc.stdout
+    assert "result: PASS (0 mismatch(es); 12 of 17 checks run, 5 not run; run " + rid + ")" in proc.stdout
     assert "torn down: 12 daemon(s), 4 namespace(s)" in proc.stdout
     assert "  host NICs: up, planned MTU/address, on the rail SVI: no GPU hosts in the lab (--hosts 0)" in proc.stdout
     assert "timers connect 1" in proc.stdout  # the overlays are printed

@@ -115,7 +115,8 @@ def test_peer_link_and_peer_vlan(rendered: Path) -> None:
         "  priority-flow-control mode on", "  priority-flow-control watch-dog-interval on"]
     assert block(a, "interface Vlan3967") == [
         "interface Vlan3967", "  description vPC peer p1-s1-rail0b", "  mtu 9216", "  ip address 10.32.20.1/31",
-        "  no ip redirects", "  no shutdown"]
+        # the iBGP session of tier mlag_peer runs over this SVI: its BFD timers (fabric-wide 300 ms x 3) sit here
+        "  no ip redirects", "  bfd interval 300 min_rx 300 multiplier 3", "  no shutdown"]
     assert "  ip address 10.32.20.0/31" in block(b, "interface Vlan3967")
     assert "ip address 10.32.20.5/31" in config(rendered, "p1-s1-rail1a")
     for text in (a, b):

@@ -121,7 +121,7 @@ def test_frr_mlag_peer_group(out: Path, me: str) -> None:
     assert "router bgp 4200100000\n" in text  # both switches of the pair: side a's ASN
     for line in (" neighbor MLAG-PEER peer-group\n",
                  " neighbor MLAG-PEER remote-as 4200100000\n",
-                 " neighbor MLAG-PEER bfd\n",
+                 " neighbor MLAG-PEER bfd profile RF-MLAG-PEER\n",  # tier mlag_peer, fabric-wide 300 ms x 3
                  f" neighbor {PEER_IP[peer]} peer-group MLAG-PEER\n",
                  f" neighbor {PEER_IP[peer]} description {peer}\n",
                  "  neighbor MLAG-PEER activate\n  neighbor MLAG-PEER next-hop-self\n"):

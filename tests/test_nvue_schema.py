@@ -365,8 +365,9 @@ def test_verify_reads_the_5_15_forms_back(tmp_path: Path, capsys: pytest.Capture
         capsys.readouterr().out
     path = out / "configs" / switch / "startup.yaml"
     text = path.read_text(encoding="utf-8")
-    assert text.count("profile: RF-BFD\n") >= 1
-    path.write_text(text.replace("profile: RF-BFD\n", "profile: OTHER\n"), encoding="utf-8")
+    # the rail switch's SPINES group uses its tier's profile (rail_spine: RF-RAIL-SPINE, railfabric/device/sessions.py)
+    assert text.count("profile: RF-RAIL-SPINE\n") >= 1
+    path.write_text(text.replace("profile: RF-RAIL-SPINE\n", "profile: OTHER\n"), encoding="utf-8")
     assert main(["verify", str(out)]) == 1
     lost = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"FAIL bgp-plan: {switch} ")]
     assert lost and all("expected BFD on" in line and "found off" in line for line in lost)

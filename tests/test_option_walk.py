@@ -38,6 +38,8 @@ BASE["pods"][0]["segments"].append({"id": 2, "rail_design": "single-rail", "rail
 BASE["pods"].append(copy.deepcopy(base_inventory()["pods"][0]) | {"id": 2})
 BASE["pods"][1]["spines"]["links_per_super_spine"] = 4
 BASE["devices"] = {"p2-s1-rail0": {"rack": "R1"}}  # in pod 2, which no variant renames or removes
+# a TCP MD5 key on the rail-spine sessions (issue 30): `unset` must drop it, tcp-ao is refused where no form exists
+BASE.setdefault("routing", {})["authentication"] = {"rail_spine": {"password": {"vault": "bgp_rail_key"}}}
 
 DUAL_PORT = {("host_models", "h2d"): {"gpus": 2, "nics": 2, "nic_speed": "400G", "ports_per_nic": 2},
              ("pods", 0, "segments", 0, "host_groups"): [{"model": "h2d", "count": 4}]}
@@ -104,6 +106,8 @@ OPTIONAL: dict[str, Any] = {
     "raw.*.devices": ["p1-s1-rail0"],
     "raw.*.text": "ip prefix-list RAW seq 10 permit 10.98.0.0/16\n",  # another line in place of RAW_BLOCK's
     "raw.*.data": {"SYSLOG_SERVER": {"192.0.2.50": {}}},  # beside the block's text: refused (one of the two)
+    # BFD timers of one session tier (issue 30): the spine-super-spine sessions at 100 ms x 5 instead of 300 x 3
+    "routing.bfd_timers.tiers": {"spine_super_spine": {"interval_ms": 100, "multiplier": 5}},
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -179,6 +183,8 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("system.users.{}.password", "unset"): "MGMT010",  # an EOS account without a password would be open
     ("system.aaa.radius", "unset"): "MGMT006",  # the login order still names radius
     ("system.aaa.tacacs", "unset"): "MGMT006",
+    # TCP-AO: FRR 8.4 (SONiC), NVUE and NX-OS have no form railfabric could verify (EOS and Junos render it)
+    ("routing.authentication.{}.algorithm", "tcp-ao"): "PLAT046",
     ("pools.fabric_links", "unset"): "UND001",  # the base is numbered: every fabric link needs a /31 from it
 }
 # The same walk again on an all-NX-OS fabric for the options whose rendering is platform-specific (management plane,

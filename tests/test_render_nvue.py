@@ -121,7 +121,9 @@ def test_bgp_of_a_single_rail_switch(trees: dict[str, dict[str, Any]]) -> None:
     assert bgp["neighbor"]["10.4.1.128"] == {"type": "numbered", "peer-group": "SPINES", "remote-as": 4200001001,
                                             "description": "p1-spine1 swp7"}
     assert len(bgp["neighbor"]) == 8  # 4 spines × 2 links
-    assert bgp["peer-group"]["SPINES"]["bfd"] == {"enable": "on"}
+    # routing.bfd_timers unset: the fabric-wide 300 ms x 3 on the group (the 5.9-5.14 peer-group leaves)
+    assert bgp["peer-group"]["SPINES"]["bfd"] == {"enable": "on", "detect-multiplier": 3, "min-rx-interval": 300,
+                                                  "min-tx-interval": 300}
     af = bgp["address-family"]["ipv4-unicast"]
     assert af["multipaths"] == {"ebgp": 64}
     assert "aggregate-route" not in af  # single rail: no summary
@@ -288,17 +290,19 @@ def test_bgp_switches_and_booleans_in_5_15(devices: dict[str, DeviceConfig]) -> 
 
 def test_bfd_is_a_profile_from_5_15(devices: dict[str, DeviceConfig]) -> None:
     """5.15 dropped `peer-group <g> bfd enable` for `router bfd state enabled` + `router bfd profile <p>` attached
-    by `peer-group <g> bfd profile <p>` (BFD guide 5.15): one profile, RF-BFD, with the 3 × 300 ms NVIDIA default
-    that `bfd enable on` ran with; a group without BFD gets no `bfd` at all."""
+    by `peer-group <g> bfd profile <p>` (BFD guide 5.15): one profile per session tier, a rail switch's SPINES group
+    being tier rail_spine (RF-RAIL-SPINE), with the fabric-wide 3 × 300 ms (no bfd_timers in the example); up to
+    5.14 the same timers sit on the peer group; a group without BFD gets no `bfd` at all from 5.15."""
     old, new = _at(devices["p1-s1-rail3"], "5.14"), _at(devices["p1-s1-rail3"], "5.15")
-    assert old["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"enable": "on"}
+    assert old["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {
+        "enable": "on", "detect-multiplier": 3, "min-rx-interval": 300, "min-tx-interval": 300}
     assert "bfd" not in old["router"]
-    assert new["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"profile": "RF-BFD"}
-    assert new["router"]["bfd"] == {"state": "enabled", "profile": {"RF-BFD": {
+    assert new["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"profile": "RF-RAIL-SPINE"}
+    assert new["router"]["bfd"] == {"state": "enabled", "profile": {"RF-RAIL-SPINE": {
         "detect-multiplier": 3, "min-rx-interval": 300, "min-tx-interval": 300}}}
     dev = devices["p1-s1-rail3"]
     quiet = dataclasses.replace(dev, bgp=dataclasses.replace(dev.bgp, peer_groups=tuple(
-        dataclasses.replace(g, bfd=False) for g in dev.bgp.peer_groups)))
+        dataclasses.replace(g, bfd=False, bfd_timers=None) for g in dev.bgp.peer_groups)))
     assert _at(quiet, "5.14")["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"]["bfd"] == {"enable": "off"}
     off = _at(quiet, "5.15")
     assert "bfd" not in off["vrf"]["default"]["router"]["bgp"]["peer-group"]["SPINES"] and "bfd" not in off["router"]

@@ -312,7 +312,9 @@ def test_multi_rail_port_channel(configs: dict[str, str]) -> None:
     text = configs["p2-s1-rail0-1-2-3"]
     assert stanza(text, "interface port-channel33") == [
         "interface port-channel33", "  description p2-spine1 pc1", "  mtu 9216", "  no switchport",
-        "  ip address 10.4.64.1/31", "  no ip redirects", "  lacp min-links 2", "  no shutdown"]
+        "  ip address 10.4.64.1/31", "  no ip redirects",
+        # the bundle carries the rail_spine session: the fabric-wide 300 ms x 3 (no bfd_timers in the inventory)
+        "  bfd interval 300 min_rx 300 multiplier 3", "  lacp min-links 2", "  no shutdown"]
     for member in ("Ethernet1/33", "Ethernet1/34"):
         block = stanza(text, f"interface {member}")
         assert block[4:6] == ["  no switchport", "  channel-group 33 mode active"]

@@ -132,7 +132,7 @@ def test_frr_conf_neighbors_per_device(rail0: DeviceConfig) -> None:
     assert text.count(line) == 1
     assert other_text == text.replace(line, " neighbor 10.4.0.0 description p1-spine1 Ethernet9\n")
     # the peer group's own lines come before its neighbors, the address family after them
-    assert " neighbor SPINES bfd\n neighbor 10.4.0.0 peer-group SPINES\n" in text
+    assert " neighbor SPINES bfd profile RF-RAIL-SPINE\n neighbor 10.4.0.0 peer-group SPINES\n" in text
     assert text.index(line) < text.index(" address-family ipv4 unicast\n")
 
 

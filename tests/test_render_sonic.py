@@ -221,7 +221,7 @@ def test_frr_rail_switch_bgp(rendered: dict[str, dict[str, str]]) -> None:
     assert " no bgp ebgp-requires-policy" in lines
     assert "  aggregate-address 172.16.64.0/22 summary-only" in lines
     assert " neighbor SPINES remote-as 4200001002" in lines
-    assert " neighbor SPINES bfd" in lines
+    assert " neighbor SPINES bfd profile RF-RAIL-SPINE" in lines  # tier rail_spine, the fabric-wide 300 ms x 3
     assert "  maximum-paths 64" in lines
     # one session per port-channel: 16, at the spine (even) end of each /31
     members = [ln.split()[1] for ln in lines if ln.endswith(" peer-group SPINES")]

@@ -97,6 +97,8 @@ def _neighbors(dev: DeviceConfig, ix: FabricIndex) -> list[dict[str, Any]]:
             out.append({"address": n.ip, "remote_as": n.remote_as, "local_address": n.local_ip,
                         "interface": ix.owners.get(n.local_ip, ("", ""))[1], "peer_device": peer,
                         "peer_interface": peer_if, "peer_group": g.name, "bfd": g.bfd,
+                        "bfd_timers": {"interval_ms": g.bfd_timers.interval_ms, "multiplier": g.bfd_timers.multiplier}
+                        if g.bfd_timers is not None else None,
                         "type": "ibgp" if g.name == MLAG_PEER_GROUP or n.remote_as == dev.bgp.asn else "ebgp"})
     return sorted(out, key=lambda x: order_key(x["address"]))
 

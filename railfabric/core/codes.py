@@ -361,6 +361,29 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "and every later check runs on the rest, so all findings come at once. A device override or cable that names "
      "a switch or host of a left-out item is folded under the error that left it out (root cause first). Nothing "
      "is rendered while any error remains."),
+    # --- BGP session options (issue 30): BFD timers per session tier (BFD001-BFD009), session keys (AUTH001-AUTH009,
+    # PLAT046-PLAT052); railfabric/checks/rules/session_rules.py
+    ("BFD001", "bfd-interval-out-of-range", "A BFD interval the platform of a tier's switches cannot run",
+     "routing.bfd_timers (or its tiers.<tier>) sets the transmit/receive interval every switch of the tier "
+     "configures; each platform documents its own range for the form railfabric writes (NX-OS interface timers "
+     "50-999 ms, FRR profiles 10-60000 ms, ...: railfabric/platforms/<name>.py). Rather than render a line the "
+     "switch refuses, or let one end of a session run other timers than the other, the inventory is refused."),
+    ("BFD002", "bfd-multiplier-out-of-range", "A BFD detect multiplier the platform of a tier's switches cannot run",
+     "As BFD001, for the detect multiplier (EOS 3-50, NX-OS 1-50, FRR and NVUE 2-255, Junos 1-255)."),
+    ("BFD003", "bfd-timers-without-bfd", "BFD timers set while BFD is off",
+     "routing.bfd is false, so no session runs BFD and routing.bfd_timers would change nothing: turn BFD on or "
+     "remove the timers."),
+    ("BFD004", "bfd-tier-without-sessions", "BFD timers of a session tier the fabric has no session of",
+     "The tier's timers apply to nothing (no super-spines for spine_super_spine, no MLAG pair for mlag_peer): a "
+     "warning, since a fabric-wide policy may name every tier."),
+    ("AUTH001", "key-tier-without-sessions", "A session key of a tier the fabric has no session of",
+     "routing.authentication names a tier no BGP session of this fabric belongs to, so the key is rendered nowhere: "
+     "a warning, since a fabric-wide policy may name every tier."),
+    ("PLAT046", "tcp-ao-not-expressible", "TCP-AO on a platform without a TCP-AO form",
+     "routing.authentication.<tier>.algorithm: tcp-ao (RFC 5925) needs both ends of every session of the tier to "
+     "speak it. railfabric renders it on EOS (shared-secret profiles) and Junos (key chains with algorithm ao); "
+     "FRR 8.4 (SONiC), NVUE and NX-OS have no form railfabric could verify, so the tier is refused rather than "
+     "rendered without its key. Use md5 for that tier, or move the tier's switches to a platform with TCP-AO."),
     # --- per-device pins of the address plan (PIN001-PIN009): railfabric/checks/rules/pin_rules.py
     ("PIN001", "loopback-pin-clash", "A pinned loopback is another switch's loopback",
      "devices.<name>.loopback replaces one switch's computed loopback; another switch (pinned or computed) with the "

@@ -25,9 +25,11 @@ from railfabric.device.qos import Qos, build_qos
 from railfabric.device.raw import raw_of
 from railfabric.device.release import release_of
 from railfabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
+from railfabric.device.sessions import TierOptions, session_options
 from railfabric.device.system import System, system_template, with_address
 from railfabric.device.vlans import build_vlans
 from railfabric.inventory.intent import Inventory
+from railfabric.inventory.intent_routing import SessionTier
 from railfabric.plan.allocate import Plan
 from railfabric.plan.drain import PREPEND_PLAN, DrainPlan, drain_plan
 from railfabric.plan.mtu import switch_mtu
@@ -47,10 +49,12 @@ class Shared:
     min_links: dict[int | None, int | None] = field(default_factory=dict)
     systems: dict[tuple[str | None, str], System] = field(default_factory=dict)
     drain: DrainPlan = PREPEND_PLAN  # the fabric's drain, decided in build_devices
+    sessions: dict[SessionTier, TierOptions] = field(default_factory=dict)  # BFD timers and key per session tier
 
     @classmethod
     def of(cls, inv: Inventory, plan: Plan) -> Shared:
-        return cls(build_qos(inv), ntoa(plan.management_gateway))  # the gateway is decided once, in allocate
+        # the gateway is decided once, in allocate
+        return cls(build_qos(inv), ntoa(plan.management_gateway), sessions=session_options(inv.routing))
 
     def min_links_of(self, inv: Inventory, pod: int | None) -> int | None:
         if pod not in self.min_links:
@@ -122,7 +126,7 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
             (aton(mlag.peer_ip), Neighbor(mlag.peer_ip, plan.asn[sw.name], mlag.peer, mlag.local_ip)))
     loopback = ntoa(plan.loopback[sw.name])
     router_id = ntoa(plan.router_id[sw.name])
-    groups = peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd)
+    groups = peer_groups_keyed(sw.role, found.neighbors, inv.routing.bfd, shared.sessions)
     bgp = build_bgp(plan.asn[sw.name], loopback, groups, aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans),
                     inv.routing.ecmp.width, traits.multipath_relax, router_id,
                     gshut_receipt(shared.drain, traits, [g.name for g in groups]))

@@ -14,9 +14,12 @@ from operator import attrgetter, itemgetter
 from railfabric.core.address import Prefix, aton, range_prefixes, size
 from railfabric.device.drain import GshutReceipt
 from railfabric.device.mlag import MLAG_PEER_GROUP
+from railfabric.device.sessions import SessionKey, SessionTimers, TierOptions
 from railfabric.inventory.intent import Inventory
+from railfabric.inventory.intent_routing import SessionTier
 from railfabric.plan.allocate import Plan
 from railfabric.topology import Role, Switch
+from railfabric.topology.tiers import TIERS
 
 PL_REDISTRIBUTE = "PL-LOOPBACK-RAILS"
 RM_REDISTRIBUTE = "RM-CONN-TO-BGP"
@@ -52,6 +55,10 @@ class PeerGroup:
     description: str
     neighbors: tuple[Neighbor, ...]
     next_hop_self: bool = False  # iBGP to the MLAG peer
+    # session options (railfabric/device/sessions.py): the tier, its BFD timers (None: BFD off) and its key
+    tier: str = ""
+    bfd_timers: SessionTimers | None = None
+    key: SessionKey | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,22 @@ class Bgp:
     # graceful shutdown (drain30): the inbound policy lowering LOCAL_PREF of routes carrying 65535:0
     # (railfabric/device/drain.py); None when the fabric drains by AS-path prepend or the platform receives by itself
     gshut: GshutReceipt | None = None
+
+    @property
+    def bfd_profiles(self) -> tuple[SessionTimers, ...]:
+        """The BFD timers of its peer groups, each once, in group order (FRR and NVUE 5.15+ define a profile per
+        tier)."""
+        return tuple(dict.fromkeys(g.bfd_timers for g in self.peer_groups if g.bfd_timers is not None))
+
+    @property
+    def keys(self) -> tuple[SessionKey, ...]:
+        """The keys of its peer groups, each once, in group order (EOS shared-secret profiles, Junos key chains)."""
+        return tuple(dict.fromkeys(g.key for g in self.peer_groups if g.key is not None))
+
+    @property
+    def ao_keys(self) -> tuple[SessionKey, ...]:
+        """The TCP-AO keys among them (EOS shared-secret profiles, Junos key chains)."""
+        return tuple(k for k in self.keys if k.algorithm == "tcp-ao")
 
 
 def group_of(mine: Role, peer: Role) -> str:
@@ -94,14 +117,15 @@ def aggregates_of(inv: Inventory, plan: Plan, sw: Switch) -> tuple[str, ...]:
     return ()
 
 
-def peer_groups(role: Role, neighbors: Mapping[str, Sequence[Neighbor]], bfd: bool) -> tuple[PeerGroup, ...]:
+def peer_groups(role: Role, neighbors: Mapping[str, Sequence[Neighbor]], bfd: bool,
+                options: Mapping[SessionTier, TierOptions] | None = None) -> tuple[PeerGroup, ...]:
     """The switch's peer groups: super-spine groups first, then by name; neighbors by address; remote-as on the group
-    when every neighbor shares it."""
-    return peer_groups_keyed(role, {g: [(aton(n.ip), n) for n in ns] for g, ns in neighbors.items()}, bfd)
+    when every neighbor shares it; each group with its tier's session options (sessions.session_options)."""
+    return peer_groups_keyed(role, {g: [(aton(n.ip), n) for n in ns] for g, ns in neighbors.items()}, bfd, options)
 
 
 def peer_groups_keyed(role: Role, neighbors: Mapping[str, Sequence[tuple[int, Neighbor]]],
-                      bfd: bool) -> tuple[PeerGroup, ...]:
+                      bfd: bool, options: Mapping[SessionTier, TierOptions] | None = None) -> tuple[PeerGroup, ...]:
     """peer_groups, each neighbor given with its address as an int (the link walk has it: no address is parsed
     back from its text)."""
     groups = []
@@ -109,15 +133,21 @@ def peer_groups_keyed(role: Role, neighbors: Mapping[str, Sequence[tuple[int, Ne
         nbrs = tuple(map(_second, sorted(neighbors[name], key=_first)))
         asns = set(map(_remote_as, nbrs))
         desc = _DESCRIPTIONS[(name, role)]
+        tier = _TIER_OF[(name, role)]
+        opt = options.get(tier) if options is not None else None
         groups.append(PeerGroup(name, asns.pop() if len(asns) == 1 else None, bfd, desc, nbrs,
-                                next_hop_self=name == MLAG_PEER_GROUP))
+                                next_hop_self=name == MLAG_PEER_GROUP, tier=tier.value,
+                                bfd_timers=opt.timers if opt is not None and bfd else None,
+                                key=opt.key if opt is not None else None))
     return tuple(groups)
 
 
 _first, _second, _remote_as = itemgetter(0), itemgetter(1), attrgetter("remote_as")
 _DESCRIPTIONS: dict[tuple[str, Role], str] = {}  # (peer group, my role) → its description: the first in GROUPS
+_TIER_OF: dict[tuple[str, Role], SessionTier] = {}  # (peer group, my role) → its session tier (sessions.TIERS)
 for (_mine, _peer), (_group, _desc) in GROUPS.items():
     _DESCRIPTIONS.setdefault((_group, _mine), _desc)
+    _TIER_OF.setdefault((_group, _mine), TIERS[(_mine, _peer)])
 
 
 def build_bgp(asn: int, loopback: str, groups: tuple[PeerGroup, ...], aggregates: tuple[str, ...],

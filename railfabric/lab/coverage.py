@@ -26,6 +26,7 @@ HOST_CATEGORIES = ("host-interfaces", "host-rules", "host-egress", "host-pings",
 # why a category that ran checked nothing: the plan gives it nothing in this lab
 _PLAN_EMPTY = {
     "bfd": "the plan enables BFD on none of the sessions in the lab",
+    "bfd-timers": "the plan enables BFD on none of the sessions in the lab",
     "rail-routes": "the plan gives no rail switch of the lab a route to another rail switch's prefix",
     "other-routes": "the plan gives no switch of the lab a BGP route to a loopback or a spine",
     "absent": "the plan suppresses no prefix and reaches every prefix of the lab from every switch",

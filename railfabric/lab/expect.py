@@ -30,6 +30,8 @@ class Session:
     z_as: int
     bfd: bool
     unnumbered: bool = False  # a_ip / z_ip are interfaces: each end's FRR names the peer by its own interface
+    bfd_interval: int = 0  # the planned BFD transmit/receive interval (ms) of the session's tier; 0: none planned
+    bfd_multiplier: int = 0
 
     @property
     def label(self) -> str:
@@ -115,8 +117,10 @@ def expected(spec: LabSpec) -> Expected:
                 key = frozenset(((name, me), (peer, you)))
                 if key not in sessions:
                     a, z = sorted(((name, me), (peer, you)))
+                    t = g.bfd_timers
                     sessions[key] = Session(a[0], a[1], z[0], z[1], devices[a[0]].bgp.asn, devices[z[0]].bgp.asn,
-                                            g.bfd, bool(n.interface))
+                                            g.bfd, bool(n.interface), bfd_interval=t.interval_ms if t else 0,
+                                            bfd_multiplier=t.multiplier if t else 0)
     asn = {name: devices[name].bgp.asn for name in lab}
     origin: dict[str, set[str]] = {}
     aggs: dict[str, list[str]] = {}

@@ -48,6 +48,7 @@ FAULTS = {
     "summary": "dropped summary-only: `summary-only` removed from one rail switch's aggregate-address",
     "mtu": "MTU mismatch: one end of one fabric link left at SONiC's default 9100 instead of the planned MTU",
     "host-policy": "broken host policy routing: one `ip rule from <NIC address>` deleted in one host namespace",
+    "auth": "wrong session key: one end of one BGP session of a rail switch gets another TCP MD5 password",
 }
 
 

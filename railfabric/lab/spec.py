@@ -1,14 +1,21 @@
 """The lab's whole specification for one run: build_spec assembles the switches, links and device models
 (railfabric.lab.model's records), adds the GPU hosts (railfabric.lab.hosts) and injects the faults asked for; no side
-effects."""
+effects.
+
+The lab has no vault: each `%%vault.NAME%%` placeholder of a rendered frr.conf (the BGP session keys of
+routing.authentication) becomes a value made for the run from NAME (lab_secret), the same in every switch of the run,
+so both ends of a session share their tier's key as the push would give them; `--fault auth` then gives one end of
+one session another key."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 
 from railfabric.configs.render import render_device
-from railfabric.device import Interface, build_devices
+from railfabric.device import Interface, Neighbor, build_devices
+from railfabric.inventory.intent_system import PLACEHOLDER_RE
 from railfabric.lab.hosts import add_hosts, inject_host_policy
 from railfabric.lab.model import (
     FAULTS,
@@ -54,7 +61,7 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     for name in selected:
         d = devices[name]
         svis = tuple(Svi(f"Vlan{v.id}", v.gateway, v.prefix, v.mtu, v.rail) for v in d.vlans)
-        nodes[name] = LabNode(name, ns_name(name, run), d, render_device(d)["frr.conf"], svis)
+        nodes[name] = LabNode(name, ns_name(name, run), d, with_lab_secrets(render_device(d)["frr.conf"], run), svis)
 
     by_port: dict[tuple[str, int, int], Interface] = {}
     for name in selected:
@@ -91,6 +98,16 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     return spec
 
 
+def lab_secret(run: str, name: str) -> str:
+    """The lab's value of vault variable `name` in run `run`: 24 hex digits, the same wherever the run needs it."""
+    return "rflab" + hashlib.sha256(f"{run}/{name}".encode()).hexdigest()[:24]
+
+
+def with_lab_secrets(text: str, run: str) -> str:
+    """`text` with each vault placeholder replaced by the run's lab value of its variable."""
+    return PLACEHOLDER_RE.sub(lambda m: lab_secret(run, m.group(1)), text)
+
+
 # --------------------------------------------------------------------------- faults
 
 
@@ -113,6 +130,8 @@ def _inject(spec: LabSpec, kind: str) -> None:
         node.frr_conf = text
         spec.faults.append(Fault(kind, node.name, f"`router bgp {asn}` → `router bgp {asn + 1}`",
                                  (node.name, *_advertised(node))))
+    elif kind == "auth":
+        spec.faults.append(_wrong_key(spec, rails))
     elif kind == "summary":
         agg = [n for n in rails if n.device.bgp.aggregates and _peers_in_lab(spec, n)]
         if not agg:
@@ -132,6 +151,46 @@ def _inject(spec: LabSpec, kind: str) -> None:
         spec.faults.append(Fault(kind, f"{ln.a.node}:{ln.a.ifname}",
                                  f"MTU {bad} instead of {ln.a.mtu} (peer {ln.z.node}:{ln.z.ifname} keeps {ln.z.mtu})",
                                  (f"{ln.a.node}:{ln.a.ifname}-", f"{ln.a.node}: {ln.a.ifname} ", f"{ln.a.node} Vlan")))
+
+
+def _wrong_key(spec: LabSpec, rails: list[LabNode]) -> Fault:
+    """One end of one session (the first rail switch's first neighbour in the lab) gets a TCP MD5 password of its own
+    (`neighbor <peer> password ...` overrides its peer group's; an unnumbered session's peer is its interface): with
+    a key on the tier it differs from the peer's, without one the peer has none; either way TCP MD5 (RFC 2385) drops
+    every segment and the session stays down."""
+    for node in rails:
+        for g in node.device.bgp.peer_groups:
+            for n in g.neighbors:
+                ends = _session_ends(spec, node, n)
+                if ends is None:
+                    continue
+                who, line, label, peer = ends
+                assert node.frr_conf.count(line) == 1, (node.name, line)
+                wrong = lab_secret(spec.run, "fault-auth")
+                node.frr_conf = node.frr_conf.replace(line, f"{line} neighbor {who} password {wrong}\n")
+                had = f"its peer group's key ({g.key.vault})" if g.key is not None else "no key at the peer"
+                ends_named = (f"{node.name} {who}:", f"{peer} {n.peer_interface}:") if n.interface else ()
+                return Fault("auth", f"{node.name}:neighbor {who}", f"`neighbor {who} password` of its own, "
+                             f"{peer} keeps {had}", (label, f"{node.name}: ", *ends_named, *_advertised(node)))
+    raise LabError("fault auth: no rail switch with a BGP session inside the lab")
+
+
+def _session_ends(spec: LabSpec, node: LabNode, n: Neighbor) -> tuple[str, str, str, str] | None:
+    """(how node's frr.conf names the peer, its peer-group line, the session's label as the lab's checks write it,
+    the peer device) for a neighbour whose other end is in the lab; None otherwise."""
+    group = next(g.name for g in node.device.bgp.peer_groups if n in g.neighbors)
+    if n.interface:  # unnumbered: each end names the session by its own interface (expect.py)
+        if n.peer not in spec.nodes:
+            return None
+        a, z = sorted(((node.name, n.interface), (n.peer, n.peer_interface)))
+        return (n.interface, f" neighbor {n.interface} interface peer-group {group}\n",
+                f"{a[0]} {a[1]} <-> {z[0]} {z[1]}", n.peer)
+    peer = next((name for name, other in spec.nodes.items() for g in other.device.bgp.peer_groups
+                 for m in g.neighbors if m.local_ip == n.ip), None)
+    if peer is None:
+        return None
+    a, z = sorted(((node.name, n.local_ip), (peer, n.ip)))
+    return n.ip, f" neighbor {n.ip} peer-group {group}\n", f"{a[0]} {a[1]} <-> {z[0]} {z[1]}", peer
 
 
 def _advertised(node: LabNode) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from railfabric.lab.expect import Expected, Ping
+from railfabric.lab.expect import Expected, Ping, Session
 from railfabric.lab.model import LabNode, LabSpec
 
 CATEGORIES = (
@@ -20,6 +20,7 @@ CATEGORIES = (
     ("asn", "local ASN as planned"),
     ("sessions", "BGP sessions Established, remote AS as planned"),
     ("bfd", "BFD sessions up at both ends"),
+    ("bfd-timers", "BFD timers FRR runs as planned (interval, multiplier)"),
     ("link-local", "unnumbered: BGP peer = fe80:: of planned interface"),
     ("rail-routes", "rail prefixes at rail switches, ECMP as planned"),
     ("other-routes", "other routes (loopbacks, spines, super-spines)"),
@@ -104,11 +105,22 @@ def observe_all(spec: LabSpec, vtysh: Vtysh, pool: ThreadPoolExecutor) -> dict[s
     return dict(zip((n.name for n in nodes), pool.map(lambda n: observe(n, vtysh), nodes), strict=True))
 
 
+def bfd_timers_seen(peer: dict, s: Session, node: str, peer_ip: str) -> tuple[bool, str]:
+    """Whether the BFD peer FRR shows (`show bfd peers json`: receive-interval, transmit-interval, detect-multiplier,
+    the local side's, in ms) runs the session's planned timers, and the mismatch text naming the session."""
+    got = (peer.get("receive-interval"), peer.get("transmit-interval"), peer.get("detect-multiplier"))
+    want = (s.bfd_interval, s.bfd_interval, s.bfd_multiplier)
+    shown = "/".join("?" if v is None else str(v) for v in got) if peer else "no BFD peer"
+    return got == want, (f"{s.label}: BFD at {node} toward {peer_ip} rx/tx/multiplier {shown}, plan "
+                         f"{want[0]}/{want[1]}/{want[2]}")
+
+
 def control_plane(spec: LabSpec, exp: Expected, obs: dict[str, Observed],
                   reasons: dict[tuple[str, str], str] | None = None) -> dict[str, Check]:
     """ASN, sessions, BFD and routing tables against the plan. `reasons`: (node, peer ip) → why a session is down."""
     reasons = reasons or {}
-    checks = {k: Check() for k in ("asn", "sessions", "bfd", "rail-routes", "other-routes", "absent", "unexpected")}
+    checks = {k: Check() for k in ("asn", "sessions", "bfd", "bfd-timers", "rail-routes", "other-routes", "absent",
+                                   "unexpected")}
     peers: dict[str, dict] = {}
     bfd: dict[str, dict] = {}
     bfd_if: dict[str, dict] = {}  # link-local BFD peers by interface (unnumbered sessions)
@@ -139,6 +151,11 @@ def control_plane(spec: LabSpec, exp: Expected, obs: dict[str, Observed],
             st = [(bfd_if if s.unnumbered else bfd)[node].get(s.peer_key(node), {}).get("status", "missing")
                   for node in (s.a, s.z)]
             checks["bfd"].ok(st == ["up", "up"], f"{s.label}: BFD {st[0]} / {st[1]}")
+        if s.bfd and s.bfd_interval:  # the same BFD peer as above, numbered or unnumbered
+            for node in (s.a, s.z):
+                key = s.peer_key(node)
+                checks["bfd-timers"].ok(*bfd_timers_seen((bfd_if if s.unnumbered else bfd)[node].get(key, {}), s,
+                                                         node, key))
     for name, o in obs.items():
         rib = _bgp_rib(o.routes)
         want = exp.routes[name]

@@ -115,6 +115,15 @@ def _bgp_tests(st: State, tag: dict[str, Any]) -> list[dict[str, Any]]:
     return tests
 
 
+def _bfd_intervals(n: dict[str, Any], st: State) -> dict[str, Any]:
+    """One peer of ANTA's VerifyBFDPeersIntervals: tx/rx interval and multiplier in ms as planned for its tier, and the
+    detection time (interval × multiplier)."""
+    t = n["bfd_timers"]
+    return {"peer_address": n["address"], "vrf": st["bgp"]["vrf"], "tx_interval": t["interval_ms"],
+            "rx_interval": t["interval_ms"], "multiplier": t["multiplier"],
+            "detection_time": t["interval_ms"] * t["multiplier"]}
+
+
 def device_catalog(st: State) -> Tests:
     """The ANTA catalog of one EOS switch: module → tests, every test filtered to the device's own tag."""
     tag = {"filters": {"tags": [st["device"]]}}
@@ -129,6 +138,10 @@ def device_catalog(st: State) -> Tests:
     if bfd:
         tests["anta.tests.bfd"] = [{"VerifyBFDSpecificPeers": {"bfd_peers": [
             {"peer_address": n["address"], "vrf": st["bgp"]["vrf"]} for n in bfd], **tag}}]
+        timed = [n for n in bfd if n["bfd_timers"]]
+        if timed:  # the operational timers: both ends run the tier's interval, so they negotiate to it
+            tests["anta.tests.bfd"].append({"VerifyBFDPeersIntervals": {"bfd_peers": [_bfd_intervals(n, st)
+                                                                                      for n in timed], **tag}})
     if st.get("mlag"):
         tests["anta.tests.mlag"] = [{"VerifyMlagStatus": dict(tag)}]
     bgp = _bgp_tests(st, tag)

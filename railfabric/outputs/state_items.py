@@ -139,13 +139,13 @@ _ADDRESS = itemgetter(0)
 
 
 def neighbor_items(dev: DeviceConfig, ix: FabricIndex) -> list[str]:
-    """{"address", "bfd", "interface", "local_address", "peer_device", "peer_group", "peer_interface",
-    "remote_as", "type"} of each BGP neighbour, by address (railfabric.core.address.order_key: 4 bytes, big-endian,
-    compared as the numbers), the device and interface of each address from the index (FabricIndex.ends, in the
-    model's order of neighbours). An unnumbered neighbour (routing.addressing: unnumbered) has empty address and
-    local_address (its interface and the peer's name it) and comes after the numbered ones, by interface. The
-    addresses are written as they are, then searched once for a byte JSON escapes: where one has, the texts are
-    written again with the addresses through orjson."""
+    """{"address", "bfd", "bfd_timers", "interface", "local_address", "peer_device", "peer_group", "peer_interface",
+    "remote_as", "type"} of each BGP neighbour (bfd_timers: its tier's {"interval_ms", "multiplier"}, or null), by
+    address (railfabric.core.address.order_key: 4 bytes, big-endian, compared as the numbers), the device and
+    interface of each address from the index (FabricIndex.ends, in the model's order of neighbours). An unnumbered
+    neighbour (routing.addressing: unnumbered) has empty address and local_address (its interface and the peer's name
+    it) and comes after the numbered ones, by interface. The addresses are written as they are, then searched once
+    for a byte JSON escapes: where one has, the texts are written again with the addresses through orjson."""
     ips: list[str] = []
     local_ips: list[str] = []
     texts = _neighbor_texts(dev, ix, ips, local_ips, escape=False)
@@ -175,6 +175,8 @@ def _neighbor_texts(dev: DeviceConfig, ix: FabricIndex, ips: list[str], local_ip
     k = 0
     for group in dev.bgp.peer_groups:
         name, bfd = q[group.name], "true" if group.bfd else "false"
+        t = group.bfd_timers
+        timers = f'{{"interval_ms":{t.interval_ms},"multiplier":{t.multiplier}}}' if t is not None else "null"
         ibgp = '"ibgp"' if group.name == MLAG_PEER_GROUP else ""
         end = k + len(group.neighbors)
         for n, (peer, peer_if), (_, local_if) in zip(group.neighbors, peers[k:end], locals_[k:end], strict=True):
@@ -184,7 +186,8 @@ def _neighbor_texts(dev: DeviceConfig, ix: FabricIndex, ips: list[str], local_ip
             if escape:
                 ip, local_ip = _inner(ip), _inner(local_ip)
             kind = ibgp or ('"ibgp"' if remote_as == asn else '"ebgp"')
-            texts.append(f'{{"address":"{ip}","bfd":{bfd},"interface":{q[local_if]},"local_address":"{local_ip}",'
+            texts.append(f'{{"address":"{ip}","bfd":{bfd},"bfd_timers":{timers},"interface":{q[local_if]},'
+                         f'"local_address":"{local_ip}",'
                          f'"peer_device":{q[peer]},"peer_group":{name},"peer_interface":{q[peer_if]},'
                          f'"remote_as":{remote_as},"type":{kind}}}')
         k = end

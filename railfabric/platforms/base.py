@@ -95,6 +95,13 @@ class Platform:
     # the switch lowers LOCAL_PREF of received routes carrying 65535:0 by itself, documented as its default (Junos:
     # `graceful-shutdown receiver` on by default): no inbound policy is rendered; False: railfabric renders one
     gshut_receiver_builtin: bool = False
+    # BFD timers and BGP session keys (issue 30, railfabric/device/sessions.py, checked by
+    # railfabric/checks/rules/session_rules.py): the BFD interval range (ms) and detect multiplier range the
+    # platform documents for the form railfabric writes (BFD001/BFD002 outside them), and the session key algorithms
+    # it can express (md5, tcp-ao; PLAT046 for another)
+    bfd_interval_ms: tuple[int, int] = (50, 60000)
+    bfd_multiplier: tuple[int, int] = (3, 50)
+    session_auth: frozenset[str] = frozenset({"md5"})
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

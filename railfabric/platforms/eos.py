@@ -20,6 +20,16 @@ railfabric's inbound route-map: `ip community-list CL-GSHUT permit 65535:0`, `ro
 `set local-preference 0`, `neighbor <group> route-map ... in`. NOT verified: quiescing the System unit inside a
 configuration session that is then committed with a timer, and the community-list's `65535:0` spelling (EOS also names
 it GSHUT).
+
+BFD timers and BGP session keys (issue 30; router bgp): `neighbor <group> bfd` plus `neighbor <group> bfd interval
+<ms> min-rx <ms> multiplier <n>` (the per-neighbor form Arista AVD renders from `peer_groups[].bfd_timers`);
+`neighbor <group> password 0 <key>` (TCP MD5, the key in clear from the vault, like the TACACS+ `key 0`); TCP-AO as
+`management security` / `session shared-secret profile <tier>` / `secret 0 0 <key> receive-lifetime infinite
+transmit-lifetime infinite` and `neighbor <group> password shared-secret profile <tier> algorithm hmac-sha1-96`
+(AVD's eos_cli_config_gen `management_security.shared_secret_profiles` and `router_bgp.peer_groups[].shared_secret`;
+a public EOS 4.28.2F / Junos TCP-AO interop note with `secret 0 7 ...`; EOS needs the multi-agent routing model). NOT
+verified on a switch: the key-id/type order of `secret 0 0`, the BFD ranges (interval 50-60000 ms, multiplier
+3-50, taken from Arista's BFD configuration section as recalled, not found in the library).
 """
 
 from __future__ import annotations
@@ -92,4 +102,8 @@ PLATFORM = Platform(
     # LOCAL_PREF 0 on what it receives. Receipt: railfabric's inbound route-map (EOS's own maintenance receiver
     # route-map is documented in a TOI, not as a default: NOT relied on)
     graceful_shutdown=True,
+    # BFD: interval 50-60000 ms, multiplier 3-50 (NOT verified); TCP MD5 and TCP-AO (shared-secret profiles)
+    bfd_interval_ms=(50, 60000),
+    bfd_multiplier=(3, 50),
+    session_auth=frozenset({"md5", "tcp-ao"}),
 )

@@ -64,6 +64,15 @@ junos.conf between `/* railfabric raw NAME (LEVEL): begin */` and `... end */` c
 delimiter in configuration text: Junos `annotate` reference, 12.3); its braces, `[ ]` lists, quotes and comments
 must close (RAW005). NOT verified on a switch: that `load override` merges a top-level statement written twice (the
 managed `protocols { ... }` and a raw `protocols { ... }`) into one hierarchy.
+
+BFD timers and BGP session keys (issue 30): each BGP group's `bfd-liveness-detection { minimum-interval <ms>;
+multiplier <n>; }` with its tier's timers (it was 1000 ms × 3, the AI JVD's, for every group; minimum-interval 1-
+255000 ms per Juniper's "minimum-interval (BGP BFD Liveness Detection)"; multiplier 1-255); `authentication-key
+"<key>"` for TCP MD5; TCP-AO as `authentication-algorithm ao; authentication-key-chain <tier>` with `security
+authentication-key-chains key-chain <tier> { key 0 { secret; start-time; algorithm ao; ao-attribute { send-id 0;
+recv-id 0; } } }` (a public Junos 20.4 / EOS interop note). NOT verified: the start-time format
+("2020-1-1.00:00:00 +0000"), TCP-AO on Junos OS Evolved for the QFX5240, Juniper's advice on the shortest interval
+for sessions the Routing Engine runs (not distributed to the PFE).
 """
 
 from __future__ import annotations
@@ -137,4 +146,8 @@ PLATFORM = Platform(
     # what it receives; "The graceful shutdown receiver feature is enabled by default" (same page): no policy rendered
     graceful_shutdown=True,
     gshut_receiver_builtin=True,
+    # BFD: minimum-interval 1-255000 ms, multiplier 1-255; TCP MD5 and TCP-AO (key chains)
+    bfd_interval_ms=(1, 255000),
+    bfd_multiplier=(1, 255),
+    session_auth=frozenset({"md5", "tcp-ao"}),
 )

@@ -91,6 +91,13 @@ Raw configuration (`raw:` data, issue 30): merged into the `set` tree of startup
 block's value replaces an earlier one's and railfabric's); checked with NVIDIA's OpenAPI schema of the file's
 release like the rest of the file (`fabric verify`, tests/test_raw.py). NVUE takes no raw text (RAW004): its file is
 data.
+
+BFD timers and BGP session keys (issue 30): up to 5.14 the peer group's `bfd {enable on, detect-multiplier,
+min-rx-interval, min-tx-interval}` (the 5.9-5.14 schemas: 2-255, 50-60000 ms); from 5.15 `router bfd profile
+<tier>` with the same three leaves (the 5.15-5.18 schemas: 1-255, 10-4294967 ms) attached with `peer-group <g> bfd
+profile <tier>`; railfabric's check uses the narrower common range (50-60000 ms, 2-255). `peer-group <g> password
+<key>` (TCP MD5; a string of 1-254 in every release's schema). NVUE has no TCP-AO (no such key in any schema):
+PLAT046. Checked against NVIDIA's schema of every release; NOT run on a switch.
 """
 
 from __future__ import annotations
@@ -189,4 +196,8 @@ PLATFORM = Platform(
     # router.bgp.graceful-shutdown on|off, "GSHUT community announced to all EBGP peers"); receipt: railfabric's
     # inbound route-map (router policy community-list / route-map, peer-group policy inbound route-map: same schema)
     graceful_shutdown=True,
+    # BFD: the 5.9-5.14 schema's range (5.15+ accepts more), TCP MD5 only
+    bfd_interval_ms=(50, 60000),
+    bfd_multiplier=(2, 255),
+    session_auth=frozenset({"md5"}),
 )

@@ -76,6 +76,13 @@ header). `end` and a top-level `exit` are refused (RAW005), as on EOS. NOT verif
 (Nexus 9000 System Management Configuration Guide 10.2(x), "Performing Configuration Replace": the file should be
 a running configuration taken from a switch) diffs a file in which a raw block re-opens a section the managed part
 wrote; raw blocks that add their own sections are the safe form.
+
+BFD timers and BGP session keys (issue 30): BFD timers per routed interface, `bfd interval <ms> min_rx <ms>
+multiplier <n>` (Cisco's OpenConfig BFD example for NX-OS 9.3(5)+ shows this interface form; interval and min_rx
+50-999 ms, multiplier 1-50 as the cisco.nxos nxos_bfd_global module documents them), on each interface of a tier's
+sessions (the template peer keeps `bfd`); `password 0 <key>` in the `template peer` (TCP MD5, type 0 = clear). NOT
+verified: `password 0` inside a template peer (Cisco documents `password [0|3|7]` under a neighbor); NX-OS TCP-AO
+(documented for recent 10.x releases with key chains, not found in the library): refused with PLAT046.
 """
 
 from __future__ import annotations
@@ -165,4 +172,8 @@ PLATFORM = Platform(
     # lowest preference with no policy. NOT verified in Cisco's own configuration guide (not found by the search)
     graceful_shutdown=True,
     gshut_receiver_builtin=True,
+    # BFD: interval/min_rx 50-999 ms, multiplier 1-50 (nxos_bfd_global); TCP MD5 only
+    bfd_interval_ms=(50, 999),
+    bfd_multiplier=(1, 50),
+    session_auth=frozenset({"md5"}),
 )

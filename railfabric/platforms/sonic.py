@@ -28,6 +28,15 @@ Graceful shutdown (drain30, routing.drain): the drain is FRR's `bgp graceful-shu
 receiver `bgp community-list standard CL-GSHUT seq 5 permit graceful-shutdown`, route-map `match community` / `set
 local-preference 0`, `neighbor <group> route-map ... in` (FRR user guide bgp.rst; parsed by FRR 8.4's vtysh and bgpd
 in tests/test_frr_syntax.py and run in the FRR lab, tests/test_lab_drain.py).
+
+BFD timers and BGP session keys (issue 30; frr.conf, FRR 8.4 of SONiC's bgp container): a `bfd` section with one
+`profile <tier>` per session tier (`detect-multiplier`, `receive-interval`, `transmit-interval`) and `neighbor <group>
+bfd profile <tier>` (FRR user guide, bfd.rst "BFD Peer/Profile Configuration" and bgp "neighbor PEER bfd profile
+BFDPROF"); ranges 10-60000 ms and 2-255, checked with FRR 8.4.4's own parser (`vtysh --dryrun`, which refuses
+`receive-interval 9` and `detect-multiplier 1`); `neighbor <group> password <key>` (TCP MD5; FRR bgp.rst). No TCP-AO:
+FRR 8.4's bgpd has no TCP-AO command (and this lab's kernel has CONFIG_TCP_AO off): PLAT046. That SONiC's bgp
+container runs bfdd (the profiles need it) is taken from the FRR lab, which runs zebra, bfdd and bgpd: NOT verified on
+a SONiC image.
 """
 
 from __future__ import annotations
@@ -87,4 +96,8 @@ PLATFORM = Platform(
     # lowers LOCAL_PREF of a received 65535:0 route by itself (measured in the FRR lab, tests/test_lab_drain.py; not
     # found in FRR's documentation), so it is not relied on: the policy keeps it explicit for any FRR a SONiC ships
     graceful_shutdown=True,
+    # BFD profile ranges of FRR 8.4 (vtysh --dryrun), TCP MD5 only
+    bfd_interval_ms=(10, 60000),
+    bfd_multiplier=(2, 255),
+    session_auth=frozenset({"md5"}),
 )

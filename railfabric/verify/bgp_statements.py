@@ -1,22 +1,28 @@
 """BGP neighbour statements as EOS and FRR both write them, read into Neighbor records (the verifier's own parser).
 
 `neighbor X peer group G` (EOS) and `neighbor X peer-group G` (FRR) put a neighbour in a group; `neighbor G peer
-group` / `neighbor G peer-group` declare the group; `remote-as N` and `bfd` apply to a neighbour or to its group, a
-neighbour's own value winning. FRR's unnumbered neighbour `neighbor <ifname> interface peer-group G` (or `... interface
-remote-as N`) is keyed by its interface, marked Neighbor.interface; its later statements name the interface alone.
+group` / `neighbor G peer-group` declare the group; `remote-as N` and `bfd` (FRR also `bfd profile P`) apply to a
+neighbour or to its group, a neighbour's own value winning. The session options: BFD timers as EOS writes them
+(`bfd interval TX min-rx RX multiplier M`) or through an FRR profile (`bfd profile P`, its timers from the `bfd`
+section: `profiles`), and the key: `password [0] KEY` (TCP MD5) or EOS's `password shared-secret profile P algorithm
+A` (TCP-AO, the profile's secret from `management security`: `secrets`). FRR's unnumbered neighbour `neighbor <ifname>
+interface peer-group G` (or `... interface remote-as N`) is keyed by its interface, marked Neighbor.interface; its
+later statements name the interface alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from railfabric.verify.model import Neighbor
 
+_EOS_TIMERS = re.compile(r"bfd interval (\d+) min-rx (\d+) multiplier (\d+)")
 _ADDRESS = re.compile(r"[\d.]+|[0-9a-fA-F:]+:[0-9a-fA-F:.]*")
 
 
-def neighbors(statements: Iterable[list[str]]) -> dict[str, Neighbor]:
+def neighbors(statements: Iterable[list[str]], profiles: Mapping[str, tuple[int, int, int]] | None = None,
+              secrets: Mapping[str, str] | None = None) -> dict[str, Neighbor]:
     """Neighbour address → Neighbor, from the words of each statement under `router bgp` (others are ignored)."""
     groups: dict[str, dict[str, object]] = {}
     peers: dict[str, dict[str, object]] = {}
@@ -34,13 +40,24 @@ def neighbors(statements: Iterable[list[str]]) -> dict[str, Neighbor]:
             entry["group"] = rest[1]
         elif rest[0] == "remote-as" and len(rest) == 2 and rest[1].isdigit():
             entry["remote_as"] = int(rest[1])
-        elif rest == ["bfd"]:
+        elif rest == ["bfd"] or (rest[:2] == ["bfd", "profile"] and len(rest) == 3):  # FRR: a profile's timers
             entry["bfd"] = True
+            if len(rest) == 3:
+                entry["timers"] = (profiles or {}).get(rest[2])
+        elif (m := _EOS_TIMERS.fullmatch(" ".join(rest))) is not None:
+            entry["timers"] = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        elif rest[:3] == ["password", "shared-secret", "profile"] and len(rest) >= 4:
+            entry["key"] = ("tcp-ao", (secrets or {}).get(rest[3], ""))
+        elif rest[0] == "password" and len(rest) in (2, 3):
+            entry["key"] = ("md5", rest[-1])
     out = {}
     for ip, p in peers.items():
         group = p.get("group")
         g = groups.get(str(group), {})
         remote = p.get("remote_as", g.get("remote_as"))
+        timers, key = p.get("timers", g.get("timers")), p.get("key", g.get("key"))
         out[ip] = Neighbor(ip, remote if isinstance(remote, int) else None, group if isinstance(group, str) else None,
-                           bool(p.get("bfd") or g.get("bfd")), bool(p.get("interface")))
+                           bool(p.get("bfd") or g.get("bfd")), bool(p.get("interface")),
+                           bfd_timers=timers if isinstance(timers, tuple) else None,
+                           key=key if isinstance(key, tuple) else None)
     return out

@@ -4,10 +4,13 @@ loopback, /31 and rail gateway configured where ipplan.csv puts it."""
 
 from __future__ import annotations
 
+import re
+
 from railfabric.verify.inputs import Plan
 from railfabric.verify.model import Failure, Neighbor, ObservedDevice
 
 PLANNED_PURPOSES = ("loopback", "p2p", "rail-gateway")
+PLACEHOLDER = re.compile(r"%%vault\.([a-z_][a-z0-9_]{0,47})%%")  # the vault placeholder (intent_system.py)
 
 
 class ControlChecks:
@@ -74,6 +77,11 @@ class ControlChecks:
                 if p.bfd != n.bfd:
                     self.fail("bgp", dev, subject, f"BFD {'on' if p.bfd else 'off'} as on {peer_name}",
                               "on" if n.bfd else "off", "bgp")
+                elif p.bfd and p.bfd_timers != n.bfd_timers:
+                    self.fail("bgp", dev, subject, f"BFD timers {_timers(p.bfd_timers)} as on {peer_name}",
+                              _timers(n.bfd_timers), "bgp")
+                if p.key != n.key:
+                    self.fail("bgp", dev, subject, f"session key {_key(p.key)} as on {peer_name}", _key(n.key), "bgp")
 
     def reverse_unnumbered(self, dev: ObservedDevice, ifname: str, n: Neighbor) -> None:
         """An unnumbered neighbour (named by its interface): the plan's peer at the other end of that interface has
@@ -195,3 +203,15 @@ def interface_addresses(dev: ObservedDevice, name: str) -> list[str]:
             return vlan.svi if vlan else []
     intf = dev.interfaces.get(name)
     return intf.ipv4 if intf else []
+
+
+def _timers(t: tuple[int, int, int] | None) -> str:
+    return f"tx {t[0]} ms / rx {t[1]} ms × {t[2]}" if t is not None else "none configured (the platform's default)"
+
+
+def _key(k: tuple[str, str] | None) -> str:
+    """A session key as a report may show it: its algorithm and vault variable, never a literal key."""
+    if k is None:
+        return "none"
+    m = PLACEHOLDER.fullmatch(k[1])
+    return f"{k[0]} {m.group(1) if m else 'with a literal key (not a vault placeholder)'}"

@@ -64,6 +64,7 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
     dscp_to_tc: dict[int, int] = {}
     tc_to_queue: dict[int, int] = {}
     layer2 = Layer2()
+    secrets = _shared_secrets(tree)  # TCP-AO profiles (management security) come after router bgp in the file
     for top in tree.children:
         t = top.text
         if m := DSCP_MAP.match(t):
@@ -82,7 +83,7 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
         elif m := re.fullmatch(r"ip virtual-router mac-address (\S+)", t):
             layer2.virtual_mac = m.group(1)
         elif m := re.fullmatch(r"router bgp (\d+)", t):
-            dev.bgp = _bgp(int(m.group(1)), top)
+            dev.bgp = _bgp(int(m.group(1)), top, secrets)
         elif t == "management api http-commands":
             _eapi(dev, top)
         elif m := re.match(r"username (\S+)(.*)$", t):
@@ -220,14 +221,29 @@ def _interface(dev: ObservedDevice, ifname: str, node: object, layer2: Layer2) -
     dev.interfaces[ifname] = i
 
 
-def _bgp(asn: int, node: object) -> Bgp:
+def _bgp(asn: int, node: object, secrets: dict[str, str]) -> Bgp:
     bgp = Bgp(asn=asn)
     statements = [ln.split() for ln in _lines(node)]
     for words in statements:
         if words[:1] == ["router-id"] and len(words) == 2:
             bgp.router_id = words[1]
-    bgp.neighbors.update(neighbors(statements))
+    bgp.neighbors.update(neighbors(statements, secrets=secrets))
     return bgp
+
+
+def _shared_secrets(tree: object) -> dict[str, str]:
+    """`management security` / `session shared-secret profile P` / `secret ID TYPE KEY ...`: P → the first KEY."""
+    out: dict[str, str] = {}
+    for top in tree.children:  # type: ignore[attr-defined]
+        if top.text != "management security":
+            continue
+        for prof in top.children:
+            words = prof.text.split()
+            if words[:3] == ["session", "shared-secret", "profile"] and len(words) == 4:
+                keys = [ln.split()[3] for ln in _lines(prof) if ln.startswith("secret ") and len(ln.split()) > 3]
+                if keys:
+                    out[words[3]] = keys[0]
+    return out
 
 
 def _eapi(dev: ObservedDevice, node: object) -> None:

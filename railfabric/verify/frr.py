@@ -61,8 +61,25 @@ def bgp_from_tree(roots: list[Node]) -> Bgp:
     for words in statements:
         if words[:2] == ["bgp", "router-id"] and len(words) == 3:
             bgp.router_id = words[2]
-    bgp.neighbors.update(neighbors(statements))
+    bgp.neighbors.update(neighbors(statements, bfd_profiles(roots)))
     return bgp
+
+
+def bfd_profiles(roots: list[Node]) -> dict[str, tuple[int, int, int]]:
+    """The `bfd` section's profiles: name → (transmit-interval, receive-interval, detect-multiplier), FRR's defaults
+    (300, 300, 3) for what a profile leaves out."""
+    out: dict[str, tuple[int, int, int]] = {}
+    for top in roots:
+        if top.text != "bfd":
+            continue
+        for prof in top.children:
+            words = prof.text.split()
+            if words[:1] != ["profile"] or len(words) != 2:
+                continue
+            values = {w[0]: w[1] for w in (c.text.split() for c in prof.children) if len(w) == 2 and w[1].isdigit()}
+            out[words[1]] = (int(values.get("transmit-interval", 300)), int(values.get("receive-interval", 300)),
+                             int(values.get("detect-multiplier", 3)))
+    return out
 
 
 def read_frr(path: Path, root: Path) -> Bgp:

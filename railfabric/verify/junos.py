@@ -232,14 +232,35 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
         if len(g.words) != 2:
             continue
         group_as = g.value("peer-as") or (asn if g.value("type") == "internal" else None)
-        bfd = g.find("bfd-liveness-detection") is not None
+        liveness = g.find("bfd-liveness-detection")
+        timers = None
+        if liveness is not None:
+            interval, mult = liveness.value("minimum-interval"), liveness.value("multiplier")
+            if interval and mult and interval.isdigit() and mult.isdigit():
+                timers = (int(interval), int(interval), int(mult))
+        key = _session_key(tree, g)
         for n in g.all("neighbor"):
             if len(n.words) < 2:
                 continue
             peer_as = n.value("peer-as") or group_as
             dev.bgp.neighbors[n.words[1]] = Neighbor(
                 n.words[1], int(peer_as) if peer_as and peer_as.isdigit() else None, g.words[1],
-                bfd or n.find("bfd-liveness-detection") is not None)
+                liveness is not None or n.find("bfd-liveness-detection") is not None, bfd_timers=timers, key=key)
+
+
+def _session_key(tree: Node, g: Node) -> tuple[str, str] | None:
+    """A group's key: `authentication-key "K"` (TCP MD5), or `authentication-algorithm ao` with the first key's secret
+    of its `authentication-key-chain` (security authentication-key-chains key-chain C key N secret "K")."""
+    md5 = g.value("authentication-key")
+    if md5:
+        return ("md5", md5.strip('"'))
+    chain = g.value("authentication-key-chain")
+    if g.value("authentication-algorithm") != "ao" or not chain:
+        return None
+    kc = tree.find("security", "authentication-key-chains", f"key-chain {chain}")
+    keys = kc.all("key") if kc is not None else []
+    secret = keys[0].value("secret") if keys else None
+    return ("tcp-ao", (secret or "").strip('"'))
 
 
 def _mclag(dev: ObservedDevice, tree: Node) -> None:

@@ -87,6 +87,9 @@ class Neighbor:
     peer_group: str | None
     bfd: bool
     interface: bool = False  # unnumbered (routing.addressing: unnumbered): a session over the interface's link-local
+    # the BFD timers the session runs (transmit ms, receive ms, multiplier) as configured; None: none configured
+    bfd_timers: tuple[int, int, int] | None = None
+    key: tuple[str, str] | None = None  # (md5 | tcp-ao, the key as written: a vault placeholder); None: no key
 
 
 @dataclass(slots=True)

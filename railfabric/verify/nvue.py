@@ -116,6 +116,15 @@ def _bfd_on(node: dict, profiles: set[str]) -> bool:
     return _switched(b) or b.get("profile") in profiles
 
 
+def _timers(node: dict, profiles: dict) -> tuple[int, int, int] | None:
+    """A neighbour's or peer group's BFD timers (transmit, receive, multiplier): its own leaves (to 5.14) or its
+    profile's (5.15+); None when neither says them."""
+    b = _dict(node.get("bfd"))
+    src = _dict(profiles.get(b.get("profile"))) if b.get("profile") is not None else b
+    tx, rx, mult = (src.get("min-tx-interval"), src.get("min-rx-interval"), src.get("detect-multiplier"))
+    return (tx, rx, mult) if isinstance(tx, int) and isinstance(rx, int) and isinstance(mult, int) else None
+
+
 def _bgp(router: dict, vrf: dict) -> Bgp:
     top = _dict(router.get("bgp"))
     asn = top.get("autonomous-system")
@@ -124,14 +133,18 @@ def _bgp(router: dict, vrf: dict) -> Bgp:
     groups = _dict(body.get("peer-group"))
     router_bfd = _dict(router.get("bfd"))
     profiles = set(_dict(router_bfd.get("profile"))) if _switched(router_bfd) else set()
+    bodies = {k: _dict(v) for k, v in _dict(router_bfd.get("profile")).items()}
     for ip, n in _dict(body.get("neighbor")).items():
         n = _dict(n)
         group = n.get("peer-group")
         g = _dict(groups.get(group)) if group else {}
         remote = n.get("remote-as", g.get("remote-as"))
         bfd = _bfd_on(n, profiles) or _bfd_on(g, profiles)
+        timers = _timers(n, bodies) or _timers(g, bodies)
+        password = n.get("password", g.get("password"))
         bgp.neighbors[str(ip)] = Neighbor(str(ip), int(str(remote)) if str(remote).isdigit() else None, group, bfd,
-                                          n.get("type") == "unnumbered")
+                                          n.get("type") == "unnumbered", bfd_timers=timers,
+                                          key=("md5", str(password)) if password not in (None, "none") else None)
     return bgp
 
 

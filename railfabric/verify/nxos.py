@@ -25,6 +25,8 @@ no-drop classes (nothing per port to read): Buffers.managed is False.
 
 from __future__ import annotations
 
+import dataclasses
+import ipaddress
 import re
 from pathlib import Path
 
@@ -122,6 +124,7 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
     features: set[str] = set()
     ssh_off = False
     nxapi_vrfs: set[str] = set()
+    timers: dict[str, tuple[int, int, int]] = {}  # interface → its `bfd interval TX min_rx RX multiplier M`
     for top in tree.children:
         t = top.text
         if policies.read(t, top):
@@ -136,6 +139,9 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
                 dev.vlans.setdefault(vid, Vlan(vid)).declared = True
         elif t.startswith("interface "):
             _interface(dev, t.split(None, 1)[1], top, qos_input, peer_links)
+            for ln in _lines(top):
+                if m := _BFD_TIMERS.fullmatch(ln.strip()):
+                    timers[t.split(None, 1)[1]] = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
         elif m := re.fullmatch(r"router bgp (\d+)", t):
             dev.bgp = _bgp(int(m.group(1)), top)
         elif m := re.fullmatch(r"vpc domain (\d+)", t):
@@ -146,6 +152,7 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
             role = re.search(r"\brole (\S+)", m.group(2))
             if role or m.group(1) not in dev.mgmt.users:
                 dev.mgmt.users[m.group(1)] = role.group(1) if role else ""
+    _session_timers(dev, timers)
     paused = policies.pause.get(policies.system.get("network-qos", ""), set())
     queuing = policies.system.get("queuing", "")
     for ifname, i in dev.interfaces.items():
@@ -273,6 +280,27 @@ def _interface(dev: ObservedDevice, ifname: str, node: object, qos_input: dict[s
     dev.interfaces[ifname] = i
 
 
+_BFD_TIMERS = re.compile(r"bfd interval (\d+) min_rx (\d+) multiplier (\d+)")
+
+
+def _session_timers(dev: ObservedDevice, timers: dict[str, tuple[int, int, int]]) -> None:
+    """NX-OS sets BFD timers per interface: each BFD neighbour runs those of the interface whose subnet holds it."""
+    nets = [(ipaddress.ip_interface(a).network, t) for name, t in timers.items()
+            for a in _session_addresses(dev, name)]
+    for ip, n in list(dev.bgp.neighbors.items()):
+        hit = next((t for net, t in nets if ipaddress.ip_address(ip) in net), None)
+        if n.bfd and hit is not None:
+            dev.bgp.neighbors[ip] = dataclasses.replace(n, bfd_timers=hit)
+
+
+def _session_addresses(dev: ObservedDevice, name: str) -> list[str]:
+    """The addresses of a routed interface, port-channel or SVI (VlanN: the VLAN's SVI addresses)."""
+    if name in dev.interfaces:
+        return dev.interfaces[name].ipv4
+    vid = name.removeprefix("Vlan")
+    return dev.vlans[int(vid)].svi if name.startswith("Vlan") and vid.isdigit() and int(vid) in dev.vlans else []
+
+
 def _bgp(asn: int, node: object) -> Bgp:
     """NX-OS nests a neighbour's settings under `neighbor A` and a template's under `template peer T`: flattened
     into the `neighbor X ...` statements the shared reader takes (`inherit peer T` = membership of group T)."""
@@ -290,7 +318,7 @@ def _bgp(asn: int, node: object) -> Bgp:
                 w = sub.split()
                 if w[:2] == ["inherit", "peer"] and len(w) == 3:
                     statements.append(["neighbor", who, "peer-group", w[2]])
-                elif w[:1] == ["remote-as"] or w == ["bfd"]:
+                elif w[:1] in (["remote-as"], ["password"]) or w == ["bfd"]:
                     statements.append(["neighbor", who, *w])
     bgp.neighbors.update(neighbors(statements))
     return bgp

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from railfabric.checks.rules.name_rules import case_collisions
 from railfabric.checks.rules.release_rules import check_releases
+from railfabric.checks.rules.session_rules import check_sessions
 from railfabric.checks.rules.uses import Uses, switch_model
 from railfabric.checks.rules.uses import pool as pool_of
 from railfabric.core.address import Prefix, length_for, ntoa, size
@@ -73,6 +74,7 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
     out += _ports_off(inv, topo, src)
     out += _dense_downlinks(inv, topo, src)
     out += check_releases(inv, topo, src)
+    out += check_sessions(inv, topo, src)
     return out
 
 

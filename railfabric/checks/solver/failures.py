@@ -18,6 +18,11 @@ switch) loses the fabric when that switch fails. That is how single-homed rail d
 not an error: the report lists, per segment, the rails each rail switch takes down and the hosts they belong to, and
 `single_homed_findings` words it as FAIL001 (info, one per segment).
 
+Detection: how long after a link or switch failure BGP withdraws its routes. With routing.bfd on it is BFD's detection
+time, interval × multiplier of the session tier the failure hits (routing.bfd_timers, per tier: a rail switch's
+uplinks are rail_spine sessions, a spine's uplinks spine_super_spine), given per failure tier (`detection_ms`) and per
+session tier of the fabric (`detection`); with BFD off, the BGP hold time (the platform's, not planned here).
+
 Summarization (RFC 7938 §8.2): a rail switch aggregates only its own rails' subnets, so its aggregate goes away only
 with the switch itself: no blackhole. A spine advertising its pod's rail block as one aggregate (summary-only,
 `routing.spine_pod_aggregate`) keeps advertising it after losing its link(s) to one rail switch; super-spines and the
@@ -36,7 +41,12 @@ from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
 from railfabric.core.units import format_speed
 from railfabric.inventory.intent import Inventory
+from railfabric.inventory.intent_routing import SessionTier
 from railfabric.topology import LinkRole, Role, Topology
+from railfabric.topology.tiers import LINK_TIERS
+
+# the session tier of a failure tier's uplinks: a rail switch's fabric links, a spine's core links
+_UPLINK_TIER = {Role.RAIL.value: SessionTier.RAIL_SPINE, Role.SPINE.value: SessionTier.SPINE_SUPER_SPINE}
 
 
 def _pct(part: float, whole: float) -> float:
@@ -214,7 +224,29 @@ def _tiers(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]]) -> di
         link_row = _link_failure_row(with_up, hops, {n: planned[n] for n in with_up}, order, width)
         if link_row:
             row["link_failure"] = link_row
+        if inv.routing.bfd:
+            row["detection_ms"] = detection_ms(inv, _UPLINK_TIER[tier])
         out[tier] = row
+    return out
+
+
+def detection_ms(inv: Inventory, tier: SessionTier) -> int:
+    """BFD's detection time of a session tier: its interval × multiplier (the tier's own timers, else the fabric's)."""
+    t = inv.routing.bfd_timers.tiers.get(tier, inv.routing.bfd_timers)
+    return t.interval_ms * t.multiplier
+
+
+def _detection(inv: Inventory, topo: Topology) -> dict:
+    """Per session tier the fabric has (a link carrying one), its BFD timers and detection time; {} with BFD off."""
+    if not inv.routing.bfd:
+        return {}
+    present = {LINK_TIERS[link.role] for link in (*topo.links, *topo.peer_links) if link.role in LINK_TIERS}
+    out = {}
+    for tier in SessionTier:
+        if tier in present:
+            t = inv.routing.bfd_timers.tiers.get(tier, inv.routing.bfd_timers)
+            out[tier.value] = {"interval_ms": t.interval_ms, "multiplier": t.multiplier,
+                               "detection_ms": t.interval_ms * t.multiplier}
     return out
 
 
@@ -333,5 +365,5 @@ def check_failures(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict
     summary, findings = _summarization(inv, topo, src)
     hops = next_hops(inv, topo)
     report = {"tiers": _tiers(inv, topo, hops), "port_channels": _port_channels(inv, topo, hops),
-              "single_homed": connectivity, "summarization": summary}
+              "single_homed": connectivity, "summarization": summary, "detection": _detection(inv, topo)}
     return report, findings

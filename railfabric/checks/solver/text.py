@@ -28,12 +28,19 @@ def report_text(report: dict) -> str:
         lines.append("after one failure (worst case):")
         for tier, t in fail["tiers"].items():
             sw, lk = t["switch_failure"], t["link_failure"]
+            detected = f"; detected in {t['detection_ms']:,} ms (BFD)" if "detection_ms" in t else ""
             lines.append(f"  {tier:<6} switch {sw['failed']} down: {sw['worst_hit']} keeps {sw['left_pct']:g}% of its "
-                         f"uplink, the tier {sw['tier_left_pct']:g}%; link {lk['failed']} down: {lk['left_pct']:g}%")
+                         f"uplink, the tier {sw['tier_left_pct']:g}%; link {lk['failed']} down: {lk['left_pct']:g}%"
+                         f"{detected}")
     for pc in fail.get("port_channels", []):
         lines.append(f"  port-channels of pod {pc['pod']}: {pc['members']} members, min-links {pc['min_links']}: one "
                      f"member down = {pc['member_failure']}; {pc['worst_hit']} keeps {pc['left_pct']:g}% "
                      f"({pc['left_gbps']:,} of {pc['planned_gbps']:,} Gbps)")
+    if "detection" in fail:
+        det = fail["detection"]
+        lines.append("  failure detection: " + ("; ".join(
+            f"{tier} BFD {d['interval_ms']:,} ms × {d['multiplier']} = {d['detection_ms']:,} ms"
+            for tier, d in det.items()) if det else "BFD off: the BGP hold time of each platform"))
     single = fail.get("single_homed")
     if single and single.get("nics"):
         lines.append(f"  single-homed: {single['nics']:,} NICs of {single['hosts']:,} hosts lose their rail when "

@@ -23,8 +23,12 @@ EXPORT_POLICY = "RF-EXPORT"  # what BGP advertises: aggregates, loopback and rai
 ECMP_POLICY = "RF-ECMP"  # forwarding-table export: install every equal-cost path
 # routing-options maximum-ecmp takes one of these (Juniper "maximum-ecmp (routing-options)", Junos 21.1R1+)
 MAXIMUM_ECMP_VALUES = (16, 32, 64, *range(96, 513, 32))
-BFD_INTERVAL_MS = 1000  # Juniper AI JVD leaf config: bfd-liveness-detection minimum-interval 1000 multiplier 3
-BFD_MULTIPLIER = 3
+# BGP session keys (Juniper, BGP group `authentication-key` for TCP MD5; TCP-AO through a key chain of
+# `security authentication-key-chains` with `algorithm ao` and `ao-attribute {send-id; recv-id}`, the group saying
+# `authentication-algorithm ao; authentication-key-chain <chain>`; Junos OS Evolved 22.4+ per Juniper's TCP-AO
+# guide, NOT verified on a switch): key id 0 sends and receives with id 0 (the EOS peer's key id 0), active since
+# a fixed past start-time so the file stays byte-identical; a rotation adds the next key with a later start-time.
+KEY_START = "2020-1-1.00:00:00 +0000"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +83,20 @@ class JGroup:
     neighbors: tuple[JNeighbor, ...]
     neighbor_peer_as: bool = False  # `peer-as` per neighbour: external, neighbours in several ASes
     multiple_as: bool = False  # `multipath multiple-as`: external groups when the fabric load-balances across ASes
+    # BFD timers of the group's tier (railfabric/device/sessions.py): minimum-interval (ms) and multiplier
+    bfd_interval: int = 0
+    bfd_multiplier: int = 0
+    authentication_key: str = ""  # quoted vault placeholder of the tier's TCP MD5 key; "" = none
+    key_chain: str = ""  # the tier's TCP-AO key chain; "" = none
+
+
+@dataclass(frozen=True, slots=True)
+class JKeyChain:
+    """One TCP-AO key chain (security authentication-key-chains), one key (id 0)."""
+
+    name: str
+    secret: str  # quoted vault placeholder
+    start_time: str  # quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +116,7 @@ class JunosView:
     asn: int
     aggregates: tuple[str, ...]
     groups: tuple[JGroup, ...]
-    bfd_interval: int
-    bfd_multiplier: int
+    key_chains: tuple[JKeyChain, ...]
     export_policy: str
     ecmp_policy: str
     prefix_list: str
@@ -139,9 +156,18 @@ def _groups(dev: DeviceConfig) -> tuple[JGroup, ...]:
 
 
 def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
+    t, k = g.bfd_timers, g.key
     return JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
                   tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
-                  neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax)
+                  neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax,
+                  bfd_interval=t.interval_ms if t is not None else 0,
+                  bfd_multiplier=t.multiplier if t is not None else 0,
+                  authentication_key=quoted(k.placeholder) if k is not None and k.algorithm == "md5" else "",
+                  key_chain=k.name if k is not None and k.algorithm == "tcp-ao" else "")
+
+
+def _key_chains(dev: DeviceConfig) -> tuple[JKeyChain, ...]:
+    return tuple(JKeyChain(k.name, quoted(k.placeholder), quoted(KEY_START)) for k in dev.bgp.ao_keys)
 
 
 def maximum_ecmp(width: int) -> int:
@@ -177,8 +203,7 @@ def build_view(dev: DeviceConfig) -> JunosView:
         asn=dev.asn,
         aggregates=dev.bgp.aggregates,
         groups=_groups(dev),
-        bfd_interval=BFD_INTERVAL_MS,
-        bfd_multiplier=BFD_MULTIPLIER,
+        key_chains=_key_chains(dev),
         export_policy=EXPORT_POLICY,
         ecmp_policy=ECMP_POLICY,
         prefix_list=dev.bgp.prefix_list,

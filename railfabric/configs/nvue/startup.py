@@ -25,13 +25,19 @@ from railfabric.platforms.nvue_release import Forms, forms
 OFF = "off"  # `link fec off`: a FEC mode, not a boolean (unchanged in 5.15)
 BRIDGE = "br_default"  # the one VLAN-aware bridge Cumulus creates (NVUE `bridge domain br_default`)
 if TYPE_CHECKING:  # the registry imports this package before the device model exists
-    from railfabric.device import DeviceConfig, Interface
+    from railfabric.device import DeviceConfig, Interface, PeerGroup
+    from railfabric.device.sessions import SessionTimers
 
 Tree = dict[str, Any]
-# the one BFD profile of 5.15+ (Forms.bfd_profile): NVIDIA's defaults, the timers `bfd enable on` runs with before
-# 5.15 (BFD guide 5.15: detect multiplier 3, transmit and receive intervals 300 ms)
-BFD_PROFILE = "RF-BFD"
-BFD_TIMERS: Tree = {"detect-multiplier": 3, "min-rx-interval": 300, "min-tx-interval": 300}
+# BFD timers per session tier (railfabric/device/sessions.py): up to 5.14 on the peer group (`bfd {enable on,
+# detect-multiplier, min-rx-interval, min-tx-interval}`: 2-255 and 50-60000 ms in the schema of 5.9-5.14); from 5.15
+# a `router bfd profile <tier's profile>` with the same three leaves (1-255, 10-4294967 ms in the 5.15-5.18 schema)
+# attached with `peer-group <g> bfd profile <p>` (BFD guide 5.15). The BGP key: `peer-group <g> password <key>` (a
+# string of 1-254 in every release's schema; TCP MD5, NVUE has no TCP-AO: PLAT046).
+
+
+def bfd_leaves(t: SessionTimers) -> Tree:
+    return {"detect-multiplier": t.multiplier, "min-rx-interval": t.interval_ms, "min-tx-interval": t.interval_ms}
 
 
 def breakout_word(mode: str) -> str:
@@ -127,11 +133,13 @@ def policy(dev: DeviceConfig) -> Tree:
     return out
 
 
-def _bfd(f: Forms, on: bool) -> Tree | None:
-    """A peer group's `bfd`: {enable: on|off} up to 5.14; from 5.15 the profile when on, nothing when off."""
+def _bfd(f: Forms, g: PeerGroup) -> Tree | None:
+    """A peer group's `bfd`: {enable: on|off} with its tier's timers up to 5.14; from 5.15 its tier's profile when
+    on, nothing when off."""
+    t = g.bfd_timers
     if f.bfd_profile:
-        return {"profile": BFD_PROFILE} if on else None
-    return f.flag(on)
+        return {"profile": t.profile} if g.bfd and t is not None else None
+    return {**f.flag(g.bfd), **(bfd_leaves(t) if g.bfd and t is not None else {})}
 
 
 def bgp(dev: DeviceConfig) -> Tree:
@@ -141,8 +149,10 @@ def bgp(dev: DeviceConfig) -> Tree:
     neighbors: Tree = {}
     for g in b.peer_groups:
         groups[g.name] = {"description": g.description, "address-family": {"ipv4-unicast": f.flag(True)}}
-        if (bfd := _bfd(f, g.bfd)) is not None:
+        if (bfd := _bfd(f, g)) is not None:
             groups[g.name]["bfd"] = bfd
+        if g.key is not None:
+            groups[g.name]["password"] = g.key.placeholder
         if g.next_hop_self:
             groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
         if b.gshut is not None and g.name in b.gshut.groups:
@@ -169,8 +179,8 @@ def router(dev: DeviceConfig) -> Tree:
         out["adaptive-routing"] = f.flag(True)
     if dev.mlag is not None:  # VRR (the shared rail gateways)
         out["vrr"] = f.flag(True)
-    if f.bfd_profile and any(g.bfd for g in dev.bgp.peer_groups):  # BFD on, its one profile (5.15+)
-        out["bfd"] = {**f.flag(True), "profile": {BFD_PROFILE: dict(BFD_TIMERS)}}
+    if f.bfd_profile and dev.bgp.bfd_profiles:  # BFD on, a profile per session tier (5.15+)
+        out["bfd"] = {**f.flag(True), "profile": {t.profile: bfd_leaves(t) for t in dev.bgp.bfd_profiles}}
     return out
 
 

@@ -17,7 +17,11 @@ Decided here (never in a template):
   pfc-cos <p>`;
 - PFC watchdog: the poll interval and the detection/restoration times as multiples of it (rounded up);
 - BFD: NX-OS's BFD prerequisites ask for ICMP redirects off on BFD interfaces: `no ip redirects` on every routed
-  port and L3 port-channel when BFD is on;
+  port and L3 port-channel when BFD is on; NX-OS sets BFD timers per interface (`bfd interval <ms> min_rx <ms>
+  multiplier <n>`, interval and min_rx 50-999 ms, multiplier 1-50: Cisco's nxos_bfd_global module documents these
+  ranges; the interface form is Cisco's OpenConfig BFD example for NX-OS 9.3(5)+), so each routed interface,
+  L3 port-channel and vPC peer SVI gets the timers of the session tier that runs over it (`bfd_timers`, by the
+  interface's own address = the session's local address);
 - AAA: the server groups of the login order (NX-OS falls back to local accounts when the groups do not answer:
   `aaa authentication login default fallback error local` is its default).
 """
@@ -25,7 +29,8 @@ Decided here (never in a template):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -37,6 +42,7 @@ from railfabric.platforms.nxos import breakout_map
 
 if TYPE_CHECKING:  # the registry imports this module while railfabric.device is importing the registry
     from railfabric.device import DeviceConfig, Interface
+    from railfabric.device.sessions import SessionTimers
 
 ENTRY = "nxos/running-config.j2"
 QOS_IN = "RF-QOS-IN"
@@ -96,6 +102,8 @@ class NxosView:
     login_groups: tuple[str, ...]
     no_redirects: bool  # `no ip redirects` on routed ports: NX-OS BFD needs ICMP redirects off (BFD prerequisites)
     vpc: VpcView | None = None  # vPC domain, HSRP and the L2 port-channels of an MLAG pair (nxos_vpc.py)
+    # interface name → the BFD timers of the session over it (the tier's: railfabric/device/sessions.py)
+    bfd_timers: Mapping[str, SessionTimers] = field(default_factory=dict)
     qos_in: str = QOS_IN
     network_qos_policy: str = NETWORK_QOS
     queuing_out: str = QUEUING_OUT
@@ -133,6 +141,17 @@ def nxos_ports(d: DeviceConfig, vpc: VpcView | None) -> tuple[NxosPort, ...]:
     switchports = vpc.switchports if vpc is not None else {}
     return tuple(NxosPort(i, fec_keyword(i), switchports.get(i.name) if i.mode == "member" else None)
                  for i in d.interfaces)
+
+
+def interface_bfd_timers(d: DeviceConfig, vpc: VpcView | None) -> dict[str, SessionTimers]:
+    """Each routed interface's BFD timers: those of the peer group whose session runs from its address."""
+    by_address = {n.local_ip: g.bfd_timers for g in d.bgp.peer_groups if g.bfd_timers is not None
+                  for n in g.neighbors}
+    named = [(i.name, i.ipv4) for i in d.interfaces] + [(pc.name, pc.ipv4) for pc in d.port_channels]
+    if vpc is not None:
+        named.append((f"Vlan{vpc.peer_vlan}", vpc.local_ip))
+    return {name: by_address[ip.split("/")[0]] for name, ip in named
+            if ip is not None and ip.split("/")[0] in by_address}
 
 
 def build_view(d: DeviceConfig) -> NxosView:
@@ -177,7 +196,7 @@ def build_view(d: DeviceConfig) -> NxosView:
     login_groups = tuple(m for m in d.system.login if m != "local")
     vpc = build_vpc(d)
     return NxosView(tuple(features), breakouts, nxos_ports(d, vpc), qos_classes, network, tuple(queues), wd,
-                    login_groups, d.bfd, vpc)
+                    login_groups, d.bfd, vpc, interface_bfd_timers(d, vpc))
 
 
 def running_config(d: DeviceConfig) -> str:
