@@ -115,6 +115,18 @@ def test_loopback_pin_outside_the_pool_is_a_pin003_warning_and_renders(tmp_path:
     assert not any(f.severity is Severity.ERROR for f in res.findings)
 
 
+def test_pins_on_an_unnumbered_fabric_without_a_link_pool(tmp_path: Path) -> None:
+    """routing.addressing: unnumbered needs no pools.fabric_links (no MLAG pair here): the pin checks compare a pinned
+    loopback with the pools that exist. 10.32.0.5 lies in no remaining pool and outside pools.loopbacks (10.0.0.0/16):
+    PIN003 only (before: an internal error on the missing pool)."""
+    data = base_inventory()
+    data["routing"] = {**data.get("routing", {}), "addressing": "unnumbered"}
+    del data["pools"]["fabric_links"]
+    res = _run(tmp_path, "devices:\n  p1-s1-rail0:\n    loopback: 10.32.0.5\n", data)
+    assert [_where(f) for f in _pin_findings(res)] == [("PIN003", "devices.yml", 3, 15)]
+    assert not any(f.severity is Severity.ERROR for f in res.findings)
+
+
 @pytest.mark.parametrize(("address", "pool"), [("10.32.0.5", "fabric_links"), ("172.16.200.1", "rail_subnets"),
                                                ("192.168.3.3", "management")])
 def test_loopback_pin_in_another_pool_is_pin004(tmp_path: Path, address: str, pool: str) -> None:

@@ -94,8 +94,9 @@ def _addresses(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap, pinne
     out: list[Finding] = []
     loopback_owner = _owners(plan.loopback)
     router_id_owner = _owners(plan.router_id)
-    others = {"fabric_links": Prefix.of(inv.pools.fabric_links), "rail_subnets": Prefix.of(inv.pools.rail_subnets),
-              "management": Prefix.of(inv.pools.management.prefix)}
+    others = {"rail_subnets": Prefix.of(inv.pools.rail_subnets), "management": Prefix.of(inv.pools.management.prefix)}
+    if inv.pools.fabric_links is not None:  # an unnumbered fabric without MLAG pairs may leave it out
+        others["fabric_links"] = Prefix.of(inv.pools.fabric_links)
     loopbacks = Prefix.of(inv.pools.loopbacks)
     for sw in pinned:
         if sw.loopback is not None:
