@@ -4,7 +4,7 @@ override warnings, the hostile inputs, parse-back by `fabric verify` and the ven
 The fabric is tests/test_all_platforms.py's: spine 1 SONiC, spine 2 EOS, and one segment per platform in the
 registry's order (segment 1 EOS, 2 Junos, 3 NVUE, 4 NX-OS, 5 SONiC), each with rail switches p1-sN-rail0 and
 p1-sN-rail1. Every expected line below is written from the blocks of RAW and the placement rules of
-docs/_issue30_raw30.md, not copied from a rendering.
+docs/underlay.md, not copied from a rendering.
 """
 
 from __future__ import annotations

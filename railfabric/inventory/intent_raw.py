@@ -14,7 +14,7 @@ lines) or `data` (SONiC config_db.json tables → keys → fields, NVUE `set` tr
 
 Merge order, most general first: fabric-wide blocks, then role, pod, segment and device blocks (a block's level is
 its most specific selector key), and inside one level the order of the list. Text blocks are placed in that order
-at the platform's raw position (the end of the file, docs/_issue30_raw30.md); data blocks are merged in that order
+at the platform's raw position (the end of the file, docs/underlay.md); data blocks are merged in that order
 into the file's data, a later block's value replacing an earlier one's (and railfabric's own).
 
 Raw text is data, never a template: it reaches the file as a value printed by the template, so `{{ 7*7 }}` stays

@@ -81,7 +81,7 @@ class Platform:
     # address with IPv4 routes over IPv6 next hops (RFC 8950); False: PLAT041 with unnumbered_refusal (the reason)
     bgp_unnumbered: bool = False
     unnumbered_refusal: str = ""
-    # --- raw configuration (issue 30, the escape hatch: railfabric/inventory/intent_raw.py, docs/_issue30_raw30.md)
+    # --- raw configuration (issue 30, the escape hatch: railfabric/inventory/intent_raw.py, docs/underlay.md)
     raw_text_file: str = ""  # the file raw `text` blocks go into; "" = the platform takes no raw text (RAW004)
     raw_data_file: str = ""  # the file raw `data` blocks are merged into; "" = no raw data (RAW004)
     # how raw text is checked (RAW005) and compared with the managed lines (RAW009): "cli" (EOS, NX-OS: indented

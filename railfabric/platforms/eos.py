@@ -95,7 +95,7 @@ PLATFORM = Platform(
     # were not found in Arista's EOS manual here and railfabric does not render them yet: NOT verified
     unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
                         "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
-    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="running-config.cfg", raw_syntax="cli",
     # graceful shutdown (drain30): EOS maintenance mode (`maintenance` / `unit System` / `quiesce`, EOS 4.15.2F+:
     # Arista EOS User Manual "Maintenance Mode"): BGP peers under maintenance get 65535:0 on what the switch sends and

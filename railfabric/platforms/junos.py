@@ -139,7 +139,7 @@ PLATFORM = Platform(
     # setting were not confirmed here: NOT verified
     unnumbered_refusal=("Junos BGP unnumbered is auto-discovered peering (Junos 21.1R1+, Juniper NCE-225) whose "
                         "statements are not confirmed from Juniper's documents here"),
-    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="junos.conf", raw_syntax="junos",
     # graceful shutdown (drain30): `protocols bgp graceful-shutdown sender` (Junos OS 19.1+, CLI reference
     # "graceful-shutdown (Protocols BGP)"): the sender tags what it advertises with 65535:0 and sets LOCAL_PREF 0 on

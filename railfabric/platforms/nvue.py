@@ -190,7 +190,7 @@ PLATFORM = Platform(
     ),
     # BGP unnumbered: `neighbor <swp|bond> type unnumbered` (module docstring)
     bgp_unnumbered=True,
-    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    # raw configuration (issue 30, raw30): docs/underlay.md
     raw_data_file="startup.yaml",
     # graceful shutdown (drain30): `nv set router bgp graceful-shutdown on` (NVUE schema of every release 5.0-5.18:
     # router.bgp.graceful-shutdown on|off, "GSHUT community announced to all EBGP peers"); receipt: railfabric's

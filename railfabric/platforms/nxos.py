@@ -164,7 +164,7 @@ PLATFORM = Platform(
     # use-bia`) was not found in Cisco's NX-OS unicast routing configuration guide here: NOT verified
     unnumbered_refusal=("the NX-OS interface-peering forms (`neighbor <Ethernet>` with an IPv6 link-local address "
                         "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
-    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="running-config.cfg", raw_syntax="cli",
     # graceful shutdown (drain30): `graceful-shutdown activate` under `router bgp` (cisco.nxos bgp_global parser,
     # rm_templates: "graceful-shutdown activate [route-map M]"); receipt: NX-OS `graceful-shutdown aware` is the

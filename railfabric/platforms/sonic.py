@@ -89,7 +89,7 @@ PLATFORM = Platform(
     # BGP unnumbered: frr.conf `neighbor <if> interface peer-group <G>` (railfabric/configs/sonic/frr.py) and
     # INTERFACE / PORTCHANNEL_INTERFACE rows with ipv6_use_link_local_only (config_db_ports.py); run by the FRR lab
     bgp_unnumbered=True,
-    # raw configuration (issue 30, raw30): docs/_issue30_raw30.md
+    # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="frr.conf", raw_data_file="config_db.json", raw_syntax="frr",
     # graceful shutdown (drain30): FRR `bgp graceful-shutdown` under `router bgp` (FRR user guide bgp.rst; the FRR
     # lab runs it): 65535:0 on what it sends to eBGP peers. Receipt: railfabric's inbound route-map. FRR 8.4 also
