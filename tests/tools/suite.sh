@@ -7,7 +7,8 @@
 # render-a prints as it goes; the other three write .cache/test-<group>.log, printed after. Each process of the
 # render groups ends with tests/test_render_all_clean.py's "every inventory validated clean renders" over the
 # inventories that process's tests recorded (tests/conftest.py), so the two halves together cover them all.
-# Exit status: 0 when all four passed, else 1.
+# Each prints its 15 slowest tests (where to cut when the suite outgrows CI). Exit status: 0 when all four passed,
+# else 1.
 set -uo pipefail
 py=${1:?usage: suite.sh PYTHON}
 cd "$(dirname "$0")/../.."
@@ -25,10 +26,10 @@ last=tests/test_render_all_clean.py::test_every_inventory_the_suite_validates_cl
 ignore=()
 for f in "${lab[@]}" "${push[@]}" "${render_b[@]}"; do ignore+=("--ignore=$f"); done
 
-"$py" -m pytest -q -p no:cacheprovider "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
-"$py" -m pytest -q -p no:cacheprovider "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
-"$py" -m pytest -q -p no:cacheprovider "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
-"$py" -m pytest -q "${ignore[@]}"; status=$?
+"$py" -m pytest -q -p no:cacheprovider --durations=15 "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
+"$py" -m pytest -q -p no:cacheprovider --durations=15 "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
+"$py" -m pytest -q -p no:cacheprovider --durations=15 "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
+"$py" -m pytest -q --durations=15 "${ignore[@]}"; status=$?
 
 for group in render-b:$b_pid lab:$lab_pid push:$push_pid; do
   wait "${group#*:}" || status=1
