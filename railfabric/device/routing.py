@@ -8,7 +8,7 @@ Bgp record. Every choice a template would otherwise make (shared remote-as, grou
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter, itemgetter
 
 from railfabric.core.address import Prefix, aton, range_prefixes, size
@@ -59,6 +59,7 @@ class PeerGroup:
     tier: str = ""
     bfd_timers: SessionTimers | None = None
     key: SessionKey | None = None
+    inbound_route_map: str = ""  # the group's inbound policy ("" = none): the graceful-shutdown receiver's route-map
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,8 @@ def build_bgp(asn: int, loopback: str, groups: tuple[PeerGroup, ...], aggregates
     that receives RFC 8326 graceful shutdown (railfabric/device/drain.py)"""
     entries = (f"{loopback}/32", *redistributed)
     rules = tuple((PREFIX_LIST_STEP * (i + 1), e) for i, e in enumerate(entries))
+    if gshut is not None:  # each group the receiver covers carries its route-map: templates write it, never look it up
+        groups = tuple(replace(g, inbound_route_map=gshut.route_map) if g.name in gshut.groups else g for g in groups)
     return Bgp(asn, router_id or loopback, maximum_paths, multipath_relax, groups, aggregates, PL_REDISTRIBUTE, entries,
                RM_REDISTRIBUTE, rules, gshut)
 

@@ -155,8 +155,8 @@ def bgp(dev: DeviceConfig) -> Tree:
             groups[g.name]["password"] = g.key.placeholder
         if g.next_hop_self:
             groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
-        if b.gshut is not None and g.name in b.gshut.groups:
-            groups[g.name]["address-family"]["ipv4-unicast"]["policy"] = {"inbound": {"route-map": b.gshut.route_map}}
+        if g.inbound_route_map:
+            groups[g.name]["address-family"]["ipv4-unicast"]["policy"] = {"inbound": {"route-map": g.inbound_route_map}}
         for n in g.neighbors:  # an unnumbered neighbor is its interface (`type unnumbered`, RFC 8950)
             neighbors[n.interface or n.ip] = {"type": "unnumbered" if n.interface else "numbered",
                                               "peer-group": g.name, "remote-as": n.remote_as,
