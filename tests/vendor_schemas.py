@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
+from railfabric.core import safe_yaml
 from railfabric.platforms import PLATFORMS
 from railfabric.verify.run import schema_check
 
@@ -18,7 +17,7 @@ def vendor_schema_problems(files: dict[str, bytes]) -> list[str]:
     for path, body in sorted(files.items()):
         if not path.startswith("ansible/host_vars/"):
             continue
-        hv = yaml.safe_load(body)
+        hv = safe_yaml.load(body)
         check = schema_check(hv["platform"])
         if check is None:
             continue

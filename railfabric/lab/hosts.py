@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from railfabric.core import safe_yaml
 from railfabric.lab.model import IFNAMSIZ, Fault, LabError, LabSpec, ns_name
 from railfabric.lab.networkd import HostNetwork, Network, NetworkdError, netplan_generate
 from railfabric.pipeline import Result
@@ -119,7 +120,7 @@ def _group_scripts(rendered: Mapping[str, bytes]) -> dict[str, str]:
     import yaml
 
     try:
-        inv = yaml.safe_load(rendered.get("ansible/inventory.yml", b"{}"))
+        inv = safe_yaml.load(rendered.get("ansible/inventory.yml", b"{}"))
     except yaml.YAMLError:
         return {}
     return group_scripts(inv)

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from railfabric.core import safe_yaml
 from railfabric.platforms import PLATFORMS
 from railfabric.verify.model import VerifyInputError
 
@@ -23,7 +24,6 @@ CABLING_COLUMNS = ("link_id", "role", "rail", "a_device", "a_interface", "z_devi
 SESSION_COLUMNS = ("device", "interface", "local_ip", "local_asn", "neighbor_ip", "remote_asn", "peer_device",
                    "peer_group", "bfd")
 IPPLAN_COLUMNS = ("address", "owner", "interface", "purpose")
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when built with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +179,7 @@ def read_addresses(root: Path) -> list[Address]:
 
 def read_yaml(path: Path, root: Path) -> Any:
     try:
-        return yaml.load(read_text(path, root), Loader=SAFE_LOADER)
+        return safe_yaml.load(read_text(path, root))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f":{mark.line + 1}:{mark.column + 1}" if mark else ""

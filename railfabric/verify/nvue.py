@@ -30,6 +30,7 @@ from typing import Any
 
 import yaml
 
+from railfabric.core import safe_yaml
 from railfabric.verify.inputs import read_text
 from railfabric.verify.model import (
     Bgp,
@@ -77,7 +78,7 @@ def _speed(text: Any) -> int | None:
 def _tree(path: Path, root: Path) -> dict:
     file = path.relative_to(root).as_posix()
     try:
-        doc = yaml.safe_load(read_text(path, root))
+        doc = safe_yaml.load(read_text(path, root))
     except yaml.YAMLError as e:
         raise VerifyInputError(f"{file}: not YAML: {e}") from None
     if not isinstance(doc, list) or not all(isinstance(x, dict) for x in doc):

@@ -21,6 +21,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from railfabric.core import safe_yaml
+
 
 class SchemaUnavailable(Exception):
     """No model of that release is installed."""
@@ -77,7 +79,7 @@ def violations(document: Any, release: str) -> list[Violation]:
 def check_text(text: str, release: str) -> list[str]:
     """What NVIDIA's schema of `release` refuses in a startup.yaml's text, one line per violation."""
     try:
-        document = yaml.safe_load(text)
+        document = safe_yaml.load(text)
     except yaml.YAMLError as exc:
         return [f"not YAML: {exc}"]
     return [str(v) for v in violations(document, release)]

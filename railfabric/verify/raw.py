@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from railfabric.core import safe_yaml
 from railfabric.platforms import PLATFORMS
 from railfabric.verify.inputs import DeviceVars, read_text
 from railfabric.verify.model import Failure, VerifyInputError
@@ -78,7 +79,7 @@ def _data_root(text: str, file: str) -> Any:
     """The data a raw block merges into: config_db.json's object, or startup.yaml's `set` tree."""
     if file.endswith(".json"):
         return json.loads(text)
-    doc = yaml.safe_load(text)
+    doc = safe_yaml.load(text)
     if isinstance(doc, list) and doc and isinstance(doc[0], dict) and "set" in doc[0]:
         return doc[0]["set"]
     return doc
