@@ -280,3 +280,64 @@ def test_per_packet_dlb_needs_hosts_that_take_reordering(tmp_path: Path) -> None
     assert "HOST007" in _errors(run_data(tmp_path / "a", data))
     data["routing"]["ecmp"]["mode"] = "flowlet"
     assert "HOST007" not in [f.code for f in run_data(tmp_path / "b", data).findings]
+
+
+# --------------------------------------------------------------------------- fabric verify (load-balancing)
+
+
+def _rendered(tmp_path: Path, data: dict[str, Any]) -> Path:
+    from railfabric.cli import main
+
+    assert _errors(run_data(tmp_path, data)) == []
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out"), "-q"]) == 0
+    return tmp_path / "out"
+
+
+def _lb_failures(out: Path) -> list[tuple[str, str, str, str, str]]:
+    from railfabric.verify.run import verify
+
+    return [(f.device, f.subject, f.expected, f.found, f.file) for f in verify(out, frr_parser=False).failures
+            if f.check == "load-balancing"]
+
+
+def test_verify_reads_one_mode_across_a_mixed_fabric_and_names_the_odd_switch(tmp_path: Path) -> None:
+    """Junos spines and an EOS segment, both flowlet: verify reads flowlet from `ecmp-dlb { flowlet; }` and from
+    EOS's dynamic distribution, and agrees; with p1-s1-rail1's EOS line removed, that switch alone runs flow."""
+    data = _data("junos", {"mode": "flowlet"})
+    data["pods"][0]["segments"][0]["platform"] = "eos"
+    out = _rendered(tmp_path, data)
+    assert _lb_failures(out) == []
+    cfg = out / "configs" / "p1-s1-rail1" / "running-config.cfg"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace(DYNAMIC + "\n", ""), encoding="utf-8")
+    assert _lb_failures(out) == [("p1-s1-rail1", "ecmp mode", "flowlet as most of the fabric", "flow",
+                                  "configs/p1-s1-rail1/running-config.cfg")]
+
+
+def test_verify_reads_the_hash_fields_back(tmp_path: Path) -> None:
+    """SONiC spines and an NVUE segment hashing src_ip, dst_ip, l4_src_port: both read back as those three; turning
+    destination-port on in one NVUE file makes that switch the odd one (4 fields against the fabric's 3)."""
+    data = _data("sonic", {"hash": HASH3})
+    data["pods"][0]["segments"][0]["platform"] = "nvue"
+    out = _rendered(tmp_path, data)
+    assert _lb_failures(out) == []
+    cfg = out / "configs" / "p1-s1-rail0" / "startup.yaml"
+    text = cfg.read_text(encoding="utf-8")
+    assert text.count("destination-port: 'off'") == 1
+    cfg.write_text(text.replace("destination-port: 'off'", "destination-port: 'on'"), encoding="utf-8")
+    assert _lb_failures(out) == [("p1-s1-rail0", "ecmp hash", "dst_ip, l4_src_port, src_ip as most of the fabric",
+                                  "dst_ip, l4_dst_port, l4_src_port, src_ip", "configs/p1-s1-rail0/startup.yaml")]
+
+
+def test_verify_reads_junos_exclusions_and_nxos_load_sharing(tmp_path: Path) -> None:
+    """Junos rail switches excluding the protocol (four fields left) under NX-OS spines with `ip load-sharing
+    address source-destination port source-destination` (the same four): one hash across the fabric."""
+    data = _data("nxos", {"hash": ["src_ip", "dst_ip", "l4_src_port", "l4_dst_port"]})
+    data["pods"][0]["segments"][0]["platform"] = "junos"
+    out = _rendered(tmp_path, data)
+    assert "no-protocol;" in (out / "configs" / "p1-s1-rail0" / "junos.conf").read_text(encoding="utf-8")
+    assert _lb_failures(out) == []
+    cfg = out / "configs" / "p1-spine2" / "running-config.cfg"
+    text = cfg.read_text(encoding="utf-8")
+    cfg.write_text(text.replace(" port source-destination\n", "\n", 1), encoding="utf-8")
+    assert _lb_failures(out) == [("p1-spine2", "ecmp hash", "dst_ip, l4_dst_port, l4_src_port, src_ip as most of the "
+                                  "fabric", "dst_ip, src_ip", "configs/p1-spine2/running-config.cfg")]
