@@ -113,7 +113,7 @@ PLATFORM = Platform(
     bfd_multiplier=(3, 50),
     session_auth=frozenset({"md5", "tcp-ao"}),
     # load balancing (lb30): flowlet = dynamic load balancing, `ip hardware fib load-balance distribution dynamic`
-    # (aristanetworks/avd issue 4920 and PR 5450: AVD's model of the EOS command; /work/shared notes §6). EOS's hash
+    # (aristanetworks/avd issue 4920 and PR 5450: AVD's model of the EOS command). EOS's hash
     # field forms differ per ASIC family (`load-balance policies` profiles on Jericho, `port-channel load-balance
     # trident fields ip` on Trident/Tomahawk) and were not confirmed from Arista's manual: routing.ecmp.hash is
     # refused (PLAT053); the DLB inactivity/flow-set settings are not rendered (PLAT055)

@@ -135,6 +135,8 @@ PLATFORM = Platform(
         "dual_homing mlag is refused: MC-LAG is not documented for Junos OS Evolved on QFX5240",
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
+        "ecmp flowlet/packet are ecmp-dlb (flowlet interval settable); hash: the five-tuple only (no flow label or "
+        "ingress port on QFX5000); no adaptive-routing threshold",
     ),
     # BGP unnumbered: refused (PLAT041). Juniper documents it from Junos 21.1R1 as auto-discovered peering
     # (`dynamic-neighbor ... peer-auto-discovery family inet6 ipv6-nd`, IPv6 RAs, IPv4 over IPv6 next hops: Juniper
