@@ -341,3 +341,13 @@ def test_verify_reads_junos_exclusions_and_nxos_load_sharing(tmp_path: Path) -> 
     cfg.write_text(text.replace(" port source-destination\n", "\n", 1), encoding="utf-8")
     assert _lb_failures(out) == [("p1-spine2", "ecmp hash", "dst_ip, l4_dst_port, l4_src_port, src_ip as most of the "
                                   "fabric", "dst_ip, src_ip", "configs/p1-spine2/running-config.cfg")]
+
+
+@pytest.mark.parametrize(("mode", "refused"), [("flowlet", True), ("packet", True), ("flow", False)])
+def test_junos_dlb_refuses_port_channel_members(tmp_path: Path, mode: str, refused: bool) -> None:
+    """Bundled rail-spine links (2 links per rail switch and spine, as port-channels of 2): Junos DLB does not run
+    with a LAG among the ECMP members (PLAT057, once per platform and pod)."""
+    data = _data("junos", {"mode": mode})
+    data["pods"][0]["spines"] |= {"links_per_rail_switch": 2, "port_channel_members": 2}
+    found = [f for f in run_data(tmp_path, data).findings if f.code == "PLAT057"]
+    assert len(found) == (1 if refused else 0)

@@ -516,6 +516,10 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "routing.ecmp.link_utilization_threshold is NVUE adaptive routing's link-utilization-threshold. Another "
      "platform's per-packet mode (Junos ecmp-dlb per-packet) has no such setting in the forms railfabric renders: "
      "the fabric's switches would judge load differently, so it is refused."),
+    ("PLAT057", "dlb-over-port-channel", "Dynamic load balancing with a port-channel among the ECMP members",
+     "Junos DLB (ecmp-dlb flowlet or per-packet) is not supported when a LAG is one of the egress ECMP members "
+     "(Juniper, Dynamic Load Balancing). With spines.port_channel_members the rail-spine links are bundles: route "
+     "them one by one, or keep flow hashing."),
 
 ]
 

@@ -111,6 +111,8 @@ class Platform:
     ecmp_hash_sets: tuple[frozenset[str], ...] = ()
     flowlet_inactivity: bool = False
     adaptive_routing_threshold: bool = False
+    # its dynamic load balancing (flowlet, packet) works when an L3 port-channel is an ECMP member; False: PLAT057
+    dlb_over_bundles: bool = True
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

@@ -32,8 +32,9 @@ verified on a switch: the key-id/type order of `secret 0 0`, the BFD ranges (int
 3-50, taken from Arista's BFD configuration section as recalled, not found in the library).
 
 Load balancing (issue 30, lb30): routing.ecmp.mode flowlet renders `ip hardware fib load-balance distribution dynamic`
-(EOS dynamic load balancing on ECMP groups: aristanetworks/avd issue 4920 / PR 5450, Arista TOI "Dynamic Load
-Balancing"). NOT verified on a switch: which ASIC families accept it (Trident 4/Tomahawk class per the TOI), that it
+(EOS dynamic load balancing on ECMP groups: Arista TOI 14562 "Support for Dynamic Load Balancing on ECMP groups",
+EOS 4.24.2F, as quoted with the CLI help in aristanetworks/avd issue 4920; AVD PR 5450 renders it). NOT verified on a
+switch: which ASIC families accept it (Trident 4/Tomahawk class per the TOI), that it
 needs no TCAM profile change. Refused: routing.ecmp.hash (PLAT053: the per-ASIC hash field forms), the flowlet
 inactivity interval (PLAT055), per-packet mode.
 """

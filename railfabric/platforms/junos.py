@@ -163,4 +163,6 @@ PLATFORM = Platform(
     # flow-label option (QFX10000 only): refused (PLAT053)
     ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port"}),
     flowlet_inactivity=True,
+    # "DLB is not supported when a LAG is one of the egress ECMP members" (Juniper, Dynamic Load Balancing, notes)
+    dlb_over_bundles=False,
 )
