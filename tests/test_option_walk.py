@@ -108,6 +108,13 @@ OPTIONAL: dict[str, Any] = {
     "raw.*.data": {"SYSLOG_SERVER": {"192.0.2.50": {}}},  # beside the block's text: refused (one of the two)
     # BFD timers of one session tier (issue 30): the spine-super-spine sessions at 100 ms x 5 instead of 300 x 3
     "routing.bfd_timers.tiers": {"spine_super_spine": {"interval_ms": 100, "multiplier": 5}},
+    # ECMP hash fields (lb30): addresses and both ports, the one set every hashing platform renders (SONiC
+    # SWITCH_HASH, NVUE ecmp-hash with ip-protocol off, Junos no-protocol, NX-OS ip load-sharing ... port ...)
+    "routing.ecmp.hash": ["src_ip", "dst_ip", "l4_src_port", "l4_dst_port"],
+    # the mode options (lb30) with the base's flow mode: read by no switch, refused (LB001); that they render with
+    # their mode (Junos flowlet interval, NVUE adaptive-routing threshold) is tests/test_load_balancing.py
+    "routing.ecmp.flowlet_inactivity_us": 256,
+    "routing.ecmp.link_utilization_threshold": 50,
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -165,7 +172,7 @@ EXTRA: dict[str, dict[tuple, Any]] = {
 
 # variants that must be refused by an error finding (code), not rendered; everything else must change the output
 EXPECT_REFUSED: dict[tuple[str, str], str] = {
-    ("routing.ecmp.mode", "flowlet"): "PLAT001",  # neither SONiC nor EOS offers it
+    ("routing.ecmp.mode", "flowlet"): "PLAT001",  # SONiC (the base) offers flow hashing only
     ("routing.ecmp.mode", "packet"): "PLAT001",
     ("pods.*.segments.*.dual_homing", "esi"): "PLAT002",  # needs an EVPN-VXLAN overlay railfabric does not build
     ("switch_models.{}.breakouts", "unset"): "HW001",  # 400G hosts on an 800G port need the 2x400G breakout
@@ -186,6 +193,8 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     # TCP-AO: FRR 8.4 (SONiC), NVUE and NX-OS have no form railfabric could verify (EOS and Junos render it)
     ("routing.authentication.{}.algorithm", "tcp-ao"): "PLAT046",
     ("pools.fabric_links", "unset"): "UND001",  # the base is numbered: every fabric link needs a /31 from it
+    ("routing.ecmp.flowlet_inactivity_us", "256"): "LB001",  # the base's mode is flow
+    ("routing.ecmp.link_utilization_threshold", "50"): "LB001",
 }
 # The same walk again on an all-NX-OS fabric for the options whose rendering is platform-specific (management plane,
 # QoS, routing, dual homing): each must change the NX-OS output or be refused. Ids start with "nxos: ".
@@ -205,10 +214,14 @@ NXOS_REFUSED: dict[tuple[str, str], str] = {
     ("qos.pfc_watchdog.action", "alert"): "PLAT001",
     ("system.users.{}.privilege", "1"): "PLAT001",  # NX-OS authorises by role only
     ("routing.addressing", "unnumbered"): "PLAT041",  # NX-OS interface peering not confirmed (platforms/nxos.py)
+    # NX-OS `ip load-sharing` takes source-destination addresses, with or without both ports: one field alone is
+    # another set (PLAT054), a field it has no word for is PLAT053
+    **{("routing.ecmp.hash.*", f): "PLAT054" for f in ("src_ip", "dst_ip", "l4_src_port", "l4_dst_port")},
+    **{("routing.ecmp.hash.*", f): "PLAT053" for f in ("ip_protocol", "ipv6_flow_label", "ingress_port")},
 }
 # list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
 AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"],
-                           "raw.*.roles.*": lambda v: [v]}
+                           "raw.*.roles.*": lambda v: [v], "routing.ecmp.hash.*": lambda v: [v]}
 # values that restate what the base inherits (the fabric platform is sonic): nothing to change, not tried
 INHERITED = {"sonic"}
 

@@ -18,8 +18,12 @@ PREFIXES = ("fabric.", "routing.", "qos.", "system", "pods.*.segments.*.dual_hom
             "pods.*.spines.platform", "devices.{}.platform", "super_spines.platform")
 
 REFUSED: dict[str, str] = {
-    "routing.ecmp.mode=flowlet": "PLAT001",  # Junos here: flow hashing only (Platform.ecmp_modes)
-    "routing.ecmp.mode=packet": "PLAT001",
+    # routing.ecmp.mode flowlet / packet render (lb30: enhanced-hash-key ecmp-dlb); the mode options are LB001 with
+    # the base's flow mode, and the QFX5000 hash has no flow-label or ingress-port option (PLAT053)
+    "routing.ecmp.flowlet_inactivity_us=256": "LB001",
+    "routing.ecmp.link_utilization_threshold=50": "LB001",
+    "routing.ecmp.hash.*=ipv6_flow_label": "PLAT053",
+    "routing.ecmp.hash.*=ingress_port": "PLAT053",
     "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",

@@ -144,8 +144,8 @@ def test_unowned_tables_are_kept_owned_ones_replaced() -> None:
 def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
     """Every table the SONiC builder can write is in OWNED_TABLES (else a stale row of it would survive the
     replace), and the builder's list is exact: the example with every management service (RADIUS added), and an
-    MLAG segment (MCLAG tables), rendered, write every table of it (tests/test_sonic_config_db.py checks each
-    family's conditions)."""
+    MLAG segment (MCLAG tables) with routing.ecmp.hash (SWITCH_HASH), rendered, write every table of it
+    (tests/test_sonic_config_db.py checks each family's conditions)."""
     import yaml
 
     from railfabric.configs.render import render_device
@@ -162,7 +162,9 @@ def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
     system["system"]["aaa"]["radius"] = {"key": {"vault": "radius_key"}, "servers": [{"address": "192.0.2.12"}]}
     (full / "system.yml").write_text(yaml.safe_dump(system, sort_keys=False), encoding="utf-8")
     seen: set[str] = set()
-    for res in (run(full), run_data(tmp_path / "m", mlag_inventory())):
+    hashed = mlag_inventory()
+    hashed["routing"] = {"ecmp": {"hash": ["src_ip", "dst_ip", "l4_src_port"]}}
+    for res in (run(full), run_data(tmp_path / "m", hashed)):
         assert res.inventory and res.topology and res.plan and not res.findings, res.findings
         for dev in build_devices(res.inventory, res.topology, res.plan).values():
             if dev.platform == "sonic":

@@ -104,8 +104,8 @@ def test_text_fields_are_escaped_as_json(devices: dict[str, DeviceConfig]) -> No
 
 
 def test_tables_constant_is_what_the_families_write() -> None:
-    # 2 identity + 9 ports/interfaces + 3 MCLAG + 9 QoS + 7 buffers + 17 management tables
-    assert len(TABLES) == 47
+    # 2 identity + 9 ports/interfaces + 3 MCLAG + 9 QoS + 7 buffers + 17 management tables + SWITCH_HASH (lb30)
+    assert len(TABLES) == 48
 
 
 # --------------------------------------------------------------------------- render.py

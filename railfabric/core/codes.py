@@ -484,6 +484,43 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "The raw line or data path sets a value railfabric writes itself (same place, same command words, another "
      "value), so the switch runs the raw value and railfabric's checks, expected state and verify describe the "
      "other. A warning: an override may be intended; model it in the inventory where railfabric can."),
+    # --- load balancing beyond flow hashing (issue 30, lb30: LB001-LB009, PLAT053-PLAT058): routing.ecmp,
+    # railfabric/checks/rules/lb_rules.py
+    ("LB001", "ecmp-option-without-mode", "An ECMP option set with a mode that ignores it",
+     "routing.ecmp.flowlet_inactivity_us is the pause after which flowlet mode may move a flow; "
+     "link_utilization_threshold is when per-packet adaptive routing considers a port loaded. With another mode the "
+     "switch never reads them, so the inventory says something the fabric does not do: set the mode or drop the "
+     "option."),
+    ("LB002", "ecmp-hash-bad-list", "An ECMP hash field list that is empty or names a field twice",
+     "routing.ecmp.hash lists the header fields the hash includes: an empty list would hash nothing (every flow on "
+     "one next hop) and a repeated field says nothing more. Leave hash out for the platform's default."),
+    ("LB003", "ecmp-hash-without-roce-entropy", "An ECMP hash without the L4 source port, RoCE's entropy",
+     "RoCEv2 packets go to UDP port 4791 with a source port the NIC varies per queue pair: between two NICs the "
+     "addresses, protocol and destination port are the same for every queue pair, so a hash without l4_src_port puts "
+     "all of them on one path (NCCL's channels between two GPUs collide). A warning: add l4_src_port, unless the "
+     "fabric carries no RoCE."),
+    ("PLAT053", "ecmp-hash-field-not-expressible", "An ECMP hash field a platform of the fabric cannot select",
+     "Each platform renders the hash fields whose form railfabric confirmed in its documents "
+     "(railfabric/platforms/<name>.py): SONiC and NVUE the five-tuple, the IPv6 flow label and the ingress port; "
+     "Junos (QFX5000) the five-tuple; NX-OS addresses and ports; EOS none (its forms differ per ASIC family). A "
+     "field one platform hashes and another cannot would make the fabric hash unevenly per tier, so it is refused."),
+    ("PLAT054", "ecmp-hash-set-not-expressible", "An ECMP hash field set a platform takes only as whole sets",
+     "NX-OS selects the hash with `ip load-sharing address source-destination [port source-destination]`: source "
+     "and destination address, optionally with both ports. Another set of those fields has no confirmed form there."),
+    ("PLAT055", "flowlet-interval-not-expressible", "A flowlet inactivity interval on a platform that cannot set it",
+     "routing.ecmp.flowlet_inactivity_us is rendered where the platform has a confirmed form (Junos ecmp-dlb flowlet "
+     "inactivity-interval). Elsewhere the switch keeps its own interval, so flowlets would split at different "
+     "pauses per tier and the reordering bound the interval stands for would not hold fabric-wide: an error rather "
+     "than a warning. Leave the interval out to let every switch keep its default."),
+    ("PLAT056", "adaptive-threshold-not-expressible", "An adaptive-routing threshold on a platform without one",
+     "routing.ecmp.link_utilization_threshold is NVUE adaptive routing's link-utilization-threshold. Another "
+     "platform's per-packet mode (Junos ecmp-dlb per-packet) has no such setting in the forms railfabric renders: "
+     "the fabric's switches would judge load differently, so it is refused."),
+    ("PLAT057", "dlb-over-port-channel", "Dynamic load balancing with a port-channel among the ECMP members",
+     "Junos DLB (ecmp-dlb flowlet or per-packet) is not supported when a LAG is one of the egress ECMP members "
+     "(Juniper, Dynamic Load Balancing). With spines.port_channel_members the rail-spine links are bundles: route "
+     "them one by one, or keep flow hashing."),
+
 ]
 
 CODES: dict[str, Code] = {code: Code(name, title, expl) for code, name, title, expl in _TABLE}

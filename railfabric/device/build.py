@@ -18,6 +18,7 @@ from railfabric.device.buffers import device_buffers
 from railfabric.device.drain import gshut_receipt
 from railfabric.device.interfaces import build_interfaces_shaped
 from railfabric.device.links import SwitchLinks, switch_links, walk_fabric
+from railfabric.device.load_balancing import load_balancing
 from railfabric.device.mlag import MLAG_PEER_GROUP, build_mlag, mlag_port_channels
 from railfabric.device.model import DeviceConfig
 from railfabric.device.port_channels import fabric_port_channels, min_links_limit
@@ -141,7 +142,8 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         qos=shared.qos, ecmp_mode=inv.routing.ecmp.mode.value, bfd=inv.routing.bfd,
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
         system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
-        queue_form=queue_form(traits, model.asic), raw=raw_of(inv, sw), drain=shared.drain)
+        queue_form=queue_form(traits, model.asic), raw=raw_of(inv, sw), drain=shared.drain,
+        load_balancing=load_balancing(inv.routing.ecmp))
 
 
 def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from railfabric.device.interfaces import Interface
+from railfabric.device.load_balancing import FLOW_HASH, LoadBalancing
 from railfabric.device.mlag import Mlag
 from railfabric.device.port_channels import PortChannel
 from railfabric.device.qos import Qos
@@ -56,6 +57,9 @@ class DeviceConfig:
     raw: tuple[RawConfig, ...] = ()
     # the rollout's drain of the whole fabric and why (railfabric/plan/drain.py): graceful-shutdown | as-path-prepend
     drain: DrainPlan = PREPEND_PLAN
+    # ECMP load balancing beyond the mode: hash fields, flowlet interval, adaptive-routing threshold (lb30,
+    # railfabric/device/load_balancing.py); the default renders nothing
+    load_balancing: LoadBalancing = FLOW_HASH
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

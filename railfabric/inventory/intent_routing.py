@@ -27,14 +27,52 @@ from railfabric.inventory.intent_types import StrictModel as _Model
 
 
 class EcmpMode(StrEnum):
+    """How a switch spreads traffic over the equal-cost next hops of a route (railfabric/checks/rules/lb_rules.py).
+
+    - flow: static hashing of each packet's header fields (`hash`): a flow keeps one path for its life.
+    - flowlet: dynamic load balancing (DLB) at flowlet granularity: a flow keeps its path until it pauses longer
+      than an inactivity interval, then the switch may move it to the least loaded member. Packets of a flow are
+      not reordered as long as the interval exceeds the latency skew between paths. Arista's "dynamic" ECMP
+      distribution (`ip hardware fib load-balance distribution dynamic`) and Junos `ecmp-dlb flowlet` are both
+      this mode: EOS keeps its own interval (it has no inactivity setting in the forms railfabric renders), so a
+      separate `dynamic` mode would render the same lines and is not offered.
+    - packet: per-packet load balancing: each packet may take another member (NVIDIA Spectrum adaptive routing,
+      Junos `ecmp-dlb per-packet`); the receiving NIC must tolerate reordering (HOST007).
+    """
+
     FLOW = "flow"
     FLOWLET = "flowlet"
     PACKET = "packet"
 
 
+class HashField(StrEnum):
+    """A packet header field the ECMP hash may include. RoCEv2 runs over UDP to port 4791 with a source port the
+    NIC varies per queue pair (the entropy NCCL and the NIC rely on): l4_src_port is what separates two RoCE flows
+    between the same pair of NICs (LB005 warns when it is left out)."""
+
+    SRC_IP = "src_ip"
+    DST_IP = "dst_ip"
+    IP_PROTOCOL = "ip_protocol"
+    L4_SRC_PORT = "l4_src_port"
+    L4_DST_PORT = "l4_dst_port"
+    IPV6_FLOW_LABEL = "ipv6_flow_label"
+    INGRESS_PORT = "ingress_port"
+
+
 class Ecmp(_Model):
-    mode: EcmpMode = Field(EcmpMode.FLOW, description="flow hashing, flowlet switching or per-packet spraying")
+    mode: EcmpMode = Field(EcmpMode.FLOW, description="flow hashing, flowlet switching (dynamic load balancing) or "
+                           "per-packet spraying")
     width: int = Field(64, ge=1, le=512, description="BGP maximum-paths")
+    hash: list[HashField] | None = Field(
+        None, description="the header fields of the ECMP hash, written in this order where the platform keeps one; "
+        "unset: each platform's own default (nothing rendered)")
+    flowlet_inactivity_us: int | None = Field(
+        None, ge=1, le=65535, description="mode flowlet: the pause in microseconds after which a flow may move to "
+        "another member (Junos ecmp-dlb flowlet inactivity-interval); unset: the switch's default")
+    link_utilization_threshold: int | None = Field(
+        None, ge=1, le=100, description="mode packet: the egress utilisation in percent above which adaptive "
+        "routing treats a port as loaded (NVUE adaptive-routing link-utilization-threshold); unset: the switch's "
+        "default (70)")
 
 
 class AsnPlan(_Model):

@@ -102,6 +102,17 @@ class Platform:
     bfd_interval_ms: tuple[int, int] = (50, 60000)
     bfd_multiplier: tuple[int, int] = (3, 50)
     session_auth: frozenset[str] = frozenset({"md5"})
+    # --- load balancing beyond flow hashing (issue 30, lb30: railfabric/device/load_balancing.py, checked by
+    # railfabric/checks/rules/lb_rules.py): the ECMP hash fields it can select (routing.ecmp.hash; PLAT053 for
+    # another), and where the platform takes only whole field sets (NX-OS `ip load-sharing`), those sets (PLAT054
+    # for another set); whether it renders a flowlet inactivity interval (PLAT055) and an adaptive-routing link
+    # utilisation threshold (PLAT056)
+    ecmp_hash_fields: frozenset[str] = frozenset()
+    ecmp_hash_sets: tuple[frozenset[str], ...] = ()
+    flowlet_inactivity: bool = False
+    adaptive_routing_threshold: bool = False
+    # its dynamic load balancing (flowlet, packet) works when an L3 port-channel is an ECMP member; False: PLAT057
+    dlb_over_bundles: bool = True
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

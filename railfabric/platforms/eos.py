@@ -30,6 +30,13 @@ transmit-lifetime infinite` and `neighbor <group> password shared-secret profile
 a public EOS 4.28.2F / Junos TCP-AO interop note with `secret 0 7 ...`; EOS needs the multi-agent routing model). NOT
 verified on a switch: the key-id/type order of `secret 0 0`, the BFD ranges (interval 50-60000 ms, multiplier
 3-50, taken from Arista's BFD configuration section as recalled, not found in the library).
+
+Load balancing (issue 30, lb30): routing.ecmp.mode flowlet renders `ip hardware fib load-balance distribution dynamic`
+(EOS dynamic load balancing on ECMP groups: Arista TOI 14562 "Support for Dynamic Load Balancing on ECMP groups",
+EOS 4.24.2F, as quoted with the CLI help in aristanetworks/avd issue 4920; AVD PR 5450 renders it). NOT verified on a
+switch: which ASIC families accept it (Trident 4/Tomahawk class per the TOI), that it
+needs no TCAM profile change. Refused: routing.ecmp.hash (PLAT053: the per-ASIC hash field forms), the flowlet
+inactivity interval (PLAT055), per-packet mode.
 """
 
 from __future__ import annotations
@@ -57,9 +64,9 @@ PLATFORM = Platform(
     name="eos",
     title="EOS",
     max_mtu=9214,
-    # Flow hashing; dynamic load balancing needs platform-specific profiles that this generator does not model
-    # yet, so flowlet/packet are refused rather than silently dropped.
-    ecmp_modes=frozenset({"flow"}),
+    # Flow hashing, and flowlet = dynamic load balancing (lb30, below); per-packet (randomized load balancing, EOS
+    # 4.35.2F TOI) is refused: its lines were not confirmed.
+    ecmp_modes=frozenset({"flow", "flowlet"}),
     multipath_relax=True,
     # EOS's verified PFC watchdog action word is `drop` (pyavd schema); forward/alert have no verified equivalent.
     watchdog_actions=frozenset({"drop"}),
@@ -106,4 +113,9 @@ PLATFORM = Platform(
     bfd_interval_ms=(50, 60000),
     bfd_multiplier=(3, 50),
     session_auth=frozenset({"md5", "tcp-ao"}),
+    # load balancing (lb30): flowlet = dynamic load balancing, `ip hardware fib load-balance distribution dynamic`
+    # (aristanetworks/avd issue 4920 and PR 5450: AVD's model of the EOS command). EOS's hash
+    # field forms differ per ASIC family (`load-balance policies` profiles on Jericho, `port-channel load-balance
+    # trident fields ip` on Trident/Tomahawk) and were not confirmed from Arista's manual: routing.ecmp.hash is
+    # refused (PLAT053); the DLB inactivity/flow-set settings are not rendered (PLAT055)
 )

@@ -23,6 +23,9 @@ Vendor forms and where they were checked (search tool, Juniper documentation unl
   (ansible docs; REFERENCE-DEPLOY.md §5.2).
 
 Forms NOT verified against a vendor page (kept as the closest documented form; check on a lab switch first):
+- load balancing (lb30): the range of `ecmp-dlb flowlet inactivity-interval` on the QFX5240 (the schema accepts
+  1-65535 µs; Apstra's documented default is 256 µs), that `ecmp-dlb` and `family inet6` exclusions are accepted
+  together with the inet ones on Junos OS Evolved, and the flowset table size form (not rendered).
 - a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
   already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
   FRR lab runs one: railfabric/checks/rules/pin_rules.py);
@@ -54,10 +57,10 @@ Junos OS Evolved or the QFX5240, and the Junos OS Evolved 23.4R1 release notes a
 EVPN-VXLAN overlay railfabric does not build (PLAT002 for `dual_homing: esi`). The MC-LAG junos.conf that earlier
 releases of railfabric rendered was removed with this refusal (git history: railfabric/platforms/junos_mclag.py).
 
-What it cannot express (PLAT001 through the capability fields): PFC watchdog actions other than drop; ECMP modes other
-than flow. ECN thresholds are queue fill percentages on Junos, not bytes: the byte thresholds of qos.ecn cannot be
-carried over, so the drop profile uses Juniper's AI JVD fill levels (55 % / 90 %) with the inventory's
-probability (see `notes`), and validation warns with PLAT030.
+What it cannot express (PLAT001 through the capability fields): PFC watchdog actions other than drop. ECMP modes: flow,
+flowlet and packet are rendered as `enhanced-hash-key ecmp-dlb` (lb30). ECN thresholds are queue fill percentages on
+Junos, not bytes: the byte thresholds of qos.ecn cannot be carried over, so the drop profile uses Juniper's AI JVD
+fill levels (55 % / 90 %) with the inventory's probability (see `notes`), and validation warns with PLAT030.
 
 Raw configuration (`raw:` text, issue 30): each block is a top-level curly-brace hierarchy printed at the end of
 junos.conf between `/* railfabric raw NAME (LEVEL): begin */` and `... end */` comments (`/* */` is Junos's comment
@@ -103,7 +106,7 @@ PLATFORM = Platform(
     name="junos",
     title="Junos",
     max_mtu=MAX_MEDIA_MTU - MEDIA_OVERHEAD,  # the IP MTU under a 9216-byte media MTU
-    ecmp_modes=frozenset({"flow"}),
+    ecmp_modes=frozenset({"flow", "flowlet", "packet"}),
     multipath_relax=True,  # rendered as `multipath multiple-as` on every eBGP group
     watchdog_in_polls=frozenset({"detection"}),  # PFC watchdog times as poll counts (QOS005)
     watchdog_actions=frozenset({"drop"}),  # the documented default; no action statement is written
@@ -132,6 +135,8 @@ PLATFORM = Platform(
         "dual_homing mlag is refused: MC-LAG is not documented for Junos OS Evolved on QFX5240",
         "ECN thresholds are queue fill percentages: JVD 55 %/90 % with the inventory's probability, not bytes",
         "FEC is left to the optics' default (RS-544 at 100G per lane); no fec statement is written",
+        "ecmp flowlet/packet are ecmp-dlb (flowlet interval settable); hash: the five-tuple only (no flow label or "
+        "ingress port on QFX5000); no adaptive-routing threshold",
     ),
     # BGP unnumbered: refused (PLAT041). Juniper documents it from Junos 21.1R1 as auto-discovered peering
     # (`dynamic-neighbor ... peer-auto-discovery family inet6 ipv6-nd`, IPv6 RAs, IPv4 over IPv6 next hops: Juniper
@@ -150,4 +155,14 @@ PLATFORM = Platform(
     bfd_interval_ms=(1, 255000),
     bfd_multiplier=(1, 255),
     session_auth=frozenset({"md5", "tcp-ao"}),
+    # load balancing (lb30): `forwarding-options enhanced-hash-key ecmp-dlb (flowlet inactivity-interval <us> |
+    # per-packet)` and the IPv4/IPv6 field exclusions `family inet { no-ipv4-source-address; no-ipv4-destination-
+    # address; no-l4-source-port; no-l4-destination-port; no-protocol; }` / `family inet6 { ... no-next-header; }`
+    # (Juniper CLI reference "enhanced-hash-key (EX)", QFX5000 syntax; "Dynamic Load Balancing (DLB)", Interfaces
+    # User Guide for Switches; default hash = those five fields). The QFX5000 inet form has no ingress-port or
+    # flow-label option (QFX10000 only): refused (PLAT053)
+    ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port"}),
+    flowlet_inactivity=True,
+    # "DLB is not supported when a LAG is one of the egress ECMP members" (Juniper, Dynamic Load Balancing, notes)
+    dlb_over_bundles=False,
 )

@@ -200,4 +200,11 @@ PLATFORM = Platform(
     bfd_interval_ms=(50, 60000),
     bfd_multiplier=(2, 255),
     session_auth=frozenset({"md5"}),
+    # load balancing (lb30): `system forwarding ecmp-hash <field> on|off` (enabled|disabled from 5.15; NVUE
+    # reference "System Forwarding", introduced 5.2; checked against NVIDIA's OpenAPI model of every release) and
+    # adaptive routing's `link-utilization-threshold` (interface percentage 1-100, global on|off / enabled|disabled;
+    # NVUE reference "Adaptive Routing", checked likewise)
+    ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "ipv6_flow_label",
+                                "ingress_port"}),
+    adaptive_routing_threshold=True,
 )

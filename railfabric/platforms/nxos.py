@@ -37,6 +37,9 @@ Sources of the forms (checked with the library's search; see the report of issue
   Switching guide, VLAN ranges), hence the peer VLAN 3967.
 
 Forms NOT verified against Cisco documentation (kept here and in the report):
+- load balancing (lb30): `ip load-sharing address source-destination port source-destination` is taken from the
+  NX-API REST SDK guide's CLI equivalents and a Nexus 9.3 operator report, not the unicast routing guide's command
+  reference; whether the N9K hash includes the IP protocol with it is not stated (so ip_protocol is refused).
 - a pinned router-id (devices.<name>.router_id) that is no address of the switch: the `router-id` form is the one
   already rendered, but no vendor page was found that says the identifier may be an address the switch does not own (the
   FRR lab runs one: railfabric/checks/rules/pin_rules.py);
@@ -155,7 +158,8 @@ PLATFORM = Platform(
     notes=(
         "dual_homing: mlag is vPC: peer link port-channel1000, peer-keepalive over mgmt0, HSRP v2 gateway "
         "(group = VLAN) beside each switch's own SVI address; the peer VLAN is 3967, not 4094 (reserved on NX-OS)",
-        "ecmp mode flowlet/packet: not modelled (Nexus DLB is ASIC-specific)",
+        "ecmp mode flowlet/packet: refused (Nexus DLB is documented for N9364E-SG2 in 10.5(3)F, its lines were not "
+        "confirmed); ecmp hash: only source-destination addresses, with or without source-destination ports",
         "PFC watchdog action: drop only",
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
@@ -176,4 +180,11 @@ PLATFORM = Platform(
     bfd_interval_ms=(50, 999),
     bfd_multiplier=(1, 50),
     session_auth=frozenset({"md5"}),
+    # load balancing (lb30): `ip load-sharing address source-destination [port source-destination]` (Cisco Nexus
+    # 3000/9000 NX-API REST SDK guide, "Configuring ECMP Load Balancing" / "Configuring Load Sharing in the Unicast
+    # FIB", CLI equivalents, 9.3(1)+): only these two field sets; one-sided (source or destination only) forms and
+    # the protocol/flow-label/ingress fields are NOT verified and refused (PLAT054/PLAT053). DLB (flowlet and
+    # per-packet on N9364E-SG2, 10.5(3)F) is documented but its lines were not found: refused (PLAT001)
+    ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "l4_src_port", "l4_dst_port"}),
+    ecmp_hash_sets=(frozenset({"src_ip", "dst_ip"}), frozenset({"src_ip", "dst_ip", "l4_src_port", "l4_dst_port"})),
 )

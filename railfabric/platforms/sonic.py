@@ -100,4 +100,9 @@ PLATFORM = Platform(
     bfd_interval_ms=(10, 60000),
     bfd_multiplier=(2, 255),
     session_auth=frozenset({"md5"}),
+    # load balancing (lb30): SWITCH_HASH|GLOBAL ecmp_hash (sonic-net/SONiC doc/hash/hash-design.md, the generic hash
+    # HLD; sonic-buildimage sonic-hash.yang: a leaf-list of hash-field, checked with yanglint in the tests); flow
+    # hashing only (config_db has no DLB or adaptive-routing table)
+    ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "ipv6_flow_label",
+                                "ingress_port"}),
 )

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from railfabric.verify.bgp_statements import neighbors
 from railfabric.verify.inputs import read_text
+from railfabric.verify.load_balancing import from_cli
 from railfabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
 from railfabric.verify.raw import merged_sections
 
@@ -61,6 +62,7 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
     except Exception as e:  # hier_config raises plain exceptions on text it cannot structure
         raise VerifyInputError(f"{file}: hier_config cannot parse it: {e}") from None
     dev = ObservedDevice(name, "eos", files={"config": file, "bgp": file})
+    dev.balancing = from_cli("eos", (top.text for top in tree.children))
     dscp_to_tc: dict[int, int] = {}
     tc_to_queue: dict[int, int] = {}
     layer2 = Layer2()

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from railfabric.verify.inputs import read_text
 from railfabric.verify.junos_tree import JunosSyntaxError, Node, parse
+from railfabric.verify.load_balancing import from_junos
 from railfabric.verify.model import (
     Bgp,
     Buffers,
@@ -62,6 +63,7 @@ def read_junos(name: str, root: Path) -> ObservedDevice:
     _mclag(dev, tree)
     _bgp(dev, tree)
     _system(dev, tree)
+    dev.balancing = from_junos(tree)
     dev.notes.append("Junos lossless buffers are platform defaults: nothing in junos.conf to verify")
     return dev
 

@@ -12,6 +12,10 @@ compare directly, with no offset. Speed is in Mb/s.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # load_balancing imports this module's records
+    from railfabric.verify.load_balancing import Balancing
 
 
 class VerifyInputError(Exception):
@@ -146,6 +150,8 @@ class ObservedDevice:
     mgmt: Management = field(default_factory=Management)
     loopbacks: list[str] = field(default_factory=list)
     mlag: MlagObserved | None = None
+    # ECMP mode and selected hash fields (railfabric/verify/load_balancing.py Balancing); None: not read
+    balancing: Balancing | None = None
     failures: list[Failure] = field(default_factory=list)  # what the reader itself found broken (leafrefs, parse)
     notes: list[str] = field(default_factory=list)
 

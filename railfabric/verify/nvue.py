@@ -32,6 +32,7 @@ import yaml
 
 from railfabric.core import safe_yaml
 from railfabric.verify.inputs import read_text
+from railfabric.verify.load_balancing import from_nvue
 from railfabric.verify.model import (
     Bgp,
     Buffers,
@@ -169,6 +170,7 @@ def read_nvue(name: str, root: Path) -> ObservedDevice:
         if i.mode == "access" and i.vlan is not None:
             dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
     dev.bgp = _bgp(_dict(tree.get("router")), _dict(tree.get("vrf")))
+    dev.balancing = from_nvue(tree)
     for user, u in _dict(_dict(_dict(tree.get("system")).get("aaa")).get("user")).items():
         dev.mgmt.users[str(user)] = ROLES.get(_dict(u).get("role", ""), "")
     dev.notes.append("NVUE lossless buffers are NVIDIA's RoCE pools (qos roce mode lossless): nothing per port")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from railfabric.verify.bgp_statements import neighbors
 from railfabric.verify.inputs import read_text
+from railfabric.verify.load_balancing import from_cli
 from railfabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
 from railfabric.verify.raw import merged_sections
 
@@ -118,6 +119,7 @@ def read_nxos(name: str, root: Path) -> ObservedDevice:
     except Exception as e:  # hier_config raises plain exceptions on text it cannot structure
         raise VerifyInputError(f"{file}: hier_config cannot parse it: {e}") from None
     dev = ObservedDevice(name, "nxos", files={"config": file, "bgp": file})
+    dev.balancing = from_cli("nxos", (top.text for top in tree.children))
     policies = _Policies()
     qos_input: dict[str, str] = {}  # interface → its type qos input policy
     peer_links: set[str] = set()  # port-channels with `vpc peer-link`

@@ -19,6 +19,7 @@ from railfabric.verify.checks_links import LinkChecks
 from railfabric.verify.frr import have_vtysh, vtysh_problems
 from railfabric.verify.hosts import read_hosts, read_railmap
 from railfabric.verify.inputs import read_plan, read_text
+from railfabric.verify.load_balancing import check_uniform
 from railfabric.verify.model import Failure, ObservedDevice, VerifyInputError
 from railfabric.verify.raw import RawSeen, check_raw
 from railfabric.verify.readers import READERS, SCHEMA_CHECKS
@@ -95,6 +96,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
     result.failures += links.run()
     control = ControlChecks(plan, devices)
     result.failures += control.run()
+    result.failures += check_uniform(devices)
     ports = read_railmap(root)
     hosts = HostChecks(ports, read_hosts(root, {p.host for p in ports}), devices)
     result.failures += hosts.run()

@@ -15,6 +15,7 @@ from typing import Any
 
 from railfabric.verify.frr import read_frr
 from railfabric.verify.inputs import read_text
+from railfabric.verify.load_balancing import from_sonic
 from railfabric.verify.model import Buffers, Interface, ObservedDevice, Qos, VerifyInputError, Vlan
 from railfabric.verify.sonic_mclag import check_mclag, read_mclag, read_svis
 from railfabric.verify.sonic_refs import check_references
@@ -67,6 +68,7 @@ def read_sonic(name: str, root: Path) -> ObservedDevice:
     read_svis(db, dev)
     _management(db, dev)
     _qos(db, dev)
+    dev.balancing = from_sonic(db)
     dev.failures += check_references(name, file, db)
     dev.failures += check_mclag(db, dev, file)
     frr = root / "configs" / name / "frr.conf"

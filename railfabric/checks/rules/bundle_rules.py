@@ -1,7 +1,9 @@
 """L3 port-channel rules on the expanded topology: a bundle's ends must be able to express what railfabric asks of
 it. PLAT001 when a switch's platform cannot set the bundle's min-links (NVUE bonds have no min-links, so a degraded
 bundle would stay in ECMP and congest instead of leaving it), or cannot spray packets over a bundle while
-`routing.ecmp.mode: packet` asks for it (Spectrum adaptive routing runs on routed ports, not bonds)."""
+`routing.ecmp.mode: packet` asks for it (Spectrum adaptive routing runs on routed ports, not bonds). PLAT057 when a
+switch's dynamic load balancing (mode flowlet or packet) does not run with a port-channel among the ECMP members
+(Junos DLB, lb30)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ def check_bundles(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findin
             ends[link.bundle] = (link.a.device, link.z.device)
     pods: dict[int | None, tuple[int | None, Pod | None]] = {pod.id: (pi, pod) for pi, pod in enumerate(inv.pods)}
     packet = inv.routing.ecmp.mode.value == "packet"
+    dlb = inv.routing.ecmp.mode.value in ("flowlet", "packet")
     seen: set[tuple[str, str, int | None]] = set()
     out: list[Finding] = []
     for bundle in sorted(members):
@@ -44,5 +47,12 @@ def check_bundles(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findin
                 out.append(Finding("PLAT001", f"port-channel {bundle} ({sw.name}): ECMP mode 'packet' cannot run over "
                                    f"port-channels on {sw.platform} (adaptive routing is per routed port; pod "
                                    f"{pod_id})", src.loc(("routing", "ecmp", "mode")),
+                                   "route the links one by one (no port_channel_members) or use mode: flow"))
+            if dlb and not traits.dlb_over_bundles and ("dlb", sw.platform, pod_id) not in seen:
+                seen.add(("dlb", sw.platform, pod_id))
+                out.append(Finding("PLAT057", f"port-channel {bundle} ({sw.name}): {sw.platform}'s dynamic load "
+                                   f"balancing (ECMP mode {inv.routing.ecmp.mode.value!r}) does not run when a "
+                                   f"port-channel is an ECMP member (pod {pod_id})",
+                                   src.loc(("routing", "ecmp", "mode")),
                                    "route the links one by one (no port_channel_members) or use mode: flow"))
     return out

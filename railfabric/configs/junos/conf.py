@@ -122,6 +122,39 @@ class JunosView:
     prefix_list: str
     prefix_list_entries: tuple[str, ...]
     cos: Cos
+    load_balance: JLoadBalance
+
+
+# routing.ecmp.hash: the QFX5000 enhanced-hash-key hashes the five-tuple by default and takes exclusions of it, per
+# family (Juniper CLI reference "inet (enhanced-hash-key)" / "inet6 (enhanced-hash-key)", Options and Default)
+HASH_EXCLUDE_INET = {"src_ip": "no-ipv4-source-address", "dst_ip": "no-ipv4-destination-address",
+                     "ip_protocol": "no-protocol", "l4_src_port": "no-l4-source-port",
+                     "l4_dst_port": "no-l4-destination-port"}
+HASH_EXCLUDE_INET6 = {"src_ip": "no-ipv6-source-address", "dst_ip": "no-ipv6-destination-address",
+                      "ip_protocol": "no-next-header", "l4_src_port": "no-l4-source-port",
+                      "l4_dst_port": "no-l4-destination-port"}
+# routing.ecmp.mode → `enhanced-hash-key ecmp-dlb` mode (Juniper "Dynamic Load Balancing (DLB)": per-packet,
+# flowlet with an inactivity interval, assigned-flow); flow hashing writes no ecmp-dlb
+DLB_MODE = {"flowlet": "flowlet", "packet": "per-packet"}
+
+
+@dataclass(frozen=True, slots=True)
+class JLoadBalance:
+    dlb: str  # "" (static hashing) | flowlet | per-packet
+    inactivity_us: int | None  # flowlet's inactivity-interval; None = the switch's default
+    exclude_inet: tuple[str, ...]  # family inet exclusions of the five-tuple
+    exclude_inet6: tuple[str, ...]
+
+    @property
+    def any(self) -> bool:
+        return bool(self.dlb or self.exclude_inet)
+
+
+def build_load_balance(dev: DeviceConfig) -> JLoadBalance:
+    lb = dev.load_balancing
+    gone = lb.excluded()
+    return JLoadBalance(DLB_MODE.get(lb.mode, ""), lb.flowlet_inactivity_us,
+                        tuple(HASH_EXCLUDE_INET[f] for f in gone), tuple(HASH_EXCLUDE_INET6[f] for f in gone))
 
 
 def _ports(dev: DeviceConfig) -> list[JPort]:
@@ -209,6 +242,7 @@ def build_view(dev: DeviceConfig) -> JunosView:
         prefix_list=dev.bgp.prefix_list,
         prefix_list_entries=dev.bgp.prefix_list_entries,
         cos=build_cos(dev),
+        load_balance=build_load_balance(dev),
     )
 
 

@@ -59,12 +59,39 @@ def _port(dev: DeviceConfig, i: Interface) -> Tree:
         if i.ipv4:
             node[f.address_family] = {"address": {i.ipv4: {}}}
         if dev.ecmp_mode == "packet":  # adaptive routing: routed fabric ports only (not bonds, SVIs, members)
-            node["router"] = {"adaptive-routing": f.flag(True)}
+            node["router"] = {"adaptive-routing": adaptive_port(dev, f)}
     elif i.mode == "access" and i.vlan is not None:
         node["bridge"] = {"domain": {BRIDGE: {"access": i.vlan}}}
     if i.qos and dev.qos.watchdog is not None:
         node["qos"] = {"pfc-watchdog": {}}
     return node
+
+
+def adaptive_port(dev: DeviceConfig, f: Forms) -> Tree:
+    """A routed fabric port's adaptive routing: on, with routing.ecmp.link_utilization_threshold (percent, 1-100 in
+    every release's schema) where set; the global `router adaptive-routing link-utilization-threshold` switch turns
+    the per-port thresholds on (NVUE reference, Adaptive Routing)."""
+    node: Tree = f.flag(True)
+    if (threshold := dev.load_balancing.link_utilization_threshold) is not None:
+        node["link-utilization-threshold"] = threshold
+    return node
+
+
+# routing.ecmp.hash field → its `system forwarding ecmp-hash` leaf (NVUE reference, System Forwarding, CL 5.2+)
+ECMP_HASH_LEAF = {"src_ip": "source-ip", "dst_ip": "destination-ip", "ip_protocol": "ip-protocol",
+                  "l4_src_port": "source-port", "l4_dst_port": "destination-port", "ipv6_flow_label": "ipv6-label",
+                  "ingress_port": "ingress-interface"}
+
+
+def ecmp_hash(dev: DeviceConfig) -> Tree:
+    """`system forwarding ecmp-hash`: every outer-header leaf railfabric knows, on for the chosen fields and off for
+    the others (the defaults switch several on: `nv show system forwarding`), so the switch hashes exactly the
+    inventory's fields; {} without routing.ecmp.hash (the switch's default stays)."""
+    lb = dev.load_balancing
+    if not lb.hash_fields:
+        return {}
+    f = forms(dev.release)
+    return {leaf: f.value(lb.hashes(field)) for field, leaf in ECMP_HASH_LEAF.items()}
 
 
 def management(dev: DeviceConfig, f: Forms) -> Tree:
@@ -177,6 +204,8 @@ def router(dev: DeviceConfig) -> Tree:
                  "policy": policy(dev)}
     if dev.ecmp_mode == "packet":
         out["adaptive-routing"] = f.flag(True)
+        if dev.load_balancing.link_utilization_threshold is not None:  # the per-port thresholds apply
+            out["adaptive-routing"]["link-utilization-threshold"] = f.value(True)
     if dev.mlag is not None:  # VRR (the shared rail gateways)
         out["vrr"] = f.flag(True)
     if f.bfd_profile and dev.bgp.bfd_profiles:  # BFD on, a profile per session tier (5.15+)
@@ -236,6 +265,8 @@ def managed_tree(dev: DeviceConfig) -> Tree:
         "vrf": {"default": {"router": {"bgp": bgp(dev)}}},
         "qos": qos(dev),
     }
+    if h := ecmp_hash(dev):
+        tree["system"]["forwarding"] = {"ecmp-hash": h}
     if b := bridge(dev):
         tree["bridge"] = b
     if dev.mlag is not None:

@@ -108,6 +108,7 @@ class NxosView:
     network_qos_policy: str = NETWORK_QOS
     queuing_out: str = QUEUING_OUT
     banner_delimiter: str = BANNER_DELIMITER
+    load_sharing: str = ""  # the `ip load-sharing` arguments of routing.ecmp.hash; "" = the switch's default hash
 
 
 def queue_class(queue: int) -> str:
@@ -196,7 +197,18 @@ def build_view(d: DeviceConfig) -> NxosView:
     login_groups = tuple(m for m in d.system.login if m != "local")
     vpc = build_vpc(d)
     return NxosView(tuple(features), breakouts, nxos_ports(d, vpc), qos_classes, network, tuple(queues), wd,
-                    login_groups, d.bfd, vpc, interface_bfd_timers(d, vpc))
+                    login_groups, d.bfd, vpc, interface_bfd_timers(d, vpc), load_sharing=load_sharing(d))
+
+
+def load_sharing(d: DeviceConfig) -> str:
+    """`ip load-sharing` of routing.ecmp.hash (NX-API REST SDK guide, "Configuring ECMP Load Balancing", CLI
+    equivalents): source and destination address, with both ports when the hash has them; the other field sets
+    were refused (PLAT053/PLAT054). "" without a chosen hash."""
+    fields = set(d.load_balancing.hash_fields)
+    if not fields:
+        return ""
+    ports = " port source-destination" if {"l4_src_port", "l4_dst_port"} <= fields else ""
+    return "address source-destination" + ports
 
 
 def running_config(d: DeviceConfig) -> str:

@@ -46,9 +46,15 @@ _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 SONIC_TYPE = {"rail": "LeafRouter", "spine": "SpineRouter", "super-spine": "SpineRouter"}
 
 IDENTITY_TABLES = frozenset({"DEVICE_METADATA", "LOOPBACK_INTERFACE"})
+HASH_TABLES = frozenset({"SWITCH_HASH"})
+
+# routing.ecmp.hash field → the generic hash HLD's field name (sonic-net/SONiC doc/hash/hash-design.md; the
+# hash-field enum of sonic-buildimage sonic-hash.yang)
+SONIC_HASH_FIELD = {"src_ip": "SRC_IP", "dst_ip": "DST_IP", "ip_protocol": "IP_PROTOCOL", "l4_src_port": "L4_SRC_PORT",
+                    "l4_dst_port": "L4_DST_PORT", "ipv6_flow_label": "IPV6_FLOW_LABEL", "ingress_port": "IN_PORT"}
 
 # Every table config_db() can write (sonic_ansible.OWNED_TABLES must cover them: tests/test_rollout_filters.py).
-TABLES = IDENTITY_TABLES | PORT_TABLES | MCLAG_TABLES | QOS_TABLES | BUFFER_TABLES | SYSTEM_TABLES
+TABLES = IDENTITY_TABLES | HASH_TABLES | PORT_TABLES | MCLAG_TABLES | QOS_TABLES | BUFFER_TABLES | SYSTEM_TABLES
 # Tables of the switch's in which config_db() writes rows (sonic_ansible.ROW_TABLES: merged row by row by the push).
 ROWS = MCLAG_ROWS
 
@@ -76,6 +82,13 @@ def identity_tables(dev: DeviceConfig) -> Tables:
         "DEVICE_METADATA": {"localhost": meta},
         "LOOPBACK_INTERFACE": {loopback: {}, f"{loopback}|{dev.loopback}": {}},
     }
+
+
+def hash_tables(dev: DeviceConfig) -> Tables:
+    """SWITCH_HASH|GLOBAL ecmp_hash: the ECMP hash fields in the inventory's order (the leaf-list is ordered-by
+    user); no table without routing.ecmp.hash (the switch's default hash stays)."""
+    fields = dev.load_balancing.hash_fields
+    return {"SWITCH_HASH": {"GLOBAL": {"ecmp_hash": [SONIC_HASH_FIELD[f] for f in fields]}}} if fields else {}
 
 
 def managed_tables(dev: DeviceConfig) -> Tables:
@@ -176,6 +189,7 @@ def own_tables(dev: DeviceConfig) -> Tables:
     if dev.mlag is not None:
         db.update(mclag_tables(dev.mlag))
     db.update(system_tables(dev.system, dev.management, dev.management_gateway))
+    db.update(hash_tables(dev))
     return db
 
 
