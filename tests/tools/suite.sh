@@ -4,7 +4,8 @@
 #   render-a, render-b  the unit and whole-fabric render tests, split in two by files (CPU-bound);
 #   lab                 the FRR lab files (tests/test_lab*.py) and the rollout in the FRR lab;
 #   push                the push tests against stand-in switches, the wheel and the fresh-clone `make render`.
-# render-a prints as it goes; the other three write .cache/test-<group>.log, printed after. Each process of the
+# render-a prints as it goes (and keeps .cache/test-render-a.log); the other three write .cache/test-<group>.log,
+# printed after. Each process of the
 # render groups ends with tests/test_render_all_clean.py's "every inventory validated clean renders" over the
 # inventories that process's tests recorded (tests/conftest.py), so the two halves together cover them all.
 # Each prints its 15 slowest tests (where to cut when the suite outgrows CI). Exit status: 0 when all four passed,
@@ -29,7 +30,7 @@ for f in "${lab[@]}" "${push[@]}" "${render_b[@]}"; do ignore+=("--ignore=$f"); 
 "$py" -m pytest -q -p no:cacheprovider --durations=15 "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
 "$py" -m pytest -q -p no:cacheprovider --durations=15 "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
 "$py" -m pytest -q -p no:cacheprovider --durations=15 "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
-"$py" -m pytest -q --durations=15 "${ignore[@]}"; status=$?
+"$py" -m pytest -q --durations=15 "${ignore[@]}" 2>&1 | tee .cache/test-render-a.log; status=${PIPESTATUS[0]}
 
 for group in render-b:$b_pid lab:$lab_pid push:$push_pid; do
   wait "${group#*:}" || status=1
