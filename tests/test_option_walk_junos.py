@@ -6,12 +6,13 @@ context is EOS-only run on Junos instead).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_option_walk import EOS, VARIANTS, _render, _with
+from tests.test_option_walk import EOS, OPTIONAL, VARIANTS, _render, _with
 
 JUNOS = {("fabric", "platform"): "junos"}
 PREFIXES = ("fabric.", "routing.", "qos.", "system", "pods.*.segments.*.dual_homing", "pods.*.segments.*.platform",
@@ -20,7 +21,9 @@ PREFIXES = ("fabric.", "routing.", "qos.", "system", "pods.*.segments.*.dual_hom
 REFUSED: dict[str, str] = {
     "routing.ecmp.mode=flowlet": "PLAT001",  # Junos here: flow hashing only (Platform.ecmp_modes)
     "routing.ecmp.mode=packet": "PLAT001",
-    "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
+    "routing.addressing=unnumbered": "PLAT041",
+    # the base tier's key is md5, which holds one key (tests/test_key_rollover.py renders the TCP-AO rollover)
+    "routing.authentication.{}.next=" + json.dumps(OPTIONAL["routing.authentication.{}.next"]): "AUTH002",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
     "pods.*.segments.*.dual_homing=esi": "PLAT002",

@@ -2,14 +2,14 @@
 reviews).
 
 Schema v1 columns:
-- address: `a.b.c.d/len`; interface addresses carry their subnet's length (a host NIC `172.16.3.16/24`, a /31 end
-  `10.4.0.1/31`), prefixes are written as the network (`172.16.3.0/24`);
+- address: `a.b.c.d/len`, empty on an unnumbered link end; interface addresses carry their subnet's length (a host
+  NIC `172.16.3.16/24`, a /31 end `10.4.0.1/31`), prefixes are written as the network (`172.16.3.0/24`);
 - owner: the device (switch hostname or host name), empty for pools and blocks that belong to nobody;
 - interface: where the address is configured (Loopback0, the management port, an Ethernet or port-channel, the rail
   VLAN's SVI, a host NIC port such as nic3p1), empty for summaries and pools;
 - purpose: pool | segment-block | loopback | management | management-gateway | p2p | rail-subnet | rail-gateway |
-  rail-own | host | aggregate | unnumbered (rail-own: a switch's own address on a rail SVI beside the gateway it shares with its
-  MLAG peer, on platforms that need one, Platform.mlag_own_svi_address);
+  rail-own | host | aggregate | unnumbered (rail-own: a switch's own address on a rail SVI beside the gateway it
+  shares with its MLAG peer, on platforms that need one, Platform.mlag_own_svi_address; unnumbered: below);
 - pool: the inventory pool that contains the address (loopbacks, fabric_links, rail_subnets, management), empty
   when it lies outside every pool (a pinned management address, for instance);
 - detail: the peer of a /31, the rail and VLAN of a rail subnet, the segment of a block.
