@@ -30,6 +30,15 @@ transmit-lifetime infinite` and `neighbor <group> password shared-secret profile
 a public EOS 4.28.2F / Junos TCP-AO interop note with `secret 0 7 ...`; EOS needs the multi-agent routing model). NOT
 verified on a switch: the key-id/type order of `secret 0 0`, the BFD ranges (interval 50-60000 ms, multiplier
 3-50, taken from Arista's BFD configuration section as recalled, not found in the library).
+
+TCP-AO key rollover (issue 30, keys30: routing.authentication.<tier>.key_id / next): the secret's id is the tier's
+KeyID (`secret <key_id> 0 <key> ...`); during a rollover the profile holds two secrets, both `receive-lifetime
+infinite`, the current one `transmit-lifetime 2020-01-01 00:00:00 <send_from>` and the next one `transmit-lifetime
+<send_from> 2099-12-31 23:59:59` (UTC; railfabric/configs/eos/keys.py). Forms as AVD's eos_cli_config_gen writes
+`management_security.shared_secret_profiles[].secrets[]` with receive/transmit lifetimes (`<start date time> <end
+date time>`, `YYYY-MM-DD hh:mm:ss`, `local-time` when not UTC). NOT verified: these forms in Arista's EOS User
+Manual (not in the library), the latest end date EOS accepts, that EOS switches its send key at the window's edge on
+an established session without a reset.
 """
 
 from __future__ import annotations
