@@ -122,15 +122,37 @@ def test_send_from_needs_a_zone_and_whole_seconds(tmp_path: Path, send_from: str
 # --------------------------------------------------------------------------- verify
 
 
-@pytest.mark.parametrize("platform", ["eos", "junos"])
-def test_verify_reads_the_current_key_during_a_rollover(tmp_path: Path, platform: str,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("platform", "config", "next_line"), [
+    ("eos", "running-config.cfg", "      secret 4 0 %%vault.bgp_rail_next%% receive-lifetime infinite "
+                                  "transmit-lifetime 2026-12-01 05:00:00 2099-12-31 23:59:59\n"),
+    ("junos", "junos.conf", None)])
+def test_verify_compares_both_keys_of_a_rollover(tmp_path: Path, platform: str, config: str, next_line: str | None,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Both ends hold keys 3 and 4: verify is clean. With p1-spine1's next key removed, each of its 2 sessions (to
+    rail0 and rail1) differs, said from both ends: 4 failures naming the variables and KeyIDs, never a key."""
     from railfabric.cli import main
     from railfabric.verify.run import reader
     from tests.helpers import dump, write_files
 
     write_files(tmp_path / "inv", {"fabric.yml": dump(_data(platform, _routing(), mlag=False))})
-    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out"), "-q"]) == 0
-    dev = reader(platform)("p1-s1-rail0", tmp_path / "out")
-    assert {n.key for n in dev.bgp.neighbors.values()} == {("tcp-ao", "%%vault.bgp_rail_key%%")}
-    assert _verify(tmp_path / "out", capsys)["failures"] == []
+    out = tmp_path / "out"
+    assert main(["render", str(tmp_path / "inv"), "--out", str(out), "-q"]) == 0
+    dev = reader(platform)("p1-s1-rail0", out)
+    both = "3=%%vault.bgp_rail_key%% 4=%%vault.bgp_rail_next%%"
+    assert {n.key for n in dev.bgp.neighbors.values()} == {("tcp-ao", both)}
+    assert _verify(out, capsys)["failures"] == []
+    conf = out / "configs" / "p1-spine1" / config
+    text = conf.read_text(encoding="utf-8")
+    if next_line is None:  # Junos: key 1 of the chain, from `key 1 {` to the line closing it (9 lines)
+        lines = text.splitlines(keepends=True)
+        at = next(i for i, ln in enumerate(lines) if ln.strip() == "key 1 {")
+        edited = "".join(lines[:at] + lines[at + 9:])
+    else:
+        edited = text.replace(next_line, "")
+    assert edited != text
+    conf.write_text(edited, encoding="utf-8")
+    failures = _verify(out, capsys)["failures"]
+    planned, left = "tcp-ao bgp_rail_key (KeyID 3), bgp_rail_next (KeyID 4)", "tcp-ao bgp_rail_key (KeyID 3)"
+    assert sorted((f["device"], f["expected"].split(" as on ")[0], f["found"]) for f in failures) == sorted(
+        [("p1-spine1", f"session key {planned}", left)] * 2
+        + [(rail, f"session key {left}", planned) for rail in ("p1-s1-rail0", "p1-s1-rail1")])

@@ -21,9 +21,9 @@ PREFIXES = ("fabric.", "routing.", "qos.", "system", "pods.*.segments.*.dual_hom
 REFUSED: dict[str, str] = {
     "routing.ecmp.mode=flowlet": "PLAT001",  # Junos here: flow hashing only (Platform.ecmp_modes)
     "routing.ecmp.mode=packet": "PLAT001",
-    "routing.addressing=unnumbered": "PLAT041",
+    "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
     # the base tier's key is md5, which holds one key (tests/test_key_rollover.py renders the TCP-AO rollover)
-    "routing.authentication.{}.next=" + json.dumps(OPTIONAL["routing.authentication.{}.next"]): "AUTH002",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
+    "routing.authentication.{}.next=" + json.dumps(OPTIONAL["routing.authentication.{}.next"]): "AUTH002",
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
     "pods.*.segments.*.dual_homing=esi": "PLAT002",
