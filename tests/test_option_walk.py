@@ -115,6 +115,10 @@ OPTIONAL: dict[str, Any] = {
     # their mode (Junos flowlet interval, NVUE adaptive-routing threshold) is tests/test_load_balancing.py
     "routing.ecmp.flowlet_inactivity_us": 256,
     "routing.ecmp.link_utilization_threshold": 50,
+    # a TCP-AO rollover's next key: the base's rail_spine key is md5, which holds one key (AUTH002); the EOS and
+    # Junos renderings are in tests/test_key_rollover.py
+    "routing.authentication.{}.next": {"password": {"vault": "bgp_rail_next"}, "key_id": 1,
+                                       "send_from": "2026-12-01T00:00:00Z"},
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -192,6 +196,7 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("system.aaa.tacacs", "unset"): "MGMT006",
     # TCP-AO: FRR 8.4 (SONiC), NVUE and NX-OS have no form railfabric could verify (EOS and Junos render it)
     ("routing.authentication.{}.algorithm", "tcp-ao"): "PLAT046",
+    ("routing.authentication.{}.next", json.dumps(OPTIONAL["routing.authentication.{}.next"])): "AUTH002",  # md5
     ("pools.fabric_links", "unset"): "UND001",  # the base is numbered: every fabric link needs a /31 from it
     ("routing.ecmp.flowlet_inactivity_us", "256"): "LB001",  # the base's mode is flow
     ("routing.ecmp.link_utilization_threshold", "50"): "LB001",

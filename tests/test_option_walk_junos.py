@@ -6,12 +6,13 @@ context is EOS-only run on Junos instead).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_option_walk import EOS, VARIANTS, _render, _with
+from tests.test_option_walk import EOS, OPTIONAL, VARIANTS, _render, _with
 
 JUNOS = {("fabric", "platform"): "junos"}
 PREFIXES = ("fabric.", "routing.", "qos.", "system", "pods.*.segments.*.dual_homing", "pods.*.segments.*.platform",
@@ -25,6 +26,8 @@ REFUSED: dict[str, str] = {
     "routing.ecmp.hash.*=ipv6_flow_label": "PLAT053",
     "routing.ecmp.hash.*=ingress_port": "PLAT053",
     "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
+    # the base tier's key is md5, which holds one key (tests/test_key_rollover.py renders the TCP-AO rollover)
+    "routing.authentication.{}.next=" + json.dumps(OPTIONAL["routing.authentication.{}.next"]): "AUTH002",
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
     "pods.*.segments.*.dual_homing=esi": "PLAT002",

@@ -396,5 +396,6 @@ def test_verifier_reads_tcp_ao_keys(tmp_path: Path, platform: str, capsys: pytes
     write_files(tmp_path / "inv", {"fabric.yml": dump(_data(platform, routing, mlag=False))})
     assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "out"), "-q"]) == 0
     dev = reader(platform)("p1-s1-rail0", tmp_path / "out")
-    assert {n.key for n in dev.bgp.neighbors.values()} == {("tcp-ao", "%%vault.bgp_rail_key%%")}
+    # the profile's / chain's one key with its KeyID, 0 (verify.model.ao_keys)
+    assert {n.key for n in dev.bgp.neighbors.values()} == {("tcp-ao", "0=%%vault.bgp_rail_key%%")}
     assert _verify(tmp_path / "out", capsys)["failures"] == []

@@ -294,3 +294,46 @@ def test_host_files_do_not_change(tmp_path: Path) -> None:
         root = tmp_path / f"{tag}-gen" / "hosts"
         trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()})
     assert trees[0] and trees[0] == trees[1]
+
+
+# --------------------------------------------------------------------------- the IP plan lists every link
+
+
+def test_ipplan_lists_each_unnumbered_link_end(mini: Result, devices: dict[str, DeviceConfig]) -> None:
+    from railfabric.outputs.ipplan import ipplan_csv
+
+    assert mini.inventory and mini.topology and mini.plan
+    text = ipplan_csv(mini.inventory, mini.topology, mini.plan, devices)["ipplan.csv"]
+    rows = [ln for ln in text.splitlines() if ",unnumbered," in ln]
+    # 4 links (each rail switch to each spine), both ends: 8 rows, no address and no pool, after every addressed
+    # row, by owner then interface. Rail switch uplinks: spine 1 on port 33 = Ethernet256, spine 2 on port 34 =
+    # Ethernet264; a spine's downlink to rail switch k is port k: rail0 Ethernet0, rail1 Ethernet8 (module docstring).
+    assert rows == [
+        ",p1-s1-rail0,Ethernet256,unnumbered,,peer p1-spine1 Ethernet0 over IPv6 link-local",
+        ",p1-s1-rail0,Ethernet264,unnumbered,,peer p1-spine2 Ethernet0 over IPv6 link-local",
+        ",p1-s1-rail1,Ethernet256,unnumbered,,peer p1-spine1 Ethernet8 over IPv6 link-local",
+        ",p1-s1-rail1,Ethernet264,unnumbered,,peer p1-spine2 Ethernet8 over IPv6 link-local",
+        ",p1-spine1,Ethernet0,unnumbered,,peer p1-s1-rail0 Ethernet256 over IPv6 link-local",
+        ",p1-spine1,Ethernet8,unnumbered,,peer p1-s1-rail1 Ethernet256 over IPv6 link-local",
+        ",p1-spine2,Ethernet0,unnumbered,,peer p1-s1-rail0 Ethernet264 over IPv6 link-local",
+        ",p1-spine2,Ethernet8,unnumbered,,peer p1-s1-rail1 Ethernet264 over IPv6 link-local"]
+    assert text.splitlines()[-8:] == rows and "p2p" not in text
+
+
+def test_ipplan_unnumbered_rows_sort_interfaces_as_numbers() -> None:
+    from railfabric.outputs.ipplan import PlanAddresses, ipplan_files
+    from railfabric.outputs.views import Addresses
+
+    # one switch with three unnumbered ends: Ethernet8 sorts before Ethernet16 (digits as numbers); an interface
+    # cell a spreadsheet would read as a formula ("=cmd", never from a valid inventory) gets the CSV writer's
+    # leading apostrophe (textsafe.csv_cell) and sorts first ('=' before 'E')
+    dev = Addresses("10.0.0.1/32", (), None, (), (("Ethernet16", "b", "E1"), ("Ethernet8", "a", "E2"),
+                                                  ("Ethernet100", "c", "E3"), ("=cmd", "d", "E4")))
+    plan = PlanAddresses((), (), None, 24, {})
+    text = ipplan_files(plan, {"sw": dev}, {"sw": ()}, {"sw": ("sonic", "192.168.0.9/24")}, {"sw": ()}, [],
+                        {})["ipplan.csv"]
+    rows = [ln for ln in text.splitlines() if "unnumbered" in ln]
+    assert rows == [",sw,'=cmd,unnumbered,,peer d E4 over IPv6 link-local",
+                    ",sw,Ethernet8,unnumbered,,peer a E2 over IPv6 link-local",
+                    ",sw,Ethernet16,unnumbered,,peer b E1 over IPv6 link-local",
+                    ",sw,Ethernet100,unnumbered,,peer c E3 over IPv6 link-local"]

@@ -379,6 +379,23 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("AUTH001", "key-tier-without-sessions", "A session key of a tier the fabric has no session of",
      "routing.authentication names a tier no BGP session of this fabric belongs to, so the key is rendered nowhere: "
      "a warning, since a fabric-wide policy may name every tier."),
+    ("AUTH002", "md5-key-rollover", "A second key on a TCP MD5 tier",
+     "routing.authentication.<tier>.next holds the key a tier rolls over to. TCP MD5 (RFC 2385) signs each segment "
+     "with the one key of the connection: a switch cannot accept two, and changing the key resets the session (FRR: "
+     "a BGP Cease on every session of the group, measured in the FRR lab). Only TCP-AO (RFC 5925) keeps several keys "
+     "per connection, told apart by KeyID, so railfabric renders a rollover on TCP-AO tiers only (EOS, Junos). For "
+     "md5, change the password itself, switch by switch behind the rollout's drain."),
+    ("AUTH003", "md5-key-id", "A key id on a TCP MD5 tier",
+     "routing.authentication.<tier>.key_id is the TCP-AO KeyID (SendID = RecvID) the switches put in each segment; "
+     "TCP MD5 has no key ids, so the value would change nothing: remove it or use tcp-ao."),
+    ("AUTH004", "rollover-key-id-clash", "The next key has the current key's KeyID",
+     "During a TCP-AO rollover every switch of the tier holds both keys, and a receiver picks the key of a segment "
+     "by its KeyID (RFC 5925 3.1: the MKTs of a connection differ in their IDs; Juniper's key chain refuses a "
+     "send-id/recv-id another key of the chain uses). Give the next key another KeyID; after the rollover it "
+     "becomes the tier's key_id."),
+    ("AUTH005", "rollover-same-key", "The next key is the current key",
+     "routing.authentication.<tier>.next.password names the same vault variable as password: the rollover would "
+     "change the KeyID and nothing else. A warning: rotating to a new KeyID alone is legal but rarely meant."),
     ("PLAT046", "tcp-ao-not-expressible", "TCP-AO on a platform without a TCP-AO form",
      "routing.authentication.<tier>.algorithm: tcp-ao (RFC 5925) needs both ends of every session of the tier to "
      "speak it. railfabric renders it on EOS (shared-secret profiles) and Junos (key chains with algorithm ao); "

@@ -11,12 +11,16 @@ ends of a session are in the same tier, so both get the same timers and the same
   when `routing.bfd` is off.
 - Key: the vault reference as its placeholder `%%vault.NAME%%` (the push substitutes it,
   railfabric/inventory/intent_system.py), with the algorithm (md5 | tcp-ao) and a per-tier name for the platform
-  objects that hold it (the FRR/NVUE BFD profile, the EOS shared-secret profile, the Junos key chain).
+  objects that hold it (the FRR/NVUE BFD profile, the EOS shared-secret profile, the Junos key chain). A TCP-AO key
+  has its KeyID and may carry the next key of a rollover (`routing.authentication.<tier>.next`): its placeholder,
+  KeyID and the UTC time from which every switch of the tier sends it; each platform writes the two keys' lifetimes
+  from these (railfabric/platforms/eos.py, junos.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from railfabric.inventory.intent_routing import Routing, SessionTier
 from railfabric.inventory.intent_system import PLACEHOLDER
@@ -42,16 +46,40 @@ class SessionTimers:
 
 
 @dataclass(frozen=True, slots=True)
+class NextKey:
+    """The key a TCP-AO tier rolls over to: its vault variable, KeyID and when sending it starts (UTC)."""
+
+    vault: str
+    key_id: int
+    send_from: str  # UTC, whole seconds, ISO 8601: 2026-12-01T05:00:00Z (a text: the model digest takes no datetime)
+
+    @property
+    def send_from_utc(self) -> datetime:
+        return datetime.fromisoformat(self.send_from)
+
+    @property
+    def placeholder(self) -> str:
+        return PLACEHOLDER.format(self.vault)
+
+
+@dataclass(frozen=True, slots=True)
 class SessionKey:
     """The shared key of a tier's sessions: only its vault placeholder, never the value."""
 
     vault: str  # the Ansible variable holding the key
     algorithm: str  # md5 | tcp-ao
     name: str  # the tier's key object name (EOS shared-secret profile, Junos key chain): RF-RAIL-SPINE
+    key_id: int = 0  # tcp-ao: the KeyID (SendID = RecvID); 0 with md5
+    next: NextKey | None = None  # tcp-ao: the key being rolled over to, held beside this one
 
     @property
     def placeholder(self) -> str:
         return PLACEHOLDER.format(self.vault)
+
+    @property
+    def vaults(self) -> tuple[str, ...]:
+        """The vault variables the push resolves for this key: the current key's, then the next key's."""
+        return (self.vault,) if self.next is None else (self.vault, self.next.vault)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +95,12 @@ def session_options(routing: Routing) -> dict[SessionTier, TierOptions]:
         t = routing.bfd_timers.tiers.get(tier, routing.bfd_timers)
         timers = SessionTimers(t.interval_ms, t.multiplier, object_name(tier)) if routing.bfd else None
         auth = routing.authentication.get(tier)
-        key = SessionKey(auth.password.vault, auth.algorithm.value, object_name(tier)) if auth is not None else None
+        key = None
+        if auth is not None:
+            nxt = auth.next
+            rollover = None if nxt is None else NextKey(nxt.password.vault, nxt.key_id,
+                                                        f"{nxt.send_from.astimezone(UTC):%Y-%m-%dT%H:%M:%SZ}")
+            key = SessionKey(auth.password.vault, auth.algorithm.value, object_name(tier), auth.key_id, rollover)
         out[tier] = TierOptions(timers, key)
     return out
 

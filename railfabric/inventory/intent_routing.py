@@ -6,7 +6,9 @@
 - `bfd` switches BFD on every fabric session; `bfd_timers` sets its interval and multiplier, fabric-wide and per
   session tier, so that every platform of a mixed fabric detects a failure in the same time.
 - `authentication`: a TCP MD5 (RFC 2385) or TCP-AO (RFC 5925) key per session tier, only as a vault reference
-  (railfabric/inventory/intent_system.py: the key never sits in inventory/ or generated/).
+  (railfabric/inventory/intent_system.py: the key never sits in inventory/ or generated/). A TCP-AO tier may hold a
+  `next` key beside its current one (its own KeyID, sent from `send_from` on): the rollover RFC 5925 designs in,
+  without a session reset; TCP MD5 holds one key (AUTH002).
 - `drain`: how the rollout takes a switch out of the forwarding path before it is changed: RFC 8326 graceful
   shutdown (the GRACEFUL_SHUTDOWN community, 65535:0) where every platform of the fabric supports it, else AS-path
   prepending.
@@ -16,10 +18,11 @@ Moved here from railfabric/inventory/intent.py (AsnPlan, Ecmp, Routing) when the
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AwareDatetime, Field, field_validator
 
 from railfabric.core.bounds import Asn
 from railfabric.inventory.intent_system import Secret
@@ -117,12 +120,32 @@ class AuthAlgorithm(StrEnum):
     TCP_AO = "tcp-ao"
 
 
+class NextKey(_Model):
+    """The key a TCP-AO tier rolls over to: every switch of the tier holds it beside the current key (both accepted)
+    and sends it from `send_from` on (RFC 5925 7.5.2: a key change without a connection reset)."""
+
+    password: Secret = Field(description="vault reference {vault: NAME} to the next shared key")
+    key_id: int = Field(ge=0, le=255, description="its TCP-AO KeyID (SendID = RecvID), not the current key's")
+    send_from: AwareDatetime = Field(description="when every switch of the tier starts sending it: a date and time "
+                                     "with its UTC offset, whole seconds (the switches' clocks must be in sync: NTP)")
+
+    @field_validator("send_from")
+    @classmethod
+    def _whole_seconds(cls, value: datetime) -> datetime:
+        if value.microsecond:
+            raise ValueError("send_from takes whole seconds (no platform's key lifetime has a fraction)")
+        return value.astimezone(UTC)
+
+
 class SessionAuth(_Model):
     """The key of one session tier's BGP sessions."""
 
     password: Secret = Field(description="vault reference {vault: NAME} to the shared key")
     algorithm: AuthAlgorithm = Field(AuthAlgorithm.MD5, description="md5 (TCP MD5 signature, RFC 2385) or tcp-ao "
                                      "(RFC 5925, where the platform supports it)")
+    key_id: int = Field(0, ge=0, le=255, description="tcp-ao: the key's KeyID (SendID = RecvID, RFC 5925)")
+    next: NextKey | None = Field(None, description="tcp-ao: the key to roll over to without a session reset "
+                                 "(held beside this one, sent from send_from on)")
 
 
 class Drain(StrEnum):

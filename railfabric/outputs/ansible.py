@@ -155,7 +155,7 @@ def host_vars_data(d: DeviceConfig) -> dict[str, object]:
     vault = cast(list[str], push["vault_variables"])  # the system's vault_names (push_vars lists them)
     # ... those raw blocks name, and the BGP session keys of its peer groups (railfabric/device/sessions.py)
     host_vars["vault_variables"] = sorted({*vault, *PLATFORMS[d.platform].vault_variables, *raw_vault_names(d),
-                                           *(k.vault for k in d.bgp.keys)})
+                                           *(v for k in d.bgp.keys for v in k.vaults)})
     if d.raw:  # the raw blocks placed in its files, and the data they merge (what `fabric verify` reads back)
         if texts := [b.name for b in d.raw if b.text]:
             host_vars["raw_text"] = texts

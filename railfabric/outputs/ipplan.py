@@ -2,19 +2,24 @@
 reviews).
 
 Schema v1 columns:
-- address: `a.b.c.d/len`; interface addresses carry their subnet's length (a host NIC `172.16.3.16/24`, a /31 end
-  `10.4.0.1/31`), prefixes are written as the network (`172.16.3.0/24`);
+- address: `a.b.c.d/len`, empty on an unnumbered link end; interface addresses carry their subnet's length (a host
+  NIC `172.16.3.16/24`, a /31 end `10.4.0.1/31`), prefixes are written as the network (`172.16.3.0/24`);
 - owner: the device (switch hostname or host name), empty for pools and blocks that belong to nobody;
 - interface: where the address is configured (Loopback0, the management port, an Ethernet or port-channel, the rail
   VLAN's SVI, a host NIC port such as nic3p1), empty for summaries and pools;
 - purpose: pool | segment-block | loopback | management | management-gateway | p2p | rail-subnet | rail-gateway |
-  rail-own | host | aggregate (rail-own: a switch's own address on a rail SVI beside the gateway it shares with its
-  MLAG peer, on platforms that need one, Platform.mlag_own_svi_address);
+  rail-own | host | aggregate | unnumbered (rail-own: a switch's own address on a rail SVI beside the gateway it
+  shares with its MLAG peer, on platforms that need one, Platform.mlag_own_svi_address; unnumbered: below);
 - pool: the inventory pool that contains the address (loopbacks, fabric_links, rail_subnets, management), empty
   when it lies outside every pool (a pinned management address, for instance);
 - detail: the peer of a /31, the rail and VLAN of a rail subnet, the segment of a block.
 Rows are sorted by address numerically, a containing prefix before the addresses inside it (ties: by the row's
 text).
+
+On an unnumbered fabric (routing.addressing: unnumbered, RFC 8950) a fabric link end has no address: each end is an
+`unnumbered` row with an empty address and pool, its owner and interface, and the peer's device and interface with
+"IPv6 link-local" in the detail, so that the plan still lists every link. These rows come after every addressed
+row, by owner then interface (digits as numbers).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from operator import attrgetter, is_not, itemgetter
 from socket import AF_INET, inet_pton
 
 from railfabric.core.address import BITS, cidr_key, ntoa, ntoa_many, size
+from railfabric.core.order import natural_key
 from railfabric.device import DeviceConfig
 from railfabric.device.vlans import Vlan
 from railfabric.inventory.intent import Inventory
@@ -96,6 +102,7 @@ def _plan_text(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Map
     if plan.management_gateway is not None:
         out.add(f"{ntoa(plan.management_gateway)}/{plan.management_len}", "", "", "management-gateway")
     _p2p_rows(out, devices, routed)
+    _unnumbered_rows(out, devices)
     _switch_rows(out, devices, vlans, access)
     _host_rows(out, plan.host_addr, links, subnets)
     out.rows.sort()
@@ -257,6 +264,24 @@ def _p2p_rows(out: _Rows, devices: Mapping[str, Addresses], routed: Mapping[str,
                       map(ifnames.__getitem__, peers))  # type: ignore[arg-type]
         rows = out.many(texts, owners, ifnames, repeat("p2p", len(texts)), pools, details)
     out.rows += zip(nets, lengths, rows, strict=True)
+
+
+_AFTER_EVERY_ADDRESS = 1 << BITS  # the sort key of a row without address: after every IPv4 address
+
+
+def _unnumbered_rows(out: _Rows, devices: Mapping[str, Addresses]) -> None:
+    """One `unnumbered` row per end of an unnumbered session (Addresses.unnumbered): no address, no pool, the peer
+    and its interface in the detail. Sorted after the addressed rows by (owner, interface in natural order): the
+    rank of that order is the row's second sort key."""
+    ends = [(name, *end) for name, dev in devices.items() for end in dev.unnumbered]
+    if not ends:
+        return
+    out.values.add("unnumbered")
+    ends.sort(key=lambda e: (e[0], natural_key(e[1])))
+    for rank, (name, interface, peer, peer_interface) in enumerate(ends):
+        detail = f"peer {peer} {peer_interface} over IPv6 link-local"
+        out.values.update((name, interface, detail))
+        out.rows.append((_AFTER_EVERY_ADDRESS, rank, out.row("", name, interface, "unnumbered", "", detail)))
 
 
 def _switch_rows(out: _Rows, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],

@@ -246,13 +246,22 @@ class Addresses:
     port_channels: tuple[tuple[str, str], ...]  # (name, a.b.c.d/len) of each routed port-channel
     mlag: tuple[str, str, int, str] | None  # (peer VLAN interface, local address, prefix length, peer)
     aggregates: tuple[str, ...]
+    # (interface, peer, peer interface) of each unnumbered session (routing.addressing: unnumbered): a routed port
+    # or port-channel with no address, its BGP session over IPv6 link-local (RFC 8950)
+    unnumbered: tuple[tuple[str, str, str], ...] = ()
 
 
 def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
     return {name: Addresses(d.loopback,
                             tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
                             (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
-                            d.bgp.aggregates) for name, d in devices.items()}
+                            d.bgp.aggregates, _unnumbered_ends(d)) for name, d in devices.items()}
+
+
+def _unnumbered_ends(d: DeviceConfig) -> tuple[tuple[str, str, str], ...]:
+    """(interface, peer, peer interface) of the switch's unnumbered sessions, in the model's order."""
+    return tuple((n.interface, n.peer, n.peer_interface) for g in d.bgp.peer_groups for n in g.neighbors
+                 if n.interface)
 
 
 def vlans_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Vlan, ...]]:

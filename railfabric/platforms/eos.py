@@ -37,6 +37,14 @@ EOS 4.24.2F, as quoted with the CLI help in aristanetworks/avd issue 4920; AVD P
 switch: which ASIC families accept it (Trident 4/Tomahawk class per the TOI), that it
 needs no TCAM profile change. Refused: routing.ecmp.hash (PLAT053: the per-ASIC hash field forms), the flowlet
 inactivity interval (PLAT055), per-packet mode.
+TCP-AO key rollover (issue 30, keys30: routing.authentication.<tier>.key_id / next): the secret's id is the tier's
+KeyID (`secret <key_id> 0 <key> ...`); during a rollover the profile holds two secrets, both `receive-lifetime
+infinite`, the current one `transmit-lifetime 2020-01-01 00:00:00 <send_from>` and the next one `transmit-lifetime
+<send_from> 2099-12-31 23:59:59` (UTC; railfabric/configs/eos/keys.py). Forms as AVD's eos_cli_config_gen writes
+`management_security.shared_secret_profiles[].secrets[]` with receive/transmit lifetimes (`<start date time> <end
+date time>`, `YYYY-MM-DD hh:mm:ss`, `local-time` when not UTC). NOT verified: these forms in Arista's EOS User
+Manual (not in the library), the latest end date EOS accepts, that EOS switches its send key at the window's edge on
+an established session without a reset.
 """
 
 from __future__ import annotations

@@ -76,6 +76,18 @@ authentication-key-chains key-chain <tier> { key 0 { secret; start-time; algorit
 recv-id 0; } } }` (a public Junos 20.4 / EOS interop note). NOT verified: the start-time format
 ("2020-1-1.00:00:00 +0000"), TCP-AO on Junos OS Evolved for the QFX5240, Juniper's advice on the shortest interval
 for sessions the Routing Engine runs (not distributed to the PFE).
+
+TCP-AO key rollover (issue 30, keys30: routing.authentication.<tier>.key_id / next): key 0 of the tier's chain with
+`send-id`/`recv-id` = the tier's KeyID; during a rollover key 1 with the next key, its KeyID and `start-time
+"<send_from in UTC>"`. Juniper "authentication-key-chains (Security)" (Junos OS 7.6+: key 0-63, start-time
+yyyy-mm-dd.hh:mm:ss in UTC and unique within the chain) and "start-time": "If a new key is present with a new start
+time, the keychain rolls over to the new one"; "Configure a Keychain (TCP-AO)" (Junos OS 20.3R1+, MX/PTX: a chain
+of key 0 and key 1, send-id/recv-id 0-255 used by no other key of the chain); "TCP Authentication Option (TCP-AO)":
+up to 64 keys per session, a key change "without causing any TCP connection closure". NOT verified: the same on
+QFX (Junos OS Evolved), and whether a key is accepted before its start-time (the switch-over relies on NTP). TCP MD5
+keys are written as `authentication-key` (one key; AUTH002 refuses a rollover): Juniper also documents MD5 key
+chains for BGP ("Configuring the Authentication Key Update Mechanism for BGP and LDP Routing Protocols"), which
+railfabric does not render (both ends must switch at the same second, so only a Junos-only tier could use it).
 """
 
 from __future__ import annotations

@@ -210,8 +210,16 @@ def _timers(t: tuple[int, int, int] | None) -> str:
 
 
 def _key(k: tuple[str, str] | None) -> str:
-    """A session key as a report may show it: its algorithm and vault variable, never a literal key."""
+    """A session key as a report may show it: its algorithm and vault variable, never a literal key (TCP-AO: each
+    key of the profile or chain with its KeyID, verify.model.ao_keys)."""
     if k is None:
         return "none"
-    m = PLACEHOLDER.fullmatch(k[1])
-    return f"{k[0]} {m.group(1) if m else 'with a literal key (not a vault placeholder)'}"
+    if k[0] == "tcp-ao":
+        parts = [p.partition("=") for p in k[1].split()]
+        return "tcp-ao " + (", ".join(f"{_variable(key)} (KeyID {key_id})" for key_id, _, key in parts) or "none")
+    return f"{k[0]} {_variable(k[1])}"
+
+
+def _variable(key: str) -> str:
+    m = PLACEHOLDER.fullmatch(key)
+    return m.group(1) if m else "with a literal key (not a vault placeholder)"

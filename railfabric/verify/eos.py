@@ -25,7 +25,17 @@ from pathlib import Path
 from railfabric.verify.bgp_statements import neighbors
 from railfabric.verify.inputs import read_text
 from railfabric.verify.load_balancing import from_cli
-from railfabric.verify.model import Bgp, Buffers, Interface, MlagObserved, ObservedDevice, Qos, VerifyInputError, Vlan
+from railfabric.verify.model import (
+    Bgp,
+    Buffers,
+    Interface,
+    MlagObserved,
+    ObservedDevice,
+    Qos,
+    VerifyInputError,
+    Vlan,
+    ao_keys,
+)
 from railfabric.verify.raw import merged_sections
 
 IP_ADDRESS = re.compile(r"ip address (?:virtual )?(\S+)")
@@ -234,7 +244,8 @@ def _bgp(asn: int, node: object, secrets: dict[str, str]) -> Bgp:
 
 
 def _shared_secrets(tree: object) -> dict[str, str]:
-    """`management security` / `session shared-secret profile P` / `secret ID TYPE KEY ...`: P → the first KEY."""
+    """`management security` / `session shared-secret profile P` / `secret ID TYPE KEY ...`: P → its keys as
+    verify.model.ao_keys writes them (`ID=KEY`, in the file's order; two during a rollover)."""
     out: dict[str, str] = {}
     for top in tree.children:  # type: ignore[attr-defined]
         if top.text != "management security":
@@ -242,9 +253,9 @@ def _shared_secrets(tree: object) -> dict[str, str]:
         for prof in top.children:
             words = prof.text.split()
             if words[:3] == ["session", "shared-secret", "profile"] and len(words) == 4:
-                keys = [ln.split()[3] for ln in _lines(prof) if ln.startswith("secret ") and len(ln.split()) > 3]
+                keys = [(w[1], w[3]) for ln in _lines(prof) if ln.startswith("secret ") and len(w := ln.split()) > 3]
                 if keys:
-                    out[words[3]] = keys[0]
+                    out[words[3]] = ao_keys(keys)
     return out
 
 

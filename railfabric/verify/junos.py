@@ -39,6 +39,7 @@ from railfabric.verify.model import (
     Qos,
     VerifyInputError,
     Vlan,
+    ao_keys,
 )
 
 MEDIA_OVERHEAD = 14
@@ -251,8 +252,9 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
 
 
 def _session_key(tree: Node, g: Node) -> tuple[str, str] | None:
-    """A group's key: `authentication-key "K"` (TCP MD5), or `authentication-algorithm ao` with the first key's secret
-    of its `authentication-key-chain` (security authentication-key-chains key-chain C key N secret "K")."""
+    """A group's key: `authentication-key "K"` (TCP MD5), or `authentication-algorithm ao` with the keys of its
+    `authentication-key-chain` (security authentication-key-chains key-chain C key N { secret "K"; ao-attribute
+    { send-id I; } }) as verify.model.ao_keys writes them (`I=K`, in the chain's order)."""
     md5 = g.value("authentication-key")
     if md5:
         return ("md5", md5.strip('"'))
@@ -261,8 +263,12 @@ def _session_key(tree: Node, g: Node) -> tuple[str, str] | None:
         return None
     kc = tree.find("security", "authentication-key-chains", f"key-chain {chain}")
     keys = kc.all("key") if kc is not None else []
-    secret = keys[0].value("secret") if keys else None
-    return ("tcp-ao", (secret or "").strip('"'))
+    return ("tcp-ao", ao_keys([(_send_id(k), (k.value("secret") or "").strip('"')) for k in keys]))
+
+
+def _send_id(key: Node) -> str:
+    attr = key.find("ao-attribute")
+    return (attr.value("send-id") if attr is not None else None) or "?"
 
 
 def _mclag(dev: ObservedDevice, tree: Node) -> None:

@@ -93,7 +93,16 @@ class Neighbor:
     interface: bool = False  # unnumbered (routing.addressing: unnumbered): a session over the interface's link-local
     # the BFD timers the session runs (transmit ms, receive ms, multiplier) as configured; None: none configured
     bfd_timers: tuple[int, int, int] | None = None
-    key: tuple[str, str] | None = None  # (md5 | tcp-ao, the key as written: a vault placeholder); None: no key
+    # (md5 | tcp-ao, the key as written: a vault placeholder; tcp-ao: every key of the profile or chain with its
+    # KeyID, ao_keys); None: no key
+    key: tuple[str, str] | None = None
+
+
+def ao_keys(keys: list[tuple[str, str]]) -> str:
+    """The TCP-AO keys of an EOS shared-secret profile or a Junos key chain, (KeyID, key as written) each, as one
+    text: `3=%%vault.a%% 4=%%vault.b%%` (two during a rollover), so that the two ends of a session compare their
+    KeyIDs and keys at once."""
+    return " ".join(f"{key_id}={key}" for key_id, key in keys)
 
 
 @dataclass(slots=True)

@@ -8,6 +8,7 @@ only print records. `render_junos` is the platform's OutputFile builder (railfab
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from railfabric.configs.jinja import environment
@@ -26,8 +27,15 @@ MAXIMUM_ECMP_VALUES = (16, 32, 64, *range(96, 513, 32))
 # BGP session keys (Juniper, BGP group `authentication-key` for TCP MD5; TCP-AO through a key chain of
 # `security authentication-key-chains` with `algorithm ao` and `ao-attribute {send-id; recv-id}`, the group saying
 # `authentication-algorithm ao; authentication-key-chain <chain>`; Junos OS Evolved 22.4+ per Juniper's TCP-AO
-# guide, NOT verified on a switch): key id 0 sends and receives with id 0 (the EOS peer's key id 0), active since
-# a fixed past start-time so the file stays byte-identical; a rotation adds the next key with a later start-time.
+# guide, NOT verified on a switch): key 0 sends and receives with the tier's KeyID (routing.authentication.<tier>.
+# key_id, 0 by default: the EOS peer's secret id), active since a fixed past start-time so the file stays
+# byte-identical. A rollover (routing.authentication.<tier>.next) adds key 1 with the next key's KeyID as send-id and
+# recv-id and its send_from as start-time: Juniper, "authentication-key-chains" (Junos OS 7.6+: key 0-63, start-time
+# yyyy-mm-dd.hh:mm:ss in UTC, unique within the chain; "if a new key is present with a new start time, the keychain
+# rolls over to the new one") and "Configure a Keychain (TCP-AO)" (Junos OS 20.3R1+: a chain of two keys, key 0 and
+# key 1, send-id/recv-id 0-255, not used by another key of the chain). NOT verified: whether Junos accepts segments
+# signed with key 1 before its start-time (RFC 5925 lets a receiver hold every MKT; the rollover relies on the
+# switches' clocks agreeing, NTP).
 KEY_START = "2020-1-1.00:00:00 +0000"
 
 
@@ -91,12 +99,22 @@ class JGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class JKeyChain:
-    """One TCP-AO key chain (security authentication-key-chains), one key (id 0)."""
+class JKey:
+    """One key of a TCP-AO key chain: its index in the chain, secret, start-time and TCP-AO KeyID."""
 
-    name: str
+    index: int  # 0 = the current key, 1 = the next key of a rollover
     secret: str  # quoted vault placeholder
     start_time: str  # quoted
+    key_id: int  # send-id = recv-id
+
+
+@dataclass(frozen=True, slots=True)
+class JKeyChain:
+    """One TCP-AO key chain (security authentication-key-chains): the current key, and the next one during a
+    rollover."""
+
+    name: str
+    keys: tuple[JKey, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +218,20 @@ def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
 
 
 def _key_chains(dev: DeviceConfig) -> tuple[JKeyChain, ...]:
-    return tuple(JKeyChain(k.name, quoted(k.placeholder), quoted(KEY_START)) for k in dev.bgp.ao_keys)
+    out = []
+    for k in dev.bgp.ao_keys:
+        keys = [JKey(0, quoted(k.placeholder), quoted(KEY_START), k.key_id)]
+        if k.next is not None:
+            keys.append(JKey(1, quoted(k.next.placeholder), quoted(start_time(k.next.send_from_utc)), k.next.key_id))
+        out.append(JKeyChain(k.name, tuple(keys)))
+    return tuple(out)
+
+
+def start_time(at: datetime) -> str:
+    """A key's start-time as KEY_START writes it (UTC; month and day without a leading zero, as Junos shows
+    them): 2026-12-01T06:00:00Z → "2026-12-1.06:00:00 +0000"."""
+    at = at.astimezone(UTC)
+    return f"{at.year}-{at.month}-{at.day}.{at:%H:%M:%S} +0000"
 
 
 def maximum_ecmp(width: int) -> int:
