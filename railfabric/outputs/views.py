@@ -246,13 +246,16 @@ class Addresses:
     port_channels: tuple[tuple[str, str], ...]  # (name, a.b.c.d/len) of each routed port-channel
     mlag: tuple[str, str, int, str] | None  # (peer VLAN interface, local address, prefix length, peer)
     aggregates: tuple[str, ...]
+    loopback_v6: str = ""  # dual-stack: the loopback's /128 and the IPv6 summaries (railfabric/plan/allocate_v6.py)
+    aggregates_v6: tuple[str, ...] = ()
 
 
 def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
     return {name: Addresses(d.loopback,
                             tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
                             (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
-                            d.bgp.aggregates) for name, d in devices.items()}
+                            d.bgp.aggregates, d.loopback_v6, d.bgp.ipv6.aggregates if d.bgp.ipv6 else ())
+            for name, d in devices.items()}
 
 
 def vlans_view(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[Vlan, ...]]:

@@ -102,6 +102,11 @@ class Platform:
     bfd_interval_ms: tuple[int, int] = (50, 60000)
     bfd_multiplier: tuple[int, int] = (3, 50)
     session_auth: frozenset[str] = frozenset({"md5"})
+    # --- dual-stack loopbacks and rail subnets (issue 30, v6_30: routing.address_families [ipv4, ipv6]): an IPv6
+    # address on the loopback and the rail SVIs, the BGP IPv6 unicast family on the fabric sessions; False: PLAT047
+    # with ipv6_refusal (the reason)
+    ipv6_rails: bool = False
+    ipv6_refusal: str = ""
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

@@ -100,4 +100,6 @@ PLATFORM = Platform(
     bfd_interval_ms=(10, 60000),
     bfd_multiplier=(2, 255),
     session_auth=frozenset({"md5"}),
+    # dual-stack (v6_30): frr.conf `address-family ipv6 unicast`, config_db IPv6 rows (see the docstring)
+    ipv6_rails=True,
 )
