@@ -200,4 +200,6 @@ PLATFORM = Platform(
     bfd_interval_ms=(50, 60000),
     bfd_multiplier=(2, 255),
     session_auth=frozenset({"md5"}),
+    # dual-stack (v6_30): see the docstring
+    ipv6_rails=True,
 )
