@@ -40,9 +40,13 @@ def build(spec: LabSpec, reg: Registry) -> None:
     for node in nodes:
         cmds = per_ns[node.ns]
         cmds += ["link set lo up", f"addr add {node.loopback} dev lo"]
+        if node.device.loopback_v6:  # dual-stack: no duplicate address detection (nodad): usable at once
+            cmds.append(f"addr add {node.device.loopback_v6} dev lo nodad")
         for svi in node.svis:
             cmds += [f"link add name {svi.name} mtu {svi.mtu} type bridge", f"link set {svi.name} up",
                      f"addr add {svi.gateway} dev {svi.name}"]
+            if svi.gateway_v6:
+                cmds.append(f"addr add {svi.gateway_v6} dev {svi.name} nodad")
     for ln in spec.links:
         for end in (ln.a, ln.z):
             cmds = per_ns[ns_of[end.node]]
@@ -53,7 +57,8 @@ def build(spec: LabSpec, reg: Registry) -> None:
     def configure(ns: str) -> None:
         _batch(per_ns[ns], ns)
         # net.ipv4.ip_forward is per namespace (0 in a new one); /proc/sys/net is the writer's namespace's
-        proc = subprocess.run(["ip", "netns", "exec", ns, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"],
+        forward = "echo 1 > /proc/sys/net/ipv4/ip_forward; echo 1 > /proc/sys/net/ipv6/conf/all/forwarding"
+        proc = subprocess.run(["ip", "netns", "exec", ns, "sh", "-c", forward],
                               capture_output=True, text=True, timeout=30)
         if proc.returncode != 0:
             raise LabError(f"ip_forward in {ns}: {proc.stderr.strip()}")
