@@ -51,6 +51,17 @@ class Prefix6:
     def __contains__(self, address: int) -> bool:
         return self.net <= address <= self.last
 
+    def covers(self, other: Prefix6) -> bool:
+        """`other` lies inside this prefix (equal included)."""
+        return other.length >= self.length and other.net >> (BITS6 - self.length) == self.net >> (BITS6 - self.length)
+
+    @classmethod
+    def parse(cls, text: str) -> Prefix6:
+        """'2001:db8::1/64' → 2001:db8::/64 (host bits cleared, as for an interface address); no '/len': a /128."""
+        address, _, length_text = text.partition("/")
+        length = int(length_text) if length_text else BITS6
+        return cls(aton6(address) & ~(size6(length) - 1), length)
+
     def __str__(self) -> str:
         return f"{ntoa6(self.net)}/{self.length}"
 
