@@ -48,8 +48,8 @@ from railfabric.core.units import (
     parse_ports,
     parse_speed,
 )
-from railfabric.inventory.intent_raw import RawBlock
 from railfabric.inventory.intent_ipv6 import IPv6Prefix
+from railfabric.inventory.intent_raw import RawBlock
 from railfabric.inventory.intent_routing import Routing
 from railfabric.inventory.intent_system import SystemSettings
 from railfabric.inventory.intent_types import FreeText, IPv4Addr, Release

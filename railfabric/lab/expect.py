@@ -93,7 +93,14 @@ def _net(p: str) -> Prefix | Prefix6:
 
 
 def _covers(agg: Prefix | Prefix6, p: Prefix | Prefix6) -> bool:
-    return type(p) is type(agg) and p != agg and agg.covers(p)  # type: ignore[arg-type]
+    return p != agg and _covers_or_is(agg, p)
+
+
+def _covers_or_is(agg: Prefix | Prefix6, p: Prefix | Prefix6) -> bool:
+    """`p` lies inside `agg` (equal included), both of one family."""
+    if isinstance(agg, Prefix6):
+        return isinstance(p, Prefix6) and agg.covers(p)
+    return isinstance(p, Prefix) and agg.covers(p)
 
 
 def expected(spec: LabSpec) -> Expected:
@@ -257,8 +264,8 @@ def _rail_pings(spec: LabSpec, exp: Expected) -> list[Ping]:
 
     def reachable(src: str, dst: str) -> bool:
         s, t = spec.nodes[src].svis[0].prefix, spec.nodes[dst].svis[0].prefix
-        return (any(_net(p).covers(_net(t)) for p in exp.routes[src])
-                and any(_net(p).covers(_net(s)) for p in exp.routes[dst]))
+        return (any(_covers_or_is(_net(p), _net(t)) for p in exp.routes[src])
+                and any(_covers_or_is(_net(p), _net(s)) for p in exp.routes[dst]))
 
     keys = sorted(groups)
     pairs: list[tuple[str, str]] = []

@@ -47,7 +47,7 @@ DUAL_STACK_ONLY = frozenset({"ipv6-routes"})
 def categories(exp: Expected) -> tuple[tuple[str, str], ...]:
     """The check categories of a run of `exp`: every one, less UNNUMBERED_ONLY where no planned session is
     unnumbered and DUAL_STACK_ONLY where no switch is dual-stack."""
-    drop = set()
+    drop: set[str] = set()
     if not any(s.unnumbered for s in exp.sessions):
         drop |= UNNUMBERED_ONLY
     if not exp.routes_v6:

@@ -400,8 +400,8 @@ def ipv6_rows_text(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans:
         n = aton6(text)
         rows.append((n, int(length), ",".join((address, owner, interface, purpose, pool_of(n), detail))))
 
-    for name, text in plan.pools_v6:
-        add(text, "", "", "pool")
+    for pool_name, net in nets:  # a pool's row names the pool itself (as the IPv4 pool rows do)
+        rows.append((int(net.network_address), net.prefixlen, ",".join((str(net), "", "", "pool", pool_name, ""))))
     for name, dev in devices.items():
         platform = PLATFORMS[access[name][0]]
         if dev.loopback_v6:

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import netaddr
+
 from railfabric.core.address6 import Prefix6, range_prefixes6
 from railfabric.inventory.intent import Inventory
 from railfabric.topology import LinkRole, Topology
@@ -68,7 +70,7 @@ class PlanV6:
         return tuple(range_prefixes6(start, start + segments_per_pod * _SEGMENT_SIZE))
 
 
-def _prefix6(network: object) -> Prefix6:
+def _prefix6(network: netaddr.IPNetwork) -> Prefix6:
     return Prefix6(int(network.network), network.prefixlen)
 
 

@@ -6,8 +6,8 @@ import itertools
 from collections.abc import Callable, Iterator
 
 from railfabric.checks.rules.addressing_rules import link_pool
-from railfabric.checks.rules.ipv6_rules import ipv6_intent
 from railfabric.checks.rules.drain_rules import drain_capability
+from railfabric.checks.rules.ipv6_rules import ipv6_intent
 from railfabric.checks.rules.platform_rules import platform_capabilities
 from railfabric.checks.rules.uses import host_model, pool, switch_model
 from railfabric.core.finding import MAX_FINDINGS, Finding, Severity

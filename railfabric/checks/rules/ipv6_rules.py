@@ -44,9 +44,9 @@ def ipv6_intent(inv: Inventory, src: SourceMap, add: Add) -> None:
     if inv.routing.ipv6:
         for name in _POOLS:
             if name not in given:
+                example = "2001:db8:0:ffff::/64" if name == "loopbacks_v6" else "2001:db8:100::/44"
                 add("V6001", f"routing.address_families has ipv6 but pools.{name} is missing", path,
-                    f"add pools.{name} (e.g. {'2001:db8:0:ffff::/64' if name == 'loopbacks_v6' else '2001:db8:100::/44'})",
-                    subject=pool(name))
+                    f"add pools.{name} (e.g. {example})", subject=pool(name))
     elif given:
         for name in given:
             add("V6006", f"pools.{name} is set but routing.address_families has no ipv6: nothing uses it",
