@@ -286,3 +286,65 @@ def test_ipplan_ipv6_rows(mini: Result, devices: dict[str, DeviceConfig]) -> Non
         assert row in v6
     # 2 pools, 4 loopbacks, 2 rails × (subnet + gateway), 4 hosts × 2 NICs
     assert len(v6) == 2 + 4 + 4 + 8
+
+
+# --------------------------------------------------------------------------- hosts
+
+
+def _hosts(res: Result) -> tuple[Any, dict[str, str]]:
+    """The host plan and the host files, made both ways (whole plan; per group with shared shapes, as the render
+    does): the same bytes."""
+    from railfabric.hosts.build import build_hosts, group_inputs
+    from railfabric.outputs.hosts import group_input_files, hosts_files
+
+    assert res.inventory and res.topology and res.plan
+    plan = build_hosts(res.inventory, res.topology, res.plan)
+    files = hosts_files(plan)
+    shaped: dict[str, str] = {}
+    for g in group_inputs(res.inventory, res.topology, res.plan):
+        shaped.update(group_input_files(g))
+    assert shaped == files
+    return plan, files
+
+
+def test_host_nic_dual_stack(mini: Result) -> None:
+    """p1-s1-gpu001's NIC 0 is on rail0's 172.16.0.0/24 (host 1: 172.16.0.2) and 2001:db8:100::/64 (host 1:
+    2001:db8:100::2); its table 101 (TABLE_BASE 100 + NIC 0 · 1 port + port 1) gets the /64 on-link and the IPv6
+    rail pool via the IPv6 gateway after the IPv4 routes (pod 1 has spines), and a rule from each address."""
+    plan, files = _hosts(mini)
+    nic0 = plan.hosts["p1-s1-gpu001"].interfaces[0]
+    assert (nic0.address_v6, nic0.gateway_v6) == ("2001:db8:100::2", "2001:db8:100::1")
+    assert [(r.to, r.via) for r in nic0.routes_v6] == [("2001:db8:100::/64", None),
+                                                       ("2001:db8:100::/48", "2001:db8:100::1")]
+    data = yaml.safe_load(files["hosts/p1-s1-gpu001/netplan.yaml"])["network"]["ethernets"][nic0.name]
+    assert data["addresses"] == ["172.16.0.2/24", "2001:db8:100::2/64"]
+    assert data["routing-policy"] == [{"from": "172.16.0.2", "table": 101, "priority": 101},
+                                      {"from": "2001:db8:100::2", "table": 101, "priority": 101}]
+    assert data["routes"][2:] == [{"to": "2001:db8:100::/64", "scope": "link", "table": 101},
+                                  {"to": "2001:db8:100::/48", "via": "2001:db8:100::1", "table": 101}]
+
+
+def test_ipv4_only_host_files_unchanged(tmp_path: Path) -> None:
+    """An IPv4-only fabric's host files carry no IPv6 (the v6 fields default to nothing)."""
+    _plan, files = _hosts(run_data(tmp_path, base_inventory()))
+    assert not any("2001:" in text or '":' in text for text in files.values())
+
+
+def test_netplan_generate_takes_the_dual_stack_file(mini: Result, tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.test_hosts_tools import _generator, _sections
+
+    plan, files = _hosts(mini)
+    root = tmp_path / "root"
+    (root / "etc/netplan").mkdir(parents=True)
+    f = root / "etc/netplan/60-railfabric.yaml"
+    f.write_text(files["hosts/p1-s1-gpu001/netplan.yaml"])
+    f.chmod(0o600)
+    proc = subprocess.run([*_generator(), "--root-dir", str(root)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    nic0 = plan.hosts["p1-s1-gpu001"].interfaces[0]
+    sections = _sections((root / f"run/systemd/network/10-netplan-{nic0.name}.network").read_text())
+    assert [s["From"] for k, s in sections if k == "RoutingPolicyRule"] == ["172.16.0.2", "2001:db8:100::2"]
+    assert [(s["Destination"], s.get("Gateway")) for k, s in sections if k == "Route"][2:] == [
+        ("2001:db8:100::/64", None), ("2001:db8:100::/48", "2001:db8:100::1")]

@@ -105,7 +105,7 @@ def _route(r: Route, table: int) -> dict[str, object]:
 
 
 def _l3(iface: RailInterface) -> dict[str, object]:
-    return {
+    out: dict[str, object] = {
         "addresses": [f"{iface.address}/{iface.prefix_len}"],
         "mtu": iface.mtu,
         "dhcp4": False,
@@ -115,6 +115,12 @@ def _l3(iface: RailInterface) -> dict[str, object]:
         "routes": [_route(r, iface.table) for r in iface.routes],
         "routing-policy": [{"from": iface.address, "table": iface.table, "priority": iface.rule_priority}],
     }
+    if iface.address_v6:  # dual-stack: the /64 address, its routes and its rule in the same table
+        out["addresses"] = [*out["addresses"], f"{iface.address_v6}/64"]  # type: ignore[misc]
+        out["routes"] = [*out["routes"], *(_route(r, iface.table) for r in iface.routes_v6)]  # type: ignore[misc]
+        out["routing-policy"] = [*out["routing-policy"],  # type: ignore[misc]
+                                 {"from": iface.address_v6, "table": iface.table, "priority": iface.rule_priority}]
+    return out
 
 
 def netplan_data(host: HostPlan) -> dict[str, object]:
@@ -179,7 +185,7 @@ def netplan_files(plan: HostsPlan) -> dict[str, str]:
     for name, host in plan.hosts.items():
         ifaces = host.interfaces
         addresses = [i.address for i in ifaces]
-        if not all(map(fullmatch, addresses)):
+        if not all(map(fullmatch, addresses)) or any(i.address_v6 for i in ifaces):  # dual-stack: emitted whole
             out[netplan_path(name)] = netplan_text(host)
             continue
         # the routes tuples are the plan's own objects, alive through this call: their id stands for them
@@ -218,7 +224,7 @@ def netplan_shaped(hosts: Iterable[tuple[str, HostPlan, tuple[str, ...]]]) -> di
             template = templates[key]
         else:
             template = templates[key] = _template(shape)
-        if template is None or not all(map(fullmatch, addresses)):
+        if template is None or not all(map(fullmatch, addresses)) or any(i.address_v6 for i in shape.interfaces):
             own = replace(shape, interfaces=tuple(replace(i, address=a)
                                                   for i, a in zip(shape.interfaces, addresses, strict=True)))
             out[netplan_path(name)] = _head(name) + dump(netplan_data(own))
