@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from railfabric.lab.hosts import LabHost
 
 
-def _batch(lines: list[str], netns: str | None = None) -> None:
-    cmd = ["ip", *(["-n", netns] if netns else []), "-batch", "-"]
+def _batch(lines: list[str], netns: str | None = None, family: tuple[str, ...] = ()) -> None:
+    cmd = ["ip", *family, *(["-n", netns] if netns else []), "-batch", "-"]
     proc = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
         raise LabError(f"{' '.join(cmd)} failed: {(proc.stderr or proc.stdout).strip()[:400]}")
@@ -71,7 +71,7 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
     """The GPU hosts: a namespace each, a veth per NIC port from the host (named as its netplan file names the NIC)
     to the rail switch (named as the switch port, in the rail SVI's bridge at the switch port's MTU), then what the
     host's networkd files say (hosts.host_commands), the host sysctls, and the host faults."""
-    from railfabric.lab.hosts import host_commands
+    from railfabric.lab.hosts import host_commands, host_rules_v6
 
     hosts = list(spec.hosts.values())
     if not hosts:
@@ -102,6 +102,8 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
         if proc.returncode != 0:
             raise LabError(f"sysctls in {h.ns}: {proc.stderr.strip()}")
         _batch(host_commands(h), h.ns)
+        if rules6 := host_rules_v6(h):  # dual-stack
+            _batch(rules6, h.ns, ("-6",))
         if h.name in faults:
             _batch([faults[h.name]], h.ns)
 
