@@ -348,3 +348,22 @@ def test_netplan_generate_takes_the_dual_stack_file(mini: Result, tmp_path: Path
     assert [s["From"] for k, s in sections if k == "RoutingPolicyRule"] == ["172.16.0.2", "2001:db8:100::2"]
     assert [(s["Destination"], s.get("Gateway")) for k, s in sections if k == "Route"][2:] == [
         ("2001:db8:100::/64", None), ("2001:db8:100::/48", "2001:db8:100::1")]
+
+
+# --------------------------------------------------------------------------- fabric verify
+
+
+@pytest.mark.parametrize("platform", ["sonic", "nvue"])
+def test_verify_keeps_every_promise_on_a_dual_stack_fabric(tmp_path: Path, platform: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`fabric verify` reads the dual-stack files back: the hosts' IPv6 routes go through their rail SVI's IPv6
+    gateway (the /64 of the host's address), beside the IPv4 one; nothing fails."""
+    from railfabric.cli import main
+    from tests.helpers import dump, write_files
+
+    data = dual(base_inventory())
+    data["fabric"]["platform"] = platform
+    write_files(tmp_path / "inv", {"fabric.yml": dump(data)})
+    assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "gen"), "-q"]) == 0
+    assert main(["verify", str(tmp_path / "gen"), "--no-frr"]) == 0, capsys.readouterr().out[-2000:]
+    assert "2001:db8:100::1" in (tmp_path / "gen/hosts/p1-s1-gpu001/netplan.yaml").read_text()
