@@ -361,7 +361,7 @@ def test_verify_keeps_every_promise_on_a_dual_stack_fabric(tmp_path: Path, platf
     from railfabric.cli import main
     from tests.helpers import dump, write_files
 
-    data = dual(base_inventory())
+    data = dual(with_system(base_inventory()) if platform == "nvue" else base_inventory())  # MGMT001: an account
     data["fabric"]["platform"] = platform
     write_files(tmp_path / "inv", {"fabric.yml": dump(data)})
     assert main(["render", str(tmp_path / "inv"), "--out", str(tmp_path / "gen"), "-q"]) == 0
