@@ -17,7 +17,11 @@ or under MLAG the LACP bond `bond<n>` of NIC n's two ports, mode 802.3ad):
 - a `routing-policy` rule `from <address>` to that table, so what is sent from NIC r's address leaves through NIC
   r: nothing is added to the main table (no default route, no rail prefix), which keeps traffic that did not choose
   a rail address on the front-end network instead of pulling it onto one rail;
-- `optional: true`: a host whose rail cable is out still boots without waiting for that link.
+- `optional: true`: a host whose rail cable is out still boots without waiting for that link;
+- dual-stack (routing.address_families with ipv6): the interface's IPv6 address on its rail /64 after the IPv4 one,
+  the same table's IPv6 routes (the /64 on-link, pools.rail_subnets_v6 via the rail's IPv6 gateway or unreachable in
+  a rail-only pod) and a `from <IPv6 address>` rule to it. Those hosts' files are emitted whole (no address
+  template: the IPv6 addresses are per host too).
 
 Written by a small block emitter (not PyYAML's: its pure-Python emitter is slow at 12,500 hosts and its C emitter
 is not everywhere, and bytes must not depend on which is installed); the tests read every file back with

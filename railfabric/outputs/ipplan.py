@@ -14,7 +14,8 @@ Schema v1 columns:
   when it lies outside every pool (a pinned management address, for instance);
 - detail: the peer of a /31, the rail and VLAN of a rail subnet, the segment of a block.
 Rows are sorted by address numerically, a containing prefix before the addresses inside it (ties: by the row's
-text).
+text). A dual-stack fabric (routing.address_families with ipv6) has its IPv6 rows after every IPv4 row, sorted the
+same way, with the same purposes and the pools loopbacks_v6 / rail_subnets_v6 (ipv6_rows_text).
 """
 
 from __future__ import annotations

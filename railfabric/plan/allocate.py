@@ -28,6 +28,8 @@ Layout (offsets into each pool):
   when it lies inside (a pinned management address, as before, is not counted).
   The BGP router-id is the loopback address (pinned or computed) unless it is pinned itself.
   railfabric/checks/rules/pin_rules.py checks the pins against each other and the plan.
+- IPv6 (routing.address_families with ipv6): plan.v6, derived from this plan at the end of allocate
+  (railfabric/plan/allocate_v6.py has its layout: /128 loopbacks by slot, a /56 per segment slot, a /64 per rail).
 """
 
 from __future__ import annotations
