@@ -119,6 +119,10 @@ OPTIONAL: dict[str, Any] = {
     # Junos renderings are in tests/test_key_rollover.py
     "routing.authentication.{}.next": {"password": {"vault": "bgp_rail_next"}, "key_id": 1,
                                        "send_from": "2026-12-01T00:00:00Z"},
+    # dual-stack (issue 30, v6_30): each tried next to what it needs (V6_POOLS, DUAL_STACK in CONTEXT)
+    "routing.address_families": ["ipv4", "ipv6"],
+    "pools.loopbacks_v6": "2001:db8::/64",
+    "pools.rail_subnets_v6": "2001:db8:100::/48",
 }
 
 # a segment of 2 hosts with 4 NICs on dual-rail switches (capacity: 2 rails × 2 × 400G = 2 spines × 800G)
@@ -135,6 +139,10 @@ UDP_SYSLOG = {("system", "syslog", 0, "protocol"): "udp"}  # NX-OS has no TCP sy
 NXOS = {("fabric", "platform"): "nxos", **UDP_SYSLOG}
 MLAG = {**DUAL_PORT, ("pods", 0, "segments", 0, "dual_homing"): "mlag"}
 SPRAYING = {("fabric", "platform"): "nvue", ("routing", "ecmp", "mode"): "packet"}  # NVUE: adaptive routing
+
+V6_POOLS = {("pools", "loopbacks_v6"): OPTIONAL["pools.loopbacks_v6"],
+            ("pools", "rail_subnets_v6"): OPTIONAL["pools.rail_subnets_v6"]}
+DUAL_STACK = {("routing", "address_families"): ["ipv4", "ipv6"]}
 
 # context on BOTH sides of the comparison, where an option only means something next to another one
 CONTEXT: dict[str, dict[tuple, Any]] = {
@@ -163,10 +171,16 @@ CONTEXT: dict[str, dict[tuple, Any]] = {
     "raw.*.roles": RAW_BLOCK, "raw.*.roles.*": RAW_BLOCK, "raw.*.pods": RAW_BLOCK, "raw.*.segments": RAW_BLOCK,
     "raw.*.devices": RAW_BLOCK, "raw.*.text": RAW_BLOCK, "raw.*.data": RAW_BLOCK,
     "raw.*.platform": {**RAW_PLATFORMS, **{("system", "syslog", 0, "protocol"): "udp"}},
+    # the families need the v6 pools (V6001), and a v6 pool is used only on a dual-stack fabric (else V6006, a warning)
+    "routing.address_families": V6_POOLS, "routing.address_families.*": V6_POOLS,
+    "pools.loopbacks_v6": {**DUAL_STACK, ("pools", "rail_subnets_v6"): OPTIONAL["pools.rail_subnets_v6"]},
+    "pools.rail_subnets_v6": {**DUAL_STACK, ("pools", "loopbacks_v6"): OPTIONAL["pools.loopbacks_v6"]},
 }
 # options whose baseline (their CONTEXT) is refused with this code and which make it render: the option changes the
 # outcome (the NVUE walk has its own, NVUE_UNBLOCKS)
-UNBLOCKS = {"host_models.{}.accepts_out_of_order": "HOST007"}  # packet spraying toward NICs that declare OOO
+UNBLOCKS = {"host_models.{}.accepts_out_of_order": "HOST007",  # packet spraying toward NICs that declare OOO
+            # a dual-stack fabric with one v6 pool is refused (V6001): the other pool makes it render
+            "pools.loopbacks_v6": "V6001", "pools.rail_subnets_v6": "V6001"}
 # context on the variant side only: the option is invalid without it, and the base is the comparison
 EXTRA: dict[str, dict[tuple, Any]] = {
     "pods.*.segments.*.rails_per_switch": {**SEG0_UP, ("pods", 0, "segments", 0, "rail_design"): "multi-rail"},
@@ -200,6 +214,7 @@ EXPECT_REFUSED: dict[tuple[str, str], str] = {
     ("pools.fabric_links", "unset"): "UND001",  # the base is numbered: every fabric link needs a /31 from it
     ("routing.ecmp.flowlet_inactivity_us", "256"): "LB001",  # the base's mode is flow
     ("routing.ecmp.link_utilization_threshold", "50"): "LB001",
+    ("routing.address_families.*", "ipv6"): "V6005",  # [ipv6]: IPv6-only is not rendered (AS_LIST)
 }
 # The same walk again on an all-NX-OS fabric for the options whose rendering is platform-specific (management plane,
 # QoS, routing, dual homing): each must change the NX-OS output or be refused. Ids start with "nxos: ".
@@ -223,10 +238,15 @@ NXOS_REFUSED: dict[tuple[str, str], str] = {
     # another set (PLAT054), a field it has no word for is PLAT053
     **{("routing.ecmp.hash.*", f): "PLAT054" for f in ("src_ip", "dst_ip", "l4_src_port", "l4_dst_port")},
     **{("routing.ecmp.hash.*", f): "PLAT053" for f in ("ip_protocol", "ipv6_flow_label", "ingress_port")},
+    # dual-stack is not rendered on NX-OS (platforms/nxos.py: PLAT047)
+    ("routing.address_families", json.dumps(OPTIONAL["routing.address_families"])): "PLAT047",
+    ("routing.address_families.*", "ipv4"): "PLAT047",
 }
 # list items whose enum values are tried as a whole list (setting item 0 alone would only make a duplicate)
 AS_LIST: dict[str, Any] = {"system.aaa.login.*": lambda v: [v] if v == "local" else [v, "local"],
-                           "raw.*.roles.*": lambda v: [v], "routing.ecmp.hash.*": lambda v: [v]}
+                           "raw.*.roles.*": lambda v: [v], "routing.ecmp.hash.*": lambda v: [v],
+                           # ipv6 → [ipv6] (IPv6-only, refused), ipv4 → [ipv6, ipv4] (dual-stack, the other order)
+                           "routing.address_families.*": lambda v: [v] if v == "ipv6" else ["ipv6", v]}
 # values that restate what the base inherits (the fabric platform is sonic): nothing to change, not tried
 INHERITED = {"sonic"}
 
@@ -423,7 +443,8 @@ NVUE_REFUSED: dict[tuple[str, str], str | None] = {
 }
 # options whose NVUE baseline (their CONTEXT) is refused and which make it render: the option changes the outcome
 NVUE_UNBLOCKS = {"pods.*.spines.port_channel_min_links": "PLAT001",  # bundles of 2 render with min-links 1
-                 "host_models.{}.accepts_out_of_order": "HOST007"}  # spraying toward NICs that place OOO packets
+                 "host_models.{}.accepts_out_of_order": "HOST007",  # spraying toward NICs that place OOO packets
+                 "pools.loopbacks_v6": "V6001", "pools.rail_subnets_v6": "V6001"}  # the other v6 pool is missing
 # options that mean nothing on NVUE and change nothing there (the SONiC/EOS walk covers them): say why
 NVUE_NOT_APPLICABLE = {
     "system.management.eapi": "the NVUE push runs `nv` over SSH; eAPI is Arista's",

@@ -28,6 +28,10 @@ REFUSED: dict[str, str] = {
     "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
     # the base tier's key is md5, which holds one key (tests/test_key_rollover.py renders the TCP-AO rollover)
     "routing.authentication.{}.next=" + json.dumps(OPTIONAL["routing.authentication.{}.next"]): "AUTH002",
+    # dual-stack: IPv6 over the IPv4 sessions not confirmed on Junos (platforms/junos.py); IPv6-only is refused anywhere
+    'routing.address_families=["ipv4", "ipv6"]': "PLAT047",
+    "routing.address_families.*=ipv4": "PLAT047",  # [ipv6, ipv4] (tests/test_option_walk.py AS_LIST)
+    "routing.address_families.*=ipv6": "V6005",
     "qos.pfc_watchdog.action=forward": "PLAT001",  # only the documented default action (drop)
     "qos.pfc_watchdog.action=alert": "PLAT001",
     "pods.*.segments.*.dual_homing=esi": "PLAT002",

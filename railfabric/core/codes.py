@@ -497,6 +497,34 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("RAW008", "raw-applies-nowhere", "A raw block applies to no switch",
      "The block's selector matches no switch of its platform: it renders nowhere. A warning: the block may be "
      "prepared for switches that are not there yet."),
+    # --- dual-stack loopbacks and rail subnets (issue 30, V6001-V6009, PLAT047-PLAT052):
+    # railfabric/checks/rules/ipv6_rules.py, railfabric/plan/allocate_v6.py
+    ("V6001", "ipv6-without-pools", "Dual-stack without the IPv6 pools",
+     "routing.address_families with ipv6 gives every switch an IPv6 /128 loopback from pools.loopbacks_v6 and every "
+     "rail VLAN an IPv6 /64 from pools.rail_subnets_v6; both pools are needed."),
+    ("V6002", "ipv6-pool-too-small", "An IPv6 pool is too small for the plan",
+     "Allocation strides by identity, as for IPv4 (POOL002): a switch's /128 is at its loopback slot, a segment's "
+     "/56 of rail subnets at its segment slot. The pool must reach the highest slot in use."),
+    ("V6003", "ipv6-segment-too-many-subnets", "A segment has more rail subnets than its IPv6 /56 holds",
+     "Each segment owns a /56 of pools.rail_subnets_v6: 256 /64s, one per rail subnet (RFC 4291 section 2.5.1: a "
+     "LAN is a /64). The /64 of a rail subnet is numbered as its IPv4 subnet within the segment's IPv4 block, so a "
+     "segment whose block holds more than 256 rail subnets cannot be mirrored."),
+    ("V6004", "ipv6-pool-overlap", "The IPv6 pools overlap",
+     "pools.loopbacks_v6 and pools.rail_subnets_v6 must be disjoint, or a loopback /128 would sit inside a rail "
+     "/64 (the IPv4 POOL001 rule)."),
+    ("V6005", "ipv6-only", "IPv6-only (or a family listed twice) is not rendered",
+     "routing.address_families is [ipv4] or [ipv4, ipv6]: the BGP router-id is derived from the IPv4 loopback and "
+     "the hosts' RoCE addresses, routes and NCCL settings are planned on IPv4, so an IPv6-only fabric would leave "
+     "them without addresses."),
+    ("V6006", "ipv6-pool-unused", "An IPv6 pool on an IPv4-only fabric",
+     "A warning: pools.loopbacks_v6 or rail_subnets_v6 is set but routing.address_families has no ipv6, so nothing "
+     "is allocated from it."),
+    ("PLAT047", "dual-stack-not-rendered", "The platform's dual-stack forms are not rendered",
+     "routing.address_families: [ipv4, ipv6] needs an IPv6 address on the loopback and on each rail VLAN interface "
+     "and the BGP IPv6 unicast address family activated on the fabric sessions (IPv6 routes over the IPv4 or "
+     "link-local sessions, with the link-local next hop of the fabric link). railfabric renders it where each form "
+     "was confirmed from the vendor's documentation or run (railfabric/platforms/<name>.py); elsewhere the fabric "
+     "is refused rather than rendered half dual-stack."),
     ("RAW009", "raw-overrides-managed", "A raw value replaces a value railfabric manages",
      "The raw line or data path sets a value railfabric writes itself (same place, same command words, another "
      "value), so the switch runs the raw value and railfabric's checks, expected state and verify describe the "

@@ -11,9 +11,10 @@ plane per platform and override), then per switch the link walk (links.py) feeds
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from railfabric.core.address import aton, ntoa
+from railfabric.core.address6 import ntoa6
 from railfabric.device.buffers import device_buffers
 from railfabric.device.drain import gshut_receipt
 from railfabric.device.interfaces import build_interfaces_shaped
@@ -26,6 +27,7 @@ from railfabric.device.qos import Qos, build_qos
 from railfabric.device.raw import raw_of
 from railfabric.device.release import release_of
 from railfabric.device.routing import Neighbor, aggregates_of, build_bgp, peer_groups_keyed
+from railfabric.device.routing_v6 import aggregates_v6, build_bgp_v6
 from railfabric.device.sessions import TierOptions, session_options
 from railfabric.device.system import System, system_template, with_address
 from railfabric.device.vlans import build_vlans
@@ -120,7 +122,9 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
     pcs.extend(mlag_port_channels(found.mlag, mtu, [s.vlan for s in subnets]))
     pcs.sort(key=lambda p: p.number)
     interfaces, shape = build_interfaces_shaped(sw, model, found.used, found.breakout_of, mtu)
-    vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag)
+    v6 = plan.v6
+    subnets6 = [v6.rail_subnets.get((sw.name, r)) for r in sw.rails] if v6 is not None else []
+    vlans = build_vlans(subnets, mtu, found.vlan_members, found.mlag, subnets6)
     mlag = build_mlag(sw, plan, found.mlag, traits.mlag_peer_interface) if found.mlag.active else None
     if mlag is not None:
         found.neighbors[MLAG_PEER_GROUP].append(
@@ -131,6 +135,11 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
     bgp = build_bgp(plan.asn[sw.name], loopback, groups, aggregates_of(inv, plan, sw), tuple(v.prefix for v in vlans),
                     inv.routing.ecmp.width, traits.multipath_relax, router_id,
                     gshut_receipt(shared.drain, traits, [g.name for g in groups]))
+    loopback6 = ""
+    if v6 is not None:
+        loopback6 = f"{ntoa6(v6.loopback[sw.name])}/128"
+        bgp = replace(bgp, ipv6=build_bgp_v6(loopback6, tuple(v.prefix_v6 for v in vlans if v.prefix_v6),
+                                             aggregates_v6(inv, v6, sw)))
     management_ip = ntoa(plan.management[sw.name])
     return DeviceConfig(
         hostname=sw.name, platform=sw.platform, role=sw.role.value, pod=sw.pod, segment=sw.segment, rails=sw.rails,
@@ -143,7 +152,7 @@ def build_device(inv: Inventory, plan: Plan, sw: Switch, found: SwitchLinks, sha
         buffers=device_buffers(inv, sw.platform, model, interfaces, shared.qos, shape),
         system=shared.system_of(inv, sw, management_ip), mlag=mlag, release=release_of(inv, sw),
         queue_form=queue_form(traits, model.asic), raw=raw_of(inv, sw), drain=shared.drain,
-        load_balancing=load_balancing(inv.routing.ecmp))
+        load_balancing=load_balancing(inv.routing.ecmp), loopback_v6=loopback6)
 
 
 def queue_form(traits: Platform, asic: str | None) -> QueueForm | None:

@@ -60,6 +60,14 @@ class DeviceConfig:
     # ECMP load balancing beyond the mode: hash fields, flowlet interval, adaptive-routing threshold (lb30,
     # railfabric/device/load_balancing.py); the default renders nothing
     load_balancing: LoadBalancing = FLOW_HASH
+    # dual-stack (routing.address_families with ipv6): the loopback's IPv6 address with its /128 ("" = IPv4-only);
+    # the rail SVIs' IPv6 addresses are on the Vlans, the IPv6 family of BGP is bgp.ipv6
+    loopback_v6: str = ""
+
+    @property
+    def ipv6(self) -> bool:
+        """Dual-stack: fabric links carry the IPv6 link-local next hops of the IPv6 routes."""
+        return bool(self.loopback_v6)
 
     def interface(self, name: str) -> Interface:
         for i in self.interfaces:

@@ -14,6 +14,7 @@ from operator import attrgetter, itemgetter
 from railfabric.core.address import Prefix, aton, range_prefixes, size
 from railfabric.device.drain import GshutReceipt
 from railfabric.device.mlag import MLAG_PEER_GROUP
+from railfabric.device.routing_v6 import BgpV6
 from railfabric.device.sessions import SessionKey, SessionTimers, TierOptions
 from railfabric.inventory.intent import Inventory
 from railfabric.inventory.intent_routing import SessionTier
@@ -77,6 +78,9 @@ class Bgp:
     # graceful shutdown (drain30): the inbound policy lowering LOCAL_PREF of routes carrying 65535:0
     # (railfabric/device/drain.py); None when the fabric drains by AS-path prepend or the platform receives by itself
     gshut: GshutReceipt | None = None
+    # dual-stack (routing.address_families with ipv6): the IPv6 unicast family, activated on every peer group
+    # (railfabric/device/routing_v6.py); None on an IPv4-only fabric
+    ipv6: BgpV6 | None = None
 
     @property
     def bfd_profiles(self) -> tuple[SessionTimers, ...]:

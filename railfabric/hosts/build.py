@@ -23,10 +23,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
+from typing import Any
 
 from railfabric.core.address import ntoa
+from railfabric.core.address6 import ntoa6
 from railfabric.core.order import natural_key
 from railfabric.device.qos import build_qos
 from railfabric.inventory.intent import HostModel, Inventory
@@ -37,7 +39,7 @@ from railfabric.topology import LinkRole, Topology
 from railfabric.topology.model import Host
 
 from .model import HostGroupPlan, HostPlan, HostsPlan, RailInterface, RoceSettings, Route
-from .routes import isolated, rail_routes
+from .routes import isolated, isolated_v6, rail_routes
 
 TABLE_BASE = 100
 BOND_MODE = "802.3ad"
@@ -100,6 +102,13 @@ class GroupInput:
     roce: RoceSettings
     spined: bool  # the pod has spines (rails are not isolated)
     packet: bool  # routing.ecmp.mode is packet
+    # dual-stack (routing.address_families with ipv6; railfabric/plan/allocate_v6.py), as pairs (digested as JSON):
+    # (host, NIC, NIC port, IPv6 address) of each host link, ((switch, rail), /64, IPv6 gateway) of each rail
+    # subnet, the rail-only switches' IPv6 prefixes behind their gateway, pools.rail_subnets_v6; empty when IPv4-only
+    addresses_v6: tuple[tuple[str, int, int, str], ...] = ()
+    subnets_v6: tuple[tuple[tuple[str, int], str, str], ...] = ()
+    behind_v6: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    pool_v6: str = ""
 
 
 _LINK_ORDER = itemgetter(1, 2, 3)  # a host's links by rail, NIC and NIC port
@@ -132,6 +141,7 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
     by_host = _host_links(topo, plan)
     spined = {pod.id for pod in inv.pods if pod.spines is not None}
     behind = isolated(topo, plan, [pod.id for pod in inv.pods if pod.spines is None])
+    v6 = (plan, *_v6_context(inv, topo, plan)) if plan.v6 is not None else None
     firsts: dict[tuple, int] = {}
     for h in topo.hosts.values():  # a host group's name: its pod, segment and first host number
         firsts[h.src] = min(firsts.get(h.src, h.number), h.number)
@@ -159,8 +169,35 @@ def group_inputs(inv: Inventory, topo: Topology, plan: Plan) -> list[GroupInput]
         switches = () if through else sorted({k[0] for k in keys})
         out.append(GroupInput(group, first.pod, first.segment, first.model, shapes[first.model],
                               tuple((h.name, h.number) for h in hosts), links, tuple(subnet_text[k] for k in keys),
-                              tuple((sw, behind.get(sw, ())) for sw in switches), pool, mtu, roce, through, packet))
+                              tuple((sw, behind.get(sw, ())) for sw in switches), pool, mtu, roce, through, packet,
+                              **v6_input(v6, links, keys, switches)))
     return out
+
+
+def _v6_context(inv: Inventory, topo: Topology, plan: Plan) -> tuple[dict[tuple[str, int, int], str],
+                                                                       dict[str, tuple[str, ...]]]:
+    """Dual-stack: each host link's IPv6 address by (host, NIC, NIC port), and the rail-only switches' IPv6
+    prefixes behind their gateway; empty when IPv4-only."""
+    v6 = plan.v6
+    if v6 is None:
+        return {}, {}
+    addresses = {(lk.a.device, lk.nic or 0, lk.a.port): ntoa6(v6.host_addr[lk.id]) for lk in topo.links
+                 if lk.role is LinkRole.HOST and lk.id in v6.host_addr}
+    return addresses, isolated_v6(topo, plan, [pod.id for pod in inv.pods if pod.spines is None])
+
+
+def v6_input(v6: tuple[Plan, dict[tuple[str, int, int], str], dict[str, tuple[str, ...]]] | None,
+             links: tuple[Row, ...], keys: list[tuple[str, int]], switches: Iterable[str]) -> dict[str, Any]:
+    """The dual-stack fields of one group's GroupInput (none when IPv4-only)."""
+    if v6 is None:
+        return {}
+    plan, addresses, behind = v6
+    assert plan.v6 is not None
+    subs = plan.v6.rail_subnets
+    return {"addresses_v6": tuple((lk[0], lk[2], lk[3], addresses[(lk[0], lk[2], lk[3])]) for lk in links
+                                  if (lk[0], lk[2], lk[3]) in addresses),
+            "subnets_v6": tuple((k, str(subs[k].prefix), ntoa6(subs[k].gateway)) for k in keys if k in subs),
+            "behind_v6": tuple((sw, behind.get(sw, ())) for sw in switches), "pool_v6": str(plan.v6.rail_pool)}
 
 
 def build_hosts(inv: Inventory, topo: Topology, plan: Plan) -> HostsPlan:
@@ -218,6 +255,10 @@ class _Hosts:
         self.subnets = {k: (vlan, subnet, length, gateway) for k, vlan, subnet, length, gateway in g.subnets}
         self.behind = dict(g.behind)
         self.routes: dict[tuple[str, int], tuple[Route, ...]] = {}  # the same table for every NIC on one subnet
+        self.addresses_v6 = {(h, nic, port): a for h, nic, port, a in g.addresses_v6}
+        self.subnets_v6 = {k: (subnet, gateway) for k, subnet, gateway in g.subnets_v6}
+        self.behind_v6 = dict(g.behind_v6)
+        self.routes_v6: dict[tuple[str, int], tuple[Route, ...]] = {}
         self.port_names: dict[tuple[int, int], tuple[str, str, tuple[int, ...], int]] = {}
 
     def host(self, name: str, number: int, links: list[Row]) -> HostPlan:
@@ -244,10 +285,27 @@ class _Hosts:
             if table_routes is None:
                 table_routes = self.routes[(switch, rail)] = rail_routes(
                     subnet, gateway, g.pool, None if g.spined else self.behind.get(switch, ()))
-            ifaces.append(RailInterface(
-                iface_name, ports, nic, port, rail, gpus, rdma, uplinks, vlan, ntoa(address), length,
-                subnet, gateway, g.mtu, table, table, table_routes, mode))
+            iface = RailInterface(iface_name, ports, nic, port, rail, gpus, rdma, uplinks, vlan, ntoa(address), length,
+                                  subnet, gateway, g.mtu, table, table, table_routes, mode)
+            if self.subnets_v6:
+                iface = self._with_v6(iface, name, nic, nic_port, switch, rail)
+            ifaces.append(iface)
         return HostPlan(name, g.pod, g.segment, number, g.model, g.name, model.gpus, tuple(ifaces))
+
+
+    def _with_v6(self, iface: RailInterface, host: str, nic: int, nic_port: int, switch: str,
+                 rail: int) -> RailInterface:
+        """The interface's IPv6 address, gateway and routes (dual-stack): the IPv4 table's rules over the rail /64
+        and pools.rail_subnets_v6 (railfabric/hosts/routes.py), in the same table."""
+        sub = self.subnets_v6.get((switch, rail))
+        address = self.addresses_v6.get((host, nic, nic_port))
+        if sub is None or address is None:
+            return iface
+        routes = self.routes_v6.get((switch, rail))
+        if routes is None:
+            routes = self.routes_v6[(switch, rail)] = rail_routes(
+                sub[0], sub[1], self.g.pool_v6, None if self.g.spined else self.behind_v6.get(switch, ()))
+        return replace(iface, address_v6=address, gateway_v6=sub[1], routes_v6=routes)
 
 
 def build_group(g: GroupInput) -> tuple[HostGroupPlan, tuple[HostPlan, ...]]:
@@ -278,7 +336,9 @@ def group_shapes(g: GroupInput) -> tuple[HostGroupPlan, list[tuple[str, HostPlan
         links = by_host.get(name, none)
         shape = tuple([lk[1:6] for lk in links])
         plan = shapes.get(shape)
-        if plan is None:
+        if g.subnets_v6:  # dual-stack: the IPv6 addresses are the host's own too (no shared shape plan)
+            plan = make.host(name, number, links)
+        elif plan is None:
             plan = shapes[shape] = make.host(name, number, links)
         selected = [row for row, _both in _selected(links)] if bonds else links
         out.append((name, plan, tuple([ntoa(row[7]) for row in selected])))

@@ -46,6 +46,11 @@ class RailInterface:
     rule_priority: int  # priority of the `from <address>` rule
     routes: tuple[Route, ...]  # the table's routes: the rail subnet on-link, then the pool via gateway (routes.py)
     bond_mode: str | None  # "802.3ad" for a bond
+    # dual-stack (routing.address_families with ipv6): the interface's IPv6 address on the rail /64 (gateway + host
+    # number, as in IPv4), the rail SVI's IPv6 gateway and the same table's IPv6 routes; "" / () on an IPv4-only fabric
+    address_v6: str = ""
+    gateway_v6: str = ""
+    routes_v6: tuple[Route, ...] = ()
 
     @property
     def ports(self) -> tuple[str, ...]:

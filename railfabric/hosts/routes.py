@@ -51,6 +51,7 @@ from collections.abc import Iterable
 from itertools import chain
 
 from railfabric.core.address import Prefix, range_prefixes
+from railfabric.core.address6 import Prefix6, range_prefixes6
 from railfabric.plan.allocate import Plan
 from railfabric.topology import LinkRole, Topology
 
@@ -117,6 +118,39 @@ def isolated(topo: Topology, plan: Plan, pods: Iterable[int]) -> dict[str, tuple
             subnets.setdefault(root, []).append(sub.prefix)
     merged = {root: tuple(str(p) for p in merge_prefixes(nets)) for root, nets in subnets.items()}
     return {switch: merged[comp[switch]] for switch, _rail in keys}
+
+
+def isolated_v6(topo: Topology, plan: Plan, pods: Iterable[int]) -> dict[str, tuple[str, ...]]:
+    """isolated() in IPv6 (dual-stack): rail switch of a rail-only pod → the rail /64s of its component, merged."""
+    wanted = set(pods)
+    v6 = plan.v6
+    if not wanted or v6 is None:
+        return {}
+    comp = _components(topo)
+    subnets: dict[str, list[Prefix6]] = {}
+    keys = [k for k in v6.rail_subnets if topo.switches[k[0]].pod in wanted]
+    roots = {comp[switch] for switch, _rail in keys}
+    for (switch, _rail), sub in v6.rail_subnets.items():
+        if comp[switch] in roots:
+            subnets.setdefault(comp[switch], []).append(sub.prefix)
+    merged = {root: tuple(str(p) for p in _merge6(nets)) for root, nets in subnets.items()}
+    return {switch: merged[comp[switch]] for switch, _rail in keys}
+
+
+def _merge6(prefixes: Iterable[Prefix6]) -> list[Prefix6]:
+    """merge_prefixes in IPv6."""
+    ranges = sorted((p.net, p.net + p.size) for p in prefixes)
+    out: list[Prefix6] = []
+    start, end = ranges[0] if ranges else (0, 0)
+    for s, e in ranges[1:]:
+        if s > end:
+            out += range_prefixes6(start, end)
+            start, end = s, e
+        elif e > end:
+            end = e
+    if ranges:
+        out += range_prefixes6(start, end)
+    return out
 
 
 def rail_routes(subnet: str, gateway: str, pool: str, behind: tuple[str, ...] | None) -> tuple[Route, ...]:

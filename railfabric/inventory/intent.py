@@ -48,6 +48,7 @@ from railfabric.core.units import (
     parse_ports,
     parse_speed,
 )
+from railfabric.inventory.intent_ipv6 import IPv6Prefix
 from railfabric.inventory.intent_raw import RawBlock
 from railfabric.inventory.intent_routing import Routing
 from railfabric.inventory.intent_system import SystemSettings
@@ -221,6 +222,11 @@ class Pools(_Model):
                                             "peer VLAN; needed only when some link is numbered (UND001)")
     rail_subnets: IPv4Prefix = Field(description="rail subnets: one block per segment (limits.segment_rail_block)")
     management: ManagementPool
+    # dual-stack (routing.address_families with ipv6; railfabric/plan/allocate_v6.py)
+    loopbacks_v6: IPv6Prefix | None = Field(None, description="one IPv6 /128 per switch, at its loopback slot "
+                                            "(dual-stack only)")
+    rail_subnets_v6: IPv6Prefix | None = Field(None, description="an IPv6 /64 per rail subnet: each segment owns a "
+                                               "/56 of this pool at its segment slot (dual-stack only)")
 
 
 class Limits(_Model):

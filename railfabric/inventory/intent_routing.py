@@ -25,6 +25,7 @@ from typing import Literal
 from pydantic import AwareDatetime, Field, field_validator
 
 from railfabric.core.bounds import Asn
+from railfabric.inventory.intent_ipv6 import AddressFamily
 from railfabric.inventory.intent_system import Secret
 from railfabric.inventory.intent_types import StrictModel as _Model
 
@@ -168,5 +169,14 @@ class Routing(_Model):
                          "as-path-prepend, or auto (graceful shutdown where every platform of the fabric supports "
                          "it)")
     ecmp: Ecmp = Ecmp()
+    address_families: list[AddressFamily] = Field(
+        default_factory=lambda: [AddressFamily.IPV4], min_length=1, max_length=2,
+        description="[ipv4] (default) or dual-stack [ipv4, ipv6]: IPv6 loopbacks and rail subnets from "
+        "pools.loopbacks_v6 / rail_subnets_v6, advertised in BGP's IPv6 unicast address family")
     spine_pod_aggregate: bool = Field(False, description="spines also advertise their pod's rail block as one "
                                                          "aggregate (summary-only)")
+
+    @property
+    def ipv6(self) -> bool:
+        """Dual-stack: IPv6 loopbacks and rail subnets, the IPv6 unicast address family on every session."""
+        return AddressFamily.IPV6 in self.address_families

@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from railfabric.lab.hosts import LabHost
 
 
-def _batch(lines: list[str], netns: str | None = None) -> None:
-    cmd = ["ip", *(["-n", netns] if netns else []), "-batch", "-"]
+def _batch(lines: list[str], netns: str | None = None, family: tuple[str, ...] = ()) -> None:
+    cmd = ["ip", *family, *(["-n", netns] if netns else []), "-batch", "-"]
     proc = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
         raise LabError(f"{' '.join(cmd)} failed: {(proc.stderr or proc.stdout).strip()[:400]}")
@@ -40,9 +40,13 @@ def build(spec: LabSpec, reg: Registry) -> None:
     for node in nodes:
         cmds = per_ns[node.ns]
         cmds += ["link set lo up", f"addr add {node.loopback} dev lo"]
+        if node.device.loopback_v6:  # dual-stack: no duplicate address detection (nodad): usable at once
+            cmds.append(f"addr add {node.device.loopback_v6} dev lo nodad")
         for svi in node.svis:
             cmds += [f"link add name {svi.name} mtu {svi.mtu} type bridge", f"link set {svi.name} up",
                      f"addr add {svi.gateway} dev {svi.name}"]
+            if svi.gateway_v6:
+                cmds.append(f"addr add {svi.gateway_v6} dev {svi.name} nodad")
     for ln in spec.links:
         for end in (ln.a, ln.z):
             cmds = per_ns[ns_of[end.node]]
@@ -53,7 +57,8 @@ def build(spec: LabSpec, reg: Registry) -> None:
     def configure(ns: str) -> None:
         _batch(per_ns[ns], ns)
         # net.ipv4.ip_forward is per namespace (0 in a new one); /proc/sys/net is the writer's namespace's
-        proc = subprocess.run(["ip", "netns", "exec", ns, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"],
+        forward = "echo 1 > /proc/sys/net/ipv4/ip_forward; echo 1 > /proc/sys/net/ipv6/conf/all/forwarding"
+        proc = subprocess.run(["ip", "netns", "exec", ns, "sh", "-c", forward],
                               capture_output=True, text=True, timeout=30)
         if proc.returncode != 0:
             raise LabError(f"ip_forward in {ns}: {proc.stderr.strip()}")
@@ -66,7 +71,7 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
     """The GPU hosts: a namespace each, a veth per NIC port from the host (named as its netplan file names the NIC)
     to the rail switch (named as the switch port, in the rail SVI's bridge at the switch port's MTU), then what the
     host's networkd files say (hosts.host_commands), the host sysctls, and the host faults."""
-    from railfabric.lab.hosts import host_commands
+    from railfabric.lab.hosts import host_commands, host_rules_v6
 
     hosts = list(spec.hosts.values())
     if not hosts:
@@ -97,6 +102,8 @@ def build_hosts(spec: LabSpec, reg: Registry) -> None:
         if proc.returncode != 0:
             raise LabError(f"sysctls in {h.ns}: {proc.stderr.strip()}")
         _batch(host_commands(h), h.ns)
+        if rules6 := host_rules_v6(h):  # dual-stack
+            _batch(rules6, h.ns, ("-6",))
         if h.name in faults:
             _batch([faults[h.name]], h.ns)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from railfabric.core.address import Prefix
+from railfabric.core.address6 import Prefix6
 from railfabric.device import DeviceConfig
 from railfabric.device.routing import Neighbor
 from railfabric.lab.model import LabSpec
@@ -79,14 +80,27 @@ class Expected:
     rail_prefixes: dict[str, set[str]]  # rail switch → the prefixes it advertises (summary where planned)
     link_pings: list[Ping] = field(default_factory=list)
     rail_pings: list[Ping] = field(default_factory=list)
+    # dual-stack (routing.address_families with ipv6): the IPv6 unicast family's routes, from the same model over
+    # the same sessions (each switch's loopback /128, rail /64s and IPv6 summaries); empty on an IPv4-only fabric
+    routes_v6: dict[str, dict[str, int]] = field(default_factory=dict)
+    absent_v6: dict[str, set[str]] = field(default_factory=dict)
+    local_v6: dict[str, set[str]] = field(default_factory=dict)
+    rail_prefixes_v6: dict[str, set[str]] = field(default_factory=dict)
 
 
-def _net(p: str) -> Prefix:
-    return Prefix.parse(p, strict=False)
+def _net(p: str) -> Prefix | Prefix6:
+    return Prefix6.parse(p) if ":" in p else Prefix.parse(p, strict=False)
 
 
-def _covers(agg: Prefix, p: Prefix) -> bool:
-    return p != agg and agg.covers(p)
+def _covers(agg: Prefix | Prefix6, p: Prefix | Prefix6) -> bool:
+    return p != agg and _covers_or_is(agg, p)
+
+
+def _covers_or_is(agg: Prefix | Prefix6, p: Prefix | Prefix6) -> bool:
+    """`p` lies inside `agg` (equal included), both of one family."""
+    if isinstance(agg, Prefix6):
+        return isinstance(p, Prefix6) and agg.covers(p)
+    return isinstance(p, Prefix) and agg.covers(p)
 
 
 def expected(spec: LabSpec) -> Expected:
@@ -154,7 +168,34 @@ def expected(spec: LabSpec) -> Expected:
                    suppressed, rail_prefixes)
     exp.link_pings = _link_pings(spec)
     exp.rail_pings = _rail_pings(spec, exp)
+    if any(devices[name].bgp.ipv6 is not None for name in lab):
+        _expect_v6(spec, exp, asn, adj)
     return exp
+
+
+def _expect_v6(spec: LabSpec, exp: Expected, asn: dict[str, int], adj: dict[str, list[tuple[str, str]]]) -> None:
+    """The IPv6 family's routes: every session carries it (railfabric/device/routing_v6.py), so the same model runs
+    on the IPv6 prefix-lists and summaries."""
+    devices, lab = spec.devices, spec.nodes
+    origin: dict[str, set[str]] = {}
+    aggs: dict[str, list[str]] = {}
+    for name in lab:
+        v6 = devices[name].bgp.ipv6
+        origin[name] = {str(_net(p)) for p in v6.prefix_list_entries} if v6 else set()
+        aggs[name] = [str(_net(p)) for p in v6.aggregates] if v6 else []
+    tables = _simulate(list(lab), asn, adj, origin, aggs, {n: devices[n].bgp.maximum_paths for n in lab},
+                       {n: devices[n].bgp.multipath_relax for n in lab})
+    universe = set().union(*(origin[n] | set(aggs[n]) for n in lab)) if lab else set()
+    for name in lab:
+        exp.local_v6[name] = origin[name] | set(aggs[name])
+        exp.routes_v6[name] = {p: nh for p, (_path, nh) in tables[name].items() if nh > 0}
+        exp.absent_v6[name] = {p for p in universe if p not in exp.routes_v6[name] and p not in exp.local_v6[name]}
+        d = devices[name]
+        if d.role == "rail" and d.loopback_v6:
+            mine = origin[name] - {str(_net(d.loopback_v6))}
+            hidden = {p for p in mine for a in aggs[name] if _covers(_net(a), _net(p))}
+            exp.suppressed |= hidden
+            exp.rail_prefixes_v6[name] = (mine - hidden) | set(aggs[name])
 
 
 def _simulate(nodes: list[str], asn: dict[str, int], adj: dict[str, list[tuple[str, str]]],
@@ -162,9 +203,9 @@ def _simulate(nodes: list[str], asn: dict[str, int], adj: dict[str, list[tuple[s
               relax: dict[str, bool]) -> dict[str, dict[str, tuple[tuple[int, ...], int]]]:
     """node → prefix → (best AS path, ECMP next-hops; 0 = originated here). Rounds until nothing changes."""
     agg_nets = {n: [(a, _net(a)) for a in aggs[n]] for n in nodes}
-    nets: dict[str, Prefix] = {}
+    nets: dict[str, Prefix | Prefix6] = {}
 
-    def net(p: str) -> Prefix:
+    def net(p: str) -> Prefix | Prefix6:
         if p not in nets:
             nets[p] = _net(p)
         return nets[p]
@@ -223,8 +264,8 @@ def _rail_pings(spec: LabSpec, exp: Expected) -> list[Ping]:
 
     def reachable(src: str, dst: str) -> bool:
         s, t = spec.nodes[src].svis[0].prefix, spec.nodes[dst].svis[0].prefix
-        return (any(_net(p).covers(_net(t)) for p in exp.routes[src])
-                and any(_net(p).covers(_net(s)) for p in exp.routes[dst]))
+        return (any(_covers_or_is(_net(p), _net(t)) for p in exp.routes[src])
+                and any(_covers_or_is(_net(p), _net(s)) for p in exp.routes[dst]))
 
     keys = sorted(groups)
     pairs: list[tuple[str, str]] = []

@@ -270,11 +270,21 @@ def host_commands(host: LabHost) -> list[str]:
                         + (f" table {r.table}" if r.table is not None else ""))
     for nic in host.nics:
         for rule in nic.network.rules:
+            if rule.from_ and ":" in rule.from_:  # an IPv6 rule (dual-stack): host_rules_v6, under `ip -6`
+                continue
             cmds.append("rule add" + (f" from {rule.from_}" if rule.from_ else "")
                         + (f" to {rule.to}" if rule.to else "")
                         + (f" table {rule.table}" if rule.table is not None else " table main")
                         + (f" priority {rule.priority}" if rule.priority is not None else ""))
     return cmds
+
+
+def host_rules_v6(host: LabHost) -> list[str]:
+    """The IPv6 policy rules of the host's networkd files (dual-stack), as `ip -6 -batch` lines: `ip rule` takes an
+    IPv4 rule unless told -6."""
+    return ["rule add" + f" from {rule.from_}" + (f" table {rule.table}" if rule.table is not None else " table main")
+            + (f" priority {rule.priority}" if rule.priority is not None else "")
+            for nic in host.nics for rule in nic.network.rules if rule.from_ and ":" in rule.from_]
 
 
 def inject_host_policy(spec: LabSpec) -> Fault:

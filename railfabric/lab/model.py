@@ -84,6 +84,7 @@ class Svi:
     prefix: str
     mtu: int
     rail: int
+    gateway_v6: str = ""  # dual-stack: the SVI's IPv6 gateway (<prefix>::1/64), "" on an IPv4-only fabric
 
 
 @dataclass(slots=True)

@@ -60,7 +60,7 @@ def build_spec(res: Result, pod: int | None = None, faults: list[str] | tuple[st
     nodes: dict[str, LabNode] = {}
     for name in selected:
         d = devices[name]
-        svis = tuple(Svi(f"Vlan{v.id}", v.gateway, v.prefix, v.mtu, v.rail) for v in d.vlans)
+        svis = tuple(Svi(f"Vlan{v.id}", v.gateway, v.prefix, v.mtu, v.rail, v.gateway_v6) for v in d.vlans)
         nodes[name] = LabNode(name, ns_name(name, run), d, with_lab_secrets(render_device(d)["frr.conf"], run), svis)
 
     by_port: dict[tuple[str, int, int], Interface] = {}

@@ -26,6 +26,7 @@ CATEGORIES = (
     ("other-routes", "other routes (loopbacks, spines, super-spines)"),
     ("absent", "suppressed / unreachable prefixes absent"),
     ("unexpected", "no unplanned BGP routes"),
+    ("ipv6-routes", "dual-stack: IPv6 prefixes, ECMP as planned"),
     ("link-pings", "DF ping across each link at its MTU"),
     ("rail-pings", "DF pings SVI to SVI (pass / fail as planned)"),
     ("host-interfaces", "host NICs: up, planned MTU/address, on the rail SVI"),
@@ -38,14 +39,20 @@ CATEGORIES = (
 # checked only where the plan has unnumbered sessions (routing.addressing: unnumbered): a numbered lab neither runs
 # nor lists them (railfabric/lab/linklocal.py)
 UNNUMBERED_ONLY = frozenset({"link-local"})
+# checked only on a dual-stack fabric (routing.address_families with ipv6): the IPv6 unicast family's routes at every
+# switch (rail /64s and summaries, loopback /128s) at their planned ECMP width, the absent ones absent, none unplanned
+DUAL_STACK_ONLY = frozenset({"ipv6-routes"})
 
 
 def categories(exp: Expected) -> tuple[tuple[str, str], ...]:
     """The check categories of a run of `exp`: every one, less UNNUMBERED_ONLY where no planned session is
-    unnumbered."""
-    if any(s.unnumbered for s in exp.sessions):
-        return CATEGORIES
-    return tuple(c for c in CATEGORIES if c[0] not in UNNUMBERED_ONLY)
+    unnumbered and DUAL_STACK_ONLY where no switch is dual-stack."""
+    drop: set[str] = set()
+    if not any(s.unnumbered for s in exp.sessions):
+        drop |= UNNUMBERED_ONLY
+    if not exp.routes_v6:
+        drop |= DUAL_STACK_ONLY
+    return tuple(c for c in CATEGORIES if c[0] not in drop)
 
 
 @dataclass
@@ -66,6 +73,7 @@ class Observed:
     routes: dict
     error: str = ""
     local_as: int | None = None
+    routes_v6: dict = field(default_factory=dict)  # `show ipv6 route json` of a dual-stack switch
 
 
 def _decode_all(text: str) -> list:
@@ -93,6 +101,9 @@ def observe(node: LabNode, vtysh: Vtysh) -> Observed:
     if len(docs) != 3:
         return Observed({}, [], {}, f"vtysh answered {len(docs)} of 3 commands: {proc.stderr.strip()[:200]}")
     o = Observed(docs[0] or {}, docs[1] or [], docs[2] or {})
+    if node.device.loopback_v6:  # dual-stack
+        with contextlib.suppress(ValueError):
+            o.routes_v6 = json.loads(vtysh(node, "-c", "show ipv6 route json").stdout or "{}")
     o.local_as = (o.summary.get("ipv4Unicast") or {}).get("as") if isinstance(o.summary, dict) else None
     if o.local_as is None:  # a BGP instance without neighbours has an empty summary; its table header has the AS
         with contextlib.suppress(ValueError):
@@ -121,6 +132,8 @@ def control_plane(spec: LabSpec, exp: Expected, obs: dict[str, Observed],
     reasons = reasons or {}
     checks = {k: Check() for k in ("asn", "sessions", "bfd", "bfd-timers", "rail-routes", "other-routes", "absent",
                                    "unexpected")}
+    if exp.routes_v6:
+        checks["ipv6-routes"] = ipv6_routes(exp, obs)
     peers: dict[str, dict] = {}
     bfd: dict[str, dict] = {}
     bfd_if: dict[str, dict] = {}  # link-local BFD peers by interface (unnumbered sessions)
@@ -180,6 +193,26 @@ def control_plane(spec: LabSpec, exp: Expected, obs: dict[str, Observed],
     return checks
 
 
+def ipv6_routes(exp: Expected, obs: dict[str, Observed]) -> Check:
+    """Dual-stack: at every switch each planned IPv6 route (the other switches' loopback /128s, rail /64s and
+    summaries) with its planned ECMP width, each suppressed or unreachable one absent, no unplanned BGP route."""
+    check = Check()
+    for name, o in obs.items():
+        rib = _bgp_rib(o.routes_v6)
+        want = exp.routes_v6.get(name, {})
+        for prefix, ecmp in sorted(want.items()):
+            got = rib.get(prefix)
+            check.ok(got == ecmp, f"{name}: {prefix} " + (f"with {got} next-hop(s), plan {ecmp}" if got
+                                                          else f"missing, plan {ecmp} next-hop(s)"))
+        for prefix in sorted(exp.absent_v6.get(name, ())):
+            check.ok(prefix not in o.routes_v6, f"{name}: {prefix} present ({_describe(o.routes_v6.get(prefix))}), "
+                                                "plan: absent")
+        extra = sorted(p for p in rib if p not in want and p not in exp.local_v6.get(name, ())
+                       and p not in exp.absent_v6.get(name, ()))
+        check.ok(not extra, f"{name}: unplanned IPv6 BGP route(s) {', '.join(extra[:6])}")
+    return check
+
+
 def _bgp_rib(routes: dict) -> dict[str, int]:
     """prefix → installed next-hops of the selected BGP route."""
     out = {}
@@ -234,7 +267,7 @@ def fingerprint(obs: dict[str, Observed]) -> tuple:
         peers = o.summary.get("ipv4Unicast", {}).get("peers", {}) if isinstance(o.summary, dict) else {}
         out.append((name, o.error, tuple(sorted(ip for ip, p in peers.items() if p.get("state") == "Established")),
                     tuple(sorted((p.get("peer"), p.get("status")) for p in o.bfd if isinstance(p, dict))),
-                    tuple(sorted(_bgp_rib(o.routes).items()))))
+                    tuple(sorted(_bgp_rib(o.routes).items())), tuple(sorted(_bgp_rib(o.routes_v6).items()))))
     return tuple(out)
 
 

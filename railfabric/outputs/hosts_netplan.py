@@ -17,7 +17,11 @@ or under MLAG the LACP bond `bond<n>` of NIC n's two ports, mode 802.3ad):
 - a `routing-policy` rule `from <address>` to that table, so what is sent from NIC r's address leaves through NIC
   r: nothing is added to the main table (no default route, no rail prefix), which keeps traffic that did not choose
   a rail address on the front-end network instead of pulling it onto one rail;
-- `optional: true`: a host whose rail cable is out still boots without waiting for that link.
+- `optional: true`: a host whose rail cable is out still boots without waiting for that link;
+- dual-stack (routing.address_families with ipv6): the interface's IPv6 address on its rail /64 after the IPv4 one,
+  the same table's IPv6 routes (the /64 on-link, pools.rail_subnets_v6 via the rail's IPv6 gateway or unreachable in
+  a rail-only pod) and a `from <IPv6 address>` rule to it. Those hosts' files are emitted whole (no address
+  template: the IPv6 addresses are per host too).
 
 Written by a small block emitter (not PyYAML's: its pure-Python emitter is slow at 12,500 hosts and its C emitter
 is not everywhere, and bytes must not depend on which is installed); the tests read every file back with
@@ -105,7 +109,7 @@ def _route(r: Route, table: int) -> dict[str, object]:
 
 
 def _l3(iface: RailInterface) -> dict[str, object]:
-    return {
+    out: dict[str, object] = {
         "addresses": [f"{iface.address}/{iface.prefix_len}"],
         "mtu": iface.mtu,
         "dhcp4": False,
@@ -115,6 +119,12 @@ def _l3(iface: RailInterface) -> dict[str, object]:
         "routes": [_route(r, iface.table) for r in iface.routes],
         "routing-policy": [{"from": iface.address, "table": iface.table, "priority": iface.rule_priority}],
     }
+    if iface.address_v6:  # dual-stack: the /64 address, its routes and its rule in the same table
+        out["addresses"] = [*out["addresses"], f"{iface.address_v6}/64"]  # type: ignore[misc]
+        out["routes"] = [*out["routes"], *(_route(r, iface.table) for r in iface.routes_v6)]  # type: ignore[misc]
+        out["routing-policy"] = [*out["routing-policy"],  # type: ignore[misc]
+                                 {"from": iface.address_v6, "table": iface.table, "priority": iface.rule_priority}]
+    return out
 
 
 def netplan_data(host: HostPlan) -> dict[str, object]:
@@ -179,7 +189,7 @@ def netplan_files(plan: HostsPlan) -> dict[str, str]:
     for name, host in plan.hosts.items():
         ifaces = host.interfaces
         addresses = [i.address for i in ifaces]
-        if not all(map(fullmatch, addresses)):
+        if not all(map(fullmatch, addresses)) or any(i.address_v6 for i in ifaces):  # dual-stack: emitted whole
             out[netplan_path(name)] = netplan_text(host)
             continue
         # the routes tuples are the plan's own objects, alive through this call: their id stands for them
@@ -218,7 +228,7 @@ def netplan_shaped(hosts: Iterable[tuple[str, HostPlan, tuple[str, ...]]]) -> di
             template = templates[key]
         else:
             template = templates[key] = _template(shape)
-        if template is None or not all(map(fullmatch, addresses)):
+        if template is None or not all(map(fullmatch, addresses)) or any(i.address_v6 for i in shape.interfaces):
             own = replace(shape, interfaces=tuple(replace(i, address=a)
                                                   for i, a in zip(shape.interfaces, addresses, strict=True)))
             out[netplan_path(name)] = _head(name) + dump(netplan_data(own))

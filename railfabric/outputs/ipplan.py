@@ -18,20 +18,23 @@ text).
 
 On an unnumbered fabric (routing.addressing: unnumbered, RFC 8950) a fabric link end has no address: each end is an
 `unnumbered` row with an empty address and pool, its owner and interface, and the peer's device and interface with
-"IPv6 link-local" in the detail, so that the plan still lists every link. These rows come after every addressed
+"IPv6 link-local" in the detail, so that the plan still lists every link. These rows come after every IPv4
 row, by owner then interface (digits as numbers).
+A dual-stack fabric (routing.address_families with ipv6) has its IPv6 rows after every IPv4 row, sorted the
+same way, with the same purposes and the pools loopbacks_v6 / rail_subnets_v6 (ipv6_rows_text).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import attrgetter, is_not, itemgetter
 from socket import AF_INET, inet_pton
 
 from railfabric.core.address import BITS, cidr_key, ntoa, ntoa_many, size
+from railfabric.core.address6 import aton6, ntoa6
 from railfabric.core.order import natural_key
 from railfabric.device import DeviceConfig
 from railfabric.device.vlans import Vlan
@@ -58,13 +61,20 @@ class PlanAddresses:
     management_gateway: int | None  # pools.management.gateway, when set
     management_len: int
     host_addr: dict[str, int]  # host link id → NIC address
+    # dual-stack (railfabric/plan/allocate_v6.py): the IPv6 pools (pool, prefix text) and each host NIC's IPv6
+    # address as text (digested as JSON: no 128-bit ints); empty on an IPv4-only fabric
+    pools_v6: tuple[tuple[str, str], ...] = ()
+    host_addr_v6: dict[str, str] = field(default_factory=dict)
 
 
 def plan_addresses(inv: Inventory, plan: Plan) -> PlanAddresses:
     gateway = inv.pools.management.gateway
+    v6 = plan.v6
+    pools_v6 = () if v6 is None else (("loopbacks_v6", str(v6.loopbacks)), ("rail_subnets_v6", str(v6.rail_pool)))
     return PlanAddresses(tuple((name, p.prefix.net, p.prefix.length) for name, p in plan.pools.items()),
                          tuple((pod, seg, str(block)) for (pod, seg), block in plan.segment_blocks.items()),
-                         None if gateway is None else int(gateway), plan.management_len, plan.host_addr)
+                         None if gateway is None else int(gateway), plan.management_len, plan.host_addr,
+                         pools_v6, {} if v6 is None else {k: ntoa6(n) for k, n in v6.host_addr.items()})
 
 
 def ipplan_csv(inv: Inventory, topo: Topology, plan: Plan, devices: Mapping[str, DeviceConfig]) -> dict[str, str]:
@@ -85,6 +95,8 @@ def ipplan_files(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: M
     if text is None:  # a cell to quote or escape (never in a valid inventory): rows of cells through csv_text
         text = _plan_text(plan, devices, vlans, access, routed, links, subnets, plain=False)
     assert text is not None
+    if plan.pools_v6:
+        text += ipv6_rows_text(plan, devices, vlans, access, links)
     return {"ipplan.csv": text}
 
 
@@ -389,3 +401,68 @@ def _bond_rows(out: _Rows, host_addr: Mapping[str, int], host_links: Sequence[Li
 _LINK_ROLE, _LINK_ID, _BUNDLE, _RAIL, _NIC = (attrgetter("role"), attrgetter("id"), attrgetter("bundle"),
                                              attrgetter("rail"), attrgetter("nic"))
 _A_DEVICE, _A_PORT, _Z_DEVICE = attrgetter("a.device"), attrgetter("a.port"), attrgetter("z.device")
+
+
+# --------------------------------------------------------------------------- dual-stack: the IPv6 rows
+
+
+def ipv6_rows_text(plan: PlanAddresses, devices: Mapping[str, Addresses], vlans: Mapping[str, tuple[Vlan, ...]],
+                   access: Mapping[str, tuple[str, str]], links: Sequence[Link]) -> str:
+    """The IPv6 rows of a dual-stack plan, after every IPv4 row, in the same columns and the same order (numeric,
+    a containing prefix first, ties by the row's text): the v6 pools, each switch's loopback /128, each rail VLAN's
+    /64, gateway and own address, each IPv6 summary, each host NIC port's address. The cells are IPv6 texts
+    (RFC 5952), names railfabric made and the purposes of the IPv4 rows: nothing to quote."""
+    from ipaddress import IPv6Network
+
+    nets = [(name, IPv6Network(text)) for name, text in plan.pools_v6]
+    pools = [(int(net.network_address), int(net.network_address) + net.num_addresses, name) for name, net in nets]
+
+    def pool_of(n: int) -> str:
+        return next((name for net, end, name in pools if net <= n < end), "")
+
+    rows: list[tuple[int, int, str]] = []
+
+    def add(address: str, owner: str, interface: str, purpose: str, detail: str = "") -> None:
+        text, _, length = address.partition("/")
+        n = aton6(text)
+        rows.append((n, int(length), ",".join((address, owner, interface, purpose, pool_of(n), detail))))
+
+    for pool_name, net in nets:  # a pool's row names the pool itself (as the IPv4 pool rows do)
+        rows.append((int(net.network_address), net.prefixlen, ",".join((str(net), "", "", "pool", pool_name, ""))))
+    for name, dev in devices.items():
+        platform = PLATFORMS[access[name][0]]
+        if dev.loopback_v6:
+            add(dev.loopback_v6, name, platform.loopback_interface, "loopback")
+        mlag_peer = dev.mlag[3] if dev.mlag else None
+        for vlan in vlans[name]:
+            if not vlan.gateway_v6:
+                continue
+            svi = f"{platform.svi_prefix}{vlan.id}"
+            detail = f"rail {vlan.rail} vlan {vlan.id}"
+            net6 = IPv6Network(vlan.prefix_v6)
+            add(f"{net6.network_address.compressed}/{net6.prefixlen}", name, svi, "rail-subnet", detail)
+            add(vlan.gateway_v6, name, svi, "rail-gateway",
+                f"{detail} shared with MLAG peer {mlag_peer}" if vlan.virtual and mlag_peer else detail)
+            if vlan.own_v6 and mlag_peer:
+                add(vlan.own_v6, name, svi, "rail-own", f"{detail} own address beside the gateway shared with MLAG "
+                    f"peer {mlag_peer}")
+        for prefix in dev.aggregates_v6:
+            add(prefix, name, "", "aggregate", "BGP summary-only")
+    rail_vlan = {(n, v.rail): v.id for n, vs in vlans.items() for v in vs if v.gateway_v6}
+    bonds: dict[str, list[str]] = {}  # MLAG host bond → the switches it lands on (as _bond_rows)
+    for link in links:
+        if link.role is LinkRole.HOST and link.bundle:
+            bonds.setdefault(link.bundle, []).append(link.z.device)
+    for link in links:
+        addr = plan.host_addr_v6.get(link.id)
+        vlan_id = rail_vlan.get((link.z.device, link.rail))  # type: ignore[arg-type]
+        if link.role is not LinkRole.HOST or addr is None or vlan_id is None:
+            continue
+        detail = f"rail {link.rail} vlan {vlan_id} via "
+        if link.bundle is None:
+            add(f"{addr}/64", link.a.device, f"nic{link.nic}p{link.a.port}", "host", detail + link.z.device)
+        elif (switches := bonds.pop(link.bundle, None)) is not None:
+            add(f"{addr}/64", link.a.device, host_bond(link.nic or 0), "host",
+                f"{detail}MLAG {' + '.join(switches)}")
+    rows.sort()
+    return "".join(row + "\n" for _n, _l, row in rows)

@@ -249,13 +249,17 @@ class Addresses:
     # (interface, peer, peer interface) of each unnumbered session (routing.addressing: unnumbered): a routed port
     # or port-channel with no address, its BGP session over IPv6 link-local (RFC 8950)
     unnumbered: tuple[tuple[str, str, str], ...] = ()
+    loopback_v6: str = ""  # dual-stack: the loopback's /128 and the IPv6 summaries (railfabric/plan/allocate_v6.py)
+    aggregates_v6: tuple[str, ...] = ()
 
 
 def addresses_view(devices: Mapping[str, DeviceConfig]) -> dict[str, Addresses]:
     return {name: Addresses(d.loopback,
                             tuple((pc.name, pc.ipv4) for pc in d.port_channels if pc.ipv4),
                             (d.mlag.interface, d.mlag.local_ip, d.mlag.prefix_len, d.mlag.peer) if d.mlag else None,
-                            d.bgp.aggregates, _unnumbered_ends(d)) for name, d in devices.items()}
+                            d.bgp.aggregates, _unnumbered_ends(d), d.loopback_v6,
+                            d.bgp.ipv6.aggregates if d.bgp.ipv6 else ())
+            for name, d in devices.items()}
 
 
 def _unnumbered_ends(d: DeviceConfig) -> tuple[tuple[str, str, str], ...]:

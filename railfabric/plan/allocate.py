@@ -28,6 +28,8 @@ Layout (offsets into each pool):
   when it lies inside (a pinned management address, as before, is not counted).
   The BGP router-id is the loopback address (pinned or computed) unless it is pinned itself.
   railfabric/checks/rules/pin_rules.py checks the pins against each other and the plan.
+- IPv6 (routing.address_families with ipv6): plan.v6, derived from this plan at the end of allocate
+  (railfabric/plan/allocate_v6.py has its layout: /128 loopbacks by slot, a /56 per segment slot, a /64 per rail).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import netaddr
 from railfabric.core.address import LAST, Prefix, bits_for, size
 from railfabric.inventory.intent import DualHoming, Inventory
 from railfabric.inventory.intent_routing import Addressing
+from railfabric.plan.allocate_v6 import PlanV6, allocate_v6
 from railfabric.platforms import PLATFORMS
 from railfabric.topology import LinkRole, Role, Topology
 
@@ -86,6 +89,7 @@ class Plan:
     p2p: dict[str, int] = field(default_factory=dict)
     rail_subnets: dict[tuple[str, int], RailSubnet] = field(default_factory=dict)
     aggregates: dict[str, Prefix] = field(default_factory=dict)  # switch → summary (only multi-rail switches)
+    v6: PlanV6 | None = None  # the IPv6 half of a dual-stack fabric (railfabric/plan/allocate_v6.py)
     host_addr: dict[str, int] = field(default_factory=dict)  # host link id → NIC address
     pools: dict[str, PoolUse] = field(default_factory=dict)
     segment_blocks: dict[tuple[int, int], Prefix] = field(default_factory=dict)
@@ -210,4 +214,5 @@ def allocate(inv: Inventory, topo: Topology) -> Plan:
         sub = plan.rail_subnets.get((link.z.device, link.rail))  # type: ignore[arg-type]
         if sub is not None:
             plan.host_addr[link.id] = sub.gateway + (link.host_number or 0)
+    plan.v6 = allocate_v6(inv, topo, plan)
     return plan

@@ -113,6 +113,11 @@ class Platform:
     adaptive_routing_threshold: bool = False
     # its dynamic load balancing (flowlet, packet) works when an L3 port-channel is an ECMP member; False: PLAT057
     dlb_over_bundles: bool = True
+    # --- dual-stack loopbacks and rail subnets (issue 30, v6_30: routing.address_families [ipv4, ipv6]): an IPv6
+    # address on the loopback and the rail SVIs, the BGP IPv6 unicast family on the fabric sessions; False: PLAT047
+    # with ipv6_refusal (the reason)
+    ipv6_rails: bool = False
+    ipv6_refusal: str = ""
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

@@ -110,6 +110,13 @@ PLATFORM = Platform(
     # were not found in Arista's EOS manual here and railfabric does not render them yet: NOT verified
     unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
                         "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
+    # dual-stack (v6_30): refused (PLAT047). The IPv6 forms themselves are common (`ipv6 address` on Loopback0 and
+    # VlanN, `ipv6 unicast-routing`, `ipv6 prefix-list`, `address-family ipv6` / `neighbor <G> activate` under
+    # `router bgp`), but IPv6 routes over the IPv4 /31 sessions need an IPv6 next hop on each fabric link: EOS sends
+    # an IPv4-mapped next hop unless the link has an IPv6 address or `neighbor ... next-hop address-family ipv6` is
+    # set, and how EOS chooses it was not found in Arista's EOS manual here: NOT verified, not rendered
+    ipv6_refusal=("the next hop EOS gives IPv6 routes over the IPv4 /31 sessions (IPv4-mapped unless the link has "
+                  "an IPv6 address) is not confirmed from Arista's EOS manual here"),
     # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="running-config.cfg", raw_syntax="cli",
     # graceful shutdown (drain30): EOS maintenance mode (`maintenance` / `unit System` / `quiesce`, EOS 4.15.2F+:

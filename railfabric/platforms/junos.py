@@ -156,6 +156,11 @@ PLATFORM = Platform(
     # setting were not confirmed here: NOT verified
     unnumbered_refusal=("Junos BGP unnumbered is auto-discovered peering (Junos 21.1R1+, Juniper NCE-225) whose "
                         "statements are not confirmed from Juniper's documents here"),
+    # dual-stack (v6_30): refused (PLAT047). Junos carries IPv6 routes over an IPv4 session with `family inet6
+    # unicast` in the group, but their next hop is the IPv4-mapped address unless each fabric interface has `family
+    # inet6` and an export policy sets it; not confirmed from Juniper's documents here: NOT verified, not rendered
+    ipv6_refusal=("IPv6 routes over the IPv4 /31 sessions (`family inet6 unicast` in the group, the IPv4-mapped next "
+                  "hop Junos gives them) are not confirmed from Juniper's documents here"),
     # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="junos.conf", raw_syntax="junos",
     # graceful shutdown (drain30): `protocols bgp graceful-shutdown sender` (Junos OS 19.1+, CLI reference

@@ -41,6 +41,18 @@ command reference):
   on` (startup.yaml); `peer-group <g> address-family <af> nexthop-setting self` (NVUE reference, shown for
   l2vpn-evpn).
 
+Dual-stack loopbacks and rail subnets (routing.address_families: [ipv4, ipv6], issue 30, v6_30): the loopback /128
+and the rail SVIs' IPv6 gateways in `interface <i> ip address` up to 5.14 (the schema: "ipv4 and ipv6 address"; the
+VRR's `ip vrr address` likewise holds both families) and in `interface <i> ipv6 address` / `ipv6 vrr` from 5.15
+(railfabric/platforms/nvue_release.py `ipv6_branch`); `router policy prefix-list PL6-LOOPBACK-RAILS type ipv6` with
+its rules and `route-map RM6-CONN-TO-BGP rule 10 match {ip-prefix-list, type: ipv6}`; `vrf default router bgp
+address-family ipv6-unicast` {enable/state, redistribute connected route-map, aggregate-route <p> summary-only,
+multipaths ebgp} (NVUE command reference, "BGP IPv6": `nv set vrf <vrf-id> router bgp address-family ipv6-unicast
+...`, Cumulus Linux 5.0+) and each peer group's `address-family ipv6-unicast` {enable/state, nexthop-setting, policy
+inbound route-map}. Checked against NVIDIA's schema of every release 5.9-5.18 (tests/test_ipv6.py); NOT verified on
+a switch: that NVUE's FRR gives IPv6 routes over the numbered IPv4 sessions the link-local next hop as SONiC's FRR
+does in the lab (the same FRR behaviour; IPv6 link-local is on by default on every swp).
+
 BGP unnumbered (routing.addressing: unnumbered, RFC 8950): `vrf default router bgp neighbor <swpN|bondN>` with
 `type: unnumbered` (and its peer-group, remote-as, description) instead of an address, and the port or bond without
 an address (NVIDIA Cumulus Linux 5.9-5.14 user guide, Layer 3 > BGP > "Configuration Example" and "Basic BGP
@@ -207,4 +219,6 @@ PLATFORM = Platform(
     ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "ipv6_flow_label",
                                 "ingress_port"}),
     adaptive_routing_threshold=True,
+    # dual-stack (v6_30): see the docstring
+    ipv6_rails=True,
 )

@@ -93,6 +93,10 @@ class Forms:
     ntp_under: str  # "service" (service ntp <vrf> server <s>) or "system" (system ntp server <s>, ntp vrf <vrf>)
     bfd_profile: bool  # BGP BFD by a `router bfd profile` attached to the peer group (else `bfd enable on`)
     auth_order_list: bool  # `aaa authentication order [m, ...]` (else `aaa authentication-order <prio> <m>`)
+    # dual-stack (v6_30): the interface branch holding IPv6 addresses and the IPv6 VRR: "ip" up to 5.14 (its
+    # `address` holds "ipv4 and ipv6 address", its `vrr address` both families: NVUE schema 5.9-5.14) or "ipv6" from
+    # 5.15 (`interface <i> ipv6 address|vrr`, beside `ipv4`: NVUE schema 5.15-5.18)
+    ipv6_branch: str = "ip"
 
     def value(self, on: bool) -> str:
         """A boolean leaf's value: on/off or enabled/disabled."""
@@ -114,4 +118,5 @@ def forms(release: str) -> Forms:
                  toggle="state" if new else "enable", on_off=("enabled", "disabled") if new else ("on", "off"),
                  address_family="ipv4" if new else "ip", vrf_on_interface=new,
                  vrr_up_key="vrr-state" if new else "state", dns_under="system" if new else "service",
-                 ntp_under="system" if new else "service", bfd_profile=new, auth_order_list=new)
+                 ntp_under="system" if new else "service", bfd_profile=new, auth_order_list=new,
+                 ipv6_branch="ipv6" if new else "ip")

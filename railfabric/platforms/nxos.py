@@ -171,6 +171,12 @@ PLATFORM = Platform(
     # use-bia`) was not found in Cisco's NX-OS unicast routing configuration guide here: NOT verified
     unnumbered_refusal=("the NX-OS interface-peering forms (`neighbor <Ethernet>` with an IPv6 link-local address "
                         "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
+    # dual-stack (v6_30): refused (PLAT047). `router bgp` / `address-family ipv6 unicast` is Cisco's documented form
+    # (NX-API REST SDK guide 9.2(x), "Configuring an IPv6 Unicast Address Family"), but an IPv6 family over an IPv4
+    # neighbor needs the neighbor's `address-family ipv6 unicast` and an IPv6 next hop per fabric link, neither
+    # confirmed from Cisco's unicast routing guide here: NOT verified, not rendered
+    ipv6_refusal=("IPv6 routes over the IPv4 /31 sessions (the neighbor's `address-family ipv6 unicast` and the "
+                  "IPv6 next hop of each fabric link) are not confirmed from Cisco's NX-OS guides here"),
     # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="running-config.cfg", raw_syntax="cli",
     # graceful shutdown (drain30): `graceful-shutdown activate` under `router bgp` (cisco.nxos bgp_global parser,

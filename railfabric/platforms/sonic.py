@@ -15,6 +15,24 @@ BGP unnumbered (routing.addressing: unnumbered, RFC 8950), split routing mode (f
   the frr.conf interface neighbors alone in split mode (SONiC's own unnumbered support, sonic-buildimage PR #27370,
   writes BGP_NEIGHBOR keyed by interface for its unified mode, which railfabric does not use).
 
+Dual-stack loopbacks and rail subnets (routing.address_families: [ipv4, ipv6], issue 30, v6_30):
+- frr.conf `ipv6 prefix-list PL6-LOOPBACK-RAILS seq N permit <prefix>` (FRR user guide filter.rst, IPv6 prefix
+  lists), `route-map RM6-CONN-TO-BGP permit 10` / `match ipv6 address prefix-list` (routemap.rst), and under `router
+  bgp` an `address-family ipv6 unicast` with `redistribute connected route-map`, `aggregate-address <X:X::X:X/M>
+  summary-only`, `neighbor <G> activate` for every peer group (with `next-hop-self` and the inbound route-map of its
+  IPv4 family) and `maximum-paths` (bgp.rst, "Address Families", "Route Aggregation-IPv6"). The IPv6 family rides
+  on the IPv4 /31 sessions (or the unnumbered link-local ones): bgpd gives an IPv6 route learned over an IPv4
+  session the link's IPv6 link-local address as its next hop when the interface has no global IPv6 address, and the
+  receiver resolves it on the session's interface (measured: the FRR lab installs every IPv6 rail /64 and summary
+  over fe80:: next hops at the planned ECMP width, tests/test_lab_ipv6.py). Verified: FRR 8.4's parsers (vtysh -C,
+  bgpd -C; tests/test_ipv6.py) and the FRR lab (numbered and unnumbered).
+- config_db.json `LOOPBACK_INTERFACE|Loopback0|<addr>/128` and `VLAN_INTERFACE|VlanN|<addr>/64` rows beside the IPv4
+  ones (sonic-loopback-interface.yang and sonic-vlan.yang ip-prefix keys take either family), and `INTERFACE|<port>`
+  / `PORTCHANNEL_INTERFACE|<pc>` with `ipv6_use_link_local_only: enable` beside their /31 (the link-local next hop
+  above); checked by yanglint against sonic-buildimage's models (tests/test_ipv6.py). NOT verified on a SONiC image:
+  that its kernel keeps the link-local address of a port that also has an IPv4 address with that leaf set (the lab's
+  veths have one by default).
+
 Raw configuration (`raw:`, issue 30): `text` goes to frr.conf after the managed configuration (after `router bgp`'s
 `exit`), each block between `! railfabric raw NAME (LEVEL): begin` / `... end` comment lines (`!` and `#` start
 comments in Quagga/FRR configuration files: Quagga manual, "Sample Config File"); `end` is refused (RAW005), `exit`
@@ -105,4 +123,6 @@ PLATFORM = Platform(
     # hashing only (config_db has no DLB or adaptive-routing table)
     ecmp_hash_fields=frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port", "ipv6_flow_label",
                                 "ingress_port"}),
+    # dual-stack (v6_30): frr.conf `address-family ipv6 unicast`, config_db IPv6 rows (see the docstring)
+    ipv6_rails=True,
 )

@@ -16,6 +16,7 @@ For each NIC port the plan names (host, NIC, port → switch, switch port, VLAN,
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from railfabric.verify.checks_links import ints
@@ -73,7 +74,7 @@ class HostChecks:
         if not on_rail:
             self.fail("host-rail", p.switch, f"Vlan{p.vlan} (rail {p.rail})", f"an SVI in {net} for {p.host}",
                       ", ".join(shared) or "none", dev.files["config"])
-        elif iface.gateways - {on_rail[0]}:  # none at all: a rail-only switch has nothing behind its gateway
+        elif iface.gateways - {on_rail[0]} - _on_rail_v6(shared, iface.addresses):  # none: a rail-only switch
             self.fail("host-gateway", p.host, f"{iface.name} ({subject})", f"routes only via {on_rail[0]} ({p.switch} "
                       f"Vlan{p.vlan})", ", ".join(sorted(iface.gateways)) or "no route via a gateway", host.netplan)
         limits = [(f"{p.switch} {p.interface}", sw.mtu), (f"{p.switch} Vlan{p.vlan}", vlan.mtu if vlan else None)]
@@ -109,3 +110,10 @@ class HostChecks:
                           f"CNP DSCP {q.cnp_dscp} on priority {q.cnp_prio}, strict at {where}",
                           f"{where} maps DSCP {q.cnp_dscp} to {tc if tc is not None else 'nothing'}"
                           + ("" if tc is None or sq.queue_of(tc) in sq.strict_queues else " (not strict)"), host.roce)
+
+
+def _on_rail_v6(shared: list[str], addresses: Iterable[str]) -> set[str]:
+    """Dual-stack: the SVI's shared IPv6 addresses whose /64 holds one of the host interface's IPv6 addresses (the
+    IPv6 gateway its IPv6 routes may use, beside the IPv4 one)."""
+    nets = {ipaddress.ip_interface(a).network for a in addresses if ":" in a}
+    return {a.split("/")[0] for a in shared if ":" in a and ipaddress.ip_interface(a).network in nets}

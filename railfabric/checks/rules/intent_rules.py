@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 from railfabric.checks.rules.addressing_rules import link_pool
 from railfabric.checks.rules.drain_rules import drain_capability
+from railfabric.checks.rules.ipv6_rules import ipv6_intent
 from railfabric.checks.rules.lb_rules import lb_capability
 from railfabric.checks.rules.platform_rules import platform_capabilities
 from railfabric.checks.rules.uses import host_model, pool, switch_model
@@ -501,4 +502,4 @@ def _vlans(inv: Inventory, src: SourceMap, add: Add) -> None:
 
 _RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _nic_speeds,
           _nic_layouts, _topology_shape, _mtu, _qos, _pools, link_pool, _asns, _vlans, platform_capabilities,
-          drain_capability, lb_capability]
+          drain_capability, lb_capability, ipv6_intent]

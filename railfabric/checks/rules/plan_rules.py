@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
+from railfabric.checks.rules.ipv6_rules import ipv6_plan
 from railfabric.checks.rules.name_rules import case_collisions
 from railfabric.checks.rules.release_rules import check_releases
 from railfabric.checks.rules.session_rules import check_sessions
@@ -367,6 +368,7 @@ def check_plan(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap) -> li
                 "POOL006", f"segment {info.pod}/{info.id}: host number {top} does not fit a /{info.prefix_len} rail "
                 f"subnet (gateway{kept} + {max(cap, 0)} hosts){why}", src.loc((*info.src, "rail_prefix_len")),
                 f"use rail_prefix_len {length_for(top + 3 + own)} or shorter"))
+    out.extend(ipv6_plan(plan, src))
     return out
 
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 
 from railfabric.checks.rules.addressing_rules import unnumbered_platform
+from railfabric.checks.rules.ipv6_rules import ipv6_platform
 from railfabric.core.finding import Severity
 from railfabric.core.source_map import SourceMap
 from railfabric.inventory.intent import Inventory
@@ -42,6 +43,7 @@ def platform_capabilities(inv: Inventory, src: SourceMap, add: Add) -> None:
         at = ".".join(map(str, where))
         _watchdog(inv, platform, at, add)
         unnumbered_platform(inv, platform, at, add)
+        ipv6_platform(inv, platform, at, add)
         traits = PLATFORMS[platform]
         if inv.qos.ecn.enabled and not traits.ecn_bytes:
             add("PLAT030", f"ECN thresholds {inv.qos.ecn.min_bytes}/{inv.qos.ecn.max_bytes} bytes cannot be expressed "

@@ -25,7 +25,7 @@ from railfabric.platforms.nvue_release import Forms, forms
 OFF = "off"  # `link fec off`: a FEC mode, not a boolean (unchanged in 5.15)
 BRIDGE = "br_default"  # the one VLAN-aware bridge Cumulus creates (NVUE `bridge domain br_default`)
 if TYPE_CHECKING:  # the registry imports this package before the device model exists
-    from railfabric.device import DeviceConfig, Interface, PeerGroup
+    from railfabric.device import DeviceConfig, Interface, PeerGroup, Vlan
     from railfabric.device.sessions import SessionTimers
 
 Tree = dict[str, Any]
@@ -112,6 +112,8 @@ def interfaces(dev: DeviceConfig) -> Tree:
         "lo": {"type": "loopback", af: {"address": {dev.loopback: {}}}},
         dev.system.interface: management(dev, f),
     }
+    if dev.loopback_v6:  # dual-stack: the /128 in the release's IPv6 branch (`ip` up to 5.14, `ipv6` from 5.15)
+        _add_v6(out["lo"], f, {"address": {dev.loopback_v6: {}}})
     for i in dev.interfaces:
         if i.lane and i.breakout:  # the parent port carries the breakout; its lanes are the interfaces
             out.setdefault(f"swp{i.port}", {"type": "swp", "link": {"breakout": {breakout_word(i.breakout): {}}}})
@@ -128,9 +130,35 @@ def interfaces(dev: DeviceConfig) -> Tree:
     for v in dev.vlans:
         ip = nvue_mlag.vrr(dev, v) if v.virtual and dev.mlag is not None else {"address": {v.gateway: {}}}
         out[f"vlan{v.id}"] = {"type": "svi", "vlan": v.id, "description": v.name, "link": {"mtu": v.mtu}, af: ip}
+        if v.gateway_v6:
+            _add_v6(out[f"vlan{v.id}"], f, svi_v6(dev, v, f))
     if dev.mlag is not None:
         out[nvue_mlag.peer_subinterface(dev.mlag)] = nvue_mlag.peer_vlan(dev)
     return out
+
+
+def svi_v6(dev: DeviceConfig, v: Vlan, f: Forms) -> Tree:
+    """A rail SVI's IPv6 addresses: its gateway, or under MLAG the switch's own address beside the shared VRR
+    address (the IPv4 form, railfabric/configs/nvue/mlag.py: VRR address and MAC, up)."""
+    if not (v.virtual and dev.mlag is not None):
+        return {"address": {v.gateway_v6: {}}}
+    out: Tree = {"address": {v.own_v6: {}}} if v.own_v6 else {}
+    out["vrr"] = {**f.flag(True), "address": {v.gateway_v6: {}}, "mac-address": dev.mlag.virtual_mac,
+                  f.vrr_up_key: {"up": {}}}
+    return out
+
+
+def _add_v6(node: Tree, f: Forms, v6: Tree) -> None:
+    """Merge IPv6 leaves into an interface: into its `ip` branch up to 5.14 (addresses and VRR addresses of both
+    families share it), into `ipv6` from 5.15."""
+    branch = node.setdefault(f.ipv6_branch, {})
+    for key, value in v6.items():
+        if key == "address":
+            branch.setdefault("address", {}).update(value)
+        elif key == "vrr" and "vrr" in branch:
+            branch["vrr"]["address"].update(value["address"])
+        else:
+            branch[key] = value
 
 
 def bridge(dev: DeviceConfig) -> Tree:
@@ -150,6 +178,11 @@ def policy(dev: DeviceConfig) -> Tree:
         "route-map": {b.route_map: {"rule": {"10": {"action": {"permit": {}},
                                                     "match": {"ip-prefix-list": b.prefix_list, "type": "ipv4"}}}}},
     }
+    if (v6 := b.ipv6) is not None:  # dual-stack: the loopback /128 and rail /64s (railfabric/device/routing_v6.py)
+        out["prefix-list"][v6.prefix_list] = {"type": "ipv6", "rule": {
+            str(seq): {"action": "permit", "match": {p: {}}} for seq, p in v6.prefix_list_rules}}
+        out["route-map"][v6.route_map] = {"rule": {"10": {"action": {"permit": {}},
+                                                          "match": {"ip-prefix-list": v6.prefix_list, "type": "ipv6"}}}}
     if (gs := b.gshut) is not None:  # RFC 8326 receipt (railfabric/device/drain.py)
         out["community-list"] = {gs.community_list: {"rule": {"10": {"action": "permit",
                                                                       "community": {gs.community_name: {}}}}}}
@@ -184,6 +217,8 @@ def bgp(dev: DeviceConfig) -> Tree:
             groups[g.name]["address-family"]["ipv4-unicast"]["nexthop-setting"] = "self"
         if g.inbound_route_map:
             groups[g.name]["address-family"]["ipv4-unicast"]["policy"] = {"inbound": {"route-map": g.inbound_route_map}}
+        if b.ipv6 is not None:  # dual-stack: the same group in the IPv6 family, with its next hop and policy
+            groups[g.name]["address-family"]["ipv6-unicast"] = dict(groups[g.name]["address-family"]["ipv4-unicast"])
         for n in g.neighbors:  # an unnumbered neighbor is its interface (`type unnumbered`, RFC 8950)
             neighbors[n.interface or n.ip] = {"type": "unnumbered" if n.interface else "numbered",
                                               "peer-group": g.name, "remote-as": n.remote_as,
@@ -193,6 +228,12 @@ def bgp(dev: DeviceConfig) -> Tree:
     if b.aggregates:
         af["aggregate-route"] = {p: {"summary-only": f.value(True)} for p in b.aggregates}
     out: Tree = {**f.flag(True), "peer-group": groups, "neighbor": neighbors, "address-family": {"ipv4-unicast": af}}
+    if (v6 := b.ipv6) is not None:
+        af6: Tree = {**f.flag(True), "multipaths": {"ebgp": b.maximum_paths},
+                     "redistribute": {"connected": {**f.flag(True), "route-map": v6.route_map}}}
+        if v6.aggregates:
+            af6["aggregate-route"] = {p: {"summary-only": f.value(True)} for p in v6.aggregates}
+        out["address-family"]["ipv6-unicast"] = af6
     if b.multipath_relax:
         out["path-selection"] = {"multipath": {"aspath-ignore": f.value(True)}}
     return out

@@ -78,10 +78,10 @@ def identity_tables(dev: DeviceConfig) -> Tables:
     if dev.buffers and dev.buffers.create_only:
         meta["create_only_config_db_buffers"] = "true"
     loopback = PLATFORM.loopback_interface
-    return {
-        "DEVICE_METADATA": {"localhost": meta},
-        "LOOPBACK_INTERFACE": {loopback: {}, f"{loopback}|{dev.loopback}": {}},
-    }
+    lo: dict[str, dict[str, str]] = {loopback: {}, f"{loopback}|{dev.loopback}": {}}
+    if dev.loopback_v6:  # dual-stack: the /128 beside the /32 (sonic-loopback-interface.yang ip-prefix, either family)
+        lo[f"{loopback}|{dev.loopback_v6}"] = {}
+    return {"DEVICE_METADATA": {"localhost": meta}, "LOOPBACK_INTERFACE": lo}
 
 
 def hash_tables(dev: DeviceConfig) -> Tables:

@@ -61,7 +61,7 @@ LANES_TEXT = _Texts(lanes_text)  # the same serdes lanes recur on every switch o
 MTU_TEXT = _Texts(str)
 
 
-def interface_tables(interfaces: tuple[Interface, ...]) -> Tables:
+def interface_tables(interfaces: tuple[Interface, ...], link_local: bool = False) -> Tables:
     """PORT for every port (unused ones admin down), BREAKOUT_CFG on the first lane of each broken-out port, and
     INTERFACE for the routed ports."""
     # a PORT row: admin status, speed, FEC, MTU, serdes lanes and description (a million ports at 131,072 GPUs:
@@ -75,7 +75,9 @@ def interface_tables(interfaces: tuple[Interface, ...]) -> Tables:
     # a routed port has its /31 (railfabric/device/links.py), or none when unnumbered: its interface row then turns
     # on the IPv6 link-local address the BGP session runs over
     routed = address_rows((i.name, i.ipv4) for i in interfaces if i.mode == "routed" and i.ipv4)
-    routed.update({i.name: dict(LINK_LOCAL_ONLY) for i in interfaces if i.unnumbered})
+    # dual-stack (`link_local`): every routed port's IPv6 link-local address is on too, the next hop of the IPv6
+    # routes its numbered session carries (railfabric/device/routing_v6.py)
+    routed.update({i.name: dict(LINK_LOCAL_ONLY) for i in interfaces if i.unnumbered or (link_local and i.ipv4)})
     if routed:
         out["INTERFACE"] = routed
     return out
@@ -88,7 +90,7 @@ def port_channel_row(pc: PortChannel) -> dict[str, str]:
     return row
 
 
-def port_channel_tables(port_channels: tuple[PortChannel, ...]) -> Tables:
+def port_channel_tables(port_channels: tuple[PortChannel, ...], link_local: bool = False) -> Tables:
     """PORTCHANNEL and PORTCHANNEL_MEMBER (both present, possibly empty, once there is a port-channel) and
     PORTCHANNEL_INTERFACE for the routed ones."""
     if not port_channels:
@@ -98,7 +100,7 @@ def port_channel_tables(port_channels: tuple[PortChannel, ...]) -> Tables:
         "PORTCHANNEL_MEMBER": {f"{pc.name}|{m}": {} for pc in port_channels for m in pc.members},
     }
     routed = address_rows((pc.name, pc.ipv4) for pc in port_channels if pc.ipv4)
-    routed.update({pc.name: dict(LINK_LOCAL_ONLY) for pc in port_channels if pc.unnumbered})
+    routed.update({pc.name: dict(LINK_LOCAL_ONLY) for pc in port_channels if pc.unnumbered or (link_local and pc.ipv4)})
     if routed:
         out["PORTCHANNEL_INTERFACE"] = routed
     return out
@@ -111,6 +113,7 @@ def vlan_tables(vlans: tuple[Vlan, ...], mlag: Mlag | None, mtu: int) -> Tables:
         return {}
     vlan = {f"Vlan{v.id}": {"vlanid": str(v.id), "mtu": str(v.mtu), "description": v.name} for v in vlans}
     svis = address_rows((f"Vlan{v.id}", v.gateway) for v in vlans)
+    svis.update(address_rows((f"Vlan{v.id}", v.gateway_v6) for v in vlans if v.gateway_v6))  # dual-stack
     members: dict[str, dict[str, str]] = {}
     for v in vlans:
         members.update({f"Vlan{v.id}|{m}": {"tagging_mode": "untagged"} for m in v.members})
@@ -129,5 +132,5 @@ def vlan_tables(vlans: tuple[Vlan, ...], mlag: Mlag | None, mtu: int) -> Tables:
 
 
 def port_tables(dev: DeviceConfig) -> Tables:
-    return {**interface_tables(dev.interfaces), **port_channel_tables(dev.port_channels),
+    return {**interface_tables(dev.interfaces, dev.ipv6), **port_channel_tables(dev.port_channels, dev.ipv6),
             **vlan_tables(dev.vlans, dev.mlag, dev.mtu)}
