@@ -148,4 +148,5 @@ def test_a_platform_is_its_four_places(platform: str) -> None:
             assert (ROOT / "templates" / platform / f.template).is_file()
     assert (ROOT / "railfabric" / "configs" / platform / record.ansible_plugin).is_file()
     assert set(SCHEMA_CHECKS) <= set(PLATFORMS)
-    assert set(FILTERS) == {"frr_neighbors"}  # SONiC's frr.conf neighbour lines, the one platform filter today
+    # SONiC's frr.conf neighbour lines; EOS's TCP-AO secret lifetimes (railfabric/configs/eos/keys.py)
+    assert set(FILTERS) == {"frr_neighbors", "eos_transmit_lifetime", "eos_next_transmit_lifetime"}

@@ -137,9 +137,13 @@ def test_frr_conf_neighbors_per_device(rail0: DeviceConfig) -> None:
 
 
 def test_platform_filters_registered_once() -> None:
+    from railfabric.configs.eos.keys import next_transmit_lifetime, transmit_lifetime
+
     assert {"frr_neighbors": neighbor_lines} == sonic_configs.FILTERS  # railfabric/configs/sonic/__init__.py
-    assert platform_filters() == {"frr_neighbors": neighbor_lines}
+    eos = {"eos_transmit_lifetime": transmit_lifetime, "eos_next_transmit_lifetime": next_transmit_lifetime}
+    assert platform_filters() == {"frr_neighbors": neighbor_lines, **eos}  # EOS: railfabric/configs/eos/__init__.py
     assert environment().filters["frr_neighbors"] is neighbor_lines
+    assert all(environment().filters[name] is fn for name, fn in eos.items())
 
 
 def test_port_texts_made_once_per_value_and_bounded() -> None:
