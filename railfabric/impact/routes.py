@@ -1,0 +1,168 @@
+"""Routes after a failure: prefixes that become unreachable, pod aggregates that blackhole, ECMP widths.
+
+The routing model is the plan's eBGP Clos (RFC 7938): a rail switch originates its rail subnets (and, serving
+several rails, their aggregate); the spines of a pod share one ASN and the super-spines another, so BGP's AS-path
+loop check keeps every path valley-free: up to a spine (and a super-spine), then down. Hence, with `down` applied:
+- a spine S has a route to rail switch Y's prefixes when Y is in S's pod and Y keeps a live next hop to S;
+- a super-spine T has one when some spine of Y's pod with that route keeps a live next hop to T;
+- rail switch X reaches Y's prefixes over each of its live next hops (a routed link or an L3 port-channel not under
+  min-links, railfabric/impact/uplinks.py) to a spine S that has the route (same pod), or that keeps a live next
+  hop to a super-spine with the route (other pod). The count, capped at routing.ecmp.width (maximum-paths), is the
+  ECMP width X installs for Y's prefixes; 0 is unreachable.
+With `routing.spine_pod_aggregate` the spines advertise their pod's rail block as one summary-only aggregate
+(railfabric/checks/solver/failures.py, SUM001): a spine keeps advertising it while it has any route inside it, so a
+spine that lost its routes to Y but not the aggregate attracts part of the other pods' traffic for Y and drops it
+(RFC 7938 §8.2). Those spines are listed per Y as `blackholing`; other pods count them in the width they install.
+
+Only what changed is reported: per rail switch Y whose routes changed, its prefixes, how many rail switches lost
+them, and the ECMP widths the rail switches install for them (a histogram, width → rail switches, before and after).
+Rail switches are grouped by what decides a width (their pod and live next hops; for destinations their pod,
+spines and super-spines), so the work is per group, not per pair of the 4,096 rail switches of a 65,536-GPU fabric.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from railfabric.checks.solver.paths import NextHop, next_hops
+from railfabric.impact.targets import Down
+from railfabric.impact.uplinks import hop_after, tier_members
+from railfabric.inventory.intent import Inventory
+from railfabric.plan.allocate import Plan
+from railfabric.topology import LinkRole, Role, Topology
+
+
+class Routes:
+    """The reach structures of the fabric after `down` (Down() for the intact fabric)."""
+
+    def __init__(self, inv: Inventory, topo: Topology, down: Down, hops: dict[str, list[NextHop]],
+                 speed: dict[str, int]) -> None:
+        self.width_cap = inv.routing.ecmp.width
+        self.aggregate = inv.routing.spine_pod_aggregate and inv.super_spines is not None
+        tiers = tier_members(inv, topo)
+        self.rail = [n for n, t in tiers.items() if t == Role.RAIL.value and n not in down.switches]
+        self.pod = {n: topo.switches[n].pod or 0 for n in topo.switches}
+        # live next hops (upper switches, one per next hop) of every live switch of a tier
+        self.up: dict[str, tuple[str, ...]] = {}
+        for name in tiers:
+            if name in down.switches:
+                continue
+            self.up[name] = tuple(sorted(h.upper for h in hops.get(name, []) if hop_after(h, down, speed)))
+        spines = [n for n, t in tiers.items() if t == Role.SPINE.value and n not in down.switches]
+        self.spine_supers = {s: frozenset(self.up.get(s, ())) for s in spines}
+        self.spine_down: dict[str, set[str]] = defaultdict(set)  # spine → rail switches it has a route to
+        for y in self.rail:
+            for s in self.up[y]:
+                self.spine_down[s].add(y)
+        self.pod_spines: dict[int, list[str]] = defaultdict(list)
+        for s, sw in topo.switches.items():
+            if sw.role is Role.SPINE and s not in down.switches:
+                self.pod_spines[sw.pod or 0].append(s)
+
+    def supers_of(self, y: str) -> frozenset[str]:
+        """The super-spines with a route to y's prefixes (with pod aggregates: to its pod's aggregate)."""
+        if self.aggregate:
+            spines = [s for s in self.pod_spines[self.pod[y]] if self.spine_down.get(s)]
+        else:
+            spines = list(set(self.up.get(y, ())))
+        out: set[str] = set()
+        for s in spines:
+            out |= self.spine_supers.get(s, frozenset())
+        return frozenset(out)
+
+    def dest_sig(self, y: str) -> tuple:
+        spines = frozenset(self.up.get(y, ()))
+        return (self.pod[y], spines, self.supers_of(y))
+
+    def src_sig(self, x: str) -> tuple:
+        return (self.pod[x], self.up.get(x, ()))
+
+    def width(self, src: tuple, dest: tuple) -> int:
+        pod_x, ups = src
+        pod_y, spines, supers = dest
+        if pod_x == pod_y:
+            n = sum(1 for s in ups if s in spines)
+        else:
+            n = sum(1 for s in ups if self.spine_supers.get(s, frozenset()) & supers)
+        return min(n, self.width_cap)
+
+    def blackholing(self, y: str) -> list[str]:
+        """Spines of y's pod that advertise the pod aggregate but have no route to y (with pod aggregates only)."""
+        if not self.aggregate or y not in self.up:
+            return []
+        mine = set(self.up[y])
+        return sorted(s for s in self.pod_spines[self.pod[y]]
+                      if s not in mine and self.spine_down.get(s) and self.spine_supers.get(s))
+
+
+def _prefixes(topo: Topology, plan: Plan) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for (sw, _rail), sub in sorted(plan.rail_subnets.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        out[sw].append(str(sub.prefix))
+    for sw, agg in plan.aggregates.items():
+        out[sw].append(str(agg))
+    return out
+
+
+def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> dict:
+    """Withdrawn prefixes, and per group of rail switches whose prefixes' routes changed: the widths the other rail
+    switches install for them before and after, how many lost them, and the spines that blackhole them."""
+    hops = next_hops(inv, topo)
+    speed = {link.id: link.a.speed for link in topo.links if link.role is not LinkRole.HOST}
+    before = Routes(inv, topo, Down(), hops, speed)
+    after = Routes(inv, topo, down, hops, speed)
+    prefixes = _prefixes(topo, plan)
+    # sources: the live rail switches of a tier, grouped by what decides their widths before and after
+    src_groups: dict[tuple, list[str]] = defaultdict(list)
+    src_key: dict[str, tuple] = {}
+    for x in before.rail:
+        if x in down.switches:
+            continue
+        key = src_key[x] = (before.src_sig(x), after.src_sig(x))
+        src_groups[key].append(x)
+    keys = list(src_groups)
+    rows: dict[tuple, dict] = {}
+    for y in before.rail:
+        db = before.dest_sig(y)
+        da = after.dest_sig(y) if y in after.up else None
+        wb: dict[int, int] = defaultdict(int)
+        wa: dict[int, int] = defaultdict(int)
+        lost_n = 0
+        lost: list[str] = []
+        for key in keys:
+            members = src_groups[key]
+            n = len(members) - (1 if src_key.get(y) == key else 0)
+            if not n:
+                continue
+            b = before.width(key[0], db)
+            a = 0 if da is None else after.width(key[1], da)
+            wb[b] += n
+            wa[a] += n
+            if b and not a:
+                lost_n += n
+                if len(lost) < 8:
+                    lost += [x for x in members if x != y][: 8 - len(lost)]
+        down_y = y in down.switches
+        if wb == wa and not down_y:
+            continue
+        holes = tuple(after.blackholing(y)) if not down_y else ()
+        hb, ha = _histogram_of(wb), _histogram_of(wa)
+        sig = (down_y, lost_n, tuple(lost), tuple(hb.items()), tuple(ha.items()), holes)
+        row = rows.get(sig)
+        if row is None:
+            row = rows[sig] = {"rail_switches": [], "prefixes": [], "down": down_y, "unreachable_from": lost_n,
+                               "unreachable_from_first": lost, "widths_before": hb, "widths_after": ha}
+            if holes:
+                row["blackholing"] = list(holes)
+        row["rail_switches"].append(y)
+        row["prefixes"] += prefixes.get(y, [])
+    out = list(rows.values())
+    gone = [p for y in before.rail if y in down.switches for p in prefixes.get(y, [])]
+    cut = [p for r in out if r["unreachable_from"] and not r["down"] for p in r["prefixes"]]
+    return {"withdrawn": gone, "unreachable_somewhere": cut, "destinations": out,
+            "blackholing": [{"rail_switches": r["rail_switches"], "spines": r["blackholing"]}
+                            for r in out if r.get("blackholing")]}
+
+
+def _histogram_of(h: dict[int, int]) -> dict[str, int]:
+    return {str(k): v for k, v in sorted(h.items()) if v}
