@@ -9,7 +9,14 @@ prefixes, blackholing pod aggregates, ECMP widths), railfabric/impact/jobs.py (j
 from __future__ import annotations
 
 from railfabric.impact.jobs import Job, job_rows
-from railfabric.impact.nics import gpus_per_nic, isolated_section, nic_states, reduced_nics_section
+from railfabric.impact.nics import (
+    gpus_per_nic,
+    host_index,
+    isolated_section,
+    nic_state,
+    nic_states,
+    reduced_nics_section,
+)
 from railfabric.impact.routes import routes_section
 from railfabric.impact.targets import Down
 from railfabric.impact.uplinks import downlinks, rails_section, tiers_section, uplink_states
@@ -22,26 +29,34 @@ def total_gpus(topo: Topology) -> int:
     return sum(h.gpus for h in topo.hosts.values())
 
 
-def impact(inv: Inventory, topo: Topology, plan: Plan, down: Down, jobs: list[Job] | None = None,
-           routes: bool = True) -> dict:
-    nics = nic_states(topo, down)
-    ups = uplink_states(inv, topo, down)
-    _planned, _live, per_rail = downlinks(topo, down)
-    isolated = isolated_section(topo, nics)
-    reduced = reduced_nics_section(topo, nics)
-    up_share = {n: (u.left / u.planned if u.planned else 1.0) for n, u in ups.items()}
-    # GPUs whose NIC keeps its rail on a rail switch that lost uplink capacity: their traffic out of the segment
-    # shares what is left
-    cross = 0
+def _behind_reduced_uplinks(topo: Topology, down: Down, up_share: dict[str, float]) -> tuple[int, float]:
+    """(GPUs whose NIC keeps its rail only on rail switches that lost uplink capacity, the smallest share left):
+    their traffic out of the segment shares what is left."""
+    ix = host_index(topo)
+    keys = {key for sw in up_share if sw not in down.switches for key in ix.by_switch.get(sw, ())}
+    gpus = 0
     worst = 1.0
-    for n in nics.values():
+    for key in keys:
+        n = nic_state(ix, key, down)
         if n.isolated:
             continue
         share = max(up_share.get(sw, 1.0) for sw in n.switches)
         if share < 1.0:
             h = topo.hosts[n.host]
-            cross += gpus_per_nic(h.gpus, h.nics)
+            gpus += gpus_per_nic(h.gpus, h.nics)
             worst = min(worst, share)
+    return gpus, worst
+
+
+def impact(inv: Inventory, topo: Topology, plan: Plan, down: Down, jobs: list[Job] | None = None,
+           routes: bool = True) -> dict:
+    nics = nic_states(topo, down)
+    planned_down, live_down, per_rail = downlinks(topo, down)
+    ups = uplink_states(inv, topo, down, planned_down, live_down)
+    isolated = isolated_section(topo, nics)
+    reduced = reduced_nics_section(topo, nics)
+    up_share = {n: u.left / u.planned for n, u in ups.items() if u.planned and u.left < u.planned}
+    cross, worst = _behind_reduced_uplinks(topo, down, up_share)
     out: dict = {
         "down": {"given": list(down.names), "resolved": [down.what[n] for n in down.names],
                  "switches": sorted(down.switches), "links": len(down.links)},
@@ -55,7 +70,7 @@ def impact(inv: Inventory, topo: Topology, plan: Plan, down: Down, jobs: list[Jo
     if routes:
         out["routes"] = routes_section(inv, topo, plan, down)
     if jobs is not None:
-        rows = job_rows(jobs, topo, nics, up_share)
+        rows = job_rows(jobs, topo, down, up_share)
         out["jobs"] = {"total": len(jobs), "affected": rows,
                        "stalled": sorted(r["job"] for r in rows if r["stalls"])}
     return out

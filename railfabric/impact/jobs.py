@@ -24,12 +24,15 @@ the bandwidth left, relative to the intact fabric, is the smallest share any of 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from railfabric.core.safe_yaml import load as safe_load
+from railfabric.impact.nics import HostIndex, host_index, nic_state
+from railfabric.impact.targets import Down
 from railfabric.topology import Topology
 
 _RANGE = re.compile(r"\[([^\[\]]*)\]")
@@ -49,7 +52,9 @@ def expand_hostlist(text: str) -> list[str]:
 
 def _split_top(text: str) -> list[str]:
     """Split on the commas outside brackets."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch == "[":
             depth += 1
@@ -108,7 +113,7 @@ class Job:
     hosts: tuple[str, ...]
 
 
-def load_jobs(path: Path, known_hosts: dict[str, object]) -> list[Job]:
+def load_jobs(path: Path, known_hosts: Mapping[str, object]) -> list[Job]:
     """The jobs of `path`; JobsError on a file that is not a mapping of job → host list, or names no host has."""
     import difflib
 
@@ -144,12 +149,15 @@ def load_jobs(path: Path, known_hosts: dict[str, object]) -> list[Job]:
     return jobs
 
 
-def _hop_shares(host: str, nics: dict, up_share: dict[str, float], spans: bool, nic_count: int) -> list[float]:
+def _hop_shares(host: str, ix: HostIndex, down: Down, up_share: dict[str, float], spans: bool,
+                nic_count: int) -> list[float]:
     """The share of each of a host's rail hops (one per NIC) after the failure."""
     out = []
     for n in range(nic_count):
-        nic = nics.get((host, n))
-        if nic is None or nic.isolated:
+        if (host, n) not in ix.by_nic:
+            continue
+        nic = nic_state(ix, (host, n), down)
+        if nic.isolated:
             out.append(0.0)
             continue
         share = nic.alive_gbps / nic.gbps
@@ -159,10 +167,11 @@ def _hop_shares(host: str, nics: dict, up_share: dict[str, float], spans: bool, 
     return out
 
 
-def job_rows(jobs: list[Job], topo: Topology, nics: dict, up_share: dict[str, float]) -> list[dict]:
+def job_rows(jobs: list[Job], topo: Topology, down: Down, up_share: dict[str, float]) -> list[dict]:
     """Per job: isolated GPUs, hosts hit, and the ring all-reduce bandwidth left with PXN off and on (the module
     docstring states the model). Only jobs the failure touches are listed as affected; all are counted."""
     hosts_of = topo.hosts
+    ix = host_index(topo)
     rows = []
     for job in jobs:
         spans = len({(hosts_of[h].pod, hosts_of[h].segment) for h in job.hosts}) > 1
@@ -172,7 +181,7 @@ def job_rows(jobs: list[Job], topo: Topology, nics: dict, up_share: dict[str, fl
         hit: list[str] = []
         for h in job.hosts:
             host = hosts_of[h]
-            shares = _hop_shares(h, nics, up_share, spans, host.nics)
+            shares = _hop_shares(h, ix, down, up_share, spans, host.nics)
             k = max(1, host.gpus // host.nics) if host.nics else 0
             isolated += k * sum(1 for s in shares if s == 0.0)
             if min(shares, default=1.0) < 1.0:

@@ -36,26 +36,60 @@ def gpus_per_nic(gpus: int, nics: int) -> int:
     return max(1, gpus // nics) if nics else 0
 
 
-def nic_states(topo: Topology, down: Down) -> dict[tuple[str, int], Nic]:
-    """Every NIC of every host, with its live ports after `down`, in topology order."""
-    out: dict[tuple[str, int], Nic] = {}
-    dead_sw = down.switches
-    dead_links = down.links
-    host_role = LinkRole.HOST
-    for link in topo.links:
-        if link.role is not host_role:
-            continue
-        key = (link.a.device, link.nic or 0)
-        n = out.get(key)
-        if n is None:
-            n = out[key] = Nic(key[0], key[1], link.rail if link.rail is not None else key[1])
+class HostIndex:
+    """The host links by NIC, by rail switch and by id (built once per topology)."""
+
+    def __init__(self, topo: Topology) -> None:
+        self.by_nic: dict[tuple[str, int], list[tuple[str, str, int]]] = defaultdict(list)
+        self.by_switch: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.by_link: dict[str, tuple[str, int]] = {}
+        host_role = LinkRole.HOST
+        for link in topo.links:
+            if link.role is not host_role:
+                continue
+            key = (link.a.device, link.nic or 0)
+            self.by_nic[key].append((link.id, link.z.device, link.a.speed))
+            self.by_switch[link.z.device].append(key)
+            self.by_link[link.id] = key
+        self.rail = {link.id: link.rail for link in topo.links if link.role is host_role}
+
+
+_cache: list = []  # [topology, its HostIndex]
+
+
+def host_index(topo: Topology) -> HostIndex:
+    if not (_cache and _cache[0] is topo):
+        _cache[:] = [topo, HostIndex(topo)]
+    return _cache[1]
+
+
+def nic_state(ix: HostIndex, key: tuple[str, int], down: Down) -> Nic:
+    """One NIC after `down`."""
+    ports = ix.by_nic[key]
+    rail = ix.rail[ports[0][0]]
+    n = Nic(key[0], key[1], key[1] if rail is None else rail)
+    for lid, sw, gbps in ports:
         n.ports += 1
-        n.gbps += link.a.speed
-        if link.id not in dead_links and link.z.device not in dead_sw:
+        n.gbps += gbps
+        if lid not in down.links and sw not in down.switches:
             n.alive += 1
-            n.alive_gbps += link.a.speed
-            n.switches.append(link.z.device)
-    return out
+            n.alive_gbps += gbps
+            n.switches.append(sw)
+    return n
+
+
+def nic_states(topo: Topology, down: Down) -> dict[tuple[str, int], Nic]:
+    """The NICs `down` touches (a port down, or landing on a switch that is down), in topology order of their
+    hosts; every other NIC is intact."""
+    ix = host_index(topo)
+    touched: set[tuple[str, int]] = set()
+    for sw in down.switches:
+        touched.update(ix.by_switch.get(sw, ()))
+    for lid in down.links:
+        if lid in ix.by_link:
+            touched.add(ix.by_link[lid])
+    order = {h: i for i, h in enumerate(topo.hosts)}
+    return {key: nic_state(ix, key, down) for key in sorted(touched, key=lambda k: (order[k[0]], k[1]))}
 
 
 def isolated_section(topo: Topology, nics: dict[tuple[str, int], Nic]) -> dict:

@@ -29,14 +29,13 @@ from railfabric.impact.targets import Down
 from railfabric.impact.uplinks import hop_after, tier_members
 from railfabric.inventory.intent import Inventory
 from railfabric.plan.allocate import Plan
-from railfabric.topology import LinkRole, Role, Topology
+from railfabric.topology import Role, Topology
 
 
 class Routes:
     """The reach structures of the fabric after `down` (Down() for the intact fabric)."""
 
-    def __init__(self, inv: Inventory, topo: Topology, down: Down, hops: dict[str, list[NextHop]],
-                 speed: dict[str, int]) -> None:
+    def __init__(self, inv: Inventory, topo: Topology, down: Down, hops: dict[str, list[NextHop]]) -> None:
         self.width_cap = inv.routing.ecmp.width
         self.aggregate = inv.routing.spine_pod_aggregate and inv.super_spines is not None
         tiers = tier_members(inv, topo)
@@ -47,7 +46,7 @@ class Routes:
         for name in tiers:
             if name in down.switches:
                 continue
-            self.up[name] = tuple(sorted(h.upper for h in hops.get(name, []) if hop_after(h, down, speed)))
+            self.up[name] = tuple(sorted(h.upper for h in hops.get(name, []) if hop_after(h, down)))
         spines = [n for n, t in tiers.items() if t == Role.SPINE.value and n not in down.switches]
         self.spine_supers = {s: frozenset(self.up.get(s, ())) for s in spines}
         self.spine_down: dict[str, set[str]] = defaultdict(set)  # spine → rail switches it has a route to
@@ -59,20 +58,26 @@ class Routes:
             if sw.role is Role.SPINE and s not in down.switches:
                 self.pod_spines[sw.pod or 0].append(s)
 
-    def supers_of(self, y: str) -> frozenset[str]:
-        """The super-spines with a route to y's prefixes (with pod aggregates: to its pod's aggregate)."""
+    def spines_of(self, origins: tuple[str, ...]) -> frozenset[str]:
+        """The spines with a route to the prefixes of `origins` (one rail switch, or an MLAG pair: both originate
+        the pair's rail subnets)."""
+        return frozenset(s for y in origins for s in self.up.get(y, ()))
+
+    def supers_of(self, origins: tuple[str, ...], spines: frozenset[str]) -> frozenset[str]:
+        """The super-spines with a route to them (with pod aggregates: to their pod's aggregate)."""
         if self.aggregate:
-            spines = [s for s in self.pod_spines[self.pod[y]] if self.spine_down.get(s)]
-        else:
-            spines = list(set(self.up.get(y, ())))
+            spines = frozenset(s for s in self.pod_spines[self.pod[origins[0]]] if self.spine_down.get(s))
         out: set[str] = set()
         for s in spines:
             out |= self.spine_supers.get(s, frozenset())
         return frozenset(out)
 
-    def dest_sig(self, y: str) -> tuple:
-        spines = frozenset(self.up.get(y, ()))
-        return (self.pod[y], spines, self.supers_of(y))
+    def dest_sig(self, origins: tuple[str, ...]) -> tuple | None:
+        """What decides the widths toward the prefixes of `origins`; None when none of them is up."""
+        if not any(y in self.up for y in origins):
+            return None
+        spines = self.spines_of(origins)
+        return (self.pod[origins[0]], spines, self.supers_of(origins, spines))
 
     def src_sig(self, x: str) -> tuple:
         return (self.pod[x], self.up.get(x, ()))
@@ -86,32 +91,53 @@ class Routes:
             n = sum(1 for s in ups if self.spine_supers.get(s, frozenset()) & supers)
         return min(n, self.width_cap)
 
-    def blackholing(self, y: str) -> list[str]:
-        """Spines of y's pod that advertise the pod aggregate but have no route to y (with pod aggregates only)."""
-        if not self.aggregate or y not in self.up:
+    def blackholing(self, origins: tuple[str, ...]) -> list[str]:
+        """Spines of the origins' pod that advertise the pod aggregate but have no route to their prefixes (with
+        pod aggregates only)."""
+        if not self.aggregate or not any(y in self.up for y in origins):
             return []
-        mine = set(self.up[y])
-        return sorted(s for s in self.pod_spines[self.pod[y]]
+        mine = self.spines_of(origins)
+        return sorted(s for s in self.pod_spines[self.pod[origins[0]]]
                       if s not in mine and self.spine_down.get(s) and self.spine_supers.get(s))
 
 
-def _prefixes(topo: Topology, plan: Plan) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = defaultdict(list)
+def _origins(rail: list[str], plan: Plan) -> dict[tuple[str, ...], list[str]]:
+    """The rail switches that originate the same prefixes (one switch, or an MLAG pair) → those prefixes, in the
+    order of `rail`."""
+    by_prefix: dict[str, list[str]] = defaultdict(list)
+    mine: dict[str, list[str]] = defaultdict(list)
     for (sw, _rail), sub in sorted(plan.rail_subnets.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        out[sw].append(str(sub.prefix))
+        by_prefix[str(sub.prefix)].append(sw)
+        mine[sw].append(str(sub.prefix))
     for sw, agg in plan.aggregates.items():
-        out[sw].append(str(agg))
+        by_prefix[str(agg)].append(sw)
+        mine[sw].append(str(agg))
+    order = {n: i for i, n in enumerate(rail)}
+    out: dict[tuple[str, ...], list[str]] = {}
+    for sw in rail:
+        first = mine.get(sw)
+        key = tuple(sorted(by_prefix[first[0]], key=lambda n: order.get(n, -1))) if first else (sw,)
+        if key not in out:
+            out[key] = list(dict.fromkeys(p for y in key for p in mine.get(y, [])))
     return out
+
+
+_cache: list = []  # [topology, inventory, the intact fabric's Routes]
+
+
+def _intact(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]]) -> Routes:
+    if not (_cache and _cache[0] is topo and _cache[1] is inv):
+        _cache[:] = [topo, inv, Routes(inv, topo, Down(), hops)]
+    return _cache[2]
 
 
 def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> dict:
     """Withdrawn prefixes, and per group of rail switches whose prefixes' routes changed: the widths the other rail
     switches install for them before and after, how many lost them, and the spines that blackhole them."""
     hops = next_hops(inv, topo)
-    speed = {link.id: link.a.speed for link in topo.links if link.role is not LinkRole.HOST}
-    before = Routes(inv, topo, Down(), hops, speed)
-    after = Routes(inv, topo, down, hops, speed)
-    prefixes = _prefixes(topo, plan)
+    before = _intact(inv, topo, hops)
+    after = Routes(inv, topo, down, hops)
+    units = _origins(before.rail, plan)
     # sources: the live rail switches of a tier, grouped by what decides their widths before and after
     src_groups: dict[tuple, list[str]] = defaultdict(list)
     src_key: dict[str, tuple] = {}
@@ -122,30 +148,39 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
         src_groups[key].append(x)
     keys = list(src_groups)
     rows: dict[tuple, dict] = {}
-    for y in before.rail:
-        db = before.dest_sig(y)
-        da = after.dest_sig(y) if y in after.up else None
+    widths: dict[tuple, int] = {}
+
+    def width(routes: Routes, i: int, src: tuple, dest: tuple) -> int:
+        key = (i, src, dest)
+        w = widths.get(key)
+        if w is None:
+            w = widths[key] = routes.width(src, dest)
+        return w
+
+    for unit, prefixes in units.items():
+        db = before.dest_sig(unit)
+        da = after.dest_sig(unit)
         wb: dict[int, int] = defaultdict(int)
         wa: dict[int, int] = defaultdict(int)
         lost_n = 0
         lost: list[str] = []
         for key in keys:
             members = src_groups[key]
-            n = len(members) - (1 if src_key.get(y) == key else 0)
-            if not n:
+            n = len(members) - sum(1 for y in unit if src_key.get(y) == key)
+            if not n or db is None:
                 continue
-            b = before.width(key[0], db)
-            a = 0 if da is None else after.width(key[1], da)
+            b = width(before, 0, key[0], db)
+            a = 0 if da is None else width(after, 1, key[1], da)
             wb[b] += n
             wa[a] += n
             if b and not a:
                 lost_n += n
                 if len(lost) < 8:
-                    lost += [x for x in members if x != y][: 8 - len(lost)]
-        down_y = y in down.switches
+                    lost += [x for x in members if x not in unit][: 8 - len(lost)]
+        down_y = da is None
         if wb == wa and not down_y:
             continue
-        holes = tuple(after.blackholing(y)) if not down_y else ()
+        holes = tuple(after.blackholing(unit)) if not down_y else ()
         hb, ha = _histogram_of(wb), _histogram_of(wa)
         sig = (down_y, lost_n, tuple(lost), tuple(hb.items()), tuple(ha.items()), holes)
         row = rows.get(sig)
@@ -154,10 +189,10 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
                                "unreachable_from_first": lost, "widths_before": hb, "widths_after": ha}
             if holes:
                 row["blackholing"] = list(holes)
-        row["rail_switches"].append(y)
-        row["prefixes"] += prefixes.get(y, [])
+        row["rail_switches"] += unit
+        row["prefixes"] += prefixes
     out = list(rows.values())
-    gone = [p for y in before.rail if y in down.switches for p in prefixes.get(y, [])]
+    gone = [p for r in out if r["down"] for p in r["prefixes"]]
     cut = [p for r in out if r["unreachable_from"] and not r["down"] for p in r["prefixes"]]
     return {"withdrawn": gone, "unreachable_somewhere": cut, "destinations": out,
             "blackholing": [{"rail_switches": r["rail_switches"], "spines": r["blackholing"]}

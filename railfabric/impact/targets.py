@@ -91,8 +91,8 @@ class Resolver:
         return "", None, []
 
     def candidates(self) -> list[str]:
-        return [*self.topo.switches, *self.key_to_name, *self.links, *self.bundles,
-                *(f"{h}:{n}" for h, n in self.nics)]
+        return list(dict.fromkeys([*self.topo.switches, *self.key_to_name, *self.links, *self.bundles,
+                                   *(f"{h}:{n}" for h, n in self.nics)]))
 
     def resolve(self, names: list[str]) -> Down:
         """The Down set of `names`; UnknownNames (all of them, with close matches) when any is unknown."""

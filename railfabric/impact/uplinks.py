@@ -36,14 +36,17 @@ class Uplinks:
     hops_left: int
 
 
-def hop_after(hop: NextHop, down: Down, speed: dict[str, int]) -> int:
-    """Gbps a next hop carries after `down`: 0 when its upper switch is down or it is under min-links."""
+def hop_after(hop: NextHop, down: Down) -> int:
+    """Gbps a next hop carries after `down`: 0 when its upper switch is down or it is under min-links; a degraded
+    port-channel its live members' share (members of a bundle run at one speed, as the solver counts them)."""
     if hop.upper in down.switches:
         return 0
+    if down.links.isdisjoint(hop.links):
+        return hop.gbps
     live = [lid for lid in hop.links if lid not in down.links]
     if len(live) < hop.min_links or not live:
         return 0
-    return sum(speed[lid] for lid in live)
+    return hop.gbps * len(live) // len(hop.links)
 
 
 def tier_members(inv: Inventory, topo: Topology) -> dict[str, str]:
@@ -58,35 +61,46 @@ def tier_members(inv: Inventory, topo: Topology) -> dict[str, str]:
     return out
 
 
+_cache: list = []  # [topology, (planned downlink Gbps, planned host Gbps per (rail switch, rail))]
+
+
+def _planned_downlinks(topo: Topology) -> tuple[dict[str, int], dict[tuple[str, int], int]]:
+    if _cache and _cache[0] is topo:
+        return _cache[1]
+    planned: dict[str, int] = defaultdict(int)
+    per_rail: dict[tuple[str, int], int] = defaultdict(int)
+    host = LinkRole.HOST
+    for link in topo.links:
+        z = link.z
+        planned[z.device] += z.speed
+        if link.role is host:
+            per_rail[(z.device, link.rail or 0)] += z.speed
+    _cache[:] = [topo, (planned, per_rail)]
+    return planned, per_rail
+
+
 def downlinks(topo: Topology, down: Down) -> tuple[dict[str, int], dict[str, int], dict[tuple[str, int], int]]:
     """(planned downlink Gbps, live downlink Gbps, planned host Gbps per (rail switch, rail)) per switch."""
-    planned: dict[str, int] = defaultdict(int)
-    live: dict[str, int] = defaultdict(int)
-    per_rail: dict[tuple[str, int], int] = defaultdict(int)
-    for link in topo.links:
-        z = link.z.device
-        planned[z] += link.z.speed
-        if link.role is LinkRole.HOST:
-            per_rail[(z, link.rail or 0)] += link.z.speed
-        if not down.link_dead(link):
-            live[z] += link.z.speed
+    planned, per_rail = _planned_downlinks(topo)
+    live = dict(planned)
+    dead_sw, dead_links = down.switches, down.links
+    if dead_sw or dead_links:
+        for link in topo.links:
+            if link.id in dead_links or link.a.device in dead_sw or link.z.device in dead_sw:
+                live[link.z.device] -= link.z.speed
     return planned, live, per_rail
 
 
-def uplink_states(inv: Inventory, topo: Topology, down: Down) -> dict[str, Uplinks]:
-    """Every switch of a tier: its uplinks planned and left after `down`."""
+def uplink_states(inv: Inventory, topo: Topology, down: Down, planned_down: dict[str, int],
+                  live_down: dict[str, int]) -> dict[str, Uplinks]:
+    """Every switch of a tier: its uplinks planned and left after `down` (downlink Gbps from `downlinks`)."""
     width = inv.routing.ecmp.width
     hops = next_hops(inv, topo)
-    speed = {link.id: link.a.speed for link in topo.links if link.role is not LinkRole.HOST}
-    planned_down, live_down, _ = downlinks(topo, down)
     out = {}
     for name, tier in tier_members(inv, topo).items():
         mine = hops.get(name, [])
         plan = usable(width, [h.gbps for h in mine])
-        if name in down.switches:
-            after = [0] * len(mine)
-        else:
-            after = [hop_after(h, down, speed) for h in mine]
+        after = [0] * len(mine) if name in down.switches else [hop_after(h, down) for h in mine]
         out[name] = Uplinks(name, tier, topo.switches[name].pod or 0, plan, usable(width, after),
                             planned_down[name], 0 if name in down.switches else live_down[name],
                             len(mine), sum(1 for g in after if g))
