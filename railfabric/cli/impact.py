@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 EPILOG = """\
-names (--down / --maintenance; as in generated/cabling.csv):
+names (--down / --maintenance take every word after them: give INVENTORY first; as in generated/cabling.csv):
   p1-s1-rail0                       a switch (hostname or pattern name)
   p1-s1-rail0>p1-spine1#1           a link (link_id column)
   p2-s1-rail0-1-2-3>p2-spine1#pc1   an L3 port-channel (bundle column): all its members

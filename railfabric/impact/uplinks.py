@@ -37,16 +37,9 @@ class Uplinks:
 
 
 def hop_after(hop: NextHop, down: Down) -> int:
-    """Gbps a next hop carries after `down`: 0 when its upper switch is down or it is under min-links; a degraded
-    port-channel its live members' share (members of a bundle run at one speed, as the solver counts them)."""
-    if hop.upper in down.switches:
-        return 0
-    if down.links.isdisjoint(hop.links):
-        return hop.gbps
-    live = [lid for lid in hop.links if lid not in down.links]
-    if len(live) < hop.min_links or not live:
-        return 0
-    return hop.gbps * len(live) // len(hop.links)
+    """Gbps a next hop carries after `down` (the solver's NextHop.gbps_after: 0 when its upper switch is down or it
+    is under min-links, else its live members' share)."""
+    return hop.gbps_after(down.links, down.switches)
 
 
 def tier_members(inv: Inventory, topo: Topology) -> dict[str, str]:
