@@ -7,7 +7,8 @@
 Per size: the whole command as a fresh child (`python -m railfabric.cli impact DIR --down ... --format json`: wall
 time, including the validate pipeline it runs first, and peak RSS), then in this process, on one validated fabric,
 the impact computation alone for each scenario (best of 3): a rail switch, a spine, a super-spine, one
-rail-switch uplink, and the maintenance waves of one pod's 64 rail switches. Target: the computation in a few
+rail-switch uplink, and the maintenance waves of one pod's 64 rail switches (the cyclic garbage collector off,
+as in the command). Target: the computation in a few
 seconds at 65,536 GPUs (the command adds the validate run, bench/README.md). Results: stdout and
 bench/results-impact.json.
 """
@@ -15,6 +16,7 @@ bench/results-impact.json.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import subprocess
@@ -62,6 +64,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="65536")
     args = ap.parse_args()
+    gc.disable()  # as the `fabric` command runs (railfabric/cli/__init__.py: run)
     results: dict = {"calibration_s_before": calibrate(), "environment": environment(), "sizes": {}}
     with tempfile.TemporaryDirectory(prefix="rf-bench-impact-") as tmp:
         for size in (int(s.replace("k", "")) * (1024 if "k" in s else 1) for s in args.sizes.split(",")):

@@ -53,6 +53,7 @@ class Routes:
         for y in self.rail:
             for s in self.up[y]:
                 self.spine_down[s].add(y)
+        self._supers: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
         self.pod_spines: dict[int, list[str]] = defaultdict(list)
         for s, sw in topo.switches.items():
             if sw.role is Role.SPINE and s not in down.switches:
@@ -65,12 +66,18 @@ class Routes:
 
     def supers_of(self, origins: tuple[str, ...], spines: frozenset[str]) -> frozenset[str]:
         """The super-spines with a route to them (with pod aggregates: to their pod's aggregate)."""
+        pod = self.pod[origins[0]]
+        key = (pod, frozenset()) if self.aggregate else (pod, spines)
+        known = self._supers.get(key)
+        if known is not None:
+            return known
         if self.aggregate:
-            spines = frozenset(s for s in self.pod_spines[self.pod[origins[0]]] if self.spine_down.get(s))
+            spines = frozenset(s for s in self.pod_spines[pod] if self.spine_down.get(s))
         out: set[str] = set()
         for s in spines:
             out |= self.spine_supers.get(s, frozenset())
-        return frozenset(out)
+        known = self._supers[key] = frozenset(out)
+        return known
 
     def dest_sig(self, origins: tuple[str, ...]) -> tuple | None:
         """What decides the widths toward the prefixes of `origins`; None when none of them is up."""
@@ -138,59 +145,60 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
     before = _intact(inv, topo, hops)
     after = Routes(inv, topo, down, hops)
     units = _origins(before.rail, plan)
-    # sources: the live rail switches of a tier, grouped by what decides their widths before and after
-    src_groups: dict[tuple, list[str]] = defaultdict(list)
-    src_key: dict[str, tuple] = {}
+    # sources: the live rail switches of a tier, grouped by what decides their widths before and after; every
+    # signature is interned as a number once, so the per-pair work hashes small tuples of ints
+    ids: dict[tuple, int] = {}
+    sig_of: dict[int, tuple] = {}
+
+    def intern(sig: tuple | None) -> int:
+        if sig is None:
+            return -1
+        n = ids.setdefault(sig, len(ids))
+        sig_of[n] = sig
+        return n
+
+    src_groups: dict[tuple[int, int], list[str]] = defaultdict(list)
+    src_key: dict[str, tuple[int, int]] = {}
     for x in before.rail:
         if x in down.switches:
             continue
-        key = src_key[x] = (before.src_sig(x), after.src_sig(x))
+        key = src_key[x] = (intern(before.src_sig(x)), intern(after.src_sig(x)))
         src_groups[key].append(x)
-    keys = list(src_groups)
-    rows: dict[tuple, dict] = {}
-    widths: dict[tuple, int] = {}
+    widths: dict[tuple[int, int, int], int] = {}
 
-    def width(routes: Routes, i: int, src: tuple, dest: tuple) -> int:
+    def width(routes: Routes, i: int, src: int, dest: int) -> int:
+        if dest < 0:
+            return 0
         key = (i, src, dest)
         w = widths.get(key)
         if w is None:
-            w = widths[key] = routes.width(src, dest)
+            w = widths[key] = routes.width(sig_of[src], sig_of[dest])
         return w
 
+    # per pair of destination signatures (before, after): the widths every source group installs
+    base: dict[tuple[int, int], list[tuple[tuple[int, int], int, int]]] = {}
+    rows: dict[tuple, dict] = {}
     for unit, prefixes in units.items():
-        db = before.dest_sig(unit)
-        da = after.dest_sig(unit)
-        wb: dict[int, int] = defaultdict(int)
-        wa: dict[int, int] = defaultdict(int)
-        lost_n = 0
-        lost: list[str] = []
-        for key in keys:
-            members = src_groups[key]
-            n = len(members) - sum(1 for y in unit if src_key.get(y) == key)
-            if not n or db is None:
-                continue
-            b = width(before, 0, key[0], db)
-            a = 0 if da is None else width(after, 1, key[1], da)
-            wb[b] += n
-            wa[a] += n
-            if b and not a:
-                lost_n += n
-                if len(lost) < 8:
-                    lost += [x for x in members if x not in unit][: 8 - len(lost)]
-        down_y = da is None
-        if wb == wa and not down_y:
+        db, da = intern(before.dest_sig(unit)), intern(after.dest_sig(unit))
+        if db < 0:
             continue
-        holes = tuple(after.blackholing(unit)) if not down_y else ()
-        hb, ha = _histogram_of(wb), _histogram_of(wa)
-        sig = (down_y, lost_n, tuple(lost), tuple(hb.items()), tuple(ha.items()), holes)
-        row = rows.get(sig)
+        per_group = base.get((db, da))
+        if per_group is None:
+            per_group = base[(db, da)] = [(key, width(before, 0, key[0], db), width(after, 1, key[1], da))
+                                          for key in src_groups]
+        row = _dest_row(unit, per_group, src_groups, src_key, da < 0)
         if row is None:
-            row = rows[sig] = {"rail_switches": [], "prefixes": [], "down": down_y, "unreachable_from": lost_n,
-                               "unreachable_from_first": lost, "widths_before": hb, "widths_after": ha}
+            continue
+        holes = tuple(after.blackholing(unit)) if da >= 0 else ()
+        sig = (row["down"], row["unreachable_from"], tuple(row["unreachable_from_first"]),
+               tuple(row["widths_before"].items()), tuple(row["widths_after"].items()), holes)
+        merged = rows.get(sig)
+        if merged is None:
+            merged = rows[sig] = {"rail_switches": [], "prefixes": [], **row}
             if holes:
-                row["blackholing"] = list(holes)
-        row["rail_switches"] += unit
-        row["prefixes"] += prefixes
+                merged["blackholing"] = list(holes)
+        merged["rail_switches"] += unit
+        merged["prefixes"] += prefixes
     out = list(rows.values())
     gone = [p for r in out if r["down"] for p in r["prefixes"]]
     cut = [p for r in out if r["unreachable_from"] and not r["down"] for p in r["prefixes"]]
@@ -201,3 +209,29 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
 
 def _histogram_of(h: dict[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in sorted(h.items()) if v}
+
+
+def _dest_row(unit: tuple[str, ...], per_group: list[tuple[tuple[int, int], int, int]],
+              src_groups: dict[tuple[int, int], list[str]], src_key: dict[str, tuple[int, int]],
+              down: bool) -> dict | None:
+    """The widths toward one destination at every other live rail switch before and after (None: unchanged)."""
+    wb: dict[int, int] = defaultdict(int)
+    wa: dict[int, int] = defaultdict(int)
+    lost_n = 0
+    lost: list[str] = []
+    mine = {src_key[y] for y in unit if y in src_key}
+    for key, b, a in per_group:
+        members = src_groups[key]
+        n = len(members) - (sum(1 for y in unit if src_key.get(y) == key) if key in mine else 0)
+        if not n:
+            continue
+        wb[b] += n
+        wa[a] += n
+        if b and not a:
+            lost_n += n
+            if len(lost) < 8:
+                lost += [x for x in members[: 8 + len(unit)] if x not in unit][: 8 - len(lost)]
+    if wb == wa and not down:
+        return None
+    return {"down": down, "unreachable_from": lost_n, "unreachable_from_first": lost,
+            "widths_before": _histogram_of(wb), "widths_after": _histogram_of(wa)}

@@ -54,20 +54,37 @@ class Resolver:
         self.key_to_name = {s.key: n for n, s in topo.switches.items()}
         self.links: dict[str, Link] = {}
         self.bundles: dict[str, list[str]] = defaultdict(list)
-        self.ports: dict[tuple[str, str], list[str]] = defaultdict(list)  # (device, port label or port) → link ids
         for link in (*topo.links, *topo.peer_links):
             self.links[link.id] = link
             if link.bundle:
                 self.bundles[link.bundle].append(link.id)
-            for end in (link.a, link.z):
-                if end.device in topo.switches:
-                    self.ports[(end.device, end.label())].append(link.id)
-                    if end.lane:
-                        self.ports[(end.device, str(end.port))].append(link.id)
-        self.nics: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for link in topo.links:
-            if link.a.device in topo.hosts and link.nic is not None:
-                self.nics[(link.a.device, f"nic{link.nic}")].append(link.id)
+        self._ports: dict[tuple[str, str], list[str]] | None = None
+        self._nics: dict[tuple[str, str], list[str]] | None = None
+
+    @property
+    def ports(self) -> dict[tuple[str, str], list[str]]:
+        """(switch, port label or port number) → link ids; built when a port is first named."""
+        if self._ports is None:
+            self._ports = defaultdict(list)
+            switches = self.topo.switches
+            for link in self.links.values():
+                for end in (link.a, link.z):
+                    if end.device in switches:
+                        self._ports[(end.device, end.label())].append(link.id)
+                        if end.lane:
+                            self._ports[(end.device, str(end.port))].append(link.id)
+        return self._ports
+
+    @property
+    def nics(self) -> dict[tuple[str, str], list[str]]:
+        """(host, "nicN") → its ports' link ids; built when a NIC is first named."""
+        if self._nics is None:
+            self._nics = defaultdict(list)
+            hosts = self.topo.hosts
+            for link in self.topo.links:
+                if link.a.device in hosts and link.nic is not None:
+                    self._nics[(link.a.device, f"nic{link.nic}")].append(link.id)
+        return self._nics
 
     def one(self, name: str) -> tuple[str, str | None, list[str]]:
         """(what it is, the switch if it is one, link ids); ("", None, []) when unknown."""
