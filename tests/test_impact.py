@@ -208,3 +208,13 @@ def test_waves_mlag_pairs_and_spines(tmp_path: Path, example: Result) -> None:
     out = maintenance_waves(example.inventory, example.topology, spines)
     # all 4 at once leave pod 1's rail switches without an uplink: 2 waves, balanced
     assert [w["down"] for w in out["waves"]] == [["p1-spine1", "p1-spine3"], ["p1-spine2", "p1-spine4"]]
+
+
+@pytest.mark.parametrize("name", ["", ":", "p1-s1-rail0:", ":33", "a:b:c", "p1-s1-gpu001:nic99", "p1-s1-rail0:0",
+                                  "p1-s1-rail0:1/3", "p1-s1-gpu001", "\x00", "p1-spine1>"])
+def test_odd_names_are_refused_not_crashed(example: Result, name: str) -> None:
+    # a host alone is refused too: a host down is not a fabric failure (name its NICs: host:nicN)
+    assert example.topology is not None
+    with pytest.raises(UnknownNames) as err:
+        Resolver(example.topology).resolve([name])
+    assert err.value.names == [name]

@@ -15,6 +15,7 @@ names (--down / --maintenance take every word after them: give INVENTORY first; 
   p2-s1-rail0-1-2-3>p2-spine1#pc1   an L3 port-channel (bundle column): all its members
   p1-s1-rail0:33  p1-s1-rail0:1/2   a switch port (a_port / z_port), or one lane of a broken-out port
   p1-s1-gpu001:nic0                 every port of a host NIC (p1-s1-gpu001:nic0p1: one port, the link id)
+  quote link and bundle ids in a shell: '>' redirects (fabric impact --down 'p1-s1-rail0>p1-spine1#1')
 
 jobs file (--jobs, YAML or JSON): job name -> hosts, Slurm host lists accepted
   train-70b: p1-s1-gpu[001-016],p1-s2-gpu[001-016]
