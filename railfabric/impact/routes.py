@@ -26,7 +26,7 @@ from collections import defaultdict
 
 from railfabric.checks.solver.paths import NextHop, next_hops
 from railfabric.impact.targets import Down
-from railfabric.impact.uplinks import hop_after, tier_members
+from railfabric.impact.uplinks import hop_after, tier_members, touched_lowers
 from railfabric.inventory.intent import Inventory
 from railfabric.plan.allocate import Plan
 from railfabric.topology import Role, Topology
@@ -35,7 +35,10 @@ from railfabric.topology import Role, Topology
 class Routes:
     """The reach structures of the fabric after `down` (Down() for the intact fabric)."""
 
-    def __init__(self, inv: Inventory, topo: Topology, down: Down, hops: dict[str, list[NextHop]]) -> None:
+    def __init__(self, inv: Inventory, topo: Topology, down: Down, hops: dict[str, list[NextHop]],
+                 intact: Routes | None = None, touched: set[str] | None = None) -> None:
+        """`intact` and `touched` (the switches whose next hops `down` can change): the others' live next hops are
+        the intact fabric's."""
         self.width_cap = inv.routing.ecmp.width
         self.aggregate = inv.routing.spine_pod_aggregate and inv.super_spines is not None
         tiers = tier_members(inv, topo)
@@ -46,7 +49,10 @@ class Routes:
         for name in tiers:
             if name in down.switches:
                 continue
-            self.up[name] = tuple(sorted(h.upper for h in hops.get(name, []) if hop_after(h, down)))
+            if intact is not None and touched is not None and name not in touched:
+                self.up[name] = intact.up[name]
+            else:
+                self.up[name] = tuple(sorted(h.upper for h in hops.get(name, []) if hop_after(h, down)))
         spines = [n for n, t in tiers.items() if t == Role.SPINE.value and n not in down.switches]
         self.spine_supers = {s: frozenset(self.up.get(s, ())) for s in spines}
         self.spine_down: dict[str, set[str]] = defaultdict(set)  # spine → rail switches it has a route to
@@ -143,7 +149,7 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
     switches install for them before and after, how many lost them, and the spines that blackhole them."""
     hops = next_hops(inv, topo)
     before = _intact(inv, topo, hops)
-    after = Routes(inv, topo, down, hops)
+    after = Routes(inv, topo, down, hops, before, touched_lowers(topo, down))
     units = _origins(before.rail, plan)
     # sources: the live rail switches of a tier, grouped by what decides their widths before and after; every
     # signature is interned as a number once, so the per-pair work hashes small tuples of ints

@@ -84,19 +84,35 @@ def downlinks(topo: Topology, down: Down) -> tuple[dict[str, int], dict[str, int
     return planned, live, per_rail
 
 
+def touched_lowers(topo: Topology, down: Down) -> set[str]:
+    """The switches whose upward next hops `down` can change: the switches down, the lower ends of the links down
+    and of every link up to a switch that is down."""
+    out = set(down.switches)
+    if down.switches or down.links:
+        for link in topo.links:
+            if link.id in down.links or link.z.device in down.switches:
+                out.add(link.a.device)
+    return out
+
+
 def uplink_states(inv: Inventory, topo: Topology, down: Down, planned_down: dict[str, int],
                   live_down: dict[str, int]) -> dict[str, Uplinks]:
     """Every switch of a tier: its uplinks planned and left after `down` (downlink Gbps from `downlinks`)."""
     width = inv.routing.ecmp.width
     hops = next_hops(inv, topo)
+    touched = touched_lowers(topo, down)
     out = {}
     for name, tier in tier_members(inv, topo).items():
         mine = hops.get(name, [])
         plan = usable(width, [h.gbps for h in mine])
-        after = [0] * len(mine) if name in down.switches else [hop_after(h, down) for h in mine]
-        out[name] = Uplinks(name, tier, topo.switches[name].pod or 0, plan, usable(width, after),
+        if name not in touched:
+            left = plan
+        else:
+            left = 0 if name in down.switches else usable(width, [hop_after(h, down) for h in mine])
+        out[name] = Uplinks(name, tier, topo.switches[name].pod or 0, plan, left,
                             planned_down[name], 0 if name in down.switches else live_down[name],
-                            len(mine), sum(1 for g in after if g))
+                            len(mine), len(mine) if name not in touched else
+                            sum(1 for h in mine if name not in down.switches and hop_after(h, down)))
     return out
 
 
