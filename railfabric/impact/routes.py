@@ -144,6 +144,46 @@ def _intact(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]]) -> R
     return _cache[2]
 
 
+class _Widths:
+    """Signatures interned as numbers (so the per-pair work hashes small tuples of ints) and the widths computed
+    per (fabric, source signature, destination signature) once."""
+
+    def __init__(self, before: Routes, after: Routes) -> None:
+        self.routes = (before, after)
+        self.ids: dict[tuple, int] = {}
+        self.sig_of: dict[int, tuple] = {}
+        self.known: dict[tuple[int, int, int], int] = {}
+
+    def intern(self, sig: tuple | None) -> int:
+        if sig is None:
+            return -1
+        n = self.ids.setdefault(sig, len(self.ids))
+        self.sig_of[n] = sig
+        return n
+
+    def width(self, i: int, src: int, dest: int) -> int:
+        """The width in fabric i (0 intact, 1 after) from source signature `src` toward destination `dest`."""
+        if dest < 0:
+            return 0
+        key = (i, src, dest)
+        w = self.known.get(key)
+        if w is None:
+            w = self.known[key] = self.routes[i].width(self.sig_of[src], self.sig_of[dest])
+        return w
+
+    def sources(self, down: Down) -> tuple[dict[tuple[int, int], list[str]], dict[str, tuple[int, int]]]:
+        """The live rail switches of a tier grouped by what decides their widths before and after, and each one's
+        group."""
+        before, after = self.routes
+        groups: dict[tuple[int, int], list[str]] = defaultdict(list)
+        key_of: dict[str, tuple[int, int]] = {}
+        for x in before.rail:
+            if x not in down.switches:
+                key = key_of[x] = (self.intern(before.src_sig(x)), self.intern(after.src_sig(x)))
+                groups[key].append(x)
+        return groups, key_of
+
+
 def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> dict:
     """Withdrawn prefixes, and per group of rail switches whose prefixes' routes changed: the widths the other rail
     switches install for them before and after, how many lost them, and the spines that blackhole them."""
@@ -151,46 +191,18 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
     before = _intact(inv, topo, hops)
     after = Routes(inv, topo, down, hops, before, touched_lowers(topo, down))
     units = _origins(before.rail, plan)
-    # sources: the live rail switches of a tier, grouped by what decides their widths before and after; every
-    # signature is interned as a number once, so the per-pair work hashes small tuples of ints
-    ids: dict[tuple, int] = {}
-    sig_of: dict[int, tuple] = {}
-
-    def intern(sig: tuple | None) -> int:
-        if sig is None:
-            return -1
-        n = ids.setdefault(sig, len(ids))
-        sig_of[n] = sig
-        return n
-
-    src_groups: dict[tuple[int, int], list[str]] = defaultdict(list)
-    src_key: dict[str, tuple[int, int]] = {}
-    for x in before.rail:
-        if x in down.switches:
-            continue
-        key = src_key[x] = (intern(before.src_sig(x)), intern(after.src_sig(x)))
-        src_groups[key].append(x)
-    widths: dict[tuple[int, int, int], int] = {}
-
-    def width(routes: Routes, i: int, src: int, dest: int) -> int:
-        if dest < 0:
-            return 0
-        key = (i, src, dest)
-        w = widths.get(key)
-        if w is None:
-            w = widths[key] = routes.width(sig_of[src], sig_of[dest])
-        return w
-
+    w = _Widths(before, after)
+    src_groups, src_key = w.sources(down)
     # per pair of destination signatures (before, after): the widths every source group installs
     base: dict[tuple[int, int], list[tuple[tuple[int, int], int, int]]] = {}
     rows: dict[tuple, dict] = {}
     for unit, prefixes in units.items():
-        db, da = intern(before.dest_sig(unit)), intern(after.dest_sig(unit))
+        db, da = w.intern(before.dest_sig(unit)), w.intern(after.dest_sig(unit))
         if db < 0:
             continue
         per_group = base.get((db, da))
         if per_group is None:
-            per_group = base[(db, da)] = [(key, width(before, 0, key[0], db), width(after, 1, key[1], da))
+            per_group = base[(db, da)] = [(key, w.width(0, key[0], db), w.width(1, key[1], da))
                                           for key in src_groups]
         row = _dest_row(unit, per_group, src_groups, src_key, da < 0)
         if row is None:
