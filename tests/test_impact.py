@@ -218,3 +218,15 @@ def test_odd_names_are_refused_not_crashed(example: Result, name: str) -> None:
     with pytest.raises(UnknownNames) as err:
         Resolver(example.topology).resolve([name])
     assert err.value.names == [name]
+
+
+def test_two_vlans_member_isolates_none(tmp_path: Path) -> None:
+    # two-VLAN dual homing: each port of a NIC is its own subnet on its own switch; with p1-s1-rail0a down the 4 NICs
+    # of rail 0 keep their rail on the b side at half their 800G, and the a side's own subnet (switch 1 of the
+    # segment: the first /24 of its 172.16.0.0/21 block) is withdrawn with it
+    data = mlag_inventory()
+    data["pods"][0]["segments"][0]["dual_homing"] = "two-vlans"
+    res = run_data(tmp_path, data)
+    out = _impact(res, "p1-s1-rail0a")
+    assert out["isolated"]["gpus"] == 0 and out["reduced"]["nic_ports"]["gpus"] == 4
+    assert out["routes"]["withdrawn"] == ["172.16.0.0/24"]
