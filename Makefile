@@ -58,9 +58,10 @@ lab: $(STAMP) ## FRR lab, verified against the plan (root; POD=N, HOSTS=N|all, F
 	$(FABRIC) lab $(INVENTORY) $(if $(POD),--pod $(POD)) $(if $(HOSTS),--hosts $(HOSTS)) $(if $(FAULT),--fault $(FAULT)) \
 		$(if $(KEEP),--keep)
 
-bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs) and the whole render pipeline (8K/65K)
+bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs), the whole render pipeline (8K/65K), impact (65K)
 	$(BIN)/python bench/bench_pipeline.py
 	$(BIN)/python bench/bench_render.py
+	$(BIN)/python bench/bench_impact.py
 
 schema: $(STAMP) ## write schema/inventory.schema.json (the per-file JSON Schema editors use; a test checks it is fresh)
 	$(FABRIC) schema --per-file > schema/.inventory.schema.json.tmp && \

@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("topology",),  # the concrete switches, hosts and links
     ("plan",),  # allocation, MTU, buffers, sizing
     ("checks",),  # rules and the solver
+    ("impact",),  # failure impact in GPUs, hosts and jobs, and maintenance waves (on the solver's model)
     ("device",),  # the vendor-neutral device model
     ("hosts",),  # the GPU servers' plan (their RoCE settings follow the switches' QoS model)
     ("configs",),  # each platform's config builders and the Jinja render

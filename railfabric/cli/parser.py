@@ -17,6 +17,7 @@ from railfabric.cli.commands import (
     cmd_verify,
 )
 from railfabric.cli.completion import add_parser as add_completion_parser
+from railfabric.cli.impact import add_parser as add_impact_parser
 from railfabric.cli.render import cmd_plan, cmd_render
 from railfabric.verify.sonic_yang.command import add_parser as add_sonic_yang_parser
 
@@ -38,6 +39,7 @@ examples:
   fabric show p1-s1-rail0                  # what the plan gives one device
   fabric schema --per-file                 # JSON Schema of one inventory file (for editors)
   fabric explain POOL002                   # what a finding code means
+  fabric impact --down p1-spine1           # what a failure costs in GPUs, jobs, bandwidth
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
 
 progress: validate, render, plan and lab show a bar on stderr when it is a terminal (nothing otherwise);
@@ -273,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render(sub, workers)
     _add_plan(sub, workers)
     for add in (_add_report, _add_size, _add_schema, _add_explain, _add_show, _add_lab, _add_verify,
-                add_sonic_yang_parser):
+                add_impact_parser, add_sonic_yang_parser):
         add(sub)
     add_completion_parser(sub, build_parser)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)

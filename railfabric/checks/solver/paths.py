@@ -10,6 +10,7 @@ A port-channel stays up while `spines.port_channel_min_links` of its members are
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from railfabric.inventory.intent import Inventory
@@ -29,6 +30,18 @@ class NextHop:
     @property
     def bundle(self) -> bool:
         return len(self.links) > 1 or self.ident != self.links[0]
+
+    def gbps_after(self, dead_links: AbstractSet[str], dead_switches: AbstractSet[str]) -> int:
+        """Gbps left with these links and switches down (railfabric/impact/): 0 when the upper switch is down or
+        fewer than min-links members stay up, else the live members' share (a bundle's members run at one speed)."""
+        if self.upper in dead_switches:
+            return 0
+        if dead_links.isdisjoint(self.links):
+            return self.gbps
+        live = sum(1 for lid in self.links if lid not in dead_links)
+        if not live or live < self.min_links:
+            return 0
+        return self.gbps * live // len(self.links)
 
     def after_member_loss(self, member_gbps: int) -> int:
         """Gbps left when one member fails: 0 when that takes the bundle below min-links."""
