@@ -1,0 +1,193 @@
+"""The InfiniBand lab: the planned subnet built in ibsim, GUIDs bound from discovery, the real OpenSM started with
+the rendered configuration, and the programmed subnet checked against the plan. How ibsim, OpenSM and the diags
+run here: railfabric/infiniband/sim.py.
+
+Flow: write the net file (railfabric.infiniband.netfile) -> ibsim -> ibnetdiscover (preloaded, attached to the
+master SM's node) -> bind GUIDs (railfabric.infiniband.binding; differences stop the lab, as they would stop a
+site: each wrong or missing cable is named) -> root/compute-node GUID files, partitions.conf, opensm.conf ->
+`opensm -F opensm.conf -o` -> checks: SUBNET UP with no configuration complaint, the routing engine that
+configured the tables is the planned one, dump_fts routes (railfabric.infiniband.routes), every HCA's PKey table
+(smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned. Always torn down.
+
+Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
+server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with the leaves instead of the spines
+(a wrong root set: ftree refuses the tree and OpenSM falls back to minhop).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
+from itertools import count
+from pathlib import Path
+
+from railfabric.infiniband.binding import bind
+from railfabric.infiniband.discovery import ParseError, parse
+from railfabric.infiniband.model import UPSTREAM_ENGINES, Cable, IbFabric, Tier, problems
+from railfabric.infiniband.netfile import net_file
+from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
+from railfabric.infiniband.partitions import expected_pkeys, partitions_conf
+from railfabric.infiniband.routes import check_routes, parse_dump_fts
+from railfabric.infiniband.sim import Sim, SimError
+
+FAULTS = ("miswire", "sm")
+COMPLAINTS = ("PARSE ERROR", "Unrecognized token", "Invalid Cached Option Value")
+_ENGINE = re.compile(r"(\S+) tables configured on all switches")
+_RUNS = count()
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass(slots=True)
+class IbLabResult:
+    fabric: str
+    fault: str | None
+    checks: list[Check] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # what the lab wrote, by file name
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.checks) and all(c.ok for c in self.checks)
+
+    def check(self, name: str) -> Check | None:
+        return next((c for c in self.checks if c.name == name), None)
+
+
+def miswire(fab: IbFabric) -> tuple[IbFabric, tuple[Cable, Cable]]:
+    """The fabric with the HCA ends of the first two leaf-HCA cables on different leaves swapped."""
+    hca_cables = [c for c in fab.cables if fab.tier_of(c.a.node) is Tier.LEAF and fab.tier_of(c.z.node) is None]
+    first = hca_cables[0]
+    second = next(c for c in hca_cables if c.a.node != first.a.node)
+    swapped = {first: Cable(first.a, second.z), second: Cable(second.a, first.z)}
+    return replace(fab, cables=tuple(swapped.get(c, c) for c in fab.cables)), (first, second)
+
+
+def run_ib_lab(fab: IbFabric, fault: str | None = None, keep: Path | None = None,
+               timeout: float = 60) -> IbLabResult:
+    """Run the lab; `keep`: a directory to leave the files and logs in (else a scratch directory, removed)."""
+    if fault not in (None, *FAULTS):
+        raise ValueError(f"unknown fault {fault!r}: {', '.join(FAULTS)}")
+    res = IbLabResult(fab.name, fault)
+    planned = problems(fab)
+    if fab.routing_engine not in UPSTREAM_ENGINES:
+        planned.append(f"routing engine {fab.routing_engine} is NVIDIA's SM only: the lab runs upstream OpenSM")
+    if planned:
+        res.checks.append(Check("plan", False, "; ".join(planned)))
+        return res
+    workdir = Path(tempfile.mkdtemp(prefix="railfabric-ib-")) if keep is None else keep
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        with Sim(workdir, f"railfabric-ib-{os.getpid()}-{next(_RUNS)}") as sim:
+            _run(fab, fault, sim, res, timeout)
+    except SimError as e:
+        res.checks.append(Check("tools", False, str(e)))
+    finally:
+        if keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return res
+
+
+def _write(res: IbLabResult, workdir: Path, name: str, text: str) -> Path:
+    res.files[name] = text
+    path = workdir / name
+    path.write_text(text)
+    return path
+
+
+def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: float) -> None:
+    built = miswire(fab)[0] if fault == "miswire" else fab
+    sim.start(_write(res, sim.workdir, "fabric.net", net_file(built)))
+    host = fab.master.node
+    disc = sim.run(["ibnetdiscover"], host, timeout)
+    res.files["ibnetdiscover.out"] = disc.stdout
+    try:
+        bound = bind(fab, parse(disc.stdout))
+    except ParseError as e:
+        res.checks.append(Check("topology", False, f"ibnetdiscover output not understood: {e}"))
+        return
+    if bound.binding is None:
+        res.checks.append(Check("topology", False, "; ".join(bound.differences)))
+        return
+    b = bound.binding
+    res.checks.append(Check("topology", True, f"{len(fab.switches)} switches, {len(fab.hcas)} HCAs and "
+                                              f"{len(fab.cables)} cables discovered as planned"))
+    w = sim.workdir
+    roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
+    paths = Paths(root_guid_file=str(_write(res, w, "root-guids.conf",
+                                            guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name])
+                                                                                for s in roots]))),
+                  cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
+                  partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
+                  log_file=str(w / "opensm.log"), dump_files_dir=str(w))
+    conf = _write(res, w, "opensm.conf", opensm_conf(fab, fab.master, paths))
+    sm = sim.run(["opensm", "-F", str(conf), "-o"], host, timeout)
+    log = (w / "opensm.log").read_text(errors="replace") if (w / "opensm.log").exists() else ""
+    res.files["opensm.out"], res.files["opensm.log"] = sm.stdout + sm.stderr, log
+    complaints = [line.strip() for line in (sm.stdout + sm.stderr).splitlines() if any(c in line for c in COMPLAINTS)]
+    up = sm.returncode == 0 and "SUBNET UP" in log and not complaints
+    res.checks.append(Check("subnet-up", up, "SUBNET UP" if up else
+                            f"opensm exit {sm.returncode}; {'SUBNET UP' if 'SUBNET UP' in log else 'no SUBNET UP'}"
+                            + (f"; {'; '.join(complaints[:4])}" if complaints else "")))
+    engines = sorted(set(_ENGINE.findall(log)))
+    res.checks.append(Check("routing-engine", engines == [fab.routing_engine],
+                            f"{', '.join(engines) or 'no engine'} configured the tables (planned "
+                            f"{fab.routing_engine})"))
+    fts = sim.run(["dump_fts"], host, timeout)
+    res.files["dump_fts.out"] = fts.stdout
+    tables = parse_dump_fts(fts.stdout)
+    res.checks += [Check(c.name, c.ok, c.detail) for c in check_routes(fab, b.node_guids, b.port_guids, tables)]
+    lids = {h.name: tables.lids.get(b.port_guids[h.name]) for h in fab.hcas}
+    res.checks.append(_pkeys(fab, sim, host, lids, timeout))
+    if fab.qos is not None:
+        res.checks.append(_sl2vl(fab, sim, host, lids, timeout))
+
+
+def _pkeys(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
+    wrong: list[str] = []
+    for name, want in expected_pkeys(fab).items():
+        lid = lids[name]
+        got: frozenset[int] = frozenset()
+        if lid is not None:
+            out = sim.run(["smpquery", "pkeys", str(lid)], host, timeout).stdout
+            got = frozenset(int(v, 16) for line in out.splitlines() if re.match(r"\s*\d+:", line)
+                            for v in line.split(":", 1)[1].split() if int(v, 16))
+        if got != want:
+            wrong.append(f"{name}: {_keys(got)} (planned {_keys(want)})")
+    return Check("pkeys", not wrong, f"{len(lids) - len(wrong)} of {len(lids)} HCA PKey tables as planned"
+                 + (f"; {'; '.join(wrong[:4])}" if wrong else ""))
+
+
+def _keys(keys: frozenset[int]) -> str:
+    return " ".join(f"{k:#06x}" for k in sorted(keys)) or "none"
+
+
+def _sl2vl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
+    assert fab.qos is not None
+    want = list(fab.qos.sl2vl)
+    wrong: list[str] = []
+    for name, lid in lids.items():
+        out = sim.run(["smpquery", "sl2vl", str(lid)], host, timeout).stdout if lid is not None else ""
+        # "ports: in  0, out  0: | 0| 1| 0|...|" (smpquery sl2vl on an HCA: one row)
+        rows = [line.rsplit(":", 1)[1] for line in out.splitlines() if line.startswith("ports:")]
+        got = [int(v) for v in rows[0].strip().strip("|").split("|") if v.strip().isdigit()] if rows else []
+        if got != want:
+            wrong.append(f"{name}: {got} (planned {want})")
+    return Check("sl2vl", not wrong, f"{len(lids) - len(wrong)} of {len(lids)} HCA SL-to-VL tables as planned"
+                 + (f"; {'; '.join(wrong[:2])}" if wrong else ""))
+
+
+def format_result(res: IbLabResult) -> str:
+    head = f"InfiniBand lab of {res.fabric}" + (f" with fault {res.fault}" if res.fault else "")
+    lines = [head] + [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in res.checks]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["FAULTS", "Check", "IbLabResult", "format_result", "miswire", "run_ib_lab"]
