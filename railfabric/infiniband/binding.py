@@ -72,7 +72,7 @@ def _node_differences(fab: IbFabric, disc: Discovered) -> list[str]:
 
 def _cable_differences(fab: IbFabric, disc: Discovered, named: dict[str, Node]) -> list[str]:
     """Planned cables not found (saying where each end goes instead), then discovered links not planned."""
-    names = {n.guid: desc for desc, n in named.items()}
+    names = {n.guid: desc for desc, n in named.items() if fab.node(desc) is not None}  # planned names only
 
     def end_of(guid: int, port: int) -> str:
         node = disc.nodes[guid]
