@@ -1,0 +1,141 @@
+"""The InfiniBand lab (railfabric/infiniband/lab.py): the planned subnet in ibsim, the real OpenSM 3.3.23 with the
+rendered files, checked against the plan; both faults caught; nothing left behind. Needs ibsim-utils, opensm and
+infiniband-diags (no root, no InfiniBand hardware): skips, naming them, when they are missing.
+
+The fabric (as tests/test_ib_files.py): rail_fat_tree(hosts=2, rails=4, spines=2, ports=8) with two tenant
+partitions, a limited storage partition and two QoS classes.
+  6 switches (2 spines + 4 leaves), 8 HCAs (2 hosts x 4 rails), 16 cables (8 HCA cables + 4 leaves x 2 spines).
+  HCA pairs: 8 x 7 = 56 ordered pairs. Each leaf: 2 local HCAs, 6 remote, 2 uplinks (port 3 to spine1, port 4 to
+  spine2): ftree spreads the 6 remote destinations 3 and 3.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import railfabric.infiniband.lab as lab
+from railfabric.infiniband.build import TWO_CLASS_QOS, rail_fat_tree, two_tenants
+from railfabric.infiniband.sim import missing
+
+pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+
+SPREAD = "; ".join(f"leaf-rail{r}: spine1 (port 3) 3, spine2 (port 4) 3" for r in range(4))
+
+
+@pytest.fixture(scope="module")
+def fab():
+    f = rail_fat_tree("lab", hosts=2, rails=4, spines=2, ports=8, qos=TWO_CLASS_QOS)
+    return replace(f, partitions=two_tenants(f))
+
+
+def _ours() -> set[str]:
+    """Scratch directories and processes of the lab: what must be gone after a run."""
+    left = {p.name for p in Path(tempfile.gettempdir()).glob("railfabric-ib-*")}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if "railfabric-ib-" in os.readlink(f"/proc/{pid}/cwd"):
+                left.add(f"process {pid}")
+        except OSError:
+            continue
+    return left
+
+
+@pytest.fixture
+def clean():
+    before = _ours()
+    yield
+    assert _ours() - before == set()
+
+
+def test_the_planned_subnet_comes_up_as_planned(fab, clean) -> None:
+    res = lab.run_ib_lab(fab)
+    assert {c.name: (c.ok, c.detail) for c in res.checks} == {
+        "topology": (True, "6 switches, 8 HCAs and 16 cables discovered as planned"),
+        "subnet-up": (True, "SUBNET UP"),
+        "routing-engine": (True, "ftree configured the tables (planned ftree)"),
+        "routable": (True, "56 of 56 HCA pairs routed"),
+        "up-down": (True, "56 of 56 paths go up then down"),
+        "rail-local": (True, "HCA pairs on one leaf stay on it"),
+        "spread": (True, SPREAD),
+        "pkeys": (True, "8 of 8 HCA PKey tables as planned"),
+        "sl2vl": (True, "8 of 8 HCA SL-to-VL tables as planned"),
+    }
+    assert res.ok
+    # the files OpenSM ran with: 2 roots (the spines), 8 compute nodes, 3 partitions besides Default
+    assert res.files["root-guids.conf"].count("\n") == 1 + 2
+    assert res.files["cn-guids.conf"].count("\n") == 1 + 8
+    assert [line.split("=")[0] for line in res.files["partitions.conf"].splitlines()
+            if line and line[0] not in "#\t"] == ["Default", "tenant-a", "tenant-b", "storage"]
+
+
+def test_miswire_is_caught_and_both_cables_named(fab, clean) -> None:
+    # the fault crosses the first two leaf-HCA cables on different leaves: leaf-rail0[1] - dgx01 mlx5_0[1] and
+    # leaf-rail1[1] - dgx01 mlx5_1[1]; discovery then finds mlx5_0 on leaf-rail1 port 1 and mlx5_1 on leaf-rail0
+    # port 1. ibsim numbers HCAs in file order (mlx5_0 first), so the unplanned links come in that order.
+    res = lab.run_ib_lab(fab, fault="miswire")
+    assert not res.ok
+    assert [c.name for c in res.checks] == ["topology"]  # the GUIDs cannot be bound: OpenSM is not started
+    assert res.checks[0].detail == "; ".join([
+        "cable leaf-rail0[1] - dgx01 mlx5_0[1] is missing: leaf-rail0[1] goes to dgx01 mlx5_1[1], "
+        "dgx01 mlx5_0[1] goes to leaf-rail1[1]",
+        "cable leaf-rail1[1] - dgx01 mlx5_1[1] is missing: leaf-rail1[1] goes to dgx01 mlx5_0[1], "
+        "dgx01 mlx5_1[1] goes to leaf-rail0[1]",
+        "cable dgx01 mlx5_0[1] - leaf-rail1[1] is discovered but not planned",
+        "cable dgx01 mlx5_1[1] - leaf-rail0[1] is discovered but not planned",
+    ])
+
+
+def test_a_wrong_root_set_is_caught(fab, clean) -> None:
+    # the root GUID file names the 4 leaves: ftree cannot rank the tree from them and OpenSM falls back to its
+    # default engine, minhop (doc/current-routing.txt: ftree needs the roots at rank 0, all compute nodes at one rank)
+    res = lab.run_ib_lab(fab, fault="sm")
+    assert not res.ok
+    assert res.check("routing-engine") == lab.Check("routing-engine", False,
+                                                    "minhop configured the tables (planned ftree)")
+    assert res.files["root-guids.conf"].count("\n") == 1 + 4
+
+
+def test_a_wrong_pkey_table_would_be_seen(fab, clean, monkeypatch) -> None:
+    # the check compares against the plan: with a plan that also makes dgx01 mlx5_0 a full member of 0x0b01, the
+    # port (a limited member, 0x0b01, as rendered) differs and is named
+    real = lab.expected_pkeys
+
+    def planned(f):
+        out = dict(real(f))
+        out["dgx01 mlx5_0"] = out["dgx01 mlx5_0"] - {0x0B01} | {0x8B01}
+        return out
+
+    monkeypatch.setattr(lab, "expected_pkeys", planned)
+    check = lab.run_ib_lab(fab).check("pkeys")
+    assert check == lab.Check("pkeys", False, "7 of 8 HCA PKey tables as planned; dgx01 mlx5_0: 0x0b01 0x8a01 "
+                                              "0xffff (planned 0x8a01 0x8b01 0xffff)")
+
+
+def test_a_failure_midway_still_tears_down(fab, clean, monkeypatch) -> None:
+    def boom(_text: str):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(lab, "parse", boom)
+    with pytest.raises(RuntimeError, match="boom"):
+        lab.run_ib_lab(fab)
+
+
+def test_kept_files(fab, tmp_path: Path) -> None:
+    res = lab.run_ib_lab(fab, keep=tmp_path / "kept")
+    assert res.ok
+    kept = sorted(p.name for p in (tmp_path / "kept").iterdir())
+    for name in ("fabric.net", "opensm.conf", "root-guids.conf", "cn-guids.conf", "partitions.conf", "opensm.log",
+                 "ibsim.log"):
+        assert name in kept
+    assert (tmp_path / "kept" / "opensm.conf").read_text() == res.files["opensm.conf"]
+
+
+def test_nvidia_only_engine_is_refused(fab, clean) -> None:
+    res = lab.run_ib_lab(replace(fab, routing_engine="ar_ftree"))
+    assert res.checks == [lab.Check("plan", False, "routing engine ar_ftree is NVIDIA's SM only: the lab runs "
+                                                   "upstream OpenSM")]
