@@ -56,8 +56,8 @@ def test_good_tables() -> None:
         "routable": (True, "12 of 12 HCA pairs routed"),  # 4 HCAs, 4*3 ordered pairs
         "up-down": (True, "12 of 12 paths go up then down"),
         "rail-local": (True, "HCA pairs on one leaf stay on it"),
-        "spread": (True, "leaf-rail0: spine1 (port 3) 1, spine2 (port 4) 1; "
-                         "leaf-rail1: spine1 (port 3) 1, spine2 (port 4) 1"),
+        "spread": (True, "leaf-rail0: spine1 1, spine2 1 (1-1 per uplink port); "
+                         "leaf-rail1: spine1 1, spine2 1 (1-1 per uplink port)"),
     }
 
 
@@ -66,8 +66,19 @@ def test_uneven_spread() -> None:
     bad = {**GOOD, "leaf-rail0": {5: 1, 7: 2, 6: 3, 8: 3}}
     ok, detail = checks(bad)["spread"]
     assert not ok
-    assert detail == ("leaf-rail0: spine1 (port 3) 2, spine2 (port 4) 0 UNEVEN; "
-                      "leaf-rail1: spine1 (port 3) 1, spine2 (port 4) 1")
+    assert detail == ("leaf-rail0: spine1 2, spine2 0 (0-2 per uplink port) UNEVEN; "
+                      "leaf-rail1: spine1 1, spine2 1 (1-1 per uplink port)")
+
+
+def test_a_remote_destination_sent_down() -> None:
+    # leaf-rail0 sends LID 8 (dgx02 mlx5_1, on leaf-rail1) out of port 2, to dgx02 mlx5_0: not up, not routable
+    bad = {**GOOD, "leaf-rail0": {5: 1, 7: 2, 6: 3, 8: 2}}
+    got = checks(bad)
+    assert got["spread"] == (False, "leaf-rail0: spine1 1, spine2 0 (0-1 per uplink port, 1 not up) UNEVEN; "
+                                    "leaf-rail1: spine1 1, spine2 1 (1-1 per uplink port)")
+    assert got["routable"] == (False, "10 of 12 HCA pairs routed; 2 not: "
+                                      "dgx01 mlx5_0 -> dgx02 mlx5_1: reaches dgx02 mlx5_0 instead; "
+                                      "dgx02 mlx5_0 -> dgx02 mlx5_1: reaches dgx02 mlx5_0 instead")
 
 
 def test_missing_route() -> None:

@@ -24,7 +24,7 @@ from railfabric.infiniband.sim import missing
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
-SPREAD = "; ".join(f"leaf-rail{r}: spine1 (port 3) 3, spine2 (port 4) 3" for r in range(4))
+SPREAD = "; ".join(f"leaf-rail{r}: spine1 3, spine2 3 (3-3 per uplink port)" for r in range(4))
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +139,20 @@ def test_nvidia_only_engine_is_refused(fab, clean) -> None:
     res = lab.run_ib_lab(replace(fab, routing_engine="ar_ftree"))
     assert res.checks == [lab.Check("plan", False, "routing engine ar_ftree is NVIDIA's SM only: the lab runs "
                                                    "upstream OpenSM")]
+
+
+def test_one_scalable_unit(clean) -> None:
+    # One DGX SuperPOD scalable unit's shape: 32 hosts x 8 rails = 256 HCAs on 8 QM9700 leaves (64 ports: 32 down,
+    # 32 up), 4 spines with 8 links from each leaf (spine ports: 8 leaves x 8 = 64).
+    #   switches 8 + 4 = 12; cables 256 + 8 x 32 = 512; ordered HCA pairs 256 x 255 = 65280;
+    #   each leaf: 256 - 32 = 224 remote HCAs over 32 uplink ports = 7 per port, 8 x 7 = 56 per spine.
+    su = rail_fat_tree("su", hosts=32, rails=8, spines=4, links=8, qos=TWO_CLASS_QOS)
+    su = replace(su, partitions=two_tenants(su))
+    res = lab.run_ib_lab(su)
+    got = {c.name: c.detail for c in res.checks}
+    assert res.ok, lab.format_result(res)
+    assert got["topology"] == "12 switches, 256 HCAs and 512 cables discovered as planned"
+    assert got["routable"] == "65280 of 65280 HCA pairs routed"
+    assert got["spread"] == "; ".join(f"leaf-rail{r}: spine1 56, spine2 56, spine3 56, spine4 56 (7-7 per uplink "
+                                      "port)" for r in range(8))
+    assert got["pkeys"] == "256 of 256 HCA PKey tables as planned"

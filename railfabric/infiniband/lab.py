@@ -152,17 +152,24 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
 
 def _pkeys(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
     wrong: list[str] = []
+    outs = _query(sim, "pkeys", host, lids, timeout)
     for name, want in expected_pkeys(fab).items():
-        lid = lids[name]
-        got: frozenset[int] = frozenset()
-        if lid is not None:
-            out = sim.run(["smpquery", "pkeys", str(lid)], host, timeout).stdout
-            got = frozenset(int(v, 16) for line in out.splitlines() if re.match(r"\s*\d+:", line)
-                            for v in line.split(":", 1)[1].split() if int(v, 16))
+        # "   0: 0x7fff 0x8a01 0x0000 ..." (8 PKeys a line, index first); empty entries are 0x0000
+        got = frozenset(int(v, 16) for line in outs[name].splitlines() if re.match(r"\s*\d+:", line)
+                        for v in line.split(":", 1)[1].split() if int(v, 16))
         if got != want:
             wrong.append(f"{name}: {_keys(got)} (planned {_keys(want)})")
     return Check("pkeys", not wrong, f"{len(lids) - len(wrong)} of {len(lids)} HCA PKey tables as planned"
                  + (f"; {'; '.join(wrong[:4])}" if wrong else ""))
+
+
+def _query(sim: Sim, what: str, host: str, lids: dict[str, int | None], timeout: float) -> dict[str, str]:
+    """`smpquery <what> <lid>` of every HCA with a LID (the others: empty output)."""
+    names = [name for name, lid in lids.items() if lid is not None]
+    runs = sim.run_many([["smpquery", what, str(lids[name])] for name in names], host, timeout)
+    out = {name: "" for name in lids}
+    out.update({name: run.stdout for name, run in zip(names, runs, strict=True)})
+    return out
 
 
 def _keys(keys: frozenset[int]) -> str:
@@ -173,8 +180,8 @@ def _sl2vl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], time
     assert fab.qos is not None
     want = list(fab.qos.sl2vl)
     wrong: list[str] = []
-    for name, lid in lids.items():
-        out = sim.run(["smpquery", "sl2vl", str(lid)], host, timeout).stdout if lid is not None else ""
+    outs = _query(sim, "sl2vl", host, lids, timeout)
+    for name, out in outs.items():
         # "ports: in  0, out  0: | 0| 1| 0|...|" (smpquery sl2vl on an HCA: one row)
         rows = [line.rsplit(":", 1)[1] for line in out.splitlines() if line.startswith("ports:")]
         got = [int(v) for v in rows[0].strip().strip("|").split("|") if v.strip().isdigit()] if rows else []

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from railfabric.infiniband.model import Hca, IbFabric, Tier
+from railfabric.infiniband.model import End, Hca, IbFabric, Tier
 from railfabric.infiniband.netfile import peers
 
 _SWITCH = re.compile(r"^Unicast lids .* guid 0x([0-9a-fA-F]+) \((.*)\):\s*$")
@@ -55,11 +55,11 @@ def check_routes(fab: IbFabric, node_guids: dict[str, int], port_guids: dict[str
     """The four promises, each with what was measured."""
     lft = {name: tables.lft.get(guid, {}) for name, guid in node_guids.items()}
     lid = {h.name: tables.lids.get(port_guids[h.name]) for h in fab.hcas}
-    paths = {(s.name, d.name): _trace(fab, lft, lid, s, d) for s in fab.hcas for d in fab.hcas if s != d}
+    link = peers(fab)
+    paths = {(s.name, d.name): _trace(fab, link, lft, lid, s, d) for s in fab.hcas for d in fab.hcas if s != d}
     broken = sorted(f"{s} -> {d}: {p}" for (s, d), p in paths.items() if isinstance(p, str))
     ok_paths = {k: p for k, p in paths.items() if not isinstance(p, str)}
     valleys = sorted(f"{s} -> {d} via {' '.join(p)}" for (s, d), p in ok_paths.items() if not _up_down(fab, p))
-    link = peers(fab)
     leaf_of = {h.name: link[h.name][1].node for h in fab.hcas}
     strays = sorted(f"{s} -> {d} via {' '.join(p)}" for (s, d), p in ok_paths.items()
                     if leaf_of[s] == leaf_of[d] and p != [leaf_of[s]])
@@ -76,13 +76,12 @@ def check_routes(fab: IbFabric, node_guids: dict[str, int], port_guids: dict[str
     ]
 
 
-def _trace(fab: IbFabric, lft: dict[str, dict[int, int]], lid: dict[str, int | None], src: Hca,
-           dst: Hca) -> list[str] | str:
+def _trace(fab: IbFabric, link: dict[str, dict[int, End]], lft: dict[str, dict[int, int]],
+           lid: dict[str, int | None], src: Hca, dst: Hca) -> list[str] | str:
     """The switches from src to dst following the tables, or why not."""
     target = lid[dst.name]
     if target is None:
         return f"{dst.name} has no LID in the tables"
-    link = peers(fab)
     here = link[src.name].get(1)
     path: list[str] = []
     while here is not None and len(path) < MAX_HOPS:
@@ -106,24 +105,31 @@ def _up_down(fab: IbFabric, path: list[str]) -> bool:
 
 def _spread(fab: IbFabric, lft: dict[str, dict[int, int]], lid: dict[str, int | None],
             leaf_of: dict[str, str]) -> tuple[bool, str]:
-    """Per leaf: how many remote HCAs (not on that leaf) leave by each uplink port. Even: every uplink used, the
-    counts differ by at most one."""
+    """Per leaf: how many remote HCAs (not on that leaf) leave by each uplink port. Even: every uplink port used, the
+    counts differ by at most one. Shown per uplink switch (the sum over its ports) with the per-port range."""
     link = peers(fab)
     ok = True
     parts: list[str] = []
     for leaf in (s.name for s in fab.switches if s.tier is Tier.LEAF):
-        uplinks = {p: f"{far.node} (port {p})" for p, far in sorted(link[leaf].items())
-                   if fab.tier_of(far.node) is not None}
-        counts: Counter[str] = Counter({u: 0 for u in uplinks.values()})
+        uplinks = {p: far.node for p, far in sorted(link[leaf].items()) if fab.tier_of(far.node) is not None}
+        per_port: Counter[int] = Counter({p: 0 for p in uplinks})
+        stray = 0  # remote destinations sent down or nowhere
         for h in fab.hcas:
             target = lid[h.name]
             if leaf_of[h.name] == leaf or target is None:
                 continue
             out = lft.get(leaf, {}).get(target)
-            counts[uplinks.get(out, f"port {out}") if out is not None else "no route"] += 1
-        values = list(counts.values())
-        even = bool(values) and min(values) > 0 and max(values) - min(values) <= 1 and len(counts) == len(uplinks)
+            if out in uplinks:
+                per_port[out] += 1
+            else:
+                stray += 1
+        values = list(per_port.values())
+        even = bool(values) and not stray and min(values) > 0 and max(values) - min(values) <= 1
         ok = ok and even
-        shown = ", ".join(f"{u} {counts[u]}" for u in counts)
-        parts.append(f"{leaf}: {shown}" + ("" if even else " UNEVEN"))
+        per_switch: Counter[str] = Counter()
+        for port, n in per_port.items():
+            per_switch[uplinks[port]] += n
+        shown = ", ".join(f"{sw} {n}" for sw, n in per_switch.items())
+        parts.append(f"{leaf}: {shown} ({min(values, default=0)}-{max(values, default=0)} per uplink port"
+                     + (f", {stray} not up" if stray else "") + ")" + ("" if even else " UNEVEN"))
     return ok, "; ".join(parts)
