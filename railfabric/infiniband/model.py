@@ -3,7 +3,8 @@ discovery: railfabric.infiniband.binding), the cables between their ports, the s
 LMC, partitions and QoS. Frozen dataclasses; `problems()` says what OpenSM or the hardware would refuse.
 
 Node descriptions: a switch's is its planned hostname (set on the switch); an HCA's is "<host> <device>", the form
-rdma-core's rdma-ndd daemon writes by default ("%h %d"), e.g. "dgx01 mlx5_0".
+rdma-core's rdma-ndd daemon writes by default (RDMA_NDD_ND_FORMAT "%h %d", rdma-ndd(8), rdma-core 44.0), e.g.
+"dgx01 mlx5_0".
 """
 
 from __future__ import annotations
