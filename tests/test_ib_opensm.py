@@ -49,7 +49,8 @@ def test_the_template_has_the_keys_of_3_3_23(template) -> None:
 def test_opensm_loads_our_file(tmp_path: Path, template, engine, qos) -> None:
     fab = rail_fat_tree("lab", hosts=2, rails=4, spines=2, ports=8, routing_engine=engine, qos=qos)
     fab = replace(fab, partitions=two_tenants(fab))
-    ours = opensm_conf(fab, fab.sms[1], Paths(log_file=str(tmp_path / "osm.log"), dump_files_dir=str(tmp_path)))
+    ours = opensm_conf(fab, fab.sms[1], Paths(log_file=str(tmp_path / "osm.log"), dump_files_dir=str(tmp_path),
+                                              flush_log=True))
     (tmp_path / "ours.conf").write_text(ours)
     out = _run("-F", str(tmp_path / "ours.conf"), "-c", str(tmp_path / "back.conf"), cwd=tmp_path)
     assert "Unrecognized token" not in out and "Invalid Cached Option Value" not in out, out

@@ -58,6 +58,7 @@ def test_the_planned_subnet_comes_up_as_planned(fab, clean) -> None:
         "topology": (True, "6 switches, 8 HCAs and 16 cables discovered as planned"),
         "subnet-up": (True, "SUBNET UP"),
         "routing-engine": (True, "ftree configured the tables (planned ftree)"),
+        "sm-election": (True, "spine1 master (priority 15), spine2 standby (priority 14)"),
         "routable": (True, "56 of 56 HCA pairs routed"),
         "up-down": (True, "56 of 56 paths go up then down"),
         "rail-local": (True, "HCA pairs on one leaf stay on it"),
@@ -116,6 +117,18 @@ def test_a_wrong_pkey_table_would_be_seen(fab, clean, monkeypatch) -> None:
                                               "0xffff (planned 0x8a01 0x8b01 0xffff)")
 
 
+def test_a_wrong_priority_is_caught(fab, clean, monkeypatch) -> None:
+    # the master's file says priority 0 instead of 15 (the plan says 15): spine2 (14) still comes up standby (it
+    # finds a master), but sminfo shows the master's real priority. ibsim's spine1 node GUID: 0x200000 (the first
+    # switch in the net file; ibsim numbers switches from 0x200000).
+    real = lab.opensm_conf
+    monkeypatch.setattr(lab, "opensm_conf",
+                        lambda f, sm, paths: real(f, sm, paths).replace("sm_priority 15", "sm_priority 0"))
+    assert lab.run_ib_lab(fab).check("sm-election") == lab.Check(
+        "sm-election", False, "spine1 master (priority 15), spine2 standby (priority 14); sminfo reports 0x200000 "
+                              "priority 0 SMINFO_MASTER (planned spine1 0x200000 priority 15)")
+
+
 def test_a_failure_midway_still_tears_down(fab, clean, monkeypatch) -> None:
     def boom(_text: str):
         raise RuntimeError("boom")
@@ -129,9 +142,11 @@ def test_kept_files(fab, tmp_path: Path) -> None:
     res = lab.run_ib_lab(fab, keep=tmp_path / "kept")
     assert res.ok
     kept = sorted(p.name for p in (tmp_path / "kept").iterdir())
-    for name in ("fabric.net", "opensm.conf", "root-guids.conf", "cn-guids.conf", "partitions.conf", "opensm.log",
-                 "ibsim.log"):
+    for name in ("fabric.net", "opensm.conf", "opensm-spine2.conf", "root-guids.conf", "cn-guids.conf",
+                 "partitions.conf", "ibsim.log", "sm-spine1", "sm-spine2"):
         assert name in kept
+    assert "SUBNET UP" in (tmp_path / "kept" / "sm-spine1" / "opensm.log").read_text()
+    assert "Entering STANDBY state" in (tmp_path / "kept" / "sm-spine2" / "opensm.log").read_text()
     assert (tmp_path / "kept" / "opensm.conf").read_text() == res.files["opensm.conf"]
 
 

@@ -4,9 +4,10 @@ run here: railfabric/infiniband/sim.py.
 
 Flow: write the net file (railfabric.infiniband.netfile) -> ibsim -> ibnetdiscover (preloaded, attached to the
 master SM's node) -> bind GUIDs (railfabric.infiniband.binding; differences stop the lab, as they would stop a
-site: each wrong or missing cable is named) -> root/compute-node GUID files, partitions.conf, opensm.conf ->
-`opensm -F opensm.conf -o` -> checks: SUBNET UP with no configuration complaint, the routing engine that
-configured the tables is the planned one, dump_fts routes (railfabric.infiniband.routes), every HCA's PKey table
+site: each wrong or missing cable is named) -> root/compute-node GUID files, partitions.conf, one opensm.conf per
+SM -> each SM as `opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration
+complaint; the routing engine that configured the tables is the planned one; the planned master is master and the
+other SMs standby (their logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table
 (smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned. Always torn down.
 
 Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
@@ -19,14 +20,16 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field, replace
 from itertools import count
 from pathlib import Path
 
-from railfabric.infiniband.binding import bind
+from railfabric.infiniband.binding import Binding, bind
 from railfabric.infiniband.discovery import ParseError, parse
-from railfabric.infiniband.model import UPSTREAM_ENGINES, Cable, IbFabric, Tier, problems
+from railfabric.infiniband.model import UPSTREAM_ENGINES, Cable, IbFabric, SubnetManager, Switch, Tier, problems
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
 from railfabric.infiniband.partitions import expected_pkeys, partitions_conf
@@ -119,27 +122,8 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     b = bound.binding
     res.checks.append(Check("topology", True, f"{len(fab.switches)} switches, {len(fab.hcas)} HCAs and "
                                               f"{len(fab.cables)} cables discovered as planned"))
-    w = sim.workdir
-    roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
-    paths = Paths(root_guid_file=str(_write(res, w, "root-guids.conf",
-                                            guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name])
-                                                                                for s in roots]))),
-                  cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
-                  partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
-                  log_file=str(w / "opensm.log"), dump_files_dir=str(w))
-    conf = _write(res, w, "opensm.conf", opensm_conf(fab, fab.master, paths))
-    sm = sim.run(["opensm", "-F", str(conf), "-o"], host, timeout)
-    log = (w / "opensm.log").read_text(errors="replace") if (w / "opensm.log").exists() else ""
-    res.files["opensm.out"], res.files["opensm.log"] = sm.stdout + sm.stderr, log
-    complaints = [line.strip() for line in (sm.stdout + sm.stderr).splitlines() if any(c in line for c in COMPLAINTS)]
-    up = sm.returncode == 0 and "SUBNET UP" in log and not complaints
-    res.checks.append(Check("subnet-up", up, "SUBNET UP" if up else
-                            f"opensm exit {sm.returncode}; {'SUBNET UP' if 'SUBNET UP' in log else 'no SUBNET UP'}"
-                            + (f"; {'; '.join(complaints[:4])}" if complaints else "")))
-    engines = sorted(set(_ENGINE.findall(log)))
-    res.checks.append(Check("routing-engine", engines == [fab.routing_engine],
-                            f"{', '.join(engines) or 'no engine'} configured the tables (planned "
-                            f"{fab.routing_engine})"))
+    if not _start_sms(fab, fault, b, sim, res, timeout):
+        return
     fts = sim.run(["dump_fts"], host, timeout)
     res.files["dump_fts.out"] = fts.stdout
     tables = parse_dump_fts(fts.stdout)
@@ -148,6 +132,81 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     res.checks.append(_pkeys(fab, sim, host, lids, timeout))
     if fab.qos is not None:
         res.checks.append(_sl2vl(fab, sim, host, lids, timeout))
+
+
+def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult, timeout: float) -> bool:
+    """The GUID files and partitions.conf, then each SM as a daemon, the master first (until SUBNET UP), then the
+    standbys (until each reports its state). Checks subnet-up, routing-engine and sm-election; False: stop."""
+    w = sim.workdir
+    roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
+    root_file = _write(res, w, "root-guids.conf",
+                       guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots]))
+    base = Paths(root_guid_file=str(root_file), cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
+                 partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
+                 flush_log=True)
+    order = [fab.master] + [sm for sm in fab.sms if sm is not fab.master]
+    logs: dict[str, str] = {}
+    for i, sm in enumerate(order):
+        state = w / f"sm-{sm.node.replace(' ', '_')}"
+        state.mkdir(parents=True, exist_ok=True)
+        paths = replace(base, log_file=str(state / "opensm.log"), dump_files_dir=f"{state}/")
+        conf = _write(res, w, "opensm.conf" if i == 0 else f"opensm-{state.name[3:]}.conf",
+                      opensm_conf(fab, sm, paths))
+        proc = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
+        want = ("SUBNET UP",) if i == 0 else ("Entering STANDBY state", "Entering MASTER state")
+        logs[sm.node] = _wait_log(state / "opensm.log", want, proc, timeout)
+        out = (state / "opensm.out").read_text(errors="replace")
+        res.files[f"{state.name}/opensm.log"], res.files[f"{state.name}/opensm.out"] = logs[sm.node], out
+        if i == 0:
+            complaints = [line.strip() for line in out.splitlines() if any(c in line for c in COMPLAINTS)]
+            up = "SUBNET UP" in logs[sm.node] and not complaints and proc.poll() is None
+            res.checks.append(Check("subnet-up", up, "SUBNET UP" if up else "; ".join(
+                [f"no SUBNET UP from the master on {sm.node}" if "SUBNET UP" not in logs[sm.node] else "SUBNET UP"]
+                + ([f"opensm exited {proc.returncode}"] if proc.poll() is not None else []) + complaints[:4])))
+            engines = sorted(set(_ENGINE.findall(logs[sm.node])))
+            res.checks.append(Check("routing-engine", engines == [fab.routing_engine],
+                                    f"{', '.join(engines) or 'no engine'} configured the tables (planned "
+                                    f"{fab.routing_engine})"))
+            if not up:
+                return False
+    res.checks.append(_election(fab, order, logs, b, sim, timeout))
+    return True
+
+
+def _wait_log(log: Path, patterns: tuple[str, ...], proc: subprocess.Popen[bytes], timeout: float) -> str:
+    """The log once it holds one of `patterns`, the daemon died, or `timeout` passed."""
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if any(p in text for p in patterns) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    return text
+
+
+_SMINFO = re.compile(r"sm guid 0x([0-9a-fA-F]+), activity count \d+ priority (\d+) state \d+ (\w+)")
+
+
+def _election(fab: IbFabric, order: list[SubnetManager], logs: dict[str, str], b: Binding, sim: Sim,
+              timeout: float) -> Check:
+    """The planned master is master and every other SM standby: each SM's log, and the master's SMInfo (sminfo
+    from the master's node: its port GUID, priority and state)."""
+    master, wrong = order[0], []
+    states = {sm.node: ("MASTER" if "Entering MASTER state" in logs[sm.node] else
+                        "STANDBY" if "Entering STANDBY state" in logs[sm.node] else "no state") for sm in order}
+    wrong += [f"{sm.node} (priority {sm.priority}) is {states[sm.node]}, planned {want}"
+              for sm, want in ((sm, "MASTER" if sm is master else "STANDBY") for sm in order)
+              if states[sm.node] != want]
+    guid = b.node_guids.get(master.node) if isinstance(fab.node(master.node), Switch) else b.port_guids.get(master.node)
+    info = _SMINFO.search(sim.run(["sminfo"], master.node, timeout).stdout)
+    seen = (int(info.group(1), 16), int(info.group(2)), info.group(3)) if info else None
+    if seen != (guid, master.priority, "SMINFO_MASTER"):
+        planned = f"planned {master.node} {guid or 0:#x} priority {master.priority}"
+        wrong.append(f"sminfo reports {seen[0]:#x} priority {seen[1]} {seen[2]} ({planned})" if seen else
+                     f"sminfo reports no master ({planned})")
+    shown = ", ".join(f"{sm.node} {states[sm.node].lower()} (priority {sm.priority})" for sm in order)
+    return Check("sm-election", not wrong, shown + (f"; {'; '.join(wrong)}" if wrong else ""))
 
 
 def _pkeys(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:

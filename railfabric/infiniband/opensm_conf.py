@@ -5,9 +5,11 @@ Forms and where they come from (checked offline, see tests/test_ib_opensm.py and
   160 keys of that template; the test loads the file with `opensm -F FILE -c OUT` and finds each value back in
   OUT with no "Unrecognized token" or "Invalid Cached Option Value" (the 3.3.23 option parser's complaints).
 - routing_engine, root_guid_file, cn_guid_file, lmc, sm_priority (0-15, higher is master), subnet_prefix,
-  sweep_interval, partition_config_file, qos, qos_max_vls, qos_high_limit, qos_vlarb_high/low ("VL:weight" pairs,
-  comma separated), qos_sl2vl (16 comma-separated VLs): the template's comments; QoS values as
-  linux-rdma/opensm doc/QoS_management_in_OpenSM.txt; the lab sees them applied (smpquery sl2vl/vlarb).
+  sweep_interval, partition_config_file, log_file, dump_files_dir, force_log_flush, qos, qos_max_vls,
+  qos_high_limit, qos_vlarb_high/low ("VL:weight" pairs, comma separated), qos_sl2vl (16 comma-separated VLs): the
+  template's comments; QoS values as linux-rdma/opensm doc/QoS_management_in_OpenSM.txt. The lab sees the SL-to-VL
+  map applied (smpquery sl2vl) and the priorities elect the planned master (sminfo); VL arbitration is loaded
+  without complaint but not read back.
 - GUID files: "One guid in each line" (template comments of root_guid_file and cn_guid_file). ftree looks roots
   up by switch node GUID and compute nodes by port GUID (linux-rdma/opensm opensm/osm_ucast_ftree.c,
   rank_root_sw_by_guid and the cn_guid_tbl lookup with osm_physp_get_port_guid).
@@ -30,6 +32,7 @@ class Paths:
     partition_config_file: str = "/etc/opensm/partitions.conf"
     log_file: str | None = None  # None: OpenSM's default (/var/log/opensm.log)
     dump_files_dir: str | None = None
+    flush_log: bool = False  # force_log_flush TRUE: the lab reads the log while OpenSM runs
 
 
 def opensm_conf(fab: IbFabric, sm: SubnetManager, paths: Paths = Paths()) -> str:
@@ -66,6 +69,8 @@ def opensm_conf(fab: IbFabric, sm: SubnetManager, paths: Paths = Paths()) -> str
         lines.append(f"log_file {paths.log_file}")
     if paths.dump_files_dir is not None:
         lines.append(f"dump_files_dir {paths.dump_files_dir}")
+    if paths.flush_log:
+        lines.append("force_log_flush TRUE")
     return "\n".join(lines) + "\n"
 
 

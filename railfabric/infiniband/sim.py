@@ -8,9 +8,12 @@ How it runs here (found by experiment on Debian 12, ibsim-utils 0.10, opensm 3.3
   /usr/lib/<triplet>/umad2sim/libumad2sim.so) with LD_PRELOAD, with the same IBSIM_SOCKNAME; SIM_HOST=<nodeid>
   attaches the client to that node (a switch's port 0 or an HCA; names with spaces work), else to the file's
   first node. libumad2sim replaces /dev/infiniband and /sys/class/infiniband{,_mad} for the client.
-- OpenSM needs OSM_TMP_DIR and OSM_CACHE_DIR (guid2lid and friends) and a log_file it can write: all in the lab's
-  scratch directory. `opensm -F CONF -o` sweeps once, configures the subnet and exits 0; the simulated switches
-  keep their forwarding and PKey tables, so the diags read them afterwards.
+- OpenSM needs OSM_TMP_DIR and OSM_CACHE_DIR (guid2lid and friends) and a log_file it can write: one directory
+  per SM in the lab's scratch directory. `opensm -F CONF -o` sweeps once and exits; the lab runs each SM as a
+  daemon instead (`opensm -F CONF`), so the standby sees the master, with `force_log_flush TRUE` so that the log
+  shows "SUBNET UP" / "Entering STANDBY state" as it happens (OpenSM buffers its log otherwise).
+- At most 10 clients attach at once (IBSIM_MAX_CLIENTS); a standby SM polls the master for
+  sminfo_polling_timeout x polling_retry_number (10 s x 4 by default) before taking over, too slow for a test.
 Every process is started in its own session and ended by its process group id; the scratch directory is removed.
 """
 
@@ -28,7 +31,9 @@ from pathlib import Path
 TOOLS = ("ibsim", "opensm", "ibnetdiscover", "dump_fts", "smpquery")
 PACKAGES = "ibsim-utils opensm infiniband-diags"
 READY = "Network simulator ready"
-# Concurrent diag clients (ibsim has 10 client slots). The lab of 256 HCAs on 2 cores: 1 -> 46 s, 4 -> 12 s, 8 -> 6 s.
+# ibsim serves at most 10 clients at once (IBSIM_MAX_CLIENTS, linux-rdma/ibsim include/ibsim.h); the running SMs
+# take one each. Concurrent diag clients, measured on 2 cores for 256 HCAs: 1 -> 46 s, 4 -> 12 s, 8 -> 6 s.
+MAX_CLIENTS = 10
 JOBS = 8
 
 
@@ -63,6 +68,7 @@ class Sim:
         self.sockname = sockname
         self.procs: list[subprocess.Popen[bytes] | subprocess.Popen[str]] = []
         self.preload = umad2sim() or ""
+        self.daemons = 0
 
     def __enter__(self) -> Sim:
         return self
@@ -87,12 +93,15 @@ class Sim:
             time.sleep(0.05)
         raise SimError(f"ibsim did not report '{READY}' within {timeout:g} s")
 
+    def _env(self, host: str, state: Path) -> dict[str, str]:
+        return {**os.environ, "LD_PRELOAD": self.preload, "IBSIM_SOCKNAME": self.sockname, "SIM_HOST": host,
+                "OSM_TMP_DIR": str(state), "OSM_CACHE_DIR": str(state)}
+
     def run(self, args: list[str], host: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        """A libibumad program, preloaded, attached to node `host`."""
-        env = {**os.environ, "LD_PRELOAD": self.preload, "IBSIM_SOCKNAME": self.sockname, "SIM_HOST": host,
-               "OSM_TMP_DIR": str(self.workdir), "OSM_CACHE_DIR": str(self.workdir)}
-        proc = subprocess.Popen([_tool(args[0]), *args[1:]], cwd=self.workdir, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        """A libibumad program, preloaded, attached to node `host`, run to its end."""
+        proc = subprocess.Popen([_tool(args[0]), *args[1:]], cwd=self.workdir, env=self._env(host, self.workdir),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
         self.procs.append(proc)
         try:
             out, err = proc.communicate(timeout=timeout)
@@ -101,9 +110,22 @@ class Sim:
             raise SimError(f"{args[0]} did not finish within {timeout:g} s") from e
         return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
-    def run_many(self, commands: list[list[str]], host: str, timeout: float = 60,
-                 jobs: int = JOBS) -> list[subprocess.CompletedProcess[str]]:
-        """Several short queries at once (ibsim serves up to 10 clients: its out0..out9 sockets), in order."""
+    def spawn(self, args: list[str], host: str, state: Path, output: Path) -> subprocess.Popen[bytes]:
+        """A daemon (OpenSM) attached to `host`, its OSM_CACHE_DIR/OSM_TMP_DIR in `state`, its output in `output`;
+        it holds one of ibsim's client slots until the lab ends."""
+        state.mkdir(parents=True, exist_ok=True)
+        with output.open("wb") as out:
+            proc = subprocess.Popen([_tool(args[0]), *args[1:]], cwd=state, env=self._env(host, state),
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+        self.procs.append(proc)
+        self.daemons += 1
+        return proc
+
+    def run_many(self, commands: list[list[str]], host: str,
+                 timeout: float = 60) -> list[subprocess.CompletedProcess[str]]:
+        """Several short queries at once, in order, leaving one of ibsim's client slots free."""
+        jobs = max(1, min(JOBS, MAX_CLIENTS - 1 - self.daemons))
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(lambda args: self.run(args, host, timeout), commands))
 
