@@ -18,6 +18,7 @@ from railfabric.infiniband.model import Cable, End, Member, Membership, Partitio
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import Paths, cn_guids, opensm_conf, root_guids
 from railfabric.infiniband.partitions import expected_pkeys, partitions_conf
+from railfabric.infiniband.qos_policy import qos_policy
 
 
 @pytest.fixture
@@ -121,6 +122,7 @@ qos_high_limit 255
 qos_vlarb_high 0:128,1:64
 qos_vlarb_low 0:4,1:4
 qos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+qos_policy_file /etc/opensm/qos-policy.conf
 """
 
 
@@ -168,7 +170,8 @@ def test_guid_files(fab) -> None:
         "0x000000000010000d dgx02 mlx5_2\n0x000000000010000f dgx02 mlx5_3\n")
 
 
-# two_tenants: tenant-a = dgx01's four HCAs (full), tenant-b = dgx02's (full), storage = all eight limited, ipoib.
+# two_tenants: tenant-a = dgx01's four HCAs (full), tenant-b = dgx02's (full), storage = dgx01's four full (the
+# stand-in storage targets) and dgx02's four limited, ipoib.
 PARTITIONS = """\
 # railfabric: OpenSM partitions of fabric lab (partitions.conf grammar of OpenSM 3.3.23)
 # Default partition: every HCA full, the switches and the SM full
@@ -190,10 +193,10 @@ tenant-b=0x0a02 :
 
 # storage: 8 members
 storage=0x0b01, ipoib :
-\t0x0000000000100001=limited, # dgx01 mlx5_0
-\t0x0000000000100003=limited, # dgx01 mlx5_1
-\t0x0000000000100005=limited, # dgx01 mlx5_2
-\t0x0000000000100007=limited, # dgx01 mlx5_3
+\t0x0000000000100001=full, # dgx01 mlx5_0
+\t0x0000000000100003=full, # dgx01 mlx5_1
+\t0x0000000000100005=full, # dgx01 mlx5_2
+\t0x0000000000100007=full, # dgx01 mlx5_3
 \t0x0000000000100009=limited, # dgx02 mlx5_0
 \t0x000000000010000b=limited, # dgx02 mlx5_1
 \t0x000000000010000d=limited, # dgx02 mlx5_2
@@ -206,12 +209,27 @@ def test_partitions_conf(fab) -> None:
 
 
 def test_expected_pkeys(fab) -> None:
-    # default full: 0x7fff|0x8000 = 0xffff; tenant-a full: 0x0a01|0x8000 = 0x8a01; storage limited: 0x0b01
+    # default full: 0x7fff|0x8000 = 0xffff; tenant-a full: 0x0a01|0x8000 = 0x8a01; storage full on dgx01: 0x8b01,
+    # limited on dgx02: 0x0b01
     pk = expected_pkeys(fab)
-    assert pk["dgx01 mlx5_2"] == {0xFFFF, 0x8A01, 0x0B01}
+    assert pk["dgx01 mlx5_2"] == {0xFFFF, 0x8A01, 0x8B01}
     assert pk["dgx02 mlx5_0"] == {0xFFFF, 0x8A02, 0x0B01}
     limited = replace(fab, default_membership=Membership.LIMITED, partitions=())
     assert set(expected_pkeys(limited).values()) == {frozenset({0x7FFF})}
+
+
+def test_qos_policy(fab) -> None:
+    # TWO_CLASS_QOS: every path SL 0 but the storage partition's (0x0b01), SL 1
+    assert qos_policy(fab) == ("# railfabric: OpenSM QoS policy of fabric lab (qos-ulps)\n"
+                               "qos-ulps\n"
+                               "    default : 0\n"
+                               "    any, pkey 0x0b01 : 1 # storage\n"
+                               "end-qos-ulps\n")
+    assert TWO_CLASS_QOS.sl_of(0x0B01) == 1 and TWO_CLASS_QOS.sl_of(0x0A01) == 0
+    # without per-partition levels there is no policy file, and opensm.conf names none
+    plain = replace(fab, qos=replace(TWO_CLASS_QOS, partition_sl=()))
+    assert qos_policy(plain) is None
+    assert "qos_policy_file" not in opensm_conf(plain, plain.sms[0])
 
 
 def test_empty_partition_is_one_line(fab) -> None:
@@ -228,14 +246,17 @@ def test_empty_partition_is_one_line(fab) -> None:
      "2 subnet managers share priority 7: the master is then the lowest GUID, not planned"),
     (dict(sms=(SubnetManager("ufm1", 15),)), "subnet manager on 'ufm1': not a planned switch or HCA"),
     (dict(sms=()), "no subnet manager is planned"),
-    (dict(partitions=(Partition("a", 0x10, ()), Partition("b", 0x10, ()))), "PKey 0x0010 is used by 2 partitions"),
-    (dict(partitions=(Partition("d", 0x7FFF, ()),)),
+    (dict(partitions=(Partition("a", 0x10, ()), Partition("b", 0x10, ())), qos=None), "PKey 0x0010 is used by 2 partitions"),
+    (dict(partitions=(Partition("d", 0x7FFF, ()),), qos=None),
      "partition d: PKey 0x7fff is outside 0x0001-0x7ffe (0x7fff is the default)"),
-    (dict(partitions=(Partition("a b", 0x10, ()),)), "partition 'a b': a name is letters, digits, '-' and '_'"),
-    (dict(partitions=(Partition("a", 0x10, (Member("spine1"),)),)),
+    (dict(partitions=(Partition("a b", 0x10, ()),), qos=None), "partition 'a b': a name is letters, digits, '-' and '_'"),
+    (dict(partitions=(Partition("a", 0x10, (Member("spine1"),)),), qos=None),
      "partition a: member 'spine1' is not a planned HCA"),
+    (dict(qos=replace(TWO_CLASS_QOS, partition_sl=((0x0B01, 16),))), "QoS: service level 16 is outside 0-15"),
+    (dict(partitions=()), "QoS: PKey 0x0b01 has a service level but no partition"),
 ])
 def test_problems(fab, change, problem) -> None:
+    # (the partition cases drop the QoS plan, whose storage service level would name the missing 0x0b01 too)
     assert problems(replace(fab, **change)) == [problem]
 
 

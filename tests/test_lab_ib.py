@@ -65,6 +65,8 @@ def test_the_planned_subnet_comes_up_as_planned(fab, clean) -> None:
         "spread": (True, SPREAD),
         "pkeys": (True, "8 of 8 HCA PKey tables as planned"),
         "sl2vl": (True, "8 of 8 HCA SL-to-VL tables as planned"),
+        # TWO_CLASS_QOS: storage (0x0b01) paths on SL 1, every other path SL 0
+        "path-sl": (True, "Default SL 0, tenant-a SL 0, tenant-b SL 0, storage SL 1"),
     }
     assert res.ok
     # the files OpenSM ran with: 2 roots (the spines), 8 compute nodes, 3 partitions besides Default
@@ -102,19 +104,28 @@ def test_a_wrong_root_set_is_caught(fab, clean) -> None:
 
 
 def test_a_wrong_pkey_table_would_be_seen(fab, clean, monkeypatch) -> None:
-    # the check compares against the plan: with a plan that also makes dgx01 mlx5_0 a full member of 0x0b01, the
-    # port (a limited member, 0x0b01, as rendered) differs and is named
+    # the check compares against the plan: with a plan that also makes dgx02 mlx5_0 a full member of 0x0b01, the
+    # port (a limited member, 0x0b01, as rendered; full in tenant-b 0x8a02 and Default 0xffff) differs and is named
     real = lab.expected_pkeys
 
     def planned(f):
         out = dict(real(f))
-        out["dgx01 mlx5_0"] = out["dgx01 mlx5_0"] - {0x0B01} | {0x8B01}
+        out["dgx02 mlx5_0"] = out["dgx02 mlx5_0"] - {0x0B01} | {0x8B01}
         return out
 
     monkeypatch.setattr(lab, "expected_pkeys", planned)
     check = lab.run_ib_lab(fab).check("pkeys")
-    assert check == lab.Check("pkeys", False, "7 of 8 HCA PKey tables as planned; dgx01 mlx5_0: 0x0b01 0x8a01 "
-                                              "0xffff (planned 0x8a01 0x8b01 0xffff)")
+    assert check == lab.Check("pkeys", False, "7 of 8 HCA PKey tables as planned; dgx02 mlx5_0: 0x0b01 0x8a02 "
+                                              "0xffff (planned 0x8a02 0x8b01 0xffff)")
+
+
+def test_a_missing_qos_policy_is_caught(fab, clean, monkeypatch) -> None:
+    # without the policy file OpenSM gives every path SL 0: the storage pair asked (its first full member,
+    # dgx01 mlx5_0, to the next member, dgx01 mlx5_1) gets SL 0, planned 1
+    monkeypatch.setattr(lab, "qos_policy", lambda f: None)
+    assert lab.run_ib_lab(fab).check("path-sl") == lab.Check(
+        "path-sl", False, "Default SL 0, tenant-a SL 0, tenant-b SL 0, storage SL 0; storage (dgx01 mlx5_0 -> "
+                          "dgx01 mlx5_1): SL 0 (planned 1)")
 
 
 def test_a_wrong_priority_is_caught(fab, clean, monkeypatch) -> None:
@@ -143,7 +154,7 @@ def test_kept_files(fab, tmp_path: Path) -> None:
     assert res.ok
     kept = sorted(p.name for p in (tmp_path / "kept").iterdir())
     for name in ("fabric.net", "opensm.conf", "opensm-spine2.conf", "root-guids.conf", "cn-guids.conf",
-                 "partitions.conf", "ibsim.log", "sm-spine1", "sm-spine2"):
+                 "partitions.conf", "qos-policy.conf", "ibsim.log", "sm-spine1", "sm-spine2"):
         assert name in kept
     assert "SUBNET UP" in (tmp_path / "kept" / "sm-spine1" / "opensm.log").read_text()
     assert "Entering STANDBY state" in (tmp_path / "kept" / "sm-spine2" / "opensm.log").read_text()

@@ -46,16 +46,18 @@ def rail_fat_tree(name: str, *, hosts: int, rails: int, spines: int, links: int 
 
 def two_tenants(fab: IbFabric) -> tuple[Partition, ...]:
     """An example partition plan: tenant-a = the first half of the hosts (every HCA, full), tenant-b = the rest;
-    storage = every HCA as a limited member (PKeys 0x0a01, 0x0a02, 0x0b01)."""
+    storage: the first host full (it stands in for the storage targets, which the example has not), every other
+    HCA limited, so the tenants reach storage but not each other through it (PKeys 0x0a01, 0x0a02, 0x0b01)."""
     hosts = sorted({h.host for h in fab.hcas})
     half = set(hosts[: len(hosts) // 2])
     a = tuple(Member(h.name) for h in fab.hcas if h.host in half)
     b = tuple(Member(h.name) for h in fab.hcas if h.host not in half)
-    storage = tuple(Member(h.name, Membership.LIMITED) for h in fab.hcas)
+    storage = tuple(Member(h.name, Membership.FULL if h.host == hosts[0] else Membership.LIMITED) for h in fab.hcas)
     return (Partition("tenant-a", 0x0A01, a), Partition("tenant-b", 0x0A02, b),
             Partition("storage", 0x0B01, storage, ipoib=True))
 
 
-# Compute on SL 0 -> VL 0, storage on SL 1 -> VL 1, both in the high-priority table with equal weight, VL 0 also low.
+# Compute on SL 0 -> VL 0, storage (two_tenants' PKey 0x0b01) on SL 1 -> VL 1; VL 0 weighs twice VL 1 in the
+# high-priority table, both 4 in the low one.
 TWO_CLASS_QOS = Qos(max_vls=2, high_limit=255, vlarb_high=((0, 128), (1, 64)), vlarb_low=((0, 4), (1, 4)),
-                    sl2vl=(0, 1) + (0,) * 14)
+                    sl2vl=(0, 1) + (0,) * 14, default_sl=0, partition_sl=((0x0B01, 1),))

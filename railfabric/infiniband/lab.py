@@ -8,7 +8,8 @@ site: each wrong or missing cable is named) -> root/compute-node GUID files, par
 SM -> each SM as `opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration
 complaint; the routing engine that configured the tables is the planned one; the planned master is master and the
 other SMs standby (their logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table
-(smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned. Always torn down.
+(smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's
+planned SL (saquery, the QoS policy file). Always torn down.
 
 Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
 server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with the leaves instead of the spines
@@ -29,10 +30,21 @@ from pathlib import Path
 
 from railfabric.infiniband.binding import Binding, bind
 from railfabric.infiniband.discovery import ParseError, parse
-from railfabric.infiniband.model import UPSTREAM_ENGINES, Cable, IbFabric, SubnetManager, Switch, Tier, problems
+from railfabric.infiniband.model import (
+    DEFAULT_PKEY,
+    UPSTREAM_ENGINES,
+    Cable,
+    IbFabric,
+    Membership,
+    SubnetManager,
+    Switch,
+    Tier,
+    problems,
+)
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
-from railfabric.infiniband.partitions import expected_pkeys, partitions_conf
+from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys, partitions_conf
+from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.infiniband.routes import check_routes, parse_dump_fts
 from railfabric.infiniband.sim import Sim, SimError
 
@@ -132,6 +144,7 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     res.checks.append(_pkeys(fab, sim, host, lids, timeout))
     if fab.qos is not None:
         res.checks.append(_sl2vl(fab, sim, host, lids, timeout))
+        res.checks.append(_path_sl(fab, sim, host, lids, timeout))
 
 
 def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult, timeout: float) -> bool:
@@ -144,6 +157,9 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
     base = Paths(root_guid_file=str(root_file), cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
                  partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
                  flush_log=True)
+    policy = qos_policy(fab)
+    if policy is not None:
+        base = replace(base, qos_policy_file=str(_write(res, w, "qos-policy.conf", policy)))
     order = [fab.master] + [sm for sm in fab.sms if sm is not fab.master]
     logs: dict[str, str] = {}
     for i, sm in enumerate(order):
@@ -248,6 +264,35 @@ def _sl2vl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], time
             wrong.append(f"{name}: {got} (planned {want})")
     return Check("sl2vl", not wrong, f"{len(lids) - len(wrong)} of {len(lids)} HCA SL-to-VL tables as planned"
                  + (f"; {'; '.join(wrong[:2])}" if wrong else ""))
+
+
+_PR_SL = re.compile(r"^\s*sl\.+0x([0-9a-fA-F]+)\s*$", re.MULTILINE)
+
+
+def _path_sl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
+    """For the default partition and each planned one: a path record between two of its members (one of them full,
+    else they cannot talk) asked from the SA (saquery -p --src-to-dst SLID:DLID --pkey PKEY, full-member form); its
+    SL must be the planned one (qos-ulps)."""
+    assert fab.qos is not None
+    cases: list[tuple[str, int, list[tuple[str, Membership]]]] = [
+        ("Default", DEFAULT_PKEY, [(h.name, fab.default_membership) for h in fab.hcas])]
+    cases += [(p.name, p.pkey, [(m.node, m.membership) for m in p.members]) for p in fab.partitions]
+    shown, wrong = [], []
+    for name, pkey, members in cases:
+        full = [n for n, m in members if m is Membership.FULL and lids[n] is not None]
+        others = [n for n, _ in members if n not in full[:1] and lids[n] is not None]
+        if not full or not others:
+            shown.append(f"{name}: no pair to ask")
+            continue
+        src, dst, want = full[0], others[0], fab.qos.sl_of(pkey)
+        out = sim.run(["saquery", "-p", "--src-to-dst", f"{lids[src]}:{lids[dst]}", "--pkey", f"{pkey | FULL_BIT:#x}"],
+                      host, timeout).stdout
+        found = _PR_SL.search(out)
+        got = int(found.group(1), 16) if found else None
+        shown.append(f"{name} SL {got}")
+        if got != want:
+            wrong.append(f"{name} ({src} -> {dst}): SL {got} (planned {want})")
+    return Check("path-sl", not wrong, ", ".join(shown) + (f"; {'; '.join(wrong)}" if wrong else ""))
 
 
 def format_result(res: IbLabResult) -> str:

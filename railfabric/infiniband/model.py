@@ -100,13 +100,19 @@ class Partition:
 @dataclass(frozen=True, slots=True)
 class Qos:
     """OpenSM's default QoS options (qos_max_vls, qos_high_limit, qos_vlarb_high/low as (VL, weight), qos_sl2vl:
-    16 VLs, one per SL)."""
+    16 VLs, one per SL) and the service level of each partition's paths (the QoS policy file's qos-ulps: PKey ->
+    SL, every other path default_sl)."""
 
     max_vls: int
     high_limit: int
     vlarb_high: tuple[tuple[int, int], ...]
     vlarb_low: tuple[tuple[int, int], ...]
     sl2vl: tuple[int, ...]
+    default_sl: int = 0
+    partition_sl: tuple[tuple[int, int], ...] = ()  # (PKey, SL)
+
+    def sl_of(self, pkey: int) -> int:
+        return dict(self.partition_sl).get(pkey, self.default_sl)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +192,9 @@ def problems(fab: IbFabric) -> list[str]:
     out += _partition_problems(fab)
     if fab.qos is not None:
         out += _qos_problems(fab.qos)
+        known = {p.pkey for p in fab.partitions}
+        out += [f"QoS: PKey {k:#06x} has a service level but no partition" for k, _ in fab.qos.partition_sl
+                if k not in known]
     return out
 
 
@@ -215,6 +224,8 @@ def _qos_problems(qos: Qos) -> list[str]:
     for name, table in (("high", qos.vlarb_high), ("low", qos.vlarb_low)):
         out += [f"QoS: VL arbitration {name} entry {vl}:{w} is outside VL 0-14, weight 0-255"
                 for vl, w in table if not (0 <= vl <= 14 and 0 <= w <= 255)]
+    out += [f"QoS: service level {sl} is outside 0-15" for sl in
+            (qos.default_sl, *(sl for _, sl in qos.partition_sl)) if not 0 <= sl <= 15]
     if not -1 <= qos.high_limit <= 255:
         out.append(f"QoS: high limit {qos.high_limit} is outside -1..255")
     return out

@@ -5,7 +5,7 @@ Forms and where they come from (checked offline, see tests/test_ib_opensm.py and
   160 keys of that template; the test loads the file with `opensm -F FILE -c OUT` and finds each value back in
   OUT with no "Unrecognized token" or "Invalid Cached Option Value" (the 3.3.23 option parser's complaints).
 - routing_engine, root_guid_file, cn_guid_file, lmc, sm_priority (0-15, higher is master), subnet_prefix,
-  sweep_interval, partition_config_file, log_file, dump_files_dir, force_log_flush, qos, qos_max_vls,
+  sweep_interval, partition_config_file, log_file, dump_files_dir, force_log_flush, qos, qos_policy_file, qos_max_vls,
   qos_high_limit, qos_vlarb_high/low ("VL:weight" pairs, comma separated), qos_sl2vl (16 comma-separated VLs): the
   template's comments; QoS values as linux-rdma/opensm doc/QoS_management_in_OpenSM.txt. The lab sees the SL-to-VL
   map applied (smpquery sl2vl) and the priorities elect the planned master (sminfo); VL arbitration is loaded
@@ -30,6 +30,7 @@ class Paths:
     root_guid_file: str = "/etc/opensm/root-guids.conf"
     cn_guid_file: str = "/etc/opensm/cn-guids.conf"
     partition_config_file: str = "/etc/opensm/partitions.conf"
+    qos_policy_file: str = "/etc/opensm/qos-policy.conf"
     log_file: str | None = None  # None: OpenSM's default (/var/log/opensm.log)
     dump_files_dir: str | None = None
     flush_log: bool = False  # force_log_flush TRUE: the lab reads the log while OpenSM runs
@@ -65,6 +66,8 @@ def opensm_conf(fab: IbFabric, sm: SubnetManager, paths: Paths = Paths()) -> str
             f"qos_vlarb_low {_arb(q.vlarb_low)}",
             f"qos_sl2vl {','.join(str(v) for v in q.sl2vl)}",
         ]
+        if q.partition_sl:
+            lines.append(f"qos_policy_file {paths.qos_policy_file}")
     if paths.log_file is not None:
         lines.append(f"log_file {paths.log_file}")
     if paths.dump_files_dir is not None:
