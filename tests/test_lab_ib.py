@@ -161,6 +161,19 @@ def test_kept_files(fab, tmp_path: Path) -> None:
     assert (tmp_path / "kept" / "opensm.conf").read_text() == res.files["opensm.conf"]
 
 
+def test_miswire_needs_two_leaves(clean) -> None:
+    # one rail = one leaf: there is no second leaf to cross a cable to
+    one = rail_fat_tree("one", hosts=2, rails=1, spines=1, ports=8)
+    assert lab.run_ib_lab(one, fault="miswire").checks == [
+        lab.Check("plan", False, "the miswire fault needs leaf-HCA cables (leaf first) on two leaves")]
+
+
+def test_missing_tools_are_named(fab, monkeypatch) -> None:
+    monkeypatch.setattr(lab, "missing", lambda: "the InfiniBand lab needs ibsim: apt-get install ibsim-utils")
+    assert lab.run_ib_lab(fab).checks == [
+        lab.Check("tools", False, "the InfiniBand lab needs ibsim: apt-get install ibsim-utils")]
+
+
 def test_nvidia_only_engine_is_refused(fab, clean) -> None:
     res = lab.run_ib_lab(replace(fab, routing_engine="ar_ftree"))
     assert res.checks == [lab.Check("plan", False, "routing engine ar_ftree is NVIDIA's SM only: the lab runs "

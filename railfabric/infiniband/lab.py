@@ -46,7 +46,7 @@ from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
 from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys, partitions_conf
 from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.infiniband.routes import check_routes, parse_dump_fts
-from railfabric.infiniband.sim import Sim, SimError
+from railfabric.infiniband.sim import Sim, SimError, missing
 
 FAULTS = ("miswire", "sm")
 COMPLAINTS = ("PARSE ERROR", "Unrecognized token", "Invalid Cached Option Value")
@@ -79,8 +79,10 @@ class IbLabResult:
 def miswire(fab: IbFabric) -> tuple[IbFabric, tuple[Cable, Cable]]:
     """The fabric with the HCA ends of the first two leaf-HCA cables on different leaves swapped."""
     hca_cables = [c for c in fab.cables if fab.tier_of(c.a.node) is Tier.LEAF and fab.tier_of(c.z.node) is None]
-    first = hca_cables[0]
-    second = next(c for c in hca_cables if c.a.node != first.a.node)
+    pairs = [(c, d) for c in hca_cables[:1] for d in hca_cables if d.a.node != c.a.node]
+    if not pairs:
+        raise ValueError("the miswire fault needs leaf-HCA cables (leaf first) on two leaves")
+    first, second = pairs[0]
     swapped = {first: Cable(first.a, second.z), second: Cable(second.a, first.z)}
     return replace(fab, cables=tuple(swapped.get(c, c) for c in fab.cables)), (first, second)
 
@@ -94,8 +96,17 @@ def run_ib_lab(fab: IbFabric, fault: str | None = None, keep: Path | None = None
     planned = problems(fab)
     if fab.routing_engine not in UPSTREAM_ENGINES:
         planned.append(f"routing engine {fab.routing_engine} is NVIDIA's SM only: the lab runs upstream OpenSM")
+    if fault == "miswire":
+        try:
+            miswire(fab)
+        except ValueError as e:
+            planned.append(str(e))
     if planned:
         res.checks.append(Check("plan", False, "; ".join(planned)))
+        return res
+    why = missing()
+    if why is not None:
+        res.checks.append(Check("tools", False, why))
         return res
     workdir = Path(tempfile.mkdtemp(prefix="railfabric-ib-")) if keep is None else keep
     workdir.mkdir(parents=True, exist_ok=True)
@@ -123,6 +134,10 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     host = fab.master.node
     disc = sim.run(["ibnetdiscover"], host, timeout)
     res.files["ibnetdiscover.out"] = disc.stdout
+    if disc.returncode != 0:
+        res.checks.append(Check("topology", False, f"ibnetdiscover exited {disc.returncode}: "
+                                                   f"{disc.stderr.strip()[-300:]}"))
+        return
     try:
         bound = bind(fab, parse(disc.stdout))
     except ParseError as e:
