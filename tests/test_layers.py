@@ -25,6 +25,7 @@ PACKAGE = ROOT / "railfabric"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__", "core"),  # shared records and utilities: findings, codes, text, units, addresses, progress
     ("platforms",),  # platform facts: what each switch OS can express and how it names things
+    ("infiniband",),  # InfiniBand subnets: model, OpenSM's files, GUID binding, the ibsim lab (standalone so far)
     ("inventory",),  # load, schema, intent
     ("topology",),  # the concrete switches, hosts and links
     ("plan",),  # allocation, MTU, buffers, sizing

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What the test suite needs beyond Python, installed by `make test` (and so by CI, which runs `make test`):
 #   Debian packages: frr + frr-pythontools (the FRR syntax checks and the lab), iputils-ping (the lab's pings),
-#   netplan.io (host files through the real `netplan generate`), zsh and fish (shell completion scripts);
+#   netplan.io (host files through the real `netplan generate`), zsh and fish (shell completion scripts),
+#   ibsim-utils, opensm and infiniband-diags (the InfiniBand lab: ibsim with OpenSM and the diags preloaded with
+#   libumad2sim, a dependency of ibsim-utils; tests/test_lab_ib.py, tests/test_ib_opensm.py);
 #   the Ansible collections the playbook tests load (tests/ansible_collections_setup.py, from PyPI's bundle).
 # As root with apt-get, missing packages are installed (no services started: there may be no init system).
 # Otherwise nothing is installed and the tests that need a missing tool skip, saying which package to install.
@@ -16,6 +18,9 @@ if [ ! -x /usr/lib/frr/frr-reload.py ]; then need+=(frr-pythontools); fi
 command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v netplan >/dev/null 2>&1 || need+=(netplan.io)
 for sh in zsh fish; do command -v "$sh" >/dev/null 2>&1 || need+=("$sh"); done
+command -v ibsim >/dev/null 2>&1 || need+=(ibsim-utils)
+[ -x /usr/sbin/opensm ] || command -v opensm >/dev/null 2>&1 || need+=(opensm)
+[ -x /usr/sbin/ibnetdiscover ] || command -v ibnetdiscover >/dev/null 2>&1 || need+=(infiniband-diags)
 
 if [ "${#need[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

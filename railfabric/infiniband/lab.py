@@ -1,0 +1,319 @@
+"""The InfiniBand lab: the planned subnet built in ibsim, GUIDs bound from discovery, the real OpenSM started with
+the rendered configuration, and the programmed subnet checked against the plan. How ibsim, OpenSM and the diags
+run here: railfabric/infiniband/sim.py.
+
+Flow: write the net file (railfabric.infiniband.netfile) -> ibsim -> ibnetdiscover (preloaded, attached to the
+master SM's node) -> bind GUIDs (railfabric.infiniband.binding; differences stop the lab, as they would stop a
+site: each wrong or missing cable is named) -> root/compute-node GUID files, partitions.conf, one opensm.conf per
+SM -> each SM as `opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration
+complaint; the routing engine that configured the tables is the planned one; the planned master is master and the
+other SMs standby (their logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table
+(smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's
+planned SL (saquery, the QoS policy file). Always torn down.
+
+Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
+server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with the leaves instead of the spines
+(a wrong root set: ftree refuses the tree and OpenSM falls back to minhop).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from itertools import count
+from pathlib import Path
+
+from railfabric.infiniband.binding import Binding, bind
+from railfabric.infiniband.discovery import ParseError, parse
+from railfabric.infiniband.model import (
+    DEFAULT_PKEY,
+    UPSTREAM_ENGINES,
+    Cable,
+    IbFabric,
+    Membership,
+    SubnetManager,
+    Switch,
+    Tier,
+    problems,
+)
+from railfabric.infiniband.netfile import net_file
+from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
+from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys, partitions_conf
+from railfabric.infiniband.qos_policy import qos_policy
+from railfabric.infiniband.routes import check_routes, parse_dump_fts
+from railfabric.infiniband.sim import Sim, SimError, missing
+
+FAULTS = ("miswire", "sm")
+COMPLAINTS = ("PARSE ERROR", "Unrecognized token", "Invalid Cached Option Value")
+_ENGINE = re.compile(r"(\S+) tables configured on all switches")
+_RUNS = count()
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass(slots=True)
+class IbLabResult:
+    fabric: str
+    fault: str | None
+    checks: list[Check] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # what the lab wrote, by file name
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.checks) and all(c.ok for c in self.checks)
+
+    def check(self, name: str) -> Check | None:
+        return next((c for c in self.checks if c.name == name), None)
+
+
+def miswire(fab: IbFabric) -> tuple[IbFabric, tuple[Cable, Cable]]:
+    """The fabric with the HCA ends of the first two leaf-HCA cables on different leaves swapped."""
+    hca_cables = [c for c in fab.cables if fab.tier_of(c.a.node) is Tier.LEAF and fab.tier_of(c.z.node) is None]
+    pairs = [(c, d) for c in hca_cables[:1] for d in hca_cables if d.a.node != c.a.node]
+    if not pairs:
+        raise ValueError("the miswire fault needs leaf-HCA cables (leaf first) on two leaves")
+    first, second = pairs[0]
+    swapped = {first: Cable(first.a, second.z), second: Cable(second.a, first.z)}
+    return replace(fab, cables=tuple(swapped.get(c, c) for c in fab.cables)), (first, second)
+
+
+def run_ib_lab(fab: IbFabric, fault: str | None = None, keep: Path | None = None,
+               timeout: float = 60) -> IbLabResult:
+    """Run the lab; `keep`: a directory to leave the files and logs in (else a scratch directory, removed)."""
+    if fault not in (None, *FAULTS):
+        raise ValueError(f"unknown fault {fault!r}: {', '.join(FAULTS)}")
+    res = IbLabResult(fab.name, fault)
+    planned = problems(fab)
+    if fab.routing_engine not in UPSTREAM_ENGINES:
+        planned.append(f"routing engine {fab.routing_engine} is NVIDIA's SM only: the lab runs upstream OpenSM")
+    if fault == "miswire":
+        try:
+            miswire(fab)
+        except ValueError as e:
+            planned.append(str(e))
+    if planned:
+        res.checks.append(Check("plan", False, "; ".join(planned)))
+        return res
+    why = missing()
+    if why is not None:
+        res.checks.append(Check("tools", False, why))
+        return res
+    workdir = Path(tempfile.mkdtemp(prefix="railfabric-ib-")) if keep is None else keep
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        with Sim(workdir, f"railfabric-ib-{os.getpid()}-{next(_RUNS)}") as sim:
+            _run(fab, fault, sim, res, timeout)
+    except SimError as e:
+        res.checks.append(Check("tools", False, str(e)))
+    finally:
+        if keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return res
+
+
+def _write(res: IbLabResult, workdir: Path, name: str, text: str) -> Path:
+    res.files[name] = text
+    path = workdir / name
+    path.write_text(text)
+    return path
+
+
+def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: float) -> None:
+    built = miswire(fab)[0] if fault == "miswire" else fab
+    sim.start(_write(res, sim.workdir, "fabric.net", net_file(built)))
+    host = fab.master.node
+    disc = sim.run(["ibnetdiscover"], host, timeout)
+    res.files["ibnetdiscover.out"] = disc.stdout
+    if disc.returncode != 0:
+        res.checks.append(Check("topology", False, f"ibnetdiscover exited {disc.returncode}: "
+                                                   f"{disc.stderr.strip()[-300:]}"))
+        return
+    try:
+        bound = bind(fab, parse(disc.stdout))
+    except ParseError as e:
+        res.checks.append(Check("topology", False, f"ibnetdiscover output not understood: {e}"))
+        return
+    if bound.binding is None:
+        res.checks.append(Check("topology", False, "; ".join(bound.differences)))
+        return
+    b = bound.binding
+    res.checks.append(Check("topology", True, f"{len(fab.switches)} switches, {len(fab.hcas)} HCAs and "
+                                              f"{len(fab.cables)} cables discovered as planned"))
+    if not _start_sms(fab, fault, b, sim, res, timeout):
+        return
+    fts = sim.run(["dump_fts"], host, timeout)
+    res.files["dump_fts.out"] = fts.stdout
+    tables = parse_dump_fts(fts.stdout)
+    res.checks += [Check(c.name, c.ok, c.detail) for c in check_routes(fab, b.node_guids, b.port_guids, tables)]
+    lids = {h.name: tables.lids.get(b.port_guids[h.name]) for h in fab.hcas}
+    res.checks.append(_pkeys(fab, sim, host, lids, timeout))
+    if fab.qos is not None:
+        res.checks.append(_sl2vl(fab, sim, host, lids, timeout))
+        res.checks.append(_path_sl(fab, sim, host, lids, timeout))
+
+
+def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult, timeout: float) -> bool:
+    """The GUID files and partitions.conf, then each SM as a daemon, the master first (until SUBNET UP), then the
+    standbys (until each reports its state). Checks subnet-up, routing-engine and sm-election; False: stop."""
+    w = sim.workdir
+    roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
+    root_file = _write(res, w, "root-guids.conf",
+                       guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots]))
+    base = Paths(root_guid_file=str(root_file), cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
+                 partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
+                 flush_log=True)
+    policy = qos_policy(fab)
+    if policy is not None:
+        base = replace(base, qos_policy_file=str(_write(res, w, "qos-policy.conf", policy)))
+    order = [fab.master] + [sm for sm in fab.sms if sm is not fab.master]
+    logs: dict[str, str] = {}
+    for i, sm in enumerate(order):
+        state = w / f"sm-{sm.node.replace(' ', '_')}"
+        state.mkdir(parents=True, exist_ok=True)
+        paths = replace(base, log_file=str(state / "opensm.log"), dump_files_dir=f"{state}/")
+        conf = _write(res, w, "opensm.conf" if i == 0 else f"opensm-{state.name[3:]}.conf",
+                      opensm_conf(fab, sm, paths))
+        proc = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
+        want = ("SUBNET UP",) if i == 0 else ("Entering STANDBY state", "Entering MASTER state")
+        logs[sm.node] = _wait_log(state / "opensm.log", want, proc, timeout)
+        out = (state / "opensm.out").read_text(errors="replace")
+        res.files[f"{state.name}/opensm.log"], res.files[f"{state.name}/opensm.out"] = logs[sm.node], out
+        if i == 0:
+            complaints = [line.strip() for line in out.splitlines() if any(c in line for c in COMPLAINTS)]
+            up = "SUBNET UP" in logs[sm.node] and not complaints and proc.poll() is None
+            res.checks.append(Check("subnet-up", up, "SUBNET UP" if up else "; ".join(
+                [f"no SUBNET UP from the master on {sm.node}" if "SUBNET UP" not in logs[sm.node] else "SUBNET UP"]
+                + ([f"opensm exited {proc.returncode}"] if proc.poll() is not None else []) + complaints[:4])))
+            engines = sorted(set(_ENGINE.findall(logs[sm.node])))
+            res.checks.append(Check("routing-engine", engines == [fab.routing_engine],
+                                    f"{', '.join(engines) or 'no engine'} configured the tables (planned "
+                                    f"{fab.routing_engine})"))
+            if not up:
+                return False
+    res.checks.append(_election(fab, order, logs, b, sim, timeout))
+    return True
+
+
+def _wait_log(log: Path, patterns: tuple[str, ...], proc: subprocess.Popen[bytes], timeout: float) -> str:
+    """The log once it holds one of `patterns`, the daemon died, or `timeout` passed."""
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if any(p in text for p in patterns) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    return text
+
+
+_SMINFO = re.compile(r"sm guid 0x([0-9a-fA-F]+), activity count \d+ priority (\d+) state \d+ (\w+)")
+
+
+def _election(fab: IbFabric, order: list[SubnetManager], logs: dict[str, str], b: Binding, sim: Sim,
+              timeout: float) -> Check:
+    """The planned master is master and every other SM standby: each SM's log, and the master's SMInfo (sminfo
+    from the master's node: its port GUID, priority and state)."""
+    master, wrong = order[0], []
+    states = {sm.node: ("MASTER" if "Entering MASTER state" in logs[sm.node] else
+                        "STANDBY" if "Entering STANDBY state" in logs[sm.node] else "no state") for sm in order}
+    wrong += [f"{sm.node} (priority {sm.priority}) is {states[sm.node]}, planned {want}"
+              for sm, want in ((sm, "MASTER" if sm is master else "STANDBY") for sm in order)
+              if states[sm.node] != want]
+    guid = b.node_guids.get(master.node) if isinstance(fab.node(master.node), Switch) else b.port_guids.get(master.node)
+    info = _SMINFO.search(sim.run(["sminfo"], master.node, timeout).stdout)
+    seen = (int(info.group(1), 16), int(info.group(2)), info.group(3)) if info else None
+    if seen != (guid, master.priority, "SMINFO_MASTER"):
+        planned = f"planned {master.node} {guid or 0:#x} priority {master.priority}"
+        wrong.append(f"sminfo reports {seen[0]:#x} priority {seen[1]} {seen[2]} ({planned})" if seen else
+                     f"sminfo reports no master ({planned})")
+    shown = ", ".join(f"{sm.node} {states[sm.node].lower()} (priority {sm.priority})" for sm in order)
+    return Check("sm-election", not wrong, shown + (f"; {'; '.join(wrong)}" if wrong else ""))
+
+
+def _pkeys(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
+    wrong: list[str] = []
+    outs = _query(sim, "pkeys", host, lids, timeout)
+    for name, want in expected_pkeys(fab).items():
+        # "   0: 0x7fff 0x8a01 0x0000 ..." (8 PKeys a line, index first); empty entries are 0x0000
+        got = frozenset(int(v, 16) for line in outs[name].splitlines() if re.match(r"\s*\d+:", line)
+                        for v in line.split(":", 1)[1].split() if int(v, 16))
+        if got != want:
+            wrong.append(f"{name}: {_keys(got)} (planned {_keys(want)})")
+    return Check("pkeys", not wrong, f"{len(lids) - len(wrong)} of {len(lids)} HCA PKey tables as planned"
+                 + (f"; {'; '.join(wrong[:4])}" if wrong else ""))
+
+
+def _query(sim: Sim, what: str, host: str, lids: dict[str, int | None], timeout: float) -> dict[str, str]:
+    """`smpquery <what> <lid>` of every HCA with a LID (the others: empty output)."""
+    names = [name for name, lid in lids.items() if lid is not None]
+    runs = sim.run_many([["smpquery", what, str(lids[name])] for name in names], host, timeout)
+    out = {name: "" for name in lids}
+    out.update({name: run.stdout for name, run in zip(names, runs, strict=True)})
+    return out
+
+
+def _keys(keys: frozenset[int]) -> str:
+    return " ".join(f"{k:#06x}" for k in sorted(keys)) or "none"
+
+
+def _sl2vl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
+    assert fab.qos is not None
+    want = list(fab.qos.sl2vl)
+    wrong: list[str] = []
+    outs = _query(sim, "sl2vl", host, lids, timeout)
+    for name, out in outs.items():
+        # "ports: in  0, out  0: | 0| 1| 0|...|" (smpquery sl2vl on an HCA: one row)
+        rows = [line.rsplit(":", 1)[1] for line in out.splitlines() if line.startswith("ports:")]
+        got = [int(v) for v in rows[0].strip().strip("|").split("|") if v.strip().isdigit()] if rows else []
+        if got != want:
+            wrong.append(f"{name}: {got} (planned {want})")
+    return Check("sl2vl", not wrong, f"{len(lids) - len(wrong)} of {len(lids)} HCA SL-to-VL tables as planned"
+                 + (f"; {'; '.join(wrong[:2])}" if wrong else ""))
+
+
+_PR_SL = re.compile(r"^\s*sl\.+0x([0-9a-fA-F]+)\s*$", re.MULTILINE)
+
+
+def _path_sl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
+    """For the default partition and each planned one: a path record between two of its members (one of them full,
+    else they cannot talk) asked from the SA (saquery -p --src-to-dst SLID:DLID --pkey PKEY, full-member form); its
+    SL must be the planned one (qos-ulps)."""
+    assert fab.qos is not None
+    cases: list[tuple[str, int, list[tuple[str, Membership]]]] = [
+        ("Default", DEFAULT_PKEY, [(h.name, fab.default_membership) for h in fab.hcas])]
+    cases += [(p.name, p.pkey, [(m.node, m.membership) for m in p.members]) for p in fab.partitions]
+    shown, wrong = [], []
+    for name, pkey, members in cases:
+        full = [n for n, m in members if m is Membership.FULL and lids[n] is not None]
+        others = [n for n, _ in members if n not in full[:1] and lids[n] is not None]
+        if not full or not others:
+            shown.append(f"{name}: no pair to ask")
+            continue
+        src, dst, want = full[0], others[0], fab.qos.sl_of(pkey)
+        out = sim.run(["saquery", "-p", "--src-to-dst", f"{lids[src]}:{lids[dst]}", "--pkey", f"{pkey | FULL_BIT:#x}"],
+                      host, timeout).stdout
+        found = _PR_SL.search(out)
+        got = int(found.group(1), 16) if found else None
+        shown.append(f"{name} SL {got}")
+        if got != want:
+            wrong.append(f"{name} ({src} -> {dst}): SL {got} (planned {want})")
+    return Check("path-sl", not wrong, ", ".join(shown) + (f"; {'; '.join(wrong)}" if wrong else ""))
+
+
+def format_result(res: IbLabResult) -> str:
+    head = f"InfiniBand lab of {res.fabric}" + (f" with fault {res.fault}" if res.fault else "")
+    lines = [head] + [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in res.checks]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["FAULTS", "Check", "IbLabResult", "format_result", "miswire", "run_ib_lab"]
