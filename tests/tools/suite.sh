@@ -30,7 +30,7 @@ for f in "${lab[@]}" "${push[@]}" "${render_b[@]}"; do ignore+=("--ignore=$f"); 
 "$py" -m pytest -q -p no:cacheprovider --durations=15 "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
 "$py" -m pytest -q -p no:cacheprovider --durations=15 "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
 "$py" -m pytest -q -p no:cacheprovider --durations=15 "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
-"$py" -m pytest -q --durations=15 "${ignore[@]}" 2>&1 | tee .cache/test-render-a.log; status=${PIPESTATUS[0]}
+PYTHONUNBUFFERED=1 "$py" -m pytest -q --durations=15 "${ignore[@]}" 2>&1 | tee .cache/test-render-a.log; status=${PIPESTATUS[0]}
 
 for group in render-b:$b_pid lab:$lab_pid push:$push_pid; do
   wait "${group#*:}" || status=1
