@@ -141,6 +141,15 @@ def test_unowned_tables_are_kept_owned_ones_replaced() -> None:
     assert sorted(out) == ["DEVICE_METADATA", "FEATURE", "PORT", "VERSIONS"]
 
 
+def test_the_switchs_hash_is_kept_unless_railfabric_renders_one() -> None:
+    """SWITCH_HASH is railfabric's only when routing.ecmp.hash renders it: without the key the switch keeps its own
+    hash (an image default or a hand-set one), with it the rendered table replaces the switch's."""
+    running = {"SWITCH_HASH": {"GLOBAL": {"ecmp_hash": ["DST_IP", "SRC_IP", "IP_PROTOCOL"]}}}
+    assert sonic.rf_merge_platform_facts({}, running)["SWITCH_HASH"] == running["SWITCH_HASH"]
+    rendered = {"SWITCH_HASH": {"GLOBAL": {"ecmp_hash": ["SRC_IP", "DST_IP", "L4_SRC_PORT"]}}}
+    assert sonic.rf_merge_platform_facts(rendered, running)["SWITCH_HASH"] == rendered["SWITCH_HASH"]
+
+
 def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
     """Every table the SONiC builder can write is in OWNED_TABLES (else a stale row of it would survive the
     replace), and the builder's list is exact: the example with every management service (RADIUS added), and an
@@ -154,7 +163,8 @@ def test_owned_tables_cover_every_rendered_table(tmp_path) -> None:
     from railfabric.pipeline import run
     from tests.helpers import EXAMPLE, mlag_inventory, run_data
 
-    assert sonic.OWNED_TABLES >= TABLES, sorted(TABLES - sonic.OWNED_TABLES)
+    assert sonic.OWNED_TABLES | sonic.WHEN_RENDERED_TABLES >= TABLES, sorted(TABLES - sonic.OWNED_TABLES)
+    assert not sonic.OWNED_TABLES & sonic.WHEN_RENDERED_TABLES
     assert sonic.ROW_TABLES == ROWS and not ROWS & sonic.OWNED_TABLES  # row tables stay the switch's
     full = tmp_path / "full"
     shutil.copytree(EXAMPLE, full)

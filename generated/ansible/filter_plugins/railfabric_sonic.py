@@ -61,9 +61,16 @@ OWNED_TABLES = frozenset({
     "MCLAG_DOMAIN", "MCLAG_INTERFACE", "MCLAG_UNIQUE_IP", "MGMT_INTERFACE", "MGMT_PORT", "MGMT_VRF_CONFIG", "NTP",
     "NTP_SERVER", "PFC_WD", "PORT", "PORTCHANNEL", "PORTCHANNEL_INTERFACE", "PORTCHANNEL_MEMBER", "PORT_QOS_MAP",
     "QUEUE", "RADIUS", "RADIUS_SERVER", "SCHEDULER", "SNMP", "SNMP_AGENT_ADDRESS_CONFIG", "SNMP_USER",
-    "SWITCH_HASH", "SYSLOG_SERVER", "TACPLUS", "TACPLUS_SERVER", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "VLAN",
+    "SYSLOG_SERVER", "TACPLUS", "TACPLUS_SERVER", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "VLAN",
     "VLAN_INTERFACE", "VLAN_MEMBER", "WRED_PROFILE",
 })
+
+
+# Tables railfabric owns only when it renders them: SWITCH_HASH (routing.ecmp.hash). Without that key railfabric has
+# no opinion on the ECMP hash, so the switch's own table (an image default, a hand-set hash) is carried over like any
+# table railfabric does not own; with it the rendered table replaces the switch's. Removing routing.ecmp.hash later
+# leaves the last pushed hash on the switch (docs/underlay.md, "Load balancing").
+WHEN_RENDERED_TABLES = frozenset({"SWITCH_HASH"})
 
 
 # Tables the switch owns in which railfabric sets rows (FEATURE|iccpd for MCLAG): the running table is kept and each
