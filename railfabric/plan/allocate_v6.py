@@ -20,8 +20,9 @@ rail subnets V6003; neither is allocated past its pool (the plan records the sho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import netaddr
 
@@ -29,8 +30,22 @@ from railfabric.core.address6 import Prefix6, range_prefixes6
 from railfabric.inventory.intent import Inventory
 from railfabric.topology import LinkRole, Topology
 
-if TYPE_CHECKING:  # allocate.py calls allocate_v6 at its end
-    from railfabric.plan.allocate import Plan
+
+class Ipv4Plan(Protocol):
+    """What allocate_v6 reads of the IPv4 plan (railfabric.plan.allocate.Plan, which calls allocate_v6 at its end and
+    holds the result: typed by its shape here, so that the two modules do not import each other)."""
+
+    @property
+    def rail_subnets(self) -> Mapping[tuple[str, int], Any]: ...  # (switch, rail) → RailSubnet
+
+    @property
+    def segment_blocks(self) -> Mapping[tuple[int, int], Any]: ...  # (pod, segment) → its IPv4 block (a Prefix)
+
+    @property
+    def aggregates(self) -> Mapping[str, Any]: ...  # switch → its IPv4 rail summary (a Prefix)
+
+    @property
+    def host_addr(self) -> Mapping[str, int]: ...  # host link id → NIC address
 
 SUBNET_LEN = 64
 SEGMENT_LEN = 56
@@ -74,7 +89,7 @@ def _prefix6(network: netaddr.IPNetwork) -> Prefix6:
     return Prefix6(int(network.network), network.prefixlen)
 
 
-def allocate_v6(inv: Inventory, topo: Topology, plan: Plan) -> PlanV6 | None:
+def allocate_v6(inv: Inventory, topo: Topology, plan: Ipv4Plan) -> PlanV6 | None:
     """The IPv6 plan of a dual-stack fabric, from the IPv4 `plan` (railfabric.plan.allocate.Plan); None when the
     fabric is IPv4-only or a v6 pool is missing (V6001 refuses that)."""
     pools = inv.pools

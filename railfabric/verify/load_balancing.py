@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from railfabric.verify.junos_tree import Node
-from railfabric.verify.model import Failure, ObservedDevice
+from railfabric.verify.model import Balancing, Failure, ObservedDevice
 
 FIVE_TUPLE = frozenset({"src_ip", "dst_ip", "ip_protocol", "l4_src_port", "l4_dst_port"})
 # SONiC generic hash HLD field names (sonic-hash.yang hash-field)
@@ -36,16 +35,6 @@ NXOS_SHARING = {"ip load-sharing address source-destination": frozenset({"src_ip
                 "ip load-sharing address source-destination port source-destination":
                     frozenset({"src_ip", "dst_ip", "l4_src_port", "l4_dst_port"})}
 ON = ("on", "enabled")
-
-
-@dataclass(frozen=True, slots=True)
-class Balancing:
-    mode: str = "flow"  # flow | flowlet | packet
-    fields: frozenset[str] | None = None  # the selected hash fields; None = the platform's default hash
-
-    def text(self) -> str:
-        fields = "default hash" if self.fields is None else "hash " + ", ".join(sorted(self.fields))
-        return f"{self.mode}, {fields}"
 
 
 def from_sonic(db: dict[str, Any]) -> Balancing:

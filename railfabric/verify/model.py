@@ -12,10 +12,18 @@ compare directly, with no offset. Speed is in Mb/s.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # load_balancing imports this module's records
-    from railfabric.verify.load_balancing import Balancing
+
+@dataclass(frozen=True, slots=True)
+class Balancing:
+    """A switch's ECMP load balancing as its files say (railfabric/verify/load_balancing.py reads it)."""
+
+    mode: str = "flow"  # flow | flowlet | packet
+    fields: frozenset[str] | None = None  # the selected hash fields; None = the platform's default hash
+
+    def text(self) -> str:
+        fields = "default hash" if self.fields is None else "hash " + ", ".join(sorted(self.fields))
+        return f"{self.mode}, {fields}"
 
 
 class VerifyInputError(Exception):
