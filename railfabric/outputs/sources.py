@@ -19,7 +19,7 @@ from .ipplan import PlanAddresses, plan_addresses
 from .part import Once
 from .railmap import host_shapes
 from .rollout import RolloutSwitch
-from .state_index import FabricIndex, index_from, prefix_lists
+from .state_index import FabricIndex, Twins, index_from, prefix_lists, prefix_twins
 from .views import (
     Addresses,
     Digested,
@@ -128,17 +128,24 @@ class Sources:
         return prefix_lists(self.devices)
 
     @cached_property
+    def prefix_twins(self) -> dict[str, Twins]:
+        """Dual-stack: each switch's IPv4 prefixes with their IPv6 twins (state_index.prefix_twins)."""
+        return prefix_twins(self.devices)
+
+    @cached_property
     def index(self) -> Once[FabricIndex]:
         """The routing index (railfabric/outputs/state_index.py), built on first use from the views it reads only."""
         routed, addresses, sessions, places, lists = self.routed, self.addresses, self.sessions, self.rollout, \
             self.prefix_lists
-        return Once(lambda: index_from(routed, addresses, sessions, places, lists))
+        twins = self.prefix_twins
+        return Once(lambda: index_from(routed, addresses, sessions, places, lists, twins))
 
     @cached_property
     def index_digest(self) -> str:
         """The digest of everything the routing index is made of (it is built only when a part needs it)."""
         return combine([code_digest("railfabric.outputs.state_index"),
-                        *(self.shared(v) for v in ("routed", "addresses", "sessions", "rollout", "prefix_lists"))])
+                        *(self.shared(v) for v in ("routed", "addresses", "sessions", "rollout", "prefix_lists",
+                                                   "prefix_twins"))])
 
     @cached_property
     def _sessions(self) -> Digested[dict[str, Sessions]]:

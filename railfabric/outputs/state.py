@@ -16,17 +16,19 @@ from typing import Any
 import orjson
 
 from railfabric.device import DeviceConfig
+from railfabric.device.vlans import Vlan
 from railfabric.platforms import PLATFORMS
 
 from .anta import anta_inventory_files, catalog_path, catalog_text
 from .state_index import FabricIndex, build_index
 from .state_items import QUOTED, Dumped, State, neighbor_items, port_items, route_items
-from .state_routes import expected_routes
+from .state_routes import expected_routes, routes_v6
 
 SCHEMA_ID = "https://railfabric.dev/schema/expected-state/v1.json"
 SCHEMA_VERSION = 1
 STATE_DIR = "expected/state"
-ADDRESS_FAMILY = "ipv4-unicast"  # the underlay's only address family
+ADDRESS_FAMILY = "ipv4-unicast"  # the underlay's address family
+ADDRESS_FAMILY_V6 = "ipv6-unicast"  # dual-stack (routing.address_families with ipv6): on the same sessions
 VRF = "default"  # fabric sessions and routes live in the default VRF (management has its own)
 
 
@@ -50,7 +52,14 @@ def _port_channels(dev: DeviceConfig) -> list[dict[str, Any]]:
 def _vlans(dev: DeviceConfig) -> list[dict[str, Any]]:
     return [{"id": v.id, "name": v.name, "rail": v.rail, "gateway": v.gateway, "prefix": v.prefix, "mtu": v.mtu,
              "members": list(v.members), "tagged": list(v.tagged), "virtual_gateway": v.virtual,
-             **({"own_address": v.own} if v.own else {})} for v in dev.vlans]
+             **({"own_address": v.own} if v.own else {}), **_vlan_v6(v)} for v in dev.vlans]
+
+
+def _vlan_v6(v: Vlan) -> dict[str, str]:
+    """Dual-stack: the SVI's IPv6 gateway, its /64 and the switch's own IPv6 address beside a shared gateway."""
+    if not v.prefix_v6:
+        return {}
+    return {"gateway_v6": v.gateway_v6, "prefix_v6": v.prefix_v6, **({"own_address_v6": v.own_v6} if v.own_v6 else {})}
 
 
 def _mlag(dev: DeviceConfig) -> dict[str, Any] | None:
@@ -72,6 +81,21 @@ def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
     """expected/state/<device>.json: the long lists (interfaces, LLDP neighbours, BGP neighbours, routes) written
     item by item as flat JSON (railfabric/outputs/state_items.py), the rest laid out from plain values."""
     interfaces, lldp = port_items(dev.interfaces)
+    routes = expected_routes(dev, ix)
+    dual = bool(dev.loopback_v6)
+    loopback = {"interface": dev.loopback_interface, "address": dev.loopback}
+    if dual:
+        loopback["address_v6"] = dev.loopback_v6
+    v6 = dev.bgp.ipv6
+    # every neighbour: in the default VRF, Established, IPv4 unicast (and, dual-stack, IPv6 unicast) negotiated (said
+    # once, not per neighbour)
+    bgp: dict[str, object] = {
+        "asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
+        "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
+        "address_families": [ADDRESS_FAMILY, ADDRESS_FAMILY_V6] if dual else [ADDRESS_FAMILY],
+        "neighbors": Dumped(neighbor_items(dev, ix))}
+    if dual:
+        bgp["aggregates_v6"] = list(v6.aggregates) if v6 else []
     doc: dict[str, object] = {
         "$schema": SCHEMA_ID,
         "schema_version": SCHEMA_VERSION,
@@ -81,19 +105,18 @@ def device_state_text(dev: DeviceConfig, ix: FabricIndex) -> str:
         "pod": dev.pod,
         "segment": dev.segment,
         "management": dev.management,
-        "loopback": {"interface": dev.loopback_interface, "address": dev.loopback},
+        "loopback": loopback,
         "mtu": dev.mtu,
         "interfaces": Dumped(interfaces),
         "port_channels": _port_channels(dev),
         "vlans": _vlans(dev),
         "lldp_neighbors": Dumped(lldp),
-        # every neighbour: in the default VRF, Established, IPv4 unicast negotiated (said once, not per neighbour)
-        "bgp": {"asn": dev.bgp.asn, "router_id": dev.bgp.router_id, "maximum_paths": dev.bgp.maximum_paths,
-                "aggregates": list(dev.bgp.aggregates), "vrf": VRF, "neighbor_state": "Established",
-                "address_families": [ADDRESS_FAMILY], "neighbors": Dumped(neighbor_items(dev, ix))},
+        "bgp": bgp,
         "mlag": _mlag(dev),
-        "routes": Dumped(route_items(expected_routes(dev, ix))),  # all BGP, default VRF
+        "routes": Dumped(route_items(routes)),  # all BGP, default VRF
     }
+    if dual:  # the IPv6 family's routes (a separate list: readers of `routes` see IPv4 prefixes only, as in v1)
+        doc["routes_v6"] = Dumped(route_items(routes_v6(routes, ix)))
     return _laid_out(doc)
 
 

@@ -9,7 +9,12 @@ A device's expected state (railfabric/outputs/state.py) is a pure function of it
 - sessions: eBGP sessions per (device, peer device), so a route's next-hop count is a sum of session counts;
   heard_by, its inverse;
 - per pod and rail, its rail switches; every prefix's sort key (railfabric/outputs/state_routes.py reads these so
-  that no switch's routes scan its pod or parse a prefix).
+  that no switch's routes scan its pod or parse a prefix);
+- dual-stack (routing.address_families with ipv6): twins, every IPv4 prefix a route can have → its IPv6 twin, from
+  the device models (prefix_twins: the loopback /32 ↔ /128, each rail subnet ↔ its /64 on the same SVI, each
+  summary ↔ its IPv6 summary), with the twins' sort keys. The IPv6 family rides on the same sessions with the same
+  prefix shapes (railfabric/plan/allocate_v6.py), so an IPv6 route is its IPv4 twin's with the prefix swapped
+  (state_routes.routes_v6); nothing is derived twice.
 What a device's routes depend on: its direct BGP peers and, on a rail switch, its pod's spines and the rail
 switches of the other segments of its pod (`depends_on` lists them for incremental rendering).
 """
@@ -19,11 +24,12 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import itemgetter, ne
 
 from railfabric.core.address import Prefix
+from railfabric.core.address6 import Prefix6
 from railfabric.device import DeviceConfig
 
 from .rollout import RolloutSwitch, rollout_view
@@ -61,6 +67,9 @@ class FabricIndex:
     pod_rail_switches_by_rail: dict[tuple[int, int], tuple[str, ...]]  # (pod, rail) → its rail switches (sorted)
     heard_by: dict[str, frozenset[str]]  # device → the devices with an eBGP session to it (sessions, inverted)
     prefix_order: dict[str, tuple[int, int]]  # every loopback, advertised and aggregate prefix → (address, length)
+    # dual-stack: IPv4 prefix → its IPv6 twin, and each twin's sort key (address, length); empty on IPv4-only
+    twins: dict[str, str] = field(default_factory=dict)
+    twin_order: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def _advertised(aggregates: tuple[str, ...], prefix_list: tuple[str, ...], loopback: str) -> tuple[str, ...]:
@@ -77,6 +86,28 @@ def prefix_lists(devices: Mapping[str, DeviceConfig]) -> dict[str, tuple[str, ..
     return {n: d.bgp.prefix_list_entries for n, d in devices.items()}
 
 
+Twins = tuple[tuple[str, str], ...]  # (IPv4 prefix, its IPv6 twin) of one switch
+
+
+def prefix_twins(devices: Mapping[str, DeviceConfig]) -> dict[str, Twins]:
+    """Each switch's IPv4 prefixes paired with their IPv6 twins; () on an IPv4-only switch. The loopback /32 with the
+    /128, each rail SVI's subnet with its /64 (railfabric/device/vlans.py: both on one Vlan), and the summaries in
+    order: a rail summary with its IPv6 summary over the same /64s, a spine's pod aggregates with the IPv6 ones
+    (railfabric/device/routing_v6.py: both split the pod's segment blocks alike, so the i-th covers the same
+    segments in both families)."""
+    out: dict[str, Twins] = {}
+    for name, d in devices.items():
+        v6 = d.bgp.ipv6
+        if not d.loopback_v6 or v6 is None:
+            out[name] = ()
+            continue
+        pairs = [(d.loopback, d.loopback_v6), *((v.prefix, v.prefix_v6) for v in d.vlans if v.prefix_v6)]
+        if len(d.bgp.aggregates) == len(v6.aggregates):
+            pairs += zip(d.bgp.aggregates, v6.aggregates, strict=True)
+        out[name] = tuple(pairs)
+    return out
+
+
 def routed_view(ports: Mapping[str, tuple[Port, ...]]) -> dict[str, tuple[tuple[str, str], ...]]:
     """Switch → (interface, a.b.c.d/len) of each routed interface (views.Port with an address)."""
     return {name: routed_of(ps) for name, ps in ports.items()}
@@ -84,14 +115,14 @@ def routed_view(ports: Mapping[str, tuple[Port, ...]]) -> dict[str, tuple[tuple[
 
 def build_index(devices: Mapping[str, DeviceConfig]) -> FabricIndex:
     return index_from(routed_view(ports_view(devices)), addresses_view(devices), sessions_view(devices),
-                      rollout_view(devices), prefix_lists(devices))
+                      rollout_view(devices), prefix_lists(devices), prefix_twins(devices))
 
 
 def index_from(routed: Mapping[str, tuple[tuple[str, str], ...]], addresses: Mapping[str, Addresses],
                bgp: Mapping[str, Sessions], places: Mapping[str, RolloutSwitch],
-               prefix_list: Mapping[str, tuple[str, ...]]) -> FabricIndex:
+               prefix_list: Mapping[str, tuple[str, ...]], twins: Mapping[str, Twins] | None = None) -> FabricIndex:
     """The index from exactly these views of the switches: routed interfaces, other addresses, BGP sessions,
-    places (role, pod, segment, rails) and prefix lists."""
+    places (role, pod, segment, rails), prefix lists and (dual-stack) the IPv6 twins of their prefixes."""
     owners = _owners(routed, addresses)
     sessions, ends = _sessions(bgp, owners)
     heard: dict[str, list[str]] = defaultdict(list)
@@ -127,7 +158,20 @@ def index_from(routed: Mapping[str, tuple[tuple[str, str], ...]], addresses: Map
         pod_rail_switches_by_rail={key: tuple(names) for key, names in by_rail.items()},
         heard_by={name: frozenset(who) for name, who in heard.items()},
         prefix_order={p: _order_key(p) for p in prefixes},
+        **_twins(twins or {}),
     )
+
+
+def _twins(per_switch: Mapping[str, Twins]) -> dict[str, dict]:
+    """FabricIndex.twins and twin_order from each switch's pairs (an MLAG pair's shared subnets name one twin)."""
+    twins = {v4: v6 for pairs in per_switch.values() for v4, v6 in pairs}
+    if not twins:
+        return {}
+    order = {}
+    for v6 in twins.values():
+        net = Prefix6.parse(v6)
+        order[v6] = (net.net, net.length)
+    return {"twins": twins, "twin_order": order}
 
 
 def _owners(routed: Mapping[str, tuple[tuple[str, str], ...]],

@@ -16,6 +16,13 @@ path-vector model, railfabric/lab/expect.py, on the example):
   spine of the pod has an aggregate covering the prefix (routing.spine_pod_aggregate), the prefix is suppressed
   and the spines' aggregate is the route instead.
 iBGP sessions (the MLAG peer) are left out: their routes lose to nothing and win nothing the checks rely on.
+
+Dual-stack (routing.address_families with ipv6): the IPv6 unicast family is activated on the same sessions
+(railfabric/device/routing_v6.py) and every switch originates the IPv6 twin of each IPv4 prefix it originates (its
+loopback /128, its rail /64s, its IPv6 summaries over the same /64s: railfabric/plan/allocate_v6.py), so the IPv6
+best paths are the IPv4 ones: same sessions, same AS paths, same widths and origins. routes_v6 swaps each route's
+prefix for its twin (FabricIndex.twins) instead of deriving them again; tests/test_anta_catalog.py compares them
+with the lab's path-vector model run on the IPv6 prefix-lists (railfabric/lab/expect.py, Expected.routes_v6).
 """
 
 from __future__ import annotations
@@ -103,4 +110,14 @@ def _remote_segments(dev: DeviceConfig, ix: FabricIndex, mine: dict[str, int], c
         hops = sum([mine[s] for s in spines if s in hearing])
         if hops:
             out[p] = (min(hops, cap), "remote-segment", tuple(sorted(who)))
+    return out
+
+
+def routes_v6(routes: list[Route], ix: FabricIndex) -> list[Route]:
+    """The IPv6 twins of `routes` (expected_routes of a dual-stack switch), sorted by prefix (address, then length).
+    A prefix without a twin (none on a valid dual-stack fabric: V6002/V6003 refuse a plan that misses one) is left
+    out."""
+    twins, order = ix.twins, ix.twin_order
+    out = [(twins[p], n, kind, origin) for p, n, kind, origin in routes if p in twins]
+    out.sort(key=lambda r: order[r[0]])
     return out
