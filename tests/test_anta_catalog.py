@@ -237,6 +237,42 @@ def test_routes_match_the_path_vector_model(tmp_path: Path, pod_aggregate: bool)
     assert "peer-loopback" in kinds
 
 
+@pytest.mark.parametrize("pod_aggregate", [False, True])
+def test_ipv6_routes_match_the_path_vector_model(tmp_path: Path, pod_aggregate: bool) -> None:
+    """Dual-stack (routing.address_families: [ipv4, ipv6]): every IPv6 route and next-hop count of every state file
+    (routes_v6, the IPv6 twins of `routes`) equals the lab's path-vector simulation run on the IPv6 prefix-lists and
+    summaries (railfabric/lab/expect.py, Expected.routes_v6), which derives them on its own; and each switch has as
+    many IPv6 routes as IPv4 ones, of the same kinds and origins. The example, all SONiC, with two IPv6 pools."""
+    inv = example_all_sonic(tmp_path / "inv")
+    f = inv / "fabric.yml"
+    text = f.read_text(encoding="utf-8")
+    extra = "  address_families: [ipv4, ipv6]\n" + ("  spine_pod_aggregate: true\n" if pod_aggregate else "")
+    text = text.replace("  bfd: true\n", "  bfd: true\n" + extra, 1)
+    text = text.replace("  rail_subnets: 172.16.0.0/12", "  loopbacks_v6: 2001:db8::/64\n"
+                        "  rail_subnets_v6: 2001:db8:100::/40\n  rail_subnets: 172.16.0.0/12", 1)
+    f.write_text(text, encoding="utf-8")
+    res = run(inv)
+    assert [x.code for x in res.findings] == [] and res.inventory and res.topology and res.plan
+    lab = expected(build_spec(res))
+    devices = build_devices(res.inventory, res.topology, res.plan)
+    checked = 0
+    kinds: set[str] = set()
+    for path, text in state_files(devices).items():
+        if path.startswith("expected/state/"):
+            st = json.loads(text)
+            assert st["bgp"]["address_families"] == ["ipv4-unicast", "ipv6-unicast"]
+            assert sorted((r["kind"], r["next_hops"], r["origin"]) for r in st["routes_v6"]) == sorted(
+                (r["kind"], r["next_hops"], r["origin"]) for r in st["routes"]), st["device"]
+            for r in st["routes_v6"]:
+                assert ":" in r["prefix"]
+                assert lab.routes_v6[st["device"]].get(r["prefix"]) == r["next_hops"], (st["device"], r)
+                kinds.add(r["kind"])
+                checked += 1
+    assert checked > 200
+    assert kinds == ({"peer-loopback", "peer-rail-prefix", "pod-aggregate"} if pod_aggregate
+                     else {"peer-loopback", "peer-rail-prefix", "remote-segment"})
+
+
 def test_output_is_deterministic(result: Result) -> None:
     assert result.inventory and result.topology and result.plan
     devices = build_devices(result.inventory, result.topology, result.plan)
