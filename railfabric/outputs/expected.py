@@ -5,7 +5,9 @@ asserts, ANTA, NetQ-style validation) to compare with what the switches report.
   twice, once per end): device, interface, local_ip, local_asn, neighbor_ip, remote_asn, peer_device,
   peer_interface, peer_group, bfd. A port-channel session names the port-channels. An unnumbered session
   (routing.addressing: unnumbered) has empty local_ip and neighbor_ip: it runs over the IPv6 link-local addresses
-  of its interface and the peer's.
+  of its interface and the peer's. Dual-stack (routing.address_families with ipv6): no row of its own for IPv6,
+  whose family rides on these same sessions (railfabric/device/routing_v6.py); expected/state/<device>.json says so
+  in bgp.address_families.
 - expected/lldp_neighbors.csv (v1): one row per cabled switch interface: device, interface, neighbor,
   neighbor_interface (the peer's interface name, or the host NIC port such as nic3p1), role (host | fabric | core |
   peer: an MLAG peer-link member). A session over an MLAG peer VLAN names its routed interface as the platform
