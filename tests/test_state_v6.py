@@ -39,7 +39,7 @@ from railfabric.device import DeviceConfig, build_devices
 from railfabric.outputs.expected import expected_files
 from railfabric.outputs.state import state_files
 from railfabric.pipeline import Result
-from tests.helpers import ROOT, base_inventory, run_data
+from tests.helpers import ROOT, base_inventory, mlag_inventory, run_data, with_system
 
 LO6, RAILS6 = "2001:db8::/64", "2001:db8:100::/48"
 SCHEMA = ROOT / "schema" / "expected-state.schema.json"
@@ -156,3 +156,30 @@ def test_ipv4_only_unchanged_and_sessions_shared(tmp_path: Path, dual: dict[str,
     csv4 = expected_files(_devices(run_data(tmp_path / "a", _fabric(False))))["expected/bgp_sessions.csv"]
     csv6 = expected_files(_devices(run_data(tmp_path / "b", _fabric(True))))["expected/bgp_sessions.csv"]
     assert csv6 == csv4 and csv4.count("\n") == 1 + 1 + 4 * 2 * 2  # title, header, 8 sessions seen from both ends
+
+
+@pytest.mark.parametrize("platform", ["sonic", "nvue"])
+def test_mlag_pair_shares_the_twin(tmp_path: Path, platform: str) -> None:
+    """tests.helpers.mlag_inventory: rail r served by the pair p1-s1-rail<r>a / b (slots 40 + 2r, 41 + 2r: IPv6
+    loopbacks ::28 .. ::2b), both with rail r's subnet, so both send its /64 (2001:db8:100:<r>::/64). Each switch has
+    4 hosts × 1 port × 400G = 1.6T down: one 800G link (one session) to each spine. At p1-spine1 the /64 comes from
+    both switches of the pair: 1 + 1 = 2 next hops, origin both. NVUE shows each switch's own IPv6 address beside the
+    shared gateway (allocate_v6: the /64's last address - 1 - side: side a ...:ffff:ffff:ffff:fffe); SONiC has
+    none."""
+    data = mlag_inventory() if platform == "sonic" else with_system(mlag_inventory())  # NVUE: MGMT001 wants a user
+    data["fabric"]["platform"] = platform
+    data.setdefault("routing", {})["address_families"] = ["ipv4", "ipv6"]
+    data["pools"].update(loopbacks_v6=LO6, rail_subnets_v6=RAILS6)
+    files = state_files(_devices(run_data(tmp_path, data)))
+    spine = json.loads(files["expected/state/p1-spine1.json"])
+    assert _routes(spine) == [
+        ("2001:db8::28/128", 1, "peer-loopback", ["p1-s1-rail0a"]),
+        ("2001:db8::29/128", 1, "peer-loopback", ["p1-s1-rail0b"]),
+        ("2001:db8::2a/128", 1, "peer-loopback", ["p1-s1-rail1a"]),
+        ("2001:db8::2b/128", 1, "peer-loopback", ["p1-s1-rail1b"]),
+        ("2001:db8:100::/64", 2, "peer-rail-prefix", ["p1-s1-rail0a", "p1-s1-rail0b"]),
+        ("2001:db8:100:1::/64", 2, "peer-rail-prefix", ["p1-s1-rail1a", "p1-s1-rail1b"]),
+    ]
+    (vlan,) = json.loads(files["expected/state/p1-s1-rail0a.json"])["vlans"]
+    assert vlan["gateway_v6"] == "2001:db8:100::1/64" and vlan["virtual_gateway"] is True
+    assert vlan.get("own_address_v6") == ("2001:db8:100:0:ffff:ffff:ffff:fffe/64" if platform == "nvue" else None)
