@@ -124,12 +124,12 @@ def test_verify_names_a_session_missing_at_one_end(rendered: Path, capsys: pytes
 
 def test_verify_finds_an_address_left_on_an_unnumbered_port(rendered: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    # the spine's downlink to rail0 given a /31 in place of `ipv6 enable`
+    # the spine's downlink to rail0 given a /31 beside its `ipv6 enable`
     conf = rendered / "configs" / "p1-spine1" / "running-config.cfg"
     text = conf.read_text()
     port = "interface Ethernet1/1\n"
     head, tail = text.split(port, 1)
-    conf.write_text(head + port + tail.replace("   ipv6 enable\n", "   ip address 10.9.9.0/31\n", 1))
+    conf.write_text(head + port + tail.replace("   ipv6 enable\n", "   ipv6 enable\n   ip address 10.9.9.0/31\n", 1))
     code, lines = _verify(rendered, capsys)
     # the sessions file: title, header, 2 rows each for p1-s1-rail0, p1-s1-rail1 (lines 3-6), then p1-spine1's
     # Ethernet1/1 on line 7
@@ -168,3 +168,20 @@ def test_mlag_peer_keeps_its_numbered_ibgp(tmp_path: Path, capsys: pytest.Captur
     assert originate == ["SPINES"]
     code, lines = _verify(gen, capsys)
     assert code == 0, [ln for ln in lines if ln.startswith("FAIL")]
+
+
+def test_verify_finds_the_ipv6_lines_an_interface_session_needs(rendered: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # rail1's uplink to spine 2 (port 34, Ethernet34/1) without `ipv6 enable`; spine 2 without `ipv6 unicast-routing`
+    rail = rendered / "configs" / "p1-s1-rail1" / "running-config.cfg"
+    head, tail = rail.read_text().split("interface Ethernet34/1\n", 1)
+    rail.write_text(head + "interface Ethernet34/1\n" + tail.replace("   ipv6 enable\n", "", 1))
+    spine = rendered / "configs" / "p1-spine2" / "running-config.cfg"
+    spine.write_text(spine.read_text().replace("!\nipv6 unicast-routing\n", ""))
+    code, lines = _verify(rendered, capsys)
+    assert [ln for ln in lines if ln.startswith("FAIL ")] == [
+        "FAIL bgp: p1-s1-rail1 Ethernet34/1: expected ipv6 enable (an unnumbered BGP session's link-local address), "
+        "found absent (configs/p1-s1-rail1/running-config.cfg)",
+        "FAIL bgp: p1-spine2 ipv6 unicast-routing: expected ipv6 unicast-routing (unnumbered BGP sessions), found "
+        "absent (configs/p1-spine2/running-config.cfg)"]
+    assert code == 1
