@@ -185,3 +185,20 @@ def test_verify_finds_the_ipv6_lines_an_interface_session_needs(rendered: Path,
         "FAIL bgp: p1-spine2 ipv6 unicast-routing: expected ipv6 unicast-routing (unnumbered BGP sessions), found "
         "absent (configs/p1-spine2/running-config.cfg)"]
     assert code == 1
+
+
+def test_an_unnumbered_port_channel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _eos_unnumbered(with_system(base_inventory()))
+    data["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
+    gen = _render(tmp_path, data)
+    text = _config(gen, "p1-s1-rail0")
+    # two links to each spine, bundled: rail0's uplinks are ports 33-34 (spine 1) and 35-36 (spine 2), each bundle
+    # numbered by its first member port; min-links = both members
+    assert _block(text, "interface Port-Channel33") == [
+        "interface Port-Channel33", "   description p1-spine1 pc1", "   mtu 9214", "   no switchport",
+        "   ipv6 enable", "   port-channel min-links 2"]
+    assert [ln for ln in _block(text, "router bgp 4200100000") if ln.startswith("   neighbor interface ")] == [
+        "   neighbor interface Port-Channel33 peer-group SPINES remote-as 4200001001",
+        "   neighbor interface Port-Channel35 peer-group SPINES remote-as 4200001001"]
+    code, lines = _verify(gen, capsys)
+    assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-5:]
