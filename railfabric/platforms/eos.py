@@ -55,7 +55,8 @@ one), and under `address-family ipv4` `neighbor <G> next-hop address-family ipv6
 .address_family_ipv6_originate), before `neighbor <G> activate` as AVD orders them; ip-routing.j2 `ip routing ipv6
 interfaces` in place of `ip routing` (IPv4 routing over interfaces with IPv6 addresses only, then `no ip routing
 vrf <mgmt>` as in AVD's documented examples); ipv6-unicast-routing.j2 `ipv6 unicast-routing`; ethernet-interfaces.j2
-and port-channel-interfaces.j2 `ipv6 enable` after `no switchport` on a routed port without `ip address`. The same
+and port-channel-interfaces.j2 `ipv6 enable` (ipv6_enable; also in the compiled templates of the pyavd 4.10.2
+and 5.5.0 wheels) after `no switchport` on a routed port without `ip address`. The same
 set (ipv6 enable per interface, ipv6 unicast-routing, `neighbor interface ... peer-group ... remote-as ...`, the
 ipv4 family's `next-hop address-family ipv6 originate`) is the working cEOS 4.31.2F configuration of ipSpace.net's
 "Interface EBGP Sessions on Arista EOS" (2024-03), which also notes that EOS will not look for link-local EBGP
