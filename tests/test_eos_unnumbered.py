@@ -202,3 +202,20 @@ def test_an_unnumbered_port_channel(tmp_path: Path, capsys: pytest.CaptureFixtur
         "   neighbor interface Port-Channel35 peer-group SPINES remote-as 4200001001"]
     code, lines = _verify(gen, capsys)
     assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-5:]
+
+
+def test_rollout_keys_a_link_local_peer_by_its_interface() -> None:
+    from railfabric.configs.eos.ansible_plugin import bgp_peers
+    from railfabric.outputs.ansible_filters import rf_bgp_problems
+
+    # an address peer as is; link-local peers `<fe80::...>%<short name>` (ANTA's form) by their full interface name
+    show = {"vrfs": {"default": {"peers": {
+        "10.32.0.1": {"peerState": "Established", "asn": "4200001001"},
+        "fe80::1%Et33/1": {"peerState": "Established", "asn": "4200001001"},
+        "fe80::2%Po35": {"peerState": "Active", "asn": "4200001001"}}}}}
+    assert bgp_peers(show) == {"10.32.0.1": ("Established", "4200001001"),
+                               "Ethernet33/1": ("Established", "4200001001"),
+                               "Port-Channel35": ("Active", "4200001001")}
+    rows = [{"interface": ifname, "neighbor_ip": "", "peer_device": "p1-spine1", "remote_asn": "4200001001"}
+            for ifname in ("Ethernet33/1", "Port-Channel35")]
+    assert rf_bgp_problems(show, rows, "eos") == ["Port-Channel35 unnumbered (p1-spine1): Active"]
