@@ -89,7 +89,7 @@ def test_an_mlag_pair_keeps_its_numbered_peer_vlan(tmp_path: Path) -> None:
     assert [n.ip for n in spines.neighbors] == ["", ""] and all(n.interface for n in spines.neighbors)
 
 
-@pytest.mark.parametrize("platform", ["eos", "nxos", "junos"])
+@pytest.mark.parametrize("platform", ["nxos", "junos"])  # EOS renders it: tests/test_eos_unnumbered.py
 def test_platforms_without_a_confirmed_form_are_refused(tmp_path: Path, platform: str) -> None:
     data = _unnumbered(with_system(base_inventory()))
     data["fabric"]["platform"] = platform

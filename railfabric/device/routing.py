@@ -62,6 +62,11 @@ class PeerGroup:
     key: SessionKey | None = None
     inbound_route_map: str = ""  # the group's inbound policy ("" = none): the graceful-shutdown receiver's route-map
 
+    @property
+    def unnumbered(self) -> bool:
+        """Its neighbours are interfaces (routing.addressing: unnumbered): IPv4 routes go out with IPv6 next hops."""
+        return any(n.interface for n in self.neighbors)
+
 
 @dataclass(frozen=True, slots=True)
 class Bgp:
@@ -81,6 +86,12 @@ class Bgp:
     # dual-stack (routing.address_families with ipv6): the IPv6 unicast family, activated on every peer group
     # (railfabric/device/routing_v6.py); None on an IPv4-only fabric
     ipv6: BgpV6 | None = None
+
+    @property
+    def unnumbered(self) -> bool:
+        """Some session runs over IPv6 link-local addresses (routing.addressing: unnumbered): the switch needs IPv6
+        on those interfaces and IPv4 routing over IPv6 next hops (EOS `ip routing ipv6 interfaces`)."""
+        return any(g.unnumbered for g in self.peer_groups)
 
     @property
     def bfd_profiles(self) -> tuple[SessionTimers, ...]:

@@ -45,6 +45,27 @@ infinite`, the current one `transmit-lifetime 2020-01-01 00:00:00 <send_from>` a
 date time>`, `YYYY-MM-DD hh:mm:ss`, `local-time` when not UTC). NOT verified: these forms in Arista's EOS User
 Manual (not in the library), the latest end date EOS accepts, that EOS switches its send key at the window's edge on
 an established session without a reset.
+
+BGP unnumbered (issue 30, eosun: routing.addressing: unnumbered, RFC 8950: IPv4 routes over IPv6 link-local next
+hops, no /31 on fabric links). Forms as Arista's AVD writes them (aristanetworks/avd, python-avd/pyavd/
+_eos_cli_config_gen/j2templates/eos, 2023-2024 sources as stored in the library, commit 000975f47e): router-bgp.j2
+`neighbor interface <if> peer-group <G> remote-as <N>` (router_bgp.neighbor_interfaces: AVD writes the line only
+with remote-as or peer-filter, so railfabric gives each interface neighbour its remote-as even when the group has
+one), and under `address-family ipv4` `neighbor <G> next-hop address-family ipv6 originate` (peer_groups[].next_hop
+.address_family_ipv6_originate), before `neighbor <G> activate` as AVD orders them; ip-routing.j2 `ip routing ipv6
+interfaces` in place of `ip routing` (IPv4 routing over interfaces with IPv6 addresses only, then `no ip routing
+vrf <mgmt>` as in AVD's documented examples); ipv6-unicast-routing.j2 `ipv6 unicast-routing`; ethernet-interfaces.j2
+and port-channel-interfaces.j2 `ipv6 enable` (ipv6_enable; also in the compiled templates of the pyavd 4.10.2
+and 5.5.0 wheels) after `no switchport` on a routed port without `ip address`. The same
+set (ipv6 enable per interface, ipv6 unicast-routing, `neighbor interface ... peer-group ... remote-as ...`, the
+ipv4 family's `next-hop address-family ipv6 originate`) is the working cEOS 4.31.2F configuration of ipSpace.net's
+"Interface EBGP Sessions on Arista EOS" (2024-03), which also notes that EOS will not look for link-local EBGP
+neighbours without `ipv6 unicast-routing`. An interface neighbour has no description of its own (the form has none):
+the group's description names the tier. NOT verified: any of these forms in Arista's EOS User Manual (not found in
+the library); `ip routing ipv6 interfaces` together with `no ip routing vrf <mgmt>` on hardware EOS; BFD (`neighbor
+<G> bfd`) and the TCP-MD5 / TCP-AO key of the group applied to interface neighbours (inherited from the peer group
+as for address neighbours, not confirmed); the MLAG peer's iBGP keeps its numbered /31 over the peer VLAN and is
+left without `next-hop address-family ipv6 originate` (its next-hop-self is the peer VLAN's IPv4 address).
 """
 
 from __future__ import annotations
@@ -102,14 +123,9 @@ PLATFORM = Platform(
     # the queue keyword and MMU profile differ by switch family (uc-tx-queue + platform trident mmu on
     # Trident/Tomahawk, tx-queue on Sand): railfabric/platforms/eos_asic.py, with the sources
     queue_forms=EOS_QUEUE_FORMS,
-    # BGP unnumbered: refused (PLAT041). Arista's "interface eBGP" needs `ipv6 enable` per interface, IPv6 unicast
-    # routing and `neighbor interface <range> peer-group <G> remote-as <N>` (ipSpace.net "Interface EBGP Sessions on
-    # Arista EOS", 2024, on cEOS 4.31.2F). Arista's AVD writes the same forms (aristanetworks/avd, pyavd
-    # _eos_cli_config_gen/j2templates/eos: router-bgp.j2 `neighbor interface <if> peer-group <G> remote-as <N>` and
-    # `neighbor <G> next-hop address-family ipv6 [originate]`, ip-routing.j2 `ip routing ipv6 interfaces`), but they
-    # were not found in Arista's EOS manual here and railfabric does not render them yet: NOT verified
-    unnumbered_refusal=("the EOS interface-peering forms (`neighbor interface ... peer-group`, `ipv6 enable`, "
-                        "IPv4 next hops over IPv6) are not confirmed from Arista's EOS manual here"),
+    # BGP unnumbered (routing.addressing: unnumbered, RFC 8950): rendered with the forms Arista's AVD writes (module
+    # docstring, "BGP unnumbered"); NOT verified against Arista's EOS User Manual
+    bgp_unnumbered=True,
     # dual-stack (v6_30): refused (PLAT047). The IPv6 forms themselves are common (`ipv6 address` on Loopback0 and
     # VlanN, `ipv6 unicast-routing`, `ipv6 prefix-list`, `address-family ipv6` / `neighbor <G> activate` under
     # `router bgp`), but IPv6 routes over the IPv4 /31 sessions need an IPv6 next hop on each fabric link: EOS sends

@@ -7,7 +7,8 @@ neighbour or to its group, a neighbour's own value winning. The session options:
 section: `profiles`), and the key: `password [0] KEY` (TCP MD5) or EOS's `password shared-secret profile P algorithm
 A` (TCP-AO, the profile's secret from `management security`: `secrets`). FRR's unnumbered neighbour `neighbor <ifname>
 interface peer-group G` (or `... interface remote-as N`) is keyed by its interface, marked Neighbor.interface; its
-later statements name the interface alone.
+later statements name the interface alone. EOS's unnumbered neighbour is one statement, `neighbor interface <if>
+peer-group G remote-as N`, keyed by its interface the same way.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ def neighbors(statements: Iterable[list[str]], profiles: Mapping[str, tuple[int,
         if words[:1] != ["neighbor"] or len(words) < 3:
             continue
         who, rest = words[1], words[2:]
+        if who == "interface" and len(rest) >= 3:  # EOS's interface neighbour: options on the one line
+            _eos_interface(peers.setdefault(rest[0], {}), rest[1:])
+            continue
         if rest[0] == "interface":  # FRR's unnumbered neighbour: the interface is its name
             peers.setdefault(who, {})["interface"] = True
             rest = rest[1:] or ["interface"]
@@ -61,3 +65,14 @@ def neighbors(statements: Iterable[list[str]], profiles: Mapping[str, tuple[int,
                            bfd_timers=timers if isinstance(timers, tuple) else None,
                            key=key if isinstance(key, tuple) else None)
     return out
+
+
+def _eos_interface(entry: dict[str, object], rest: list[str]) -> None:
+    """`neighbor interface <if> peer-group <G> [remote-as <N>]` (EOS, as Arista's AVD writes it: platforms/eos.py):
+    the neighbour is its interface; its group and remote-as are word pairs after it (a peer-filter is not read)."""
+    entry["interface"] = True
+    pairs = dict(zip(rest[::2], rest[1::2], strict=False))
+    if "peer-group" in pairs:
+        entry["group"] = pairs["peer-group"]
+    if pairs.get("remote-as", "").isdigit():
+        entry["remote_as"] = int(pairs["remote-as"])

@@ -13,6 +13,9 @@ MLAG (EOS User Manual, Multi-Chassis Link Aggregation; VARP and virtual IP chapt
 `vlan N` with `trunk group G` (such a VLAN is carried only by trunks in one of its groups); `ip address virtual A/L`
 on an SVI; `mlag configuration` (domain-id, local-interface, peer-address, peer-link); `ip virtual-router
 mac-address M`.
+Unnumbered sessions (routing.addressing: unnumbered; forms from Arista's AVD, platforms/eos.py): `neighbor interface
+<if> peer-group G remote-as N` (bgp_statements.py), with `ipv6 enable` on <if> and the global `ip routing ipv6
+interfaces` and `ipv6 unicast-routing` (_unnumbered_needs).
 EOS has no per-port lossless PG/queue buffer configuration to read (the Trident/Tomahawk `platform trident mmu queue
 profile` is one platform-wide ingress threshold and headroom, not per-port tables), so Buffers.managed is False.
 """
@@ -28,6 +31,7 @@ from railfabric.verify.load_balancing import from_cli
 from railfabric.verify.model import (
     Bgp,
     Buffers,
+    Failure,
     Interface,
     MlagObserved,
     ObservedDevice,
@@ -112,8 +116,29 @@ def read_eos(name: str, root: Path) -> ObservedDevice:
         if i.mode == "access" and i.vlan is not None:
             dev.vlans.setdefault(i.vlan, Vlan(i.vlan, declared=False)).members.append(i.name)
     layer2.finish(dev)
+    _unnumbered_needs(dev, tree)
     dev.notes.append("EOS lossless buffers are platform defaults: nothing in the running-config to verify")
     return dev
+
+
+def _unnumbered_needs(dev: ObservedDevice, tree: object) -> None:
+    """What an interface neighbour (`neighbor interface <if> ...`, routing.addressing: unnumbered) needs besides the
+    neighbour line (platforms/eos.py, from AVD and ipSpace.net's cEOS configuration): `ipv6 enable` on its interface
+    (a link-local address to peer from), and globally `ip routing ipv6 interfaces` (IPv4 routed over interfaces
+    without an IPv4 address) and `ipv6 unicast-routing` (without it EOS looks for no link-local peer). A missing one
+    is a reader failure: the session would never come up."""
+    unnumbered = sorted(ip for ip, n in dev.bgp.neighbors.items() if n.interface)
+    if not unnumbered:
+        return
+    tops = {top.text: _lines(top) for top in tree.children}  # type: ignore[attr-defined]
+    file = dev.files["config"]
+    for ifname in unnumbered:
+        if "ipv6 enable" not in tops.get(f"interface {ifname}", []):
+            dev.failures.append(Failure("bgp", dev.name, ifname, "ipv6 enable (an unnumbered BGP session's link-local "
+                                        "address)", "absent", file))
+    for line in ("ip routing ipv6 interfaces", "ipv6 unicast-routing"):
+        if line not in tops:
+            dev.failures.append(Failure("bgp", dev.name, line, f"{line} (unnumbered BGP sessions)", "absent", file))
 
 
 class Layer2:

@@ -160,9 +160,28 @@ def undrain(text: str, method: str = PREPEND) -> str:
                       "exit", f"no route-map {DRAIN_MAP}"]) + "\n"
 
 
+# EOS's short interface names in a link-local peer's scope (`fe80::2%Et1`), as ANTA 1.10 shows such peers
+# (anta/tests/routing/bgp.py examples), and the names railfabric plans
+_SHORT = (("Et", "Ethernet"), ("Po", "Port-Channel"))
+
+
+def _peer_key(peer: str) -> str:
+    """A neighbour's key: its address, or for a link-local peer of an interface neighbour (unnumbered,
+    `fe80::...%Et33/1`) its interface by the planned name (Ethernet33/1), as the plan keys unnumbered sessions."""
+    _addr, scoped, ifname = peer.partition("%")
+    if not scoped:
+        return peer
+    for short, full in _SHORT:
+        if ifname.startswith(short) and not ifname.startswith(full):
+            return full + ifname[len(short):]
+    return ifname
+
+
 def bgp_peers(show: Any) -> dict[str, tuple[str, str]]:
-    """neighbour address → (state, remote ASN) from `show ip bgp summary | json` (parsed), VRF default."""
-    return {ip: (str(p.get("peerState", "")), str(p.get("asn", "")))
+    """neighbour address (an unnumbered session's: its interface, _peer_key) → (state, remote ASN) from `show ip bgp
+    summary | json` (parsed), VRF default. NOT verified: that the summary keys a link-local peer as
+    `<address>%<short interface>` (seen in ANTA's examples of `show bgp neighbors` peers, not in the summary)."""
+    return {_peer_key(ip): (str(p.get("peerState", "")), str(p.get("asn", "")))
             for ip, p in (((show.get("vrfs") or {}).get("default") or {}).get("peers") or {}).items()}
 
 
