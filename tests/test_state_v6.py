@@ -183,3 +183,25 @@ def test_mlag_pair_shares_the_twin(tmp_path: Path, platform: str) -> None:
     (vlan,) = json.loads(files["expected/state/p1-s1-rail0a.json"])["vlans"]
     assert vlan["gateway_v6"] == "2001:db8:100::1/64" and vlan["virtual_gateway"] is True
     assert vlan.get("own_address_v6") == ("2001:db8:100:0:ffff:ffff:ffff:fffe/64" if platform == "nvue" else None)
+
+
+def test_verify_reads_a_dual_stack_mlag_pairs_own_addresses(tmp_path: Path) -> None:
+    """NVUE up to 5.14 lists both families under `ip address` (railfabric/platforms/nvue_release.py), so an MLAG
+    switch's SVI has two own addresses beside the shared VRR ones, one per family; side a's IPv6 one on rail 0 is
+    2001:db8:100:0:ffff:ffff:ffff:fffe/64 (the /64's last address - 1 - side, as above). `fabric verify` must find
+    each inside the rail subnet of its own family (it once compared the IPv6 one with the IPv4 subnet)."""
+    from railfabric.emit.build import build_files
+    from railfabric.verify import verify
+    from tests.helpers import write_files
+
+    data = with_system(mlag_inventory())
+    data["fabric"]["platform"] = "nvue"
+    data["fabric"]["releases"] = {"nvue": "5.14"}
+    data.setdefault("routing", {})["address_families"] = ["ipv4", "ipv6"]
+    data["pools"].update(loopbacks_v6=LO6, rail_subnets_v6=RAILS6)
+    res = run_data(tmp_path / "inv", data)
+    files = build_files(res)
+    text = files["configs/p1-s1-rail0a/startup.yaml"].decode()
+    assert "2001:db8:100:0:ffff:ffff:ffff:fffe/64" in text
+    result = verify(write_files(tmp_path / "gen", files), frr_parser=False)  # type: ignore[arg-type]
+    assert not result.failures, [str(f) for f in result.failures[:5]]

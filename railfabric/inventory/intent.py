@@ -52,7 +52,7 @@ from railfabric.inventory.intent_ipv6 import IPv6Prefix
 from railfabric.inventory.intent_raw import RawBlock
 from railfabric.inventory.intent_routing import Routing
 from railfabric.inventory.intent_system import SystemSettings
-from railfabric.inventory.intent_types import FreeText, IPv4Addr, Release
+from railfabric.inventory.intent_types import FreeText, IPv4Addr, Release, prefix_parser
 from railfabric.inventory.intent_types import StrictModel as _Model
 from railfabric.platforms import PLATFORM_NAMES
 from railfabric.platforms.asic import AsicFamily
@@ -116,20 +116,7 @@ PortList = Annotated[
 ]
 
 
-def _network(v: Any) -> netaddr.IPNetwork:
-    if isinstance(v, netaddr.IPNetwork):
-        return v
-    if not isinstance(v, str):
-        raise ValueError("must be an IPv4 prefix such as '10.0.0.0/16'")
-    try:
-        net = netaddr.IPNetwork(v)
-    except (netaddr.AddrFormatError, ValueError, TypeError):
-        raise ValueError(f"{quote(v)} is not an IPv4 prefix such as '10.0.0.0/16'") from None
-    if net.version != 4 or "/" not in v:
-        raise ValueError(f"{quote(v)} must be an IPv4 prefix with a length, such as '10.0.0.0/16'")
-    if net.ip != net.network:
-        raise ValueError(f"{quote(v)} has host bits set; did you mean '{net.cidr}'?")
-    return net
+_network = prefix_parser(4, "10.0.0.0/16")
 
 
 IPv4Prefix = Annotated[

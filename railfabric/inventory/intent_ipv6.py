@@ -11,12 +11,12 @@ on IPv4.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
 import netaddr
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
-from railfabric.core.textsafe import quote
+from railfabric.inventory.intent_types import prefix_parser
 
 
 class AddressFamily(StrEnum):
@@ -24,20 +24,7 @@ class AddressFamily(StrEnum):
     IPV6 = "ipv6"
 
 
-def _network6(v: Any) -> netaddr.IPNetwork:
-    if isinstance(v, netaddr.IPNetwork):
-        return v
-    if not isinstance(v, str):
-        raise ValueError("must be an IPv6 prefix such as '2001:db8:100::/48'")
-    try:
-        net = netaddr.IPNetwork(v)
-    except (netaddr.AddrFormatError, ValueError, TypeError):
-        raise ValueError(f"{quote(v)} is not an IPv6 prefix such as '2001:db8:100::/48'") from None
-    if net.version != 6 or "/" not in v:
-        raise ValueError(f"{quote(v)} must be an IPv6 prefix with a length, such as '2001:db8:100::/48'")
-    if net.ip != net.network:
-        raise ValueError(f"{quote(v)} has host bits set; did you mean '{net.cidr}'?")
-    return net
+_network6 = prefix_parser(6, "2001:db8:100::/48")
 
 
 IPv6Prefix = Annotated[

@@ -4,6 +4,7 @@ can use them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import netaddr
@@ -66,3 +67,25 @@ def _release(v: Any) -> Any:
 # renders is its record's `releases` (railfabric/platforms/base.py), checked by
 # railfabric/checks/rules/release_rules.py.
 Release = Annotated[str, BeforeValidator(_release), Field(pattern=r"^[0-9][0-9A-Za-z.()-]{0,31}$")]
+
+
+def prefix_parser(version: int, example: str) -> Callable[[Any], netaddr.IPNetwork]:
+    """The validator of an IPv`version` prefix with its length and no host bits (`example` is shown in errors):
+    the IPv4 pools and the IPv6 pools of a dual-stack fabric read prefixes the same way."""
+
+    def parse(v: Any) -> netaddr.IPNetwork:
+        if isinstance(v, netaddr.IPNetwork):
+            return v
+        if not isinstance(v, str):
+            raise ValueError(f"must be an IPv{version} prefix such as '{example}'")
+        try:
+            net = netaddr.IPNetwork(v)
+        except (netaddr.AddrFormatError, ValueError, TypeError):
+            raise ValueError(f"{quote(v)} is not an IPv{version} prefix such as '{example}'") from None
+        if net.version != version or "/" not in v:
+            raise ValueError(f"{quote(v)} must be an IPv{version} prefix with a length, such as '{example}'")
+        if net.ip != net.network:
+            raise ValueError(f"{quote(v)} has host bits set; did you mean '{net.cidr}'?")
+        return net
+
+    return parse

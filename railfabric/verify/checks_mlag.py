@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from ipaddress import IPv4Interface, IPv4Network
+from ipaddress import ip_interface, ip_network
 
 from railfabric.platforms import PLATFORMS
 from railfabric.verify.inputs import Address, Cable
@@ -195,15 +195,17 @@ class MlagChecks:
         subnets = [r.address for r in self.subnets.get((dev.name, vid), [])]
         for a in own:
             if subnets and not any(_inside(a, p) for p in subnets):
-                self.fail("mlag", dev.name, subject, f"an own address inside the rail subnet {subnets[0]}", a, file)
+                same = [p for p in subnets if (":" in p) == (":" in a)] or subnets
+                self.fail("mlag", dev.name, subject, f"an own address inside the rail subnet {same[0]}", a, file)
             if a.split("/")[0] in ips(shared):
                 self.fail("mlag", dev.name, subject, "an own address other than the shared gateway", a, file)
 
 
 def _inside(address: str, prefix: str) -> bool:
-    """`address` (a.b.c.d/len) lies in `prefix`; False for text that is not an IPv4 address or prefix."""
+    """`address` (with its length) lies in `prefix`, IPv4 or IPv6 (a dual-stack SVI has one of each); False for text
+    that is not an address or prefix, or for two families."""
     try:
-        return IPv4Interface(address).ip in IPv4Network(prefix, strict=False)
+        return ip_interface(address).ip in ip_network(prefix, strict=False)
     except ValueError:
         return False
 
