@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from railfabric.device import DeviceConfig, build_devices
 from railfabric.pipeline import Result, run
 from railfabric.plan.buffers import SN5600_BUFFERS
 
@@ -101,6 +102,12 @@ def run_data(tmp_path: Path, data: dict[str, Any], name: str = "fabric.yml") -> 
     d = tmp_path / "inv"
     write_files(d, {name: dump(data)})
     return run(d)
+
+
+def devices_of(result: Result) -> dict[str, DeviceConfig]:
+    """The device models of a run that reached a plan (its finding codes shown when it did not)."""
+    assert result.inventory and result.topology and result.plan, codes(result)
+    return build_devices(result.inventory, result.topology, result.plan)
 
 
 def codes(result: Result) -> list[str]:

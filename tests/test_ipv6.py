@@ -26,13 +26,13 @@ import pytest
 import yaml
 
 from railfabric.configs.render import render_device
-from railfabric.device import DeviceConfig, build_devices
+from railfabric.device import DeviceConfig
 from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, vtysh_check
 from railfabric.outputs.ipplan import ipplan_csv
 from railfabric.pipeline import Result
 from railfabric.platforms.nvue_release import RELEASES
 from railfabric.verify.nvue_schema import violations
-from tests.helpers import base_inventory, codes, mlag_inventory, run_data, with_system
+from tests.helpers import base_inventory, devices_of, mlag_inventory, run_data, with_system
 
 LO6, RAILS6 = "2001:db8::/64", "2001:db8:100::/48"
 
@@ -46,11 +46,6 @@ def dual(data: dict[str, Any], lo: str | None = LO6, rails: str | None = RAILS6)
     return data
 
 
-def _devices(res: Result) -> dict[str, DeviceConfig]:
-    assert res.inventory and res.topology and res.plan, codes(res)
-    return build_devices(res.inventory, res.topology, res.plan)
-
-
 @pytest.fixture(scope="module")
 def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
     return run_data(tmp_path_factory.mktemp("ipv6"), dual(base_inventory()))
@@ -58,7 +53,7 @@ def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
 
 @pytest.fixture(scope="module")
 def devices(mini: Result) -> dict[str, DeviceConfig]:
-    return _devices(mini)
+    return devices_of(mini)
 
 
 # --------------------------------------------------------------------------- allocation
@@ -93,7 +88,7 @@ def test_multi_rail_summary_has_an_ipv6_twin(tmp_path: Path) -> None:
     data["host_models"]["h4"] = {"gpus": 4, "nics": 4, "nic_speed": "400G"}
     seg["host_groups"] = [{"model": "h4", "count": 2}]
     res = run_data(tmp_path, data)
-    devs = _devices(res)
+    devs = devices_of(res)
     assert res.plan is not None and res.plan.v6 is not None
     names = sorted(res.plan.v6.aggregates)
     assert [str(res.plan.v6.aggregates[n]) for n in names] == ["2001:db8:100::/63", "2001:db8:100:2::/63"]
@@ -185,7 +180,7 @@ def test_frr_ipv6_family(devices: dict[str, DeviceConfig]) -> None:
 
 
 def test_ipv4_only_frr_has_no_ipv6_family(tmp_path: Path) -> None:
-    frr = render_device(_devices(run_data(tmp_path, base_inventory()))["p1-s1-rail0"])["frr.conf"]
+    frr = render_device(devices_of(run_data(tmp_path, base_inventory()))["p1-s1-rail0"])["frr.conf"]
     assert "ipv6" not in frr and "PL6" not in frr
 
 
@@ -219,7 +214,7 @@ def test_dual_stack_config_db_against_sonic_yang(devices: dict[str, DeviceConfig
 
 def _nvue(tmp_path: Path, data: dict[str, Any]) -> dict[str, DeviceConfig]:
     data["fabric"]["platform"] = "nvue"
-    return _devices(run_data(tmp_path, data))
+    return devices_of(run_data(tmp_path, data))
 
 
 def _set(dev: DeviceConfig, release: str) -> dict[str, Any]:

@@ -20,13 +20,13 @@ import pytest
 import yaml
 
 from railfabric.configs.render import render_device
-from railfabric.device import DeviceConfig, build_devices
+from railfabric.device import DeviceConfig
 from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, reference_problems, vtysh_check
 from railfabric.outputs.expected import expected_files
 from railfabric.pipeline import Result
 from railfabric.platforms.nvue_release import RELEASES
 from railfabric.verify.nvue_schema import violations
-from tests.helpers import base_inventory, codes, mlag_inventory, run_data, with_system
+from tests.helpers import base_inventory, codes, devices_of, mlag_inventory, run_data, with_system
 
 SPINE_AS, RAIL0_AS, RAIL1_AS = 4200001001, 4200100000, 4200100001
 
@@ -38,11 +38,6 @@ def _unnumbered(data: dict[str, Any], pool: bool = False) -> dict[str, Any]:
     return data
 
 
-def _devices(res: Result) -> dict[str, DeviceConfig]:
-    assert res.inventory and res.topology and res.plan, codes(res)
-    return build_devices(res.inventory, res.topology, res.plan)
-
-
 @pytest.fixture(scope="module")
 def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
     return run_data(tmp_path_factory.mktemp("unnumbered"), _unnumbered(base_inventory()))
@@ -50,7 +45,7 @@ def mini(tmp_path_factory: pytest.TempPathFactory) -> Result:
 
 @pytest.fixture(scope="module")
 def devices(mini: Result) -> dict[str, DeviceConfig]:
-    return _devices(mini)
+    return devices_of(mini)
 
 
 # --------------------------------------------------------------------------- allocation and the pool
@@ -80,7 +75,7 @@ def test_an_mlag_pair_keeps_its_numbered_peer_vlan(tmp_path: Path) -> None:
     # only the MLAG peer links draw from fabric_links: one /31 per pair (rails 0 and 1 → 2 pairs, keyed a=b), none
     # per uplink
     assert sorted(res.plan.p2p) == ["p1-s1-rail0a=p1-s1-rail0b", "p1-s1-rail1a=p1-s1-rail1b"]
-    devs = _devices(res)
+    devs = devices_of(res)
     a = devs["p1-s1-rail0a"]
     assert a.mlag is not None and a.mlag.local_ip  # the iBGP session over the peer VLAN stays numbered
     mlag_group = next(g for g in a.bgp.peer_groups if g.next_hop_self)
@@ -162,7 +157,7 @@ def test_reference_check_reads_interface_neighbors(devices: dict[str, DeviceConf
 def nvue_devices(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DeviceConfig]:
     data = _unnumbered(base_inventory())
     data["fabric"]["platform"] = "nvue"
-    return _devices(run_data(tmp_path_factory.mktemp("nvue"), data))
+    return devices_of(run_data(tmp_path_factory.mktemp("nvue"), data))
 
 
 def test_nvue_neighbors(nvue_devices: dict[str, DeviceConfig]) -> None:
@@ -272,7 +267,7 @@ def test_unnumbered_config_db_against_sonic_yang(tmp_path: Path, yang_models: Pa
     bundled["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
     configs = {}  # one switch of each kind (yanglint runs per file: slow)
     for tag, inv, name in (("routed", data, "p1-s1-rail0"), ("bundled", bundled, "p1-spine1")):
-        dev = _devices(run_data(tmp_path / tag, inv))[name]
+        dev = devices_of(run_data(tmp_path / tag, inv))[name]
         configs[f"{tag}-{name}"] = json.loads(render_device(dev)["config_db.json"])
     assert configs["routed-p1-s1-rail0"]["INTERFACE"] == {
         "Ethernet256": {"ipv6_use_link_local_only": "enable"}, "Ethernet264": {"ipv6_use_link_local_only": "enable"}}
