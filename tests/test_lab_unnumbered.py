@@ -12,8 +12,8 @@ import pytest
 
 from railfabric.lab.frrcheck import have_vtysh
 from railfabric.pipeline import Result
-from tests.helpers import base_inventory, run_data
-from tests.test_unnumbered import _devices, _unnumbered
+from tests.helpers import base_inventory, devices_of, run_data
+from tests.test_unnumbered import _unnumbered
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def test_unnumbered_port_channels_in_the_frr_lab(tmp_path: Path) -> None:
     # 2 links from each rail switch to each spine, bundled: one port-channel (one session) per rail switch-spine pair
     data["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
     res = run_data(tmp_path, data)
-    devs = _devices(res)
+    devs = devices_of(res)
     # rail0's uplinks: ports 33-34 to spine 1 (PortChannel33), 35-36 to spine 2 (PortChannel35); on each spine
     # rail0's links arrive on ports 1-2: PortChannel1 (numbered by the lowest member port, device/port_channels.py)
     (g,) = devs["p1-s1-rail0"].bgp.peer_groups
