@@ -291,3 +291,13 @@ def test_qos_beyond_the_data_vls(tmp_path: Path) -> None:
     res = _run(tmp_path, data)
     # the VL arbitration tables may name VL 1 (VL 0-14 is what the table takes); only the SL-to-VL map is wrong
     assert [(f.code, f.message) for f in res.findings] == [("IB030", "QoS: SL 1 maps to VL 1, beyond the 1 data VLs")]
+
+
+def test_ports_per_switch_are_the_topology_rule_once_per_switch(tmp_path: Path) -> None:
+    # qm has 8 ports: hosts on 1-4, uplinks 5-8 (the top half); 5 hosts need a fifth host port on each leaf
+    data = small()
+    data["pods"][0]["segments"][0]["host_groups"][0]["count"] = 5
+    res = _run(tmp_path, data)
+    ports = [f.message for f in res.findings if f.code in ("PORT001", "IB028")]
+    assert ports == [f"rail switch leaf{r}: 1 link(s) do not fit its host ports: model 'qm' has 4 (ports 1-4; 5-8 are "
+                     "uplinks) and 5 are needed (1 more port(s) needed)" for r in range(2)]
