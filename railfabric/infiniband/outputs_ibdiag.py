@@ -1,0 +1,139 @@
+"""The planned topology as the topology file NVIDIA's `ibdiagnet` compares a cabled fabric with, plus the system
+definitions (IBNL) of the hosts it names.
+
+Form (IBUtils2 Utility Documentation v2.23.0, "Topology Comparison", docs.nvidia.com/networking/display/
+ibdiagnetutilityv2230/Topology+Comparison; the section grammar is the IBDM topology file, ibdm-topo-file(1),
+ibutils 1.5.7):
+  `ibdiagnet -t <topology file> --out_ibnl_dir <dir>` compares the discovered fabric with the file and reports every
+  mismatch in its log; `-w <file>` writes the discovered fabric in the same form.
+  A section per system: a line `<SYSTEM-TYPE> <SYSTEM-NAME>`, then one indented line per cabled port
+  `<local port> -<width>-<lane speed>-> <remote type> <remote name> <remote port>`, a blank line between sections
+  (ibdm-topo-file(1): "the lines to follow until the next empty line describe the connections"). Every cable is
+  listed from both ends, as ibdiagnet's own example does.
+  A host with n HCAs is one system of type `HCA_<n>` whose HCAs are units U1..Un (port `U<k>/P<p>`), defined by an
+  IBNL file (`TOPSYSTEM HCA_<n>`, then per unit `NODE CA <ports> <device> U<k>` and `<p> -> U<k>/P<p>` lines), as in
+  the document's example (`HCA_3 dgx1 U1/P1 -4x-25G-> MSB7700 dingo-200 P1`). Unit k is the host's k-th HCA in rail
+  order (U1 = the first rail's HCA, e.g. mlx5_0). Switch ports are `P<port>`; a switch's type is its NVIDIA system
+  name (QM9700 -> MQM9700, as in NVIDIA's reference example `MQM9700 sw-ndr05 P61`), its name the planned hostname.
+  The link is `-4x-<lane speed>->`: EDR shows as `-4x-25G-` and HDR as `-4x-50G-` in the documents; NDR (QM9700,
+  4 x 100G lanes) as `-4x-100G-` and XDR (Q3400, 4 x 200G) as `-4x-200G-` follow the same pattern.
+
+NOT verified (no ibdiagnet here; ibutils2 is not in Debian, and nothing ran these files):
+- the NDR/XDR lane-speed spelling (`100G`, `200G`) and the system types MQM9790 and Q3400 (MQM9700 is from the
+  reference example); a switch model missing from SWITCH_TYPES is written as its model name with the width/speed
+  left out (`P1 -> ...`, the ibdm-topo-file(1) form without width and speed);
+- the IBNL file name ibdiagnet looks up in --out_ibnl_dir (we write `<type in lower case>.ibnl`) and the CA device
+  name (MT4129: ConnectX-7, PCI device 15b3:1021, pci.ids);
+- that ibdiagnet names a host system by the first word of its HCAs' node descriptions ("dgx01 mlx5_0" -> dgx01),
+  which is how the plan names HCAs (railfabric.infiniband.model).
+The file has no comment lines: the grammar documents none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from railfabric.infiniband.model import End, Hca, IbFabric, Switch
+
+# Switch model -> (ibdiagnet system type, lane speed). QM9700/QM9790: Quantum-2 NDR, 64 ports of 4 x 100G;
+# Q3400: Quantum-X800 XDR, 144 ports of 4 x 200G (REFERENCE-IB-AND-UNDERLAY.md section 4).
+SWITCH_TYPES: dict[str, tuple[str, str]] = {
+    "QM9700": ("MQM9700", "100G"),
+    "QM9790": ("MQM9790", "100G"),
+    "Q3400": ("Q3400", "200G"),
+}
+WIDTH = "4x"
+CA_DEVICE = "MT4129"  # ConnectX-7 (PCI 15b3:1021), the HCA of DGX H100
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """One end of a cable as ibdiagnet names it."""
+
+    system_type: str
+    system: str
+    port: str  # "P5" or "U2/P1"
+
+    def __str__(self) -> str:
+        return f"{self.system_type} {self.system} {self.port}"
+
+
+def host_units(fab: IbFabric) -> dict[str, tuple[Hca, ...]]:
+    """host -> its HCAs in rail order (unit k+1 = the k-th), hosts in plan order."""
+    hosts: dict[str, list[Hca]] = {}
+    for h in fab.hcas:
+        hosts.setdefault(h.host, []).append(h)
+    return {host: tuple(sorted(hcas, key=lambda h: (h.rail, h.index))) for host, hcas in hosts.items()}
+
+
+def host_type(hcas: tuple[Hca, ...]) -> str:
+    """`HCA_<n>` for n single-port HCAs; with other port counts, the counts in unit order are appended
+    (`HCA_2_2-1`) so that two different hosts never share a type name with different definitions."""
+    counts = [h.ports for h in hcas]
+    return f"HCA_{len(hcas)}" + ("" if set(counts) == {1} else "_" + "-".join(map(str, counts)))
+
+
+def _switch_type(sw: Switch) -> str:
+    return SWITCH_TYPES.get(sw.model, (sw.model, ""))[0]
+
+
+def _name(fab: IbFabric, units: dict[str, tuple[Hca, ...]], end: End) -> Port:
+    node = fab.node(end.node)
+    if isinstance(node, Switch):
+        return Port(_switch_type(node), node.name, f"P{end.port}")
+    assert isinstance(node, Hca), end
+    hcas = units[node.host]
+    return Port(host_type(hcas), node.host, f"U{hcas.index(node) + 1}/P{end.port}")
+
+
+def _link(fab: IbFabric, a: End, z: End) -> str:
+    """`-4x-<speed>->` from the switch ends' lane speeds (the slower when they differ); `->` when unknown."""
+    speeds = []
+    for end in (a, z):
+        node = fab.node(end.node)
+        if isinstance(node, Switch):
+            speeds.append(SWITCH_TYPES.get(node.model, ("", ""))[1])
+    if not speeds or "" in speeds:
+        return "->"
+    return f"-{WIDTH}-{min(speeds, key=lambda s: int(s.rstrip('G')))}->"
+
+
+def topology_file(fab: IbFabric) -> str:
+    """Switch sections in plan order, then one section per host in plan order; each section's ports in order
+    (switch ports by number, host ports by unit then port)."""
+    units = host_units(fab)
+    lines: dict[tuple[str, str], list[tuple[tuple[int, int], str]]] = {}
+    heads: list[tuple[str, str]] = [(_switch_type(s), s.name) for s in fab.switches]
+    heads += [(host_type(hcas), host) for host, hcas in units.items()]
+    for head in heads:
+        lines[head] = []
+    for cable in fab.cables:
+        for near, far in ((cable.a, cable.z), (cable.z, cable.a)):
+            me, other = _name(fab, units, near), _name(fab, units, far)
+            order = _port_order(me.port)
+            lines[(me.system_type, me.system)].append((order, f"   {me.port} {_link(fab, near, far)} {other}"))
+    blocks = []
+    for head in heads:
+        body = [text for _, text in sorted(lines[head])]
+        blocks.append("\n".join([f"{head[0]} {head[1]}", *body]))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _port_order(port: str) -> tuple[int, int]:
+    if port.startswith("U"):
+        unit, p = port[1:].split("/P")
+        return int(unit), int(p)
+    return 0, int(port[1:])
+
+
+def ibnl_files(fab: IbFabric) -> dict[str, str]:
+    """The IBNL definition of every host system type the topology file uses: file name -> text."""
+    out: dict[str, str] = {}
+    for hcas in host_units(fab).values():
+        kind = host_type(hcas)
+        nodes = []
+        for k, hca in enumerate(hcas, start=1):
+            nodes.append("\n".join([f"NODE CA {hca.ports} {CA_DEVICE} U{k}",
+                                    *(f"   {p} -> U{k}/P{p}" for p in range(1, hca.ports + 1))]))
+        out[f"{kind.lower()}.ibnl"] = "\n\n".join([f"TOPSYSTEM {kind}", *nodes]) + "\n"
+    return dict(sorted(out.items()))
