@@ -69,11 +69,11 @@ def plan(fab: IbFabric, shield: bool = True) -> NvidiaSmPlan:
     return NvidiaSmPlan(engine, ar, shield, pfrn, pfrn_sl, shield_mode, tuple(notes))
 
 
-def nvidia_opensm_conf(fab: IbFabric, sm: SubnetManager, paths: Paths = Paths(), shield: bool = True) -> str:
+def nvidia_opensm_conf(fab: IbFabric, sm: SubnetManager, paths: Paths | None = None, shield: bool = True) -> str:
     """The NVIDIA SM profile of one subnet manager: a header saying it is not checkable offline, the upstream
     profile's keys with the adaptive-routing engine, then the SHIELD/pFRN keys."""
     p = plan(fab, shield)
-    upstream = opensm_conf(replace(fab, routing_engine=p.engine), sm, paths).splitlines()
+    upstream = opensm_conf(replace(fab, routing_engine=p.engine), sm, paths or Paths()).splitlines()
     body = [line for line in upstream if not line.startswith("# railfabric: OpenSM 3.3.23")]
     head = [
         f"# railfabric: NVIDIA SM (MLNX OpenSM / UFM) configuration of the subnet manager on {sm.node} "
