@@ -256,3 +256,11 @@ def test_hosts_json(fab) -> None:
                              "ibdiagnet_unit": "U2", "pkey_table": ["0x7fff", "0x0b01", "0x0a02"]}
     assert hosts_json(fab) == hosts_json(fab)
 
+
+
+def test_a_comment_with_an_equals_sign_is_refused(fab) -> None:
+    # NCCL would read "# railfabric: ... (fabric a=b) ..." as a variable named "# railfabric: ... (fabric a":
+    # the writer refuses rather than write it.
+    f = replace(fab, name="a=b")
+    with pytest.raises(ValueError, match="comment line with '='"):
+        nccl_conf(f, host_plans(f)[0])
