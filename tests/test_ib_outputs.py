@@ -82,6 +82,16 @@ def test_topology_file(fab) -> None:
     assert topology_file(fab) == topology_file(fab)  # deterministic
 
 
+def test_width_only_form_and_switch_ibnl(fab) -> None:
+    # speed=False: every known-model link as -4x-> (the legacy IBDM form); the switch IBNL: QM9700 -> MQM9700,
+    # Quantum-2 ASIC MT54002, 8 ports (ports=8) each P<p>.
+    assert topology_file(fab, speed=False) == TOPO.replace("-4x-100G->", "-4x->")
+    files = ibnl_files(fab, switches=True)
+    assert sorted(files) == ["hca_2.ibnl", "mqm9700.ibnl"]
+    assert files["mqm9700.ibnl"] == "TOPSYSTEM MQM9700\n\nNODE SW 8 MT54002 U1\n" + "".join(
+        f"   {p} -> P{p}\n" for p in range(1, 9))
+
+
 def test_topology_unknown_model_and_rail_order(fab) -> None:
     # An unknown switch model: its own name as the type, links to it without width/speed (`->`). HCAs listed out of
     # rail order in the plan still get units in rail order: U1 = rail 0.

@@ -18,14 +18,22 @@ ibutils 1.5.7):
   The link is `-4x-<lane speed>->`: EDR shows as `-4x-25G-` and HDR as `-4x-50G-` in the documents; NDR (QM9700,
   4 x 100G lanes) as `-4x-100G-` and XDR (Q3400, 4 x 200G) as `-4x-200G-` follow the same pattern.
 
-NOT verified (no ibdiagnet here; ibutils2 is not in Debian, and nothing ran these files):
+Verified offline with the legacy IBDM parser (Debian 12 `ibutils` 1.5.7, `ibdmchk` in design mode,
+tests/test_ib_ibdmchk.py): the section and line grammar, the port names `P<n>` and `U<k>/P<p>`, the host types
+`HCA_<n>` resolved through our IBNL files (IBDM_IBNL_PATH), every cable connected, the CA-to-CA hop counts as
+planned. That parser reads widths and speeds up to 10G only (its line regex: `-((1|4|8|12)[xX]-)?((2.5|5|10)G-)?>`),
+so it checks the width-only form (`speed=False`, `-4x->`); the speed token is NOT checked by it.
+NOT verified (no ibdiagnet 2 here: ibutils2 is not in Debian):
 - the NDR/XDR lane-speed spelling (`100G`, `200G`) and the system types MQM9790 and Q3400 (MQM9700 is from the
   reference example); a switch model missing from SWITCH_TYPES is written as its model name with the width/speed
   left out (`P1 -> ...`, the ibdm-topo-file(1) form without width and speed);
-- the IBNL file name ibdiagnet looks up in --out_ibnl_dir (we write `<type in lower case>.ibnl`) and the CA device
-  name (MT4129: ConnectX-7, PCI device 15b3:1021, pci.ids);
+- the IBNL file name ibdiagnet looks up in --out_ibnl_dir (we write `<type in lower case>.ibnl`; the legacy parser
+  reads every file of its IBNL directory) and the device names (CA MT4129: ConnectX-7, PCI 15b3:1021; switch
+  MT54002/MT54004), which no tool here compares;
 - that ibdiagnet names a host system by the first word of its HCAs' node descriptions ("dgx01 mlx5_0" -> dgx01),
-  which is how the plan names HCAs (railfabric.infiniband.model).
+  which is how the plan names HCAs (railfabric.infiniband.model). The legacy `ibtopodiff` matched all 8 nodes of the
+  test fabric against OpenSM's opensm-subnet.lst from the ibsim lab by walking the links, then crashed (SIGSEGV)
+  before its report, so it is not used in a test.
 The file has no comment lines: the grammar documents none.
 """
 
@@ -44,6 +52,8 @@ SWITCH_TYPES: dict[str, tuple[str, str]] = {
 }
 WIDTH = "4x"
 CA_DEVICE = "MT4129"  # ConnectX-7 (PCI 15b3:1021), the HCA of DGX H100
+# Switch ASICs for the switch IBNL files: Quantum-2 (PCI 15b3:d2f2 = 54002), Quantum-3 (15b3:d2f4 = 54004)
+SWITCH_DEVICES = {"QM9700": "MT54002", "QM9790": "MT54002", "Q3400": "MT54004"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +96,9 @@ def _name(fab: IbFabric, units: dict[str, tuple[Hca, ...]], end: End) -> Port:
     return Port(host_type(hcas), node.host, f"U{hcas.index(node) + 1}/P{end.port}")
 
 
-def _link(fab: IbFabric, a: End, z: End) -> str:
-    """`-4x-<speed>->` from the switch ends' lane speeds (the slower when they differ); `->` when unknown."""
+def _link(fab: IbFabric, a: End, z: End, speed: bool) -> str:
+    """`-4x-<speed>->` from the switch ends' lane speeds (the slower when they differ), `-4x->` without the speed;
+    `->` when a switch model is unknown."""
     speeds = []
     for end in (a, z):
         node = fab.node(end.node)
@@ -95,12 +106,15 @@ def _link(fab: IbFabric, a: End, z: End) -> str:
             speeds.append(SWITCH_TYPES.get(node.model, ("", ""))[1])
     if not speeds or "" in speeds:
         return "->"
+    if not speed:
+        return f"-{WIDTH}->"
     return f"-{WIDTH}-{min(speeds, key=lambda s: int(s.rstrip('G')))}->"
 
 
-def topology_file(fab: IbFabric) -> str:
+def topology_file(fab: IbFabric, speed: bool = True) -> str:
     """Switch sections in plan order, then one section per host in plan order; each section's ports in order
-    (switch ports by number, host ports by unit then port)."""
+    (switch ports by number, host ports by unit then port). `speed=False`: links as `-4x->`, the form the legacy
+    IBDM parser (ibutils 1.5.7, whose speeds stop at 10G) reads: tests/test_ib_ibdmchk.py checks it with ibdmchk."""
     units = host_units(fab)
     lines: dict[tuple[str, str], list[tuple[tuple[int, int], str]]] = {}
     heads: list[tuple[str, str]] = [(_switch_type(s), s.name) for s in fab.switches]
@@ -111,7 +125,7 @@ def topology_file(fab: IbFabric) -> str:
         for near, far in ((cable.a, cable.z), (cable.z, cable.a)):
             me, other = _name(fab, units, near), _name(fab, units, far)
             order = _port_order(me.port)
-            lines[(me.system_type, me.system)].append((order, f"   {me.port} {_link(fab, near, far)} {other}"))
+            lines[(me.system_type, me.system)].append((order, f"   {me.port} {_link(fab, near, far, speed)} {other}"))
     blocks = []
     for head in heads:
         body = [text for _, text in sorted(lines[head])]
@@ -126,8 +140,10 @@ def _port_order(port: str) -> tuple[int, int]:
     return 0, int(port[1:])
 
 
-def ibnl_files(fab: IbFabric) -> dict[str, str]:
-    """The IBNL definition of every host system type the topology file uses: file name -> text."""
+def ibnl_files(fab: IbFabric, switches: bool = False) -> dict[str, str]:
+    """The IBNL definition of every host system type the topology file uses: file name -> text. `switches=True`
+    adds one per switch type (`NODE SW <ports> <device> U1`, port p -> P<p>), for tools that ship none for it
+    (the legacy ibdmchk); ibdiagnet ships its own for NVIDIA's switches."""
     out: dict[str, str] = {}
     for hcas in host_units(fab).values():
         kind = host_type(hcas)
@@ -136,4 +152,10 @@ def ibnl_files(fab: IbFabric) -> dict[str, str]:
             nodes.append("\n".join([f"NODE CA {hca.ports} {CA_DEVICE} U{k}",
                                     *(f"   {p} -> U{k}/P{p}" for p in range(1, hca.ports + 1))]))
         out[f"{kind.lower()}.ibnl"] = "\n\n".join([f"TOPSYSTEM {kind}", *nodes]) + "\n"
+    if switches:
+        for sw in fab.switches:
+            kind = _switch_type(sw)
+            node = "\n".join([f"NODE SW {sw.ports} {SWITCH_DEVICES.get(sw.model, sw.model)} U1",
+                              *(f"   {p} -> P{p}" for p in range(1, sw.ports + 1))])
+            out[f"{kind.lower()}.ibnl"] = f"TOPSYSTEM {kind}\n\n{node}\n"
     return dict(sorted(out.items()))
