@@ -11,6 +11,9 @@ Hand derivation, rail_fat_tree("lab", hosts=2, rails=4, spines=2, ports=8):
   CA-to-CA ordered pairs: 8 HCAs -> 8 x 7 = 56. Same leaf (HCA -> leaf -> HCA, 2 hops): each leaf holds 2 HCAs,
   2 ordered pairs per leaf, 4 leaves -> 8. The rest, 48, go HCA -> leaf -> spine -> leaf -> HCA: 4 hops.
   LIDs: 14 nodes, one LID each (lmc 0).
+One scalable unit of a DGX SuperPOD, rail_fat_tree(hosts=32, rails=8, spines=4, links=8, ports=64):
+  systems 4 + 8 + 32 = 44; nodes 12 switches + 256 HCAs = 268. Pairs 256 x 255 = 65,280; same leaf: 8 leaves x
+  32 x 31 = 7,936 at 2 hops; the other 57,344 at 4 hops.
 """
 
 from __future__ import annotations
@@ -52,15 +55,20 @@ def _histogram(out: str, title: str) -> dict[int, int]:
     return {int(a): int(b) for a, b in re.findall(r"^\s+(\d+)\s+(\d+)\s*$", block, re.M)}
 
 
-def test_ibdmchk_reads_the_topology_as_planned() -> None:
-    fab = rail_fat_tree("lab", hosts=2, rails=4, spines=2, ports=8)
+@pytest.mark.parametrize(("size", "systems", "nodes", "hops"), [
+    ({"hosts": 2, "rails": 4, "spines": 2, "ports": 8}, 8, 14, {2: 8, 4: 48}),
+    ({"hosts": 32, "rails": 8, "spines": 4, "links": 8, "ports": 64}, 44, 268, {2: 7936, 4: 57344}),
+])
+def test_ibdmchk_reads_the_topology_as_planned(size: dict[str, int], systems: int, nodes: int,
+                                               hops: dict[int, int]) -> None:
+    fab = rail_fat_tree("lab", **size)
     rc, out = _ibdmchk(topology_file(fab, speed=False), ibnl_files(fab, switches=True), "spine1/U1")
     assert rc in (0, -11), out[-500:]
     assert "-W- Ignoring" not in out and "-E-" not in out
-    assert "-I- Defined 8/14 systems/nodes" in out
-    assert "-I- Assigned 14 LIDs" in out
+    assert f"-I- Defined {systems}/{nodes} systems/nodes" in out
+    assert f"-I- Assigned {nodes} LIDs" in out
     assert "CA with no connected ports" not in out
-    assert _histogram(out, "HOPS NUM-CA-CA-PAIRS") == {2: 8, 4: 48}
+    assert _histogram(out, "HOPS NUM-CA-CA-PAIRS") == hops
     assert LAST in out
 
 
