@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 
 from railfabric.infiniband.build import TWO_CLASS_QOS, rail_fat_tree, two_tenants
-from railfabric.infiniband.model import Member, Membership, Partition, Switch
+from railfabric.infiniband.model import Cable, End, Member, Membership, Partition, Switch
 from railfabric.infiniband.outputs_hosts import host_plans, hosts_json, nccl_conf, pkey_order, pkey_table
 from railfabric.infiniband.outputs_ibdiag import ibnl_files, topology_file
 from railfabric.infiniband.outputs_nvidia_sm import nvidia_opensm_conf, plan
@@ -274,3 +274,10 @@ def test_a_comment_with_an_equals_sign_is_refused(fab) -> None:
     f = replace(fab, name="a=b")
     with pytest.raises(ValueError, match="comment line with '='"):
         nccl_conf(f, host_plans(f)[0])
+
+
+def test_a_cable_to_an_unplanned_node_is_refused(fab) -> None:
+    # model.problems() reports it first; the writer refuses rather than invent a name.
+    f = replace(fab, cables=(*fab.cables, Cable(End("leaf-rail0", 5), End("ghost mlx5_0", 1))))
+    with pytest.raises(ValueError, match="ghost mlx5_0"):
+        topology_file(f)

@@ -79,8 +79,11 @@ def _compute_partitions(fab: IbFabric, hcas: tuple[Hca, ...]) -> list[Partition]
     return [p for p in full if qos.sl_of(p.pkey) == qos.default_sl]
 
 
-def host_plan(fab: IbFabric, host: str, hcas: tuple[Hca, ...]) -> HostPlan:
-    cabled = {(c.node, c.port) for cable in fab.cables for c in (cable.a, cable.z)}
+def host_plan(fab: IbFabric, host: str, hcas: tuple[Hca, ...],
+              cabled: frozenset[tuple[str, int]] | None = None) -> HostPlan:
+    """The host's plan; `cabled`: every (node, port) a cable uses (computed when not given)."""
+    if cabled is None:
+        cabled = _cabled(fab)
     ports = tuple((h.device, p) for h in hcas for p in range(1, h.ports + 1) if (h.name, p) in cabled)
     notes: list[str] = []
     candidates = _compute_partitions(fab, hcas)
@@ -101,9 +104,14 @@ def host_plan(fab: IbFabric, host: str, hcas: tuple[Hca, ...]) -> HostPlan:
     return HostPlan(host, hcas, ports, part, index, sl, tuple(notes))
 
 
+def _cabled(fab: IbFabric) -> frozenset[tuple[str, int]]:
+    return frozenset((end.node, end.port) for cable in fab.cables for end in (cable.a, cable.z))
+
+
 def host_plans(fab: IbFabric) -> tuple[HostPlan, ...]:
     """Every host in plan order."""
-    return tuple(host_plan(fab, host, hcas) for host, hcas in host_units(fab).items())
+    cabled = _cabled(fab)
+    return tuple(host_plan(fab, host, hcas, cabled) for host, hcas in host_units(fab).items())
 
 
 def nccl_conf(fab: IbFabric, hp: HostPlan) -> str:

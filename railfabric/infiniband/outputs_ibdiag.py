@@ -91,7 +91,8 @@ def _name(fab: IbFabric, units: dict[str, tuple[Hca, ...]], end: End) -> Port:
     node = fab.node(end.node)
     if isinstance(node, Switch):
         return Port(_switch_type(node), node.name, f"P{end.port}")
-    assert isinstance(node, Hca), end
+    if not isinstance(node, Hca):
+        raise ValueError(f"cable end {end} is not a planned switch or HCA (railfabric.infiniband.model.problems)")
     hcas = units[node.host]
     return Port(host_type(hcas), node.host, f"U{hcas.index(node) + 1}/P{end.port}")
 
@@ -143,7 +144,8 @@ def _port_order(port: str) -> tuple[int, int]:
 def ibnl_files(fab: IbFabric, switches: bool = False) -> dict[str, str]:
     """The IBNL definition of every host system type the topology file uses: file name -> text. `switches=True`
     adds one per switch type (`NODE SW <ports> <device> U1`, port p -> P<p>), for tools that ship none for it
-    (the legacy ibdmchk); ibdiagnet ships its own for NVIDIA's switches."""
+    (the legacy ibdmchk). For ibdiagnet they are not written: its documentation uses NVIDIA's switch types
+    (MQM9700) without a custom IBNL, so we take it that it knows them (NOT verified)."""
     out: dict[str, str] = {}
     for hcas in host_units(fab).values():
         kind = host_type(hcas)
