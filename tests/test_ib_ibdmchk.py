@@ -77,8 +77,8 @@ def test_ibdmchk_refuses_what_it_cannot_read() -> None:
     # unconnected; without the switch IBNL the MQM9700 systems cannot be made. Shows the test above can fail.
     fab = rail_fat_tree("lab", hosts=2, rails=4, spines=2, ports=8)
     _, out = _ibdmchk(topology_file(fab), ibnl_files(fab, switches=True), "spine1/U1")
-    assert "-W- Ignoring '   P1 -4x-100G-> HCA_4 dgx01 U1/P1' (line:" in out
-    assert "-W- CA with no connected ports:dgx01/U1" in out
+    assert "-W- Ignoring '   P1 -4x-100G-> HCA_mlx5_4 dgx01 mlx5_0/P1' (line:" in out
+    assert "-W- CA with no connected ports:dgx01/mlx5_0" in out
     rc, out = _ibdmchk(topology_file(fab, speed=False), ibnl_files(fab), "spine1/U1")
     assert rc == 1
     assert "-E- Fail to find definition for system:MQM9700" in out

@@ -17,9 +17,9 @@ from dataclasses import replace
 import pytest
 
 from railfabric.infiniband.build import TWO_CLASS_QOS, rail_fat_tree, two_tenants
-from railfabric.infiniband.model import Cable, End, Member, Membership, Partition, Switch
+from railfabric.infiniband.model import Cable, End, Hca, Member, Membership, Partition, Switch
 from railfabric.infiniband.outputs_hosts import host_plans, hosts_json, nccl_conf, pkey_order, pkey_table
-from railfabric.infiniband.outputs_ibdiag import ibnl_files, topology_file
+from railfabric.infiniband.outputs_ibdiag import host_type, ibnl_files, topology_file
 from railfabric.infiniband.outputs_nvidia_sm import nvidia_opensm_conf, plan
 
 
@@ -30,9 +30,9 @@ def fab():
 
 
 # Every cable from both ends. spine1: P1 to leaf-rail0's port 3 (spine1 = s 0 -> leaf port 2+1+0 = 3), P2 to
-# leaf-rail1's port 3; spine2 the same on leaf port 4. leaf-rail0: P1 dgx01's rail-0 HCA = unit U1 of the 2-HCA host
-# (type HCA_2), P2 dgx02's U1, P3 spine1 P1, P4 spine2 P1; leaf-rail1 likewise with U2 and spine ports P2.
-# The host sections: U1/P1 (mlx5_0) to the leaf-rail0 port of the host, U2/P1 (mlx5_1) to leaf-rail1's.
+# leaf-rail1's port 3; spine2 the same on leaf port 4. leaf-rail0: P1 dgx01's rail-0 HCA = unit mlx5_0 of the host
+# with 2 HCAs mlx5_* (type HCA_mlx5_2), P2 dgx02's mlx5_0, P3 spine1 P1, P4 spine2 P1; leaf-rail1 likewise with
+# mlx5_1 and spine ports P2. The host sections: mlx5_0/P1 to the host's leaf-rail0 port, mlx5_1/P1 to leaf-rail1's.
 # Every link: switch-to-switch or HCA-to-switch on QM9700 -> -4x-100G->.
 TOPO = """\
 MQM9700 spine1
@@ -44,41 +44,41 @@ MQM9700 spine2
    P2 -4x-100G-> MQM9700 leaf-rail1 P4
 
 MQM9700 leaf-rail0
-   P1 -4x-100G-> HCA_2 dgx01 U1/P1
-   P2 -4x-100G-> HCA_2 dgx02 U1/P1
+   P1 -4x-100G-> HCA_mlx5_2 dgx01 mlx5_0/P1
+   P2 -4x-100G-> HCA_mlx5_2 dgx02 mlx5_0/P1
    P3 -4x-100G-> MQM9700 spine1 P1
    P4 -4x-100G-> MQM9700 spine2 P1
 
 MQM9700 leaf-rail1
-   P1 -4x-100G-> HCA_2 dgx01 U2/P1
-   P2 -4x-100G-> HCA_2 dgx02 U2/P1
+   P1 -4x-100G-> HCA_mlx5_2 dgx01 mlx5_1/P1
+   P2 -4x-100G-> HCA_mlx5_2 dgx02 mlx5_1/P1
    P3 -4x-100G-> MQM9700 spine1 P2
    P4 -4x-100G-> MQM9700 spine2 P2
 
-HCA_2 dgx01
-   U1/P1 -4x-100G-> MQM9700 leaf-rail0 P1
-   U2/P1 -4x-100G-> MQM9700 leaf-rail1 P1
+HCA_mlx5_2 dgx01
+   mlx5_0/P1 -4x-100G-> MQM9700 leaf-rail0 P1
+   mlx5_1/P1 -4x-100G-> MQM9700 leaf-rail1 P1
 
-HCA_2 dgx02
-   U1/P1 -4x-100G-> MQM9700 leaf-rail0 P2
-   U2/P1 -4x-100G-> MQM9700 leaf-rail1 P2
+HCA_mlx5_2 dgx02
+   mlx5_0/P1 -4x-100G-> MQM9700 leaf-rail0 P2
+   mlx5_1/P1 -4x-100G-> MQM9700 leaf-rail1 P2
 """
 
-# Both hosts have two single-port HCAs: one type HCA_2, units U1, U2 of ConnectX-7 (MT4129), port 1 each.
+# Both hosts have two single-port HCAs: one type HCA_mlx5_2, units mlx5_0, mlx5_1 (ConnectX-7, MT4129), port 1 each.
 IBNL = """\
-TOPSYSTEM HCA_2
+TOPSYSTEM HCA_mlx5_2
 
-NODE CA 1 MT4129 U1
-   1 -> U1/P1
+NODE CA 1 MT4129 mlx5_0
+   1 -> mlx5_0/P1
 
-NODE CA 1 MT4129 U2
-   1 -> U2/P1
+NODE CA 1 MT4129 mlx5_1
+   1 -> mlx5_1/P1
 """
 
 
 def test_topology_file(fab) -> None:
     assert topology_file(fab) == TOPO
-    assert ibnl_files(fab) == {"hca_2.ibnl": IBNL}
+    assert ibnl_files(fab) == {"hca_mlx5_2.ibnl": IBNL}
     assert topology_file(fab) == topology_file(fab)  # deterministic
 
 
@@ -87,32 +87,54 @@ def test_width_only_form_and_switch_ibnl(fab) -> None:
     # Quantum-2 ASIC MT54002, 8 ports (ports=8) each P<p>.
     assert topology_file(fab, speed=False) == TOPO.replace("-4x-100G->", "-4x->")
     files = ibnl_files(fab, switches=True)
-    assert sorted(files) == ["hca_2.ibnl", "mqm9700.ibnl"]
+    assert sorted(files) == ["hca_mlx5_2.ibnl", "mqm9700.ibnl"]
     assert files["mqm9700.ibnl"] == "TOPSYSTEM MQM9700\n\nNODE SW 8 MT54002 U1\n" + "".join(
         f"   {p} -> P{p}\n" for p in range(1, 9))
 
 
 def test_topology_unknown_model_and_rail_order(fab) -> None:
     # An unknown switch model: its own name as the type, links to it without width/speed (`->`). HCAs listed out of
-    # rail order in the plan still get units in rail order: U1 = rail 0.
+    # rail order in the plan are still listed in rail order: mlx5_0 (rail 0) first.
     sw = tuple(replace(s, model="X1") if s.name == "spine2" else s for s in fab.switches)
     f = replace(fab, switches=sw, hcas=tuple(reversed(fab.hcas)))
     text = topology_file(f)
     assert "X1 spine2\n   P1 -> MQM9700 leaf-rail0 P4\n   P2 -> MQM9700 leaf-rail1 P4\n" in text
     assert "   P4 -> X1 spine2 P1\n" in text
     # hosts in plan order (reversed: dgx02 first), units still by rail
-    assert text.endswith("HCA_2 dgx01\n   U1/P1 -4x-100G-> MQM9700 leaf-rail0 P1\n"
-                         "   U2/P1 -4x-100G-> MQM9700 leaf-rail1 P1\n")
+    assert text.endswith("HCA_mlx5_2 dgx01\n   mlx5_0/P1 -4x-100G-> MQM9700 leaf-rail0 P1\n"
+                         "   mlx5_1/P1 -4x-100G-> MQM9700 leaf-rail1 P1\n")
 
 
 def test_host_type_with_two_port_hcas(fab) -> None:
-    # dgx01's HCAs with 2 ports each: type HCA_2_2-2, its IBNL lists ports 1 and 2 of each unit; dgx02 keeps HCA_2.
+    # dgx01's HCAs with 2 ports each: type HCA_mlx5_2_2-2, its IBNL lists ports 1 and 2 of each unit; dgx02 keeps
+    # HCA_mlx5_2.
     f = replace(fab, hcas=tuple(replace(h, ports=2) if h.host == "dgx01" else h for h in fab.hcas))
     files = ibnl_files(f)
-    assert sorted(files) == ["hca_2.ibnl", "hca_2_2-2.ibnl"]
-    assert files["hca_2_2-2.ibnl"] == ("TOPSYSTEM HCA_2_2-2\n\nNODE CA 2 MT4129 U1\n   1 -> U1/P1\n   2 -> U1/P2\n\n"
-                                       "NODE CA 2 MT4129 U2\n   1 -> U2/P1\n   2 -> U2/P2\n")
-    assert "HCA_2_2-2 dgx01\n   U1/P1 -4x-100G-> MQM9700 leaf-rail0 P1\n" in topology_file(f)
+    assert sorted(files) == ["hca_mlx5_2.ibnl", "hca_mlx5_2_2-2.ibnl"]
+    assert files["hca_mlx5_2_2-2.ibnl"] == (
+        "TOPSYSTEM HCA_mlx5_2_2-2\n\nNODE CA 2 MT4129 mlx5_0\n   1 -> mlx5_0/P1\n   2 -> mlx5_0/P2\n\n"
+        "NODE CA 2 MT4129 mlx5_1\n   1 -> mlx5_1/P1\n   2 -> mlx5_1/P2\n")
+    assert "HCA_mlx5_2_2-2 dgx01\n   mlx5_0/P1 -4x-100G-> MQM9700 leaf-rail0 P1\n" in topology_file(f)
+
+
+class _Named(Hca):
+    """An HCA whose device name is given (the host model's RDMA name, as the inventory will supply it)."""
+
+    def __init__(self, host: str, index: int, device: str) -> None:
+        super().__init__(host, index, index)
+        object.__setattr__(self, "_dev", device)
+
+    @property
+    def device(self) -> str:  # type: ignore[override]
+        return str(self.__dict__["_dev"])
+
+
+def test_host_type_names() -> None:
+    # devices <stem>_<digits> with one stem: HCA_<stem>_<n>; anything else: HCA_<n>.
+    assert host_type((Hca("h", 0, 0), Hca("h", 1, 1), Hca("h", 2, 2))) == "HCA_mlx5_3"
+    assert host_type((_Named("h", 0, "ibp0"), _Named("h", 1, "ibp1"))) == "HCA_2"
+    assert host_type((_Named("h", 0, "mlx5_0"), _Named("h", 1, "ibp_1"))) == "HCA_2"
+    assert host_type((_Named("h", 0, "mlx5_0"), _Named("h", 1, "mlx5_x"))) == "HCA_2"
 
 
 # The upstream profile of spine1 (tests/test_ib_files.py derives it) with: the header replaced by the NVIDIA one;
@@ -263,7 +285,8 @@ def test_hosts_json(fab) -> None:
     assert d2["compute_partition"] == {"name": "tenant-b", "pkey": "0x0a02"}
     assert d2["nccl"] == {"NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1", "NCCL_IB_SL": 0, "NCCL_IB_PKEY": 2}
     assert d2["hcas"][1] == {"device": "mlx5_1", "rail": 1, "node_description": "dgx02 mlx5_1",
-                             "ibdiagnet_unit": "U2", "pkey_table": ["0x7fff", "0x0b01", "0x0a02"]}
+                             "ibdiagnet_port": "HCA_mlx5_2 dgx02 mlx5_1/P1",
+                             "pkey_table": ["0x7fff", "0x0b01", "0x0a02"]}
     assert hosts_json(fab) == hosts_json(fab)
 
 

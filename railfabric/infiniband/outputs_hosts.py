@@ -39,7 +39,7 @@ import json
 from dataclasses import dataclass
 
 from railfabric.infiniband.model import DEFAULT_PKEY, Hca, IbFabric, Membership, Partition
-from railfabric.infiniband.outputs_ibdiag import host_units
+from railfabric.infiniband.outputs_ibdiag import host_type, host_units
 
 NCCL_CONF = "/etc/nccl.conf"
 
@@ -139,14 +139,15 @@ def nccl_conf(fab: IbFabric, hp: HostPlan) -> str:
 
 
 def hosts_json(fab: IbFabric) -> str:
-    """One summary of every host: HCAs in rail order with node descriptions and ibdiagnet units, the PKey tables,
+    """One summary of every host: HCAs in rail order with node descriptions and ibdiagnet port names, the PKey tables,
     the compute partition and the NCCL values."""
     out = {}
     for hp in host_plans(fab):
         out[hp.host] = {
-            "hcas": [{"device": h.device, "rail": h.rail, "node_description": h.name, "ibdiagnet_unit": f"U{k}",
+            "hcas": [{"device": h.device, "rail": h.rail, "node_description": h.name,
+                      "ibdiagnet_port": f"{host_type(hp.hcas)} {hp.host} {h.device}/P1",
                       "pkey_table": [f"{p:#06x}" for p in pkey_table(fab, h.name)]}
-                     for k, h in enumerate(hp.hcas, start=1)],
+                     for h in hp.hcas],
             "compute_partition": None if hp.partition is None else
             {"name": hp.partition.name, "pkey": f"{hp.partition.pkey:#06x}"},
             "nccl": {"NCCL_IB_HCA": "=" + ",".join(f"{d}:{p}" for d, p in hp.ports),
