@@ -1,6 +1,8 @@
 """A second subnet-manager profile: opensm.conf for NVIDIA's SM (MLNX OpenSM, the SM inside UFM and the
 switches), with the keys NVIDIA adds for adaptive routing and SHIELD. NOT checkable offline: upstream OpenSM 3.3.23
-(the one the lab runs) does not know these keys or engines, so nothing here was loaded by any SM.
+(the one the lab runs) does not know these keys or engines, so no SM that knows them loaded this file. What is
+checked (tests/test_ib_nvidia_sm_upstream.py): upstream's `opensm -F ours -c back` flags exactly the NVIDIA keys we
+write ("Unrecognized token") and writes every other value back, so the profile is the upstream one plus those keys.
 
 Every key the upstream profile writes (railfabric.infiniband.opensm_conf) is kept, with the same values; NVIDIA's
 SM reads the same "key value" form (UFM Enterprise User Manual v6.19.5, "Appendix - UFM Subnet Manager Default
