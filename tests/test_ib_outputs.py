@@ -17,10 +17,11 @@ from dataclasses import replace
 import pytest
 
 from railfabric.infiniband.build import TWO_CLASS_QOS, rail_fat_tree, two_tenants
-from railfabric.infiniband.model import Cable, End, Hca, Member, Membership, Partition, Switch
+from railfabric.infiniband.model import Cable, End, Hca, Member, Membership, Partition, SubnetManager, Switch
 from railfabric.infiniband.outputs_hosts import host_plans, hosts_json, nccl_conf, pkey_order, pkey_table
 from railfabric.infiniband.outputs_ibdiag import host_type, ibnl_files, topology_file
 from railfabric.infiniband.outputs_nvidia_sm import nvidia_opensm_conf, plan
+from railfabric.infiniband.outputs_site import site_outputs
 
 
 @pytest.fixture
@@ -304,3 +305,17 @@ def test_a_cable_to_an_unplanned_node_is_refused(fab) -> None:
     f = replace(fab, cables=(*fab.cables, Cable(End("leaf-rail0", 5), End("ghost mlx5_0", 1))))
     with pytest.raises(ValueError, match="ghost mlx5_0"):
         topology_file(f)
+
+
+def test_site_outputs(fab) -> None:
+    # Files: the topology, one IBNL (both hosts are HCA_mlx5_2), one NVIDIA SM conf per SM (spine1, spine2), one
+    # nccl.conf per host (dgx01, dgx02), the JSON: 1 + 1 + 2 + 2 + 1 = 7, sorted by name.
+    files = site_outputs(fab)
+    assert list(files) == ["hosts/dgx01/nccl.conf", "hosts/dgx02/nccl.conf", "hosts/hosts.json",
+                           "ibdiag/ibnl/hca_mlx5_2.ibnl", "ibdiag/topology.topo", "nvidia-sm/opensm-spine1.conf",
+                           "nvidia-sm/opensm-spine2.conf"]
+    assert files["ibdiag/topology.topo"] == TOPO and files["nvidia-sm/opensm-spine1.conf"] == NVIDIA_SPINE1
+    assert files["hosts/dgx01/nccl.conf"] == NCCL_DGX01
+    # an SM on an HCA: its node description has a space, the file name an underscore
+    g = replace(fab, sms=(SubnetManager("dgx01 mlx5_0", 15),))
+    assert "nvidia-sm/opensm-dgx01_mlx5_0.conf" in site_outputs(g)
