@@ -255,6 +255,20 @@ def test_no_qos_no_partitions() -> None:
     assert "# compute partition: the default partition (PKey index 0, NCCL's default)" in text
 
 
+def test_limited_default_without_compute_partition() -> None:
+    # Default partition limited for every HCA (partitions.conf "ALL_CAS=limited"), no other partition: limited
+    # members cannot talk to each other (IBTA P_Key rules), so the host gets a note, no index, and the conf says so.
+    f = rail_fat_tree("plain", hosts=2, rails=1, spines=1, ports=8, default_membership=Membership.LIMITED)
+    hp = host_plans(f)[0]
+    assert hp.pkey_index is None and hp.notes == (
+        "no compute partition and the HCAs are limited members of the default partition: two limited members cannot "
+        "talk, so NCCL between hosts fails until a compute partition is planned",)
+    assert "# no compute partition and the HCAs are limited members" in nccl_conf(f, hp)
+    # with tenant partitions (full) the note goes away
+    g = replace(f, partitions=(Partition("t", 0x0A01, tuple(Member(h.name) for h in f.hcas)),))
+    assert host_plans(g)[0].notes == () and host_plans(g)[0].pkey_index == 1
+
+
 def test_ambiguous_and_uncabled(fab) -> None:
     # dgx01 also full in a second SL-0 partition: two compute candidates -> no index, a note naming both.
     extra = Partition("tenant-c", 0x0A03, tuple(Member(h.name) for h in fab.hcas if h.host == "dgx01"))

@@ -91,6 +91,9 @@ def host_plan(fab: IbFabric, host: str, hcas: tuple[Hca, ...],
     if len(candidates) > 1:
         notes.append("in several compute partitions (" + ", ".join(p.name for p in candidates)
                      + "): NCCL_IB_PKEY not written, the job must choose")
+    if not candidates and fab.default_membership is Membership.LIMITED:
+        notes.append("no compute partition and the HCAs are limited members of the default partition: two limited "
+                     "members cannot talk, so NCCL between hosts fails until a compute partition is planned")
     index = None
     if part is not None:
         indices = sorted({pkey_table(fab, h.name).index(part.pkey) for h in hcas})
