@@ -20,7 +20,8 @@ NCCL (forms and sources):
 The host's compute partition: among the planned partitions in which every HCA of the host is a full member, the
 ones whose service level is the compute one (the QoS plan's default SL; all of them without QoS); exactly one of
 those is the compute partition, none means the host uses the default partition (NCCL's index 0 default is then
-right), several are ambiguous and no PKey index is written (the JSON says why).
+right; when the HCAs are only limited members of it, hosts cannot talk over it and a note says so), several are
+ambiguous and no PKey index is written (the JSON says why).
 
 The PKey index, as OpenSM 3.3.23 fills a port's PKey table on its first sweep (linux-rdma/opensm
 opensm/osm_pkey_mgr.c): the default partition (0x7fff) goes to index 0 (no partition uses the `indx0` flag: our
