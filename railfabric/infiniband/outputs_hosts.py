@@ -5,13 +5,13 @@ NCCL (forms and sources):
 - /etc/nccl.conf: "Environment variables can also be set statically in /etc/nccl.conf (for an administrator to set
   system-wide values)" (NCCL User Guide 2.23.4, Environment Variables). NCCL reads it line by line, takes the text
   before the first '=' as the name and the rest of the line as the value, skips lines without '=', and does not
-  override a variable already set in the environment (NVIDIA/nccl src/include/param.h / misc/param.cc setEnvFile:
-  setenv(name, value, 0)). There is no comment syntax: our comment lines start with '#' and never contain '=', so
-  NCCL skips them; values carry no spaces.
+  override a variable already set in the environment (NVIDIA/nccl setEnvFile, src/include/param.h of NCCL 2.x:
+  setenv(name, value, 0); read in NVIDIA/nccl source, not run). There is no comment syntax: our comment lines
+  start with '#' and never contain '=', so NCCL skips them; values carry no spaces.
 - NCCL_IB_HCA: a leading '=' makes the whole list exact names (not prefixes), entries are comma separated, each
-  `<device>:<port>` (NVIDIA/nccl src/transport/net_ib.cc: searchExact, parseStringList; User Guide
-  NCCL_SOCKET_IFNAME/NCCL_IB_HCA "=" for exact match). We list every cabled port of each HCA in rail order,
-  e.g. `NCCL_IB_HCA==mlx5_0:1,mlx5_1:1`.
+  `<device>:<port>` (NVIDIA/nccl src/transport/net_ib.cc: `searchExact = userIbEnv[0] == '='`, then
+  parseStringList; the User Guide documents the same '=' exact-match prefix for NCCL_SOCKET_IFNAME). We list every
+  cabled port of each HCA in rail order, e.g. `NCCL_IB_HCA==mlx5_0:1,mlx5_1:1`.
 - NCCL_IB_SL: the InfiniBand service level of NCCL's queue pairs. We write the SL the QoS plan gives the host's
   compute partition (railfabric.infiniband.model.Qos.sl_of); without a QoS plan it is not written.
 - NCCL_IB_PKEY: the INDEX in the port's PKey table, not the PKey value (net_ib.cc: qpAttr.pkey_index =
