@@ -38,7 +38,7 @@ class Prediction:
     # rail subnet of isolated GPUs whose every rail switch is down → "pod/segment/rail: N GPUs (hosts)"
     isolated_subnets: dict[str, str] = field(default_factory=dict)
     isolated_elsewhere: list[str] = field(default_factory=list)  # isolated NICs behind a live rail switch
-    # changed destinations: (prefixes FRR carries, rail switches of the unit, impact's widths_after histogram)
+    # changed destinations: (prefixes FRR carries, their origin, impact's widths_after histogram of their row)
     histograms: list[tuple[list[str], list[str], dict[str, int]]] = field(default_factory=list)
     histogram_note: str = ""  # why the histograms are not compared ("" when they are)
     skipped: list[str] = field(default_factory=list)  # pairs or prefixes the lab does not compare, and why
@@ -113,6 +113,10 @@ def _histograms(spec: LabSpec, exp: Expected, after: Routes, pred: Prediction) -
     for row in pred.report["routes"]["destinations"]:
         if row["down"]:
             continue
-        carried = [p for p in row["prefixes"] if any(p in exp.routes.get(x, {}) for x in pred.widths)]
-        if carried:
-            pred.histograms.append((carried, list(row["rail_switches"]), dict(row["widths_after"])))
+        # a row merges the destinations whose widths changed alike; each histogram counts the rail switches other
+        # than the prefix's origin
+        for y in row["rail_switches"]:
+            carried = [p for p in row["prefixes"] if p in exp.rail_prefixes.get(y, ())
+                       and any(p in exp.routes.get(x, {}) for x in pred.widths)]
+            if carried:
+                pred.histograms.append((carried, [y], dict(row["widths_after"])))
