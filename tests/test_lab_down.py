@@ -51,10 +51,10 @@ def _fabric(tmp_path: Path, links: int = 1, members: int | None = None, min_link
     return res
 
 
-def _prepare(res: Result, *names: str):
+def _prepare(res: Result, *names: str, hosts: int = 0):
     from railfabric.lab.downrun import prepare_down
 
-    spec = build_spec(res)
+    spec = build_spec(res, hosts=hosts)
     return prepare_down(res, spec, expected(spec), names)
 
 
@@ -109,6 +109,29 @@ def _scenario_c(tmp_path: Path):
     assert p.withdrawn == [] and p.isolated_gpus == 0
     assert p.histograms == [([SUBNET[y]], [y], {"3": 1, "4": 2}) for y in RAILS[1:]]
     return dr
+
+
+NIC = "p1-s1-gpu001:nic1"
+
+
+def _scenario_nic(tmp_path: Path):
+    """A host NIC down, the lab building 2 hosts per segment (the first and the last: p1-s1-gpu001 and -gpu004):
+    gpu001's NIC 1 carries rail 1 to p1-s1-rail1, one GPU per NIC: 1 GPU isolated, behind a live rail switch, so
+    rail 1's /24 stays and every width stays 2 (no destination changes). The NIC's address: host k of the segment
+    gets .k+1 of its rail's /24, gateway .1: a ping 172.16.1.1 -> 172.16.1.2 from p1-s1-rail1 must fail."""
+    dr = _prepare(_fabric(tmp_path), NIC, hosts=2)
+    p = dr.prediction
+    assert p.isolated_gpus == 1 and p.report["isolated"]["hosts"] == ["p1-s1-gpu001"]
+    assert p.widths == _widths(dict.fromkeys(RAILS, 2)) and p.withdrawn == [] and p.histograms == []
+    assert p.isolated_subnets == {} and p.isolated_elsewhere == []
+    assert [(x.node, x.src, x.dst, x.expect_ok) for x in p.isolated_pings] == [
+        ("p1-s1-rail1", "172.16.1.1", "172.16.1.2", False)]
+    assert dr.actions == ["NIC port p1-s1-gpu001:nic1p1: p1-s1-gpu001:nic1 down"]
+    return dr
+
+
+def test_a_host_nic_down_prediction(tmp_path: Path) -> None:
+    _scenario_nic(tmp_path)
 
 
 def test_a_rail_switch_down_prediction(tmp_path: Path) -> None:
@@ -185,15 +208,14 @@ def test_a_nic_of_a_host_not_built_is_refused(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the lab (root + FRR)
 
 
-def _lab(res: Result, names: tuple[str, ...]):
+def _lab(res: Result, names: tuple[str, ...], hosts: int = 0):
     from railfabric.lab import format_result, run_lab, teardown_saved
     from railfabric.lab.runs import new_run_id
-
     from tests.test_lab import _leftovers
 
     rid = new_run_id()
     try:
-        r = run_lab(res, down=names, hosts=0, say=lambda _m: None, run_id=rid)
+        r = run_lab(res, down=names, hosts=hosts, say=lambda _m: None, run_id=rid)
     finally:
         left = _leftovers(rid)  # the daemons --down stopped included
         teardown_saved(run=rid)
@@ -238,6 +260,17 @@ def test_lab_port_channel_member_down_agrees_with_impact(tmp_path: Path) -> None
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (12, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
                           "down-isolated": (0, 0), "down-histogram": (3, 0)}
+
+
+@needs_lab
+def test_lab_host_nic_down_agrees_with_impact(tmp_path: Path) -> None:
+    """The NIC in FRR and on the host: the 12 widths stay 2 (4 rail switches × 3 other /24s) and the isolated NIC
+    answers no ping from its rail gateway (1 item); nothing withdrawn, unreachable or changed."""
+    dr = _scenario_nic(tmp_path)
+    r = _lab(_fabric(tmp_path / "lab"), dr.names, hosts=2)
+    assert r.verdict == "PASS", r.verdict
+    assert _counts(r) == {"down-widths": (12, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
+                          "down-isolated": (1, 0), "down-histogram": (0, 0)}
 
 
 @needs_lab

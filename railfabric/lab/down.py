@@ -87,7 +87,7 @@ def plan_down(res: Result, spec: LabSpec, down: Down, faults: list[str] | tuple[
     for lid in sorted(down.links):
         link = by_id[lid]
         if link.role is LinkRole.HOST:
-            problems += _host_link(spec, res, link, out)
+            problems += _host_link(spec, link, out, switch_end=port_of.get(lid) == link.z.device)
             continue
         lab = links.get(lid)
         if lab is None:
@@ -147,8 +147,9 @@ def _bundles(spec: LabSpec, links: dict[str, LabLink], member_down: dict[tuple[s
     return problems
 
 
-def _host_link(spec: LabSpec, res: Result, link: Link, out: DownPlan) -> list[str]:
-    """A host NIC port: its host end down, when the lab built the host."""
+def _host_link(spec: LabSpec, link: Link, out: DownPlan, switch_end: bool = False) -> list[str]:
+    """A host NIC port: its host end down (its switch end when the switch port was named), when the lab built the
+    host."""
     host = spec.hosts.get(link.a.device)
     sw = link.z.device
     if host is None:
@@ -157,10 +158,14 @@ def _host_link(spec: LabSpec, res: Result, link: Link, out: DownPlan) -> list[st
     iface = next((i for i in spec.devices[sw].interfaces if (i.port, i.lane) == (link.z.port, link.z.lane)), None)
     nic = next((n for n in host.nics if iface is not None and n.plan.switch == sw and n.plan.switch_if == iface.name),
                None)
-    if nic is None:
+    if nic is None or sw not in spec.nodes:
         return [f"NIC port {link.id}: not built in the lab's host {host.name}"]
-    out.add(host.ns, nic.ifname)
-    out.said.append(f"NIC port {link.id}: {host.name}:{nic.ifname} down")
+    if switch_end:
+        out.add(spec.nodes[sw].ns, nic.plan.switch_if)
+        out.said.append(f"NIC port {link.id}: {sw}:{nic.plan.switch_if} down")
+    else:
+        out.add(host.ns, nic.ifname)
+        out.said.append(f"NIC port {link.id}: {host.name}:{nic.ifname} down")
     return []
 
 

@@ -7,13 +7,15 @@ impact's number and FRR's:
 - down-unreachable: every prefix impact calls unreachable from a rail switch is absent from its routing table;
 - down-withdrawn: every prefix impact lists as withdrawn is absent at every live switch (spines and super-spines too);
 - down-isolated: the rail subnets of the GPUs impact isolates (every rail switch of theirs down) are absent at every
-  live switch;
+  live switch; an isolated NIC of a built host behind a live rail switch answers no ping from its rail gateway;
 - down-histogram: per destination impact reports as changed, the widths FRR installs at the rail switches, counted
   per width, equal impact's histogram.
-A category with nothing to compare is "not run"; the isolated check may legitimately be empty (impact isolates no GPU,
-or isolates them behind a live rail switch: said), every other one keeps the result from PASS (NOT VERIFIED).
-The lab waits for the checks to pass on two polls in a row (MIN_SECONDS in at least), or judges the state once nothing has changed for `settle`
-seconds (at least `min_wait` in), or at `timeout`.
+A category with nothing to compare is "not run": legitimately (said why) when impact predicts nothing for it (no
+GPU isolated or only behind a live rail switch, no prefix withdrawn or unreachable, no destination that stays up with
+changed widths, or a lab without every rail switch for the histograms); otherwise, the widths always, it keeps the
+result from PASS (NOT VERIFIED).
+The lab waits for the checks to pass on two polls in a row (at least MIN_SECONDS after the change), or judges the
+state once nothing has changed for `settle` seconds (at least `min_wait` in), or at `timeout`.
 """
 
 from __future__ import annotations
@@ -62,10 +64,10 @@ class DownRun:
             if self.checks.get(key, Check()).total:
                 continue
             p = self.prediction
-            if key == "down-isolated" and not p.isolated_subnets:
+            if key == "down-isolated" and not p.isolated_subnets and not p.isolated_pings:
                 why = ("impact isolates no GPU" if not p.isolated_gpus else
-                       f"impact isolates {p.isolated_gpus} GPU(s) behind a live rail switch (their subnet stays): "
-                       + ", ".join(p.isolated_elsewhere[:4]))
+                       f"impact isolates {p.isolated_gpus} GPU(s) behind a live rail switch (their subnet stays), "
+                       "not checked: " + ", ".join(p.isolated_elsewhere[:4]))
                 out.append(NotRun(key, title, why, True))
             elif key == "down-histogram" and p.histogram_note:
                 out.append(NotRun(key, title, p.histogram_note, True))
@@ -157,4 +159,5 @@ def intro(run: DownRun) -> list[str]:
              f"{len(p.report['routes']['unreachable_somewhere'])} unreachable from some rail switch, "
              f"{len(p.report['routes']['destinations'])} destination(s) with changed widths"]
     lines += [f"  down: {a}" for a in run.actions]
+    lines += [f"  isolated, not checked: {what}" for what in p.isolated_elsewhere[:6]]
     return lines

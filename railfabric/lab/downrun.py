@@ -14,6 +14,7 @@ from railfabric.lab.downcheck import DownRun, converge
 from railfabric.lab.expect import Expected
 from railfabric.lab.model import LabError, LabSpec
 from railfabric.lab.prediction import predict, resolve
+from railfabric.lab.verify import pings
 from railfabric.pipeline import Result
 
 
@@ -36,3 +37,8 @@ def run_down(spec: LabSpec, run: DownRun, inst: Instances, pool: ThreadPoolExecu
     apply_down(spec, run.plan, inst)
     run.checks, run.converged, run.seconds = converge(spec, run.prediction, inst, pool, run.prediction.down.switches,
                                                       timeout, settle, min_wait, say)
+    if run.prediction.isolated_pings:  # once converged: isolated NICs of built hosts answer no ping
+        pinged = pings(spec, run.prediction.isolated_pings, pool)
+        iso = run.checks["down-isolated"]
+        iso.total += pinged.total
+        iso.bad += pinged.bad

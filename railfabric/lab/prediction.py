@@ -9,8 +9,9 @@ per pair. This module only selects what the lab can observe:
   pairs across pods only when the lab holds the whole fabric (a one-pod lab has no super-spines);
 - the prefixes impact lists as withdrawn: absent at every live switch of the lab;
 - the rail subnets of the GPUs impact isolates whose every rail switch is down (their subnet is withdrawn): absent
-  at every live switch; GPUs isolated behind a live rail switch (a NIC or its link down) keep their subnet, and are
-  listed as not checked by routes;
+  at every live switch; GPUs isolated behind a live rail switch (a NIC or its link down) keep their subnet: when
+  the lab built their host, a ping from the rail switch's gateway to the NIC's address must fail, else they are
+  listed as not checked;
 - per destination whose routes impact reports as changed: the histogram of widths (width → rail switches) impact
   reports, when the lab holds every rail switch impact counts (otherwise it compares a subset and is not asked).
 """
@@ -23,7 +24,7 @@ from railfabric.checks.solver.paths import next_hops
 from railfabric.impact import Down, Resolver, impact
 from railfabric.impact.nics import host_index, nic_states
 from railfabric.impact.routes import Routes
-from railfabric.lab.expect import Expected
+from railfabric.lab.expect import Expected, Ping
 from railfabric.lab.model import LabSpec
 from railfabric.pipeline import Result
 
@@ -37,7 +38,10 @@ class Prediction:
     withdrawn: list[str] = field(default_factory=list)  # impact's routes.withdrawn
     # rail subnet of isolated GPUs whose every rail switch is down → "pod/segment/rail: N GPUs (hosts)"
     isolated_subnets: dict[str, str] = field(default_factory=dict)
-    isolated_elsewhere: list[str] = field(default_factory=list)  # isolated NICs behind a live rail switch
+    isolated_elsewhere: list[str] = field(default_factory=list)  # isolated NICs behind a live rail switch, no host
+    # isolated NICs behind a live rail switch whose host the lab built: a ping from that switch's rail gateway to the
+    # NIC's address must fail (the same address answered in the intact state's host checks)
+    isolated_pings: list[Ping] = field(default_factory=list)
     # changed destinations: (prefixes FRR carries, their origin, impact's widths_after histogram of their row)
     histograms: list[tuple[list[str], list[str], dict[str, int]]] = field(default_factory=list)
     histogram_note: str = ""  # why the histograms are not compared ("" when they are)
@@ -76,12 +80,12 @@ def predict(res: Result, spec: LabSpec, exp: Expected, down: Down) -> Prediction
                 if p in exp.routes.get(x, {}):  # the intact plan routes it here (else: suppressed / no path)
                     mine[p] = w
         pred.widths[x] = mine
-    _isolated(res, down, pred)
+    _isolated(res, spec, down, pred)
     _histograms(spec, exp, after, pred)
     return pred
 
 
-def _isolated(res: Result, down: Down, pred: Prediction) -> None:
+def _isolated(res: Result, spec: LabSpec, down: Down, pred: Prediction) -> None:
     topo, plan = res.topology, res.plan
     assert topo is not None and plan is not None
     ix = host_index(topo)
@@ -96,7 +100,7 @@ def _isolated(res: Result, down: Down, pred: Prediction) -> None:
                 if sub is not None:
                     groups.setdefault(str(sub.prefix), []).append(nic.host)
         else:
-            pred.isolated_elsewhere.append(f"{nic.host} NIC {nic.nic} (rail {nic.rail})")
+            pred.isolated_elsewhere += _isolated_pings(spec, nic.host, nic.nic, nic.rail, planned, pred.isolated_pings)
     for prefix, hosts in groups.items():
         h = topo.hosts[hosts[0]]
         pred.isolated_subnets[prefix] = (f"pod {h.pod} segment {h.segment}: {len(hosts)} host(s) "
@@ -120,3 +124,17 @@ def _histograms(spec: LabSpec, exp: Expected, after: Routes, pred: Prediction) -
                        and any(p in exp.routes.get(x, {}) for x in pred.widths)]
             if carried:
                 pred.histograms.append((carried, [y], dict(row["widths_after"])))
+
+
+def _isolated_pings(spec: LabSpec, host: str, nic: int, rail: int, switches: list[str], out: list[Ping]) -> list[str]:
+    """Pings that must fail toward an isolated NIC of a built host (appended to `out`); the NIC as not checked when
+    the lab has no such host or switch."""
+    built = spec.hosts.get(host)
+    ports = [p for p in (built.ports if built is not None else ()) if p.nic == nic and p.switch in spec.nodes]
+    if not ports:
+        return [f"{host} NIC {nic} (rail {rail}): " + ("host not built in the lab" if built is None
+                                                       else f"its rail switch {', '.join(switches)} not in the lab")]
+    for p in ports:
+        out.append(Ping(p.switch, p.gateway, p.ip, host, 84, False,
+                        f"{p.switch} {p.gateway} -> {host} NIC {nic} {p.ip} (rail {rail}), isolated by impact"))
+    return []
