@@ -111,6 +111,44 @@ def _scenario_c(tmp_path: Path):
     return dr
 
 
+MULTI = [f"p1-s1-rail{2 * k}-{2 * k + 1}" for k in range(4)]
+AGGREGATE = {sw: f"172.16.{2 * k}.0/23" for k, sw in enumerate(MULTI)}
+
+
+def _multi_rail(tmp_path: Path) -> Result:
+    """The mini fabric with one multi-rail segment of 8 rails, 2 per switch: rail switches p1-s1-rail0-1 ..
+    p1-s1-rail6-7, 4 hosts of 8 GPUs and 8 NICs; 2 links per (rail switch, spine): 2 × 2 × 800G = 3.2T up for
+    2 rails × 4 hosts × 400G down. Switch k originates the /24s of rails 2k and 2k+1 (172.16.2k.0/24,
+    172.16.2k+1.0/24, as above) and their summary-only aggregate 172.16.2k.0/23: the others hold
+    the /23 only."""
+    data = base_inventory()
+    data["host_models"]["h8"] = {"gpus": 8, "nics": 8, "nic_speed": "400G"}
+    data["pods"][0]["segments"][0].update(rails=8, rails_per_switch=2, rail_design="multi-rail",
+                                          host_groups=[{"model": "h8", "count": 4}])
+    data["pods"][0]["spines"]["links_per_rail_switch"] = 2
+    res = run_data(tmp_path, data)
+    assert res.plan is not None, [f.code for f in res.findings]
+    assert {sw: str(a) for sw, a in res.plan.aggregates.items()} == AGGREGATE
+    return res
+
+
+def _scenario_e(tmp_path: Path):
+    """(e) a multi-rail switch down, p1-s1-rail0-1: both its rails' GPUs isolated, 4 hosts × 2 NICs × 1 GPU = 8;
+    withdrawn: its two /24s and its /23; the 3 other switches lose the /23 (the /24s never reached them: suppressed)
+    and keep each other's /23 at 2 spines × 2 links = 4."""
+    dr = _prepare(_multi_rail(tmp_path), "p1-s1-rail0-1")
+    p = dr.prediction
+    assert p.widths == {x: {AGGREGATE[y]: (0 if y == MULTI[0] else 4) for y in MULTI if y != x} for x in MULTI[1:]}
+    assert sorted(p.withdrawn) == ["172.16.0.0/23", "172.16.0.0/24", "172.16.1.0/24"]
+    assert p.isolated_gpus == 8 and p.report["isolated"]["by_rail"] == {"0": 4, "1": 4}
+    assert sorted(p.isolated_subnets) == ["172.16.0.0/24", "172.16.1.0/24"]
+    return dr
+
+
+def test_a_multi_rail_switch_down_prediction(tmp_path: Path) -> None:
+    _scenario_e(tmp_path)
+
+
 NIC = "p1-s1-gpu001:nic1"
 
 
@@ -260,6 +298,17 @@ def test_lab_port_channel_member_down_agrees_with_impact(tmp_path: Path) -> None
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (12, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
                           "down-isolated": (0, 0), "down-histogram": (3, 0)}
+
+
+@needs_lab
+def test_lab_multi_rail_switch_down_agrees_with_impact(tmp_path: Path) -> None:
+    """(e) in FRR: at the 3 live switches the other two /23s at width 4 (3 × 2 = 6) and the lost /23 absent (3);
+    the 3 withdrawn prefixes absent at the 5 live switches (15), the 2 isolated /24s too (10)."""
+    dr = _scenario_e(tmp_path)
+    r = _lab(_multi_rail(tmp_path / "lab"), dr.names)
+    assert r.verdict == "PASS", r.verdict
+    assert _counts(r) == {"down-widths": (6, 0), "down-unreachable": (3, 0), "down-withdrawn": (15, 0),
+                          "down-isolated": (10, 0), "down-histogram": (0, 0)}
 
 
 @needs_lab
