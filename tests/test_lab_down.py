@@ -238,6 +238,19 @@ def test_an_mlag_member_is_refused_with_the_reason(tmp_path: Path) -> None:
         prepare_down(res, spec, expected(spec), ["p1-s1-rail0a"])
 
 
+def test_switches_outside_the_lab_are_refused_with_the_reason() -> None:
+    """The shipped example, a pod-1 lab: pod 1 segment 2 runs EOS (no frr.conf), p2-spine1 is in pod 2."""
+    from railfabric.lab.downrun import prepare_down
+    from railfabric.pipeline import run
+    from tests.helpers import EXAMPLE
+
+    res = run(EXAMPLE)
+    spec = build_spec(res, pod=1)
+    with pytest.raises(LabError, match=r"^--down names what the lab cannot take down: switch p1-s2-rail0-4: on eos, "
+                                       r"not SONiC \(no frr.conf to run\); switch p2-spine1: outside pod 1$"):
+        prepare_down(res, spec, expected(spec), ["p2-spine1", "p1-s2-rail0-4"])
+
+
 def test_a_nic_of_a_host_not_built_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LabError, match=r"NIC port p1-s1-gpu001:nic0p1: host p1-s1-gpu001 is not built in this lab"):
         _prepare(_fabric(tmp_path), "p1-s1-gpu001:nic0")
