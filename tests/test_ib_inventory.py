@@ -57,7 +57,7 @@ def test_the_example_subnet_as_planned() -> None:
     # 4 spines then 8 leaves (topology order), QM9700 = 64 ports
     assert [(s.name, s.tier, s.ports) for s in fab.switches] == (
         [(f"su1-spine{i}", Tier.SPINE, 64) for i in range(1, 5)] + [(f"su1-leaf{r}", Tier.LEAF, 64) for r in range(8)])
-    assert {s.model for s in fab.switches} == {"qm9700"}
+    assert {s.model for s in fab.switches} == {"QM9700"}
     # 32 hosts × 8 HCAs = 256, each host's in rail order with the DGX H100 device names (hardware.yml)
     assert len(fab.hcas) == 256
     assert [(h.name, h.rail) for h in fab.hcas[:8]] == [(f"dgx01 {d}", r) for r, d in enumerate(DGX_H100_RDMA)]
