@@ -153,3 +153,16 @@ def test_each_example_file_validates_against_the_committed_per_file_schema() -> 
         assert path.read_text(encoding="utf-8").startswith(
             "# yaml-language-server: $schema=../../../schema/inventory.schema.json\n"), path.name
         assert [e.message for e in validator.iter_errors(yaml.safe_load(path.read_text(encoding="utf-8")))] == []
+
+
+def test_plan_says_no_changes_and_two_renders_are_byte_identical(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", str(EXAMPLE), "--out", str(GENERATED)]) == 0
+    assert "No changes." in capsys.readouterr().out
+    trees = []
+    for name in ("one", "two"):
+        out = tmp_path / name
+        assert main(["render", str(EXAMPLE), "--out", str(out), "--quiet"]) == 0
+        trees.append({str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+    assert trees[0] == trees[1]
+    assert trees[0] == {str(p.relative_to(GENERATED)): p.read_bytes() for p in GENERATED.rglob("*") if p.is_file()}
