@@ -113,7 +113,8 @@ def _add_render(sub: argparse._SubParsersAction[argparse.ArgumentParser], worker
                                    "when generated/ is stale.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
-    r.add_argument("--out", default="generated", help="output directory (default: generated)")
+    r.add_argument("--out", help="output directory (default: generated/ beside the inventory directory: ./generated "
+                   "for ./inventory, examples/infiniband/generated for examples/infiniband/inventory)")
     r.add_argument("--check", action="store_true", help="compare with --out instead of writing; exit 3 if stale")
     r.add_argument("--workers", type=_workers, default=workers, help=f"render processes (default {workers}; at "
                    "most the CPUs available and the devices to render); the output is identical whatever the number")
@@ -129,7 +130,8 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser], workers:
                         description="Render in memory and summarise the difference with generated/: devices "
                                     "added, removed and changed with +/- line counts and the first diff lines.")
     pl.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
-    pl.add_argument("--out", default="generated", help="directory to compare with (default: generated)")
+    pl.add_argument("--out", help="directory to compare with (default: generated/ beside the inventory directory, as "
+                    "for render)")
     pl.add_argument("--limit", type=int, default=20, help="changed devices to detail (default 20)")
     pl.add_argument("--workers", type=_workers, default=workers, help="render processes (as for render)")
     pl.add_argument("--full", action="store_true", help=FULL_HELP)

@@ -144,6 +144,16 @@ def _say(text: str) -> None:
     print(f"fabric: {text}", file=sys.stderr, flush=True)
 
 
+def default_out(out: str | None, inventory: str) -> str:
+    """--out, else generated/ beside the inventory directory (`generated` for `inventory`): rendering
+    examples/infiniband/inventory must never replace the main example's generated/. An inventory given as one file
+    keeps the old default, ./generated."""
+    if out is not None:
+        return out
+    inv = Path(inventory)
+    return str(inv.parent / "generated") if inv.is_dir() else "generated"
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     """`render` and `render --check`. The output directory must be railfabric's
     (railfabric.emit.outdir.check_output_dir), refused before anything is read or rendered (a check of `--out /` would
@@ -152,6 +162,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     against what the first wrote."""
     from railfabric.emit.outdir import check_output_dir, render_lock
 
+    args.out = default_out(args.out, args.inventory)
     target = check_output_dir(Path(args.out), Path(args.inventory), comparing=args.check)
     if args.check or not target.parent.is_dir():  # nothing to lock yet: write_tree makes it and locks then
         with _session(args) as (progress, stage):
@@ -289,6 +300,7 @@ def _print_raw(results: list[Result]) -> None:
 def cmd_plan(args: argparse.Namespace) -> int:
     from railfabric.emit.outdir import check_output_dir
 
+    args.out = default_out(args.out, args.inventory)
     check_output_dir(Path(args.out), Path(args.inventory), comparing=True)  # never a walk of a foreign tree
     with _session(args) as (progress, stage):
         return _plan(args, progress, stage)
