@@ -8,7 +8,7 @@ One representative per class the fabric has, the first in topology (identity) or
   that leaves it under min-links, railfabric/checks/solver/paths.py);
 - one switch of an MLAG pair (the first rail switch with a peer link; it is the first rail switch of its segment,
   so it is listed once, as a rail switch of a dual-homed segment);
-- one host NIC (every port of NIC 0 of the first host).
+- one host NIC (every port of the NIC of the first host link: NIC 0 of the first host unless its cable is off).
 Each is computed by `impact` (railfabric/impact/compute.py, without the routes): the GPUs isolated, the GPUs that keep
 their rail at reduced bandwidth (`reduced.gpus`: a NIC that lost a port but not its rail, a NIC whose rail switches
 lost uplink capacity, or a NIC in a pod whose spines lost uplink capacity, each GPU counted once), and per pod and
@@ -52,16 +52,16 @@ def failure_classes(inv: Inventory, topo: Topology) -> list[tuple[str, str]]:
             out.append((what, lk.id))
     if topo.peer_links and all(n != topo.peer_links[0].a.device for _w, n in out):
         out.append(("MLAG pair member", topo.peer_links[0].a.device))
-    host = next((lk.a.device for lk in topo.links if lk.role is LinkRole.HOST and lk.nic is not None), None)
-    if host is not None:
-        out.append(("host NIC", f"{host}:nic0"))
+    nic = next((lk for lk in topo.links if lk.role is LinkRole.HOST and lk.nic is not None), None)
+    if nic is not None:
+        out.append(("host NIC", f"{nic.a.device}:nic{nic.nic}"))
     return out
 
 
 def failure_costs(inv: Inventory, topo: Topology) -> list[dict]:
     """One row per failure class: class, name, GPUs isolated, GPUs at reduced bandwidth, and per (pod, tier) that
     lost uplink capacity its share left (percent)."""
-    resolver = Resolver(topo)
+    resolver = Resolver(topo, inv.switch_models)
     rows = []
     for what, name in failure_classes(inv, topo):
         out = impact(inv, topo, None, resolver.resolve([name]), routes=False)
