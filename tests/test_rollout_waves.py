@@ -81,6 +81,7 @@ def test_playbook_follows_the_waves(rendered: tuple[Path, dict]) -> None:
     rc, text = _plan(gen, env, "-e", f"@{gen / 'waves.yml'}", "-e", "rollout_batch=64", "--limit", limit)
     assert rc == 0, text[-2000:]
     assert _batches(text) == [", ".join(WAVE1), ", ".join(WAVE2)]
+    assert "TASK [The switches of this batch]" in text  # what the refusals below must not reach
     # the default batch of 1: one switch at a time, wave 1 then wave 2 (not the rendered rollout order, which starts
     # p1-s1-rail0, p1-s1-rail1)
     rc, text = _plan(gen, env, "-e", f"@{gen / 'waves.yml'}", "--limit", limit)
@@ -106,7 +107,7 @@ def test_playbook_refuses_a_file_that_does_not_cover_the_run(rendered: tuple[Pat
     assert ("the waves file cannot order this rollout: 22 switch(es) this run would push are in no wave: "
             f"p2-s1-rail0-1-2-3, p3-s1-rail0, p2-s1-rail4-5-6-7, p3-s1-rail1, {p3}, p1-spine1, p2-spine1, ...; "
             "limit the run to the waves' switches") in text, text[-2000:]
-    assert _batches(text) == []
+    assert "TASK [The switches of this batch]" not in text  # refused before the batch is listed
     # a switch of the file that the inventory does not have
     (gen / "typo.yml").write_text(yaml.safe_dump({"rollout_maintenance_waves": [["p1-s1-rail0", "p1-s1-rial1"]]}))
     rc, text = _plan(gen, env, "-e", f"@{gen / 'typo.yml'}", "--limit", "p1-s1-rail0")
@@ -130,3 +131,23 @@ def test_a_batch_never_spans_two_maintenance_waves(rendered: tuple[Path, dict]) 
     rc, text = _plan(gen, env, "-e", f"@{gen / 'two.yml'}", "-e", "rollout_batch=6", "--limit", limit)
     assert rc != 0
     assert f"batch {', '.join(WAVE1[1:] + WAVE2[:1])} spans waves 1, 2" in text, text[-2000:]
+
+
+def test_wave_filters() -> None:
+    from railfabric.outputs import ansible_filters as f
+
+    waves = [["a", "b"], ["c"]]
+    assert f.rf_wave_pattern([]) == "rollout"
+    assert f.rf_wave_pattern(waves) == "a,b,c,rollout"
+    assert f.rf_wave_sizes([], [1, 4]) == [1, 4]
+    assert f.rf_wave_sizes(waves, [1, 4]) == [2, 1]
+    assert f.rf_wave_numbers(["c", "a", "x"], waves) == [2, 1, 0]
+    assert f.rf_waves_problems(waves, ["a", "b", "c", "d"], ["a", "b", "c"]) == []
+    assert f.rf_waves_problems([], ["a"], ["a", "z"]) == []  # no waves file: the rendered order, nothing to refuse
+    assert f.rf_waves_problems(waves, ["a", "b", "d"], ["a", "b", "d"]) == [
+        "not switches of this inventory's rollout: c",
+        "1 switch(es) this run would push are in no wave: d; limit the run to the waves' switches (--limit as the "
+        "waves file's first lines say) or add them to the maintenance set"]
+    for bad in ("a", [["a"], []], [["a", 1]], [["a"], ["a"]]):
+        with pytest.raises(f.FilterError):
+            f.rf_wave_pattern(bad)
