@@ -101,3 +101,31 @@ def test_example_values_by_hand() -> None:
     out = impact(res.inventory, res.topology, res.plan, Resolver(res.topology).resolve(["p1-spine1"]), routes=False)
     (pod1,) = [t for t in out["tiers"] if (t["pod"], t["tier"]) == (1, "rail")]
     assert (pod1["worst"]["switch"], pod1["worst"]["left_gbps"], pod1["left_gbps"]) == ("p1-s1-rail0", 4800, 76800)
+
+
+def test_pod_aggregate_blackhole_keeps_every_width(tmp_path: Path) -> None:
+    """With routing.spine_pod_aggregate (summary-only) the spines advertise only pod 1's aggregate, to the pod's rail
+    switches and to the super-spines alike. SUM001's count for pod 1 is 2 (p1-s1-rail0 has 2 links to p1-spine1); with
+    both down, p1-spine1 keeps the aggregate (it still reaches the other 11 pod-1 rail switches): it blackholes
+    172.16.0.0/24 while every other rail switch keeps hashing over it, so no width toward it changes: the 7 other
+    segment-1 switches keep 8 next hops (2 per spine), segment 2's 4 and pod 2's 2 keep 16 (4 links, or 4 bundles,
+    per spine). Only p1-s1-rail0 itself, as a source, drops to 6 next hops."""
+    import shutil
+
+    inv = tmp_path / "inv"
+    shutil.copytree(EXAMPLE, inv)
+    fabric = inv / "fabric.yml"
+    fabric.write_text(fabric.read_text().replace("  bfd: true\n", "  bfd: true\n  spine_pod_aggregate: true\n"))
+    res = run(inv)
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    pod1 = res.report["failures"]["summarization"]["pods"]["1"]
+    assert pod1["links"] == ["p1-s1-rail0>p1-spine1#1", "p1-s1-rail0>p1-spine1#2"]
+    out = impact(res.inventory, res.topology, res.plan, Resolver(res.topology).resolve(pod1["links"]))
+    routes = out["routes"]
+    assert routes["blackholing"] == [{"rail_switches": ["p1-s1-rail0"], "spines": ["p1-spine1"]}]
+    (dest,) = [d for d in routes["destinations"] if d["rail_switches"] == ["p1-s1-rail0"]]
+    assert dest["widths_before"] == dest["widths_after"] == {"8": 7, "16": 6}
+    assert (routes["withdrawn"], routes["unreachable_somewhere"]) == ([], [])
+    # SUM001 says one fewer is not enough: one link down leaves p1-spine1 its route
+    one = impact(res.inventory, res.topology, res.plan, Resolver(res.topology).resolve(pod1["links"][:1]))
+    assert one["routes"]["blackholing"] == []

@@ -8,7 +8,8 @@ link's next hop, or for a port-channel member: the whole bundle when fewer than 
 stay (the default, all members: what the configs render as min-links), else the member only, and a degraded bundle still
 gets an equal ECMP share, so the switch then sends at (next hops) × (the degraded bundle's Gbps) at most.
 `port_channels` gives, per pod with port-channels, what one member failure does to the worst-hit rail switch.
-The report gives the worst case:
+Every "what is left" is computed by railfabric/checks/solver/after_failure.py, the same functions `fabric impact`
+(railfabric/impact/) uses, so the two never disagree (tests/test_impact_solver.py). The report gives the worst case:
 the lowest share of its planned uplinks that any surviving switch keeps (`left_pct`), naming the failure and the
 switch it hurts most, and the share of the tier's total uplink capacity left after the failure that takes away the
 most (`tier_left_pct`). A switch of the tier that fails itself is not counted: its own hosts lose it, see below.
@@ -27,8 +28,11 @@ Summarization (RFC 7938 §8.2): a rail switch aggregates only its own rails' sub
 with the switch itself: no blackhole. A spine advertising its pod's rail block as one aggregate (summary-only,
 `routing.spine_pod_aggregate`) keeps advertising it after losing its link(s) to one rail switch; super-spines and the
 pod's other rail switches then send part of the traffic for that rail switch's subnets to a spine that has no route
-for them. When one link failure is enough (a rail switch with a single link to a spine) that is SUM001 (warning),
-naming the link; otherwise the report gives how many link failures it takes.
+for them. The fewest link failures that withdraw a spine's route to a rail switch: per next hop to that spine,
+members − min-links + 1 of its members (one for a routed link; a port-channel of 2 with min-links 2 goes down with one
+member). When one link failure is enough that is SUM001 (warning), naming the link; otherwise the report gives how
+many link failures it takes (and which). A pod whose spine serves a single rail switch is left out: losing that
+route leaves the spine nothing to aggregate.
 """
 
 from __future__ import annotations
