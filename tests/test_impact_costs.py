@@ -63,3 +63,30 @@ def test_mlag_fabric(tmp_path: Path) -> None:
     # a spine: every rail switch keeps 1 of 2 spines; all 8 GPUs at half their uplinks
     assert rows["spine"] == ("p1-spine1", 0, 8, [(1, "rail", 50.0)])
     assert rows["host NIC"] == ("p1-s1-gpu001:nic0", 1, 0, [])
+
+
+def test_reduced_gpus_of_a_super_spine_and_their_text() -> None:
+    # core-ss1 down: every spine of pods 1 and 2 keeps 3 of its 4 super-spines (75 %); no rail switch loses an
+    # uplink, so no GPU is behind a reduced rail switch, but all of pods 1 and 2 (256 + 128 GPUs) leave their pod
+    # at 3/4; pod 3 (rail-only) has no spines
+    from railfabric.impact import Resolver, impact
+    from railfabric.impact.text import impact_text
+    from railfabric.pipeline import run
+    from tests.helpers import EXAMPLE
+
+    res = run(EXAMPLE)
+    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    out = impact(res.inventory, res.topology, res.plan, Resolver(res.topology).resolve(["core-ss1"]), routes=False)
+    red = out["reduced"]
+    assert red["uplinks"]["gpus"] == 0
+    assert red["pod_uplinks"] == {"gpus": 384, "pods": [1, 2], "worst_left_pct": 75.0}
+    assert red["gpus"] == 384
+    text = impact_text(out)
+    assert "GPUs in a pod whose spines lost uplink capacity: 384 (pod(s) 1, 2; the worst keeps 75 % of its " \
+           "bandwidth out of the pod)" in text
+    assert "GPUs at reduced bandwidth in all (each counted once): 384" in text
+    # p1-spine1 down: pod 1's rail switches keep 3 of 4 spines and pod 1's spine tier 3 of 4 spines: the same 256
+    # GPUs in both groups, counted once
+    out = impact(res.inventory, res.topology, res.plan, Resolver(res.topology).resolve(["p1-spine1"]), routes=False)
+    assert (out["reduced"]["uplinks"]["gpus"], out["reduced"]["pod_uplinks"]["gpus"], out["reduced"]["gpus"]) == (
+        256, 256, 256)

@@ -66,6 +66,12 @@ def test_emit_waves_file(tmp_path: Path) -> None:
     assert proc.returncode == 2 and not bad.exists()
     assert "--emit-waves needs switches (the rollout pushes whole switches), not: 'p1-s1-rail0>p1-spine1#1'" \
         in proc.stderr
+    # --emit-waves without --maintenance, and a file that cannot be written: exit 2, nothing written
+    proc = _fabric("impact", str(EXAMPLE), "--down", "p1-spine1", "--emit-waves", str(bad))
+    assert proc.returncode == 2 and "--emit-waves needs --maintenance" in proc.stderr and not bad.exists()
+    proc = _fabric("impact", str(EXAMPLE), "--maintenance", "p1-spine1", "--emit-waves",
+                   str(tmp_path / "no-such-dir" / "w.yml"))
+    assert proc.returncode == 2 and "No such file or directory" in proc.stderr
     # a pattern name is written as the hostname the rollout inventory knows (ss1 is core-ss1)
     proc = _fabric("impact", str(EXAMPLE), "--maintenance", "ss1", "ss2", "--emit-waves", str(bad))
     assert proc.returncode == 0, proc.stderr
