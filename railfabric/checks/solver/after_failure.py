@@ -52,10 +52,14 @@ def keeps_route(hops: list[NextHop], upper: str, dead_links: AbstractSet[str] = 
 def links_to_withdraw(hops: list[NextHop], upper: str) -> list[str]:
     """The fewest member links whose failure takes every next hop of this lower switch to `upper` down: per next hop
     its first members − min-links + 1 members, in next-hop order."""
-    out: list[str] = []
+    return withdraw_sets(hops).get(upper, [])
+
+
+def withdraw_sets(hops: list[NextHop]) -> dict[str, list[str]]:
+    """`links_to_withdraw` for every upper switch of `hops` in one pass (upper switches in first-seen order)."""
+    out: dict[str, list[str]] = {}
     for h in hops:
-        if h.upper == upper:
-            out += h.links[: len(h.links) - h.min_links + 1]
+        out.setdefault(h.upper, []).extend(h.links[: len(h.links) - h.min_links + 1])
     return out
 
 

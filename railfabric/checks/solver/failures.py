@@ -45,7 +45,7 @@ from railfabric.checks.solver.after_failure import (
     each_link_failure,
     each_upper_failure,
     keeps_route,
-    links_to_withdraw,
+    withdraw_sets,
 )
 from railfabric.checks.solver.paths import NextHop, next_hops, usable
 from railfabric.core.finding import Finding, Severity
@@ -318,9 +318,11 @@ def _summarization(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict
     # (rail switch, spine) → the fewest links whose failure withdraws the spine's route to the rail switch
     # (railfabric/checks/solver/after_failure.py: the same reasoning `fabric impact` lists blackholes by)
     pairs: dict[tuple[str, str], list[str]] = {}
-    for link in topo.links:
-        if link.role is LinkRole.FABRIC and (link.a.device, link.z.device) not in pairs:
-            pairs[(link.a.device, link.z.device)] = links_to_withdraw(hops[link.a.device], link.z.device)
+    lowers = dict.fromkeys(link.a.device for link in topo.links if link.role is LinkRole.FABRIC)
+    for low in lowers:
+        for upper, cut in withdraw_sets(hops[low]).items():
+            if topo.switches[upper].role is Role.SPINE:
+                pairs[(low, upper)] = cut
     speed = {link.id: link.a.speed for link in topo.links if link.role is LinkRole.FABRIC}
     by_pod: dict[int, list[tuple[str, str]]] = defaultdict(list)
     for (rail_sw, spine) in pairs:
