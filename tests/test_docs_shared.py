@@ -6,7 +6,7 @@ docs are compared byte for byte by tests/test_docs_pictures.py and the render te
 from __future__ import annotations
 
 from railfabric.outputs import pictures_rails, pictures_rails_svg
-from railfabric.outputs.docs import docs_facts, docs_files, docs_markdown, docs_pictures
+from railfabric.outputs.docs import docs_facts, docs_files, docs_markdown, docs_pictures, failure_costs
 from railfabric.pipeline import run
 from tests.helpers import EXAMPLE
 
@@ -26,7 +26,8 @@ def test_shared_facts_and_warm_caches_change_nothing() -> None:
     _clear()
     cold = docs_files(res.inventory, topo, report, summary)  # each part its own facts, caches empty
     facts = docs_facts(name, 0, topo, report)  # the example has no super-spine planes
-    warm = {**docs_pictures(name, 0, topo, report, facts), **docs_markdown(name, 0, topo, report, summary, facts)}
+    warm = {**docs_pictures(name, 0, topo, report, facts), **docs_markdown(name, 0, topo, report, summary, facts,
+                                                                        failure_costs(res.inventory, topo))}
     assert warm == cold  # the second drawing takes every row of cells and port text from the caches
     assert pictures_rails_svg._cells.cache_info().hits > 0 and pictures_rails.port_text.cache_info().hits > 0
     # a segment's picture names its own switches (not another segment's of the same layout)

@@ -14,6 +14,7 @@ from pathlib import Path
 from railfabric.checks.solver.bisection import contract, flow_network, max_flow
 from railfabric.checks.solver.failures import single_homed_findings
 from railfabric.core.finding import Severity
+from railfabric.impact import Resolver, impact
 from railfabric.pipeline import run
 from tests.helpers import EXAMPLE, base_inventory, run_data
 
@@ -192,8 +193,20 @@ def test_example_with_pod_aggregate(tmp_path: Path) -> None:
     r = run(inv)
     assert of(r, "SUM001") == []
     pods = r.report["failures"]["summarization"]["pods"]  # type: ignore[index]
-    # pod 1: 2 links per (rail switch, spine) in segment 1 (4 in segment 2); pod 2: 8 (4 port-channels of 2)
-    assert {p: v["link_failures_to_blackhole"] for p, v in pods.items()} == {"1": 2, "2": 8}
+    # pod 1: 2 links per (rail switch, spine) in segment 1 (4 in segment 2); pod 2: 8 links per spine bundled into
+    # 4 port-channels of 2 with min-links 2 (the default: all members), so one member failure takes a bundle down:
+    # 4 failures, one member of each bundle (not 8: the solver counted every link before it shared impact's model)
+    assert {p: v["link_failures_to_blackhole"] for p, v in pods.items()} == {"1": 2, "2": 4}
+    p2 = pods["2"]
+    assert (p2["rail_switch"], p2["spine"]) == ("p2-s1-rail0-1-2-3", "p2-spine1")
+    assert p2["links"] == [f"p2-s1-rail0-1-2-3>p2-spine1#{n}" for n in (1, 3, 5, 7)]
+    # and `fabric impact` with exactly those 4 links down lists p2-spine1 as blackholing that switch's subnets
+    assert r.inventory is not None and r.topology is not None and r.plan is not None
+    out = impact(r.inventory, r.topology, r.plan, Resolver(r.topology).resolve(p2["links"]))
+    assert out["routes"]["blackholing"] == [{"rail_switches": ["p2-s1-rail0-1-2-3"], "spines": ["p2-spine1"]}]
+    # and 3 of them are not enough: the fourth bundle keeps p2-spine1's route
+    out = impact(r.inventory, r.topology, r.plan, Resolver(r.topology).resolve(p2["links"][:3]))
+    assert out["routes"]["blackholing"] == []
 
 
 # --------------------------------------------------------------------------- bisection

@@ -7,6 +7,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from railfabric.impact.targets import Resolver
 
 EPILOG = """\
 names (--down / --maintenance take every word after them: give INVENTORY first; as in generated/cabling.csv):
@@ -14,6 +18,8 @@ names (--down / --maintenance take every word after them: give INVENTORY first; 
   p1-s1-rail0>p1-spine1#1           a link (link_id column)
   p2-s1-rail0-1-2-3>p2-spine1#pc1   an L3 port-channel (bundle column): all its members
   p1-s1-rail0:33  p1-s1-rail0:1/2   a switch port (a_port / z_port), or one lane of a broken-out port
+  p1-s1-rail0:Ethernet256           a switch port by its interface name (a_interface / z_interface: SONiC
+                                    Ethernet256, EOS Ethernet33/1, NVUE swp33, NX-OS Ethernet1/33, Junos et-0/0/32)
   p1-s1-gpu001:nic0                 every port of a host NIC (p1-s1-gpu001:nic0p1: one port, the link id)
   quote link and bundle ids in a shell: '>' redirects (fabric impact --down 'p1-s1-rail0>p1-spine1#1')
 
@@ -31,6 +37,8 @@ examples:
   fabric impact --down p1-s1-rail0 --jobs jobs.yml   # which jobs stall, ring all-reduce left
   fabric impact --maintenance p1-s1-rail0 p1-s1-rail1 p1-s1-rail2 p1-s1-rail3 \\
                 p1-s1-rail4 p1-s1-rail5 p1-s1-rail6 p1-s1-rail7 # waves for an OS upgrade
+  fabric impact --maintenance p1-spine1 p1-spine2 p1-spine3 p1-spine4 --emit-waves waves.yml
+      # then, in generated/ansible/: ansible-playbook -i inventory.yml deploy.yml -e @waves.yml --limit ...
 
 model: docs/impact.md (isolation, uplink shares, valley-free eBGP routes, NCCL rings per rail, PXN off/on).
 """
@@ -53,6 +61,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       "printed as waves")
     im.add_argument("--jobs", metavar="FILE", help="job name -> host list (YAML or JSON, Slurm host lists)")
     im.add_argument("--format", choices=("text", "json"), default="text")
+    im.add_argument("--emit-waves", metavar="FILE", help="with --maintenance of switches: write the waves as an "
+                    "Ansible vars file for the rollout (ansible-playbook deploy.yml -e @FILE)")
     im.set_defaults(func=cmd_impact)
 
 
@@ -68,13 +78,19 @@ def cmd_impact(args: argparse.Namespace) -> int:
         print("fabric impact: the inventory does not validate: nothing to compute", file=sys.stderr)
         return 2
     topo = res.topology
+    resolver = Resolver(topo, res.inventory.switch_models)
+    if args.emit_waves and not args.maintenance:
+        print("fabric impact: --emit-waves needs --maintenance", file=sys.stderr)
+        return 2
     try:
         jobs = load_jobs(Path(args.jobs), topo.hosts) if args.jobs else None
         if args.maintenance:
             out = maintenance_waves(res.inventory, topo, args.maintenance, jobs)
+            if args.emit_waves:
+                _emit_waves(Path(args.emit_waves), out, resolver, args.maintenance, res.inventory.fabric.name)
         else:
-            out = impact(res.inventory, topo, res.plan, Resolver(topo).resolve(args.down), jobs)
-    except (UnknownNames, JobsError) as exc:
+            out = impact(res.inventory, topo, res.plan, resolver.resolve(args.down), jobs)
+    except (UnknownNames, JobsError, ValueError, OSError) as exc:
         print(f"fabric impact: {exc}", file=sys.stderr)
         return 2
     if args.format == "json":
@@ -86,3 +102,11 @@ def cmd_impact(args: argparse.Namespace) -> int:
     if args.maintenance:
         return 0
     return 1 if out["isolated"]["gpus"] else 0
+
+
+def _emit_waves(path: Path, out: dict, resolver: Resolver, given: list[str], fabric: str) -> None:
+    """Write the waves file (NotSwitches, a ValueError, when an item is not a switch: nothing written)."""
+    from railfabric.emit.one_file import write_one
+    from railfabric.impact.rollout_waves import wave_hostnames, waves_vars_text
+
+    write_one(path, waves_vars_text(wave_hostnames(out, resolver), given, fabric))

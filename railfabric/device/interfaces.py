@@ -49,11 +49,15 @@ def interface_name(platform: str, port: int, lane: int, lanes: int, serdes: int)
     return PLATFORMS[platform].interface(port, lane, lanes, serdes)
 
 
+@lru_cache(maxsize=1 << 16)
+def _end_name(platform: str, port: int, lane: int, speed: int, model_speed: int, serdes: int) -> str:
+    return PLATFORMS[platform].end_interface(port, lane, speed, model_speed, serdes)
+
+
 def end_name(sw: Switch, model: SwitchModel, end: End) -> str:
     """The interface name of link end `end` on switch `sw` (of `model`): a lane of a broken-out port is named
-    after its position among model.speed // end.speed lanes."""
-    return interface_name(sw.platform, end.port, end.lane, model.speed // end.speed if end.lane else 1,
-                          model.serdes_lanes)
+    after its position among model.speed // end.speed lanes (Platform.end_interface)."""
+    return _end_name(sw.platform, end.port, end.lane, end.speed, model.speed, model.serdes_lanes)
 
 
 class Physical(NamedTuple):

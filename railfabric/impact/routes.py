@@ -10,9 +10,12 @@ loop check keeps every path valley-free: up to a spine (and a super-spine), then
   hop to a super-spine with the route (other pod). The count, capped at routing.ecmp.width (maximum-paths), is the
   ECMP width X installs for Y's prefixes; 0 is unreachable.
 With `routing.spine_pod_aggregate` the spines advertise their pod's rail block as one summary-only aggregate
-(railfabric/checks/solver/failures.py, SUM001): a spine keeps advertising it while it has any route inside it, so a
-spine that lost its routes to Y but not the aggregate attracts part of the other pods' traffic for Y and drops it
-(RFC 7938 §8.2). Those spines are listed per Y as `blackholing`; other pods count them in the width they install.
+(railfabric/checks/solver/failures.py, SUM001; the one predicate both use is in
+railfabric/checks/solver/after_failure.py): a spine keeps advertising it while it has any route inside it, so a
+spine that lost its routes to Y but not the aggregate attracts part of the traffic for Y and drops it (RFC 7938
+§8.2). Those spines are listed per Y as `blackholing`. Summary-only suppresses Y's own prefixes at every spine, so
+the rail switches of Y's pod and of other pods alike route Y's prefixes by the aggregate: a rail switch of Y's pod
+installs one path per live next hop to a spine that advertises the aggregate, blackholing spines included.
 
 Only what changed is reported: per rail switch Y whose routes changed, its prefixes, how many rail switches lost
 them, and the ECMP widths the rail switches install for them (a histogram, width → rail switches, before and after).
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from railfabric.checks.solver.after_failure import blackholes
 from railfabric.checks.solver.paths import NextHop, next_hops
 from railfabric.impact.targets import Down
 from railfabric.impact.uplinks import hop_after, tier_members, touched_lowers
@@ -40,7 +44,7 @@ class Routes:
         """`intact` and `touched` (the switches whose next hops `down` can change): the others' live next hops are
         the intact fabric's."""
         self.width_cap = inv.routing.ecmp.width
-        self.aggregate = inv.routing.spine_pod_aggregate and inv.super_spines is not None
+        self.aggregate = inv.routing.spine_pod_aggregate
         tiers = tier_members(inv, topo)
         self.rail = [n for n, t in tiers.items() if t == Role.RAIL.value and n not in down.switches]
         self.pod = {n: topo.switches[n].pod or 0 for n in topo.switches}
@@ -98,7 +102,9 @@ class Routes:
     def width(self, src: tuple, dest: tuple) -> int:
         pod_x, ups = src
         pod_y, spines, supers = dest
-        if pod_x == pod_y:
+        if pod_x == pod_y and self.aggregate:  # summary-only: the pod's rail switches see only the aggregate
+            n = sum(1 for s in ups if self.spine_down.get(s))
+        elif pod_x == pod_y:
             n = sum(1 for s in ups if s in spines)
         else:
             n = sum(1 for s in ups if self.spine_supers.get(s, frozenset()) & supers)
@@ -106,12 +112,12 @@ class Routes:
 
     def blackholing(self, origins: tuple[str, ...]) -> list[str]:
         """Spines of the origins' pod that advertise the pod aggregate but have no route to their prefixes (with
-        pod aggregates only)."""
+        pod aggregates only; the solver's SUM001 reasoning, railfabric/checks/solver/after_failure.py)."""
         if not self.aggregate or not any(y in self.up for y in origins):
             return []
         mine = self.spines_of(origins)
         return sorted(s for s in self.pod_spines[self.pod[origins[0]]]
-                      if s not in mine and self.spine_down.get(s) and self.spine_supers.get(s))
+                      if blackholes(self.aggregate, s in mine, bool(self.spine_down.get(s))))
 
 
 def _origins(rail: list[str], plan: Plan) -> dict[tuple[str, ...], list[str]]:
@@ -204,10 +210,10 @@ def routes_section(inv: Inventory, topo: Topology, plan: Plan, down: Down) -> di
         if per_group is None:
             per_group = base[(db, da)] = [(key, w.width(0, key[0], db), w.width(1, key[1], da))
                                           for key in src_groups]
-        row = _dest_row(unit, per_group, src_groups, src_key, da < 0)
+        holes = tuple(after.blackholing(unit)) if da >= 0 else ()
+        row = _dest_row(unit, per_group, src_groups, src_key, da < 0, bool(holes))
         if row is None:
             continue
-        holes = tuple(after.blackholing(unit)) if da >= 0 else ()
         sig = (row["down"], row["unreachable_from"], tuple(row["unreachable_from_first"]),
                tuple(row["widths_before"].items()), tuple(row["widths_after"].items()), holes)
         merged = rows.get(sig)
@@ -231,8 +237,9 @@ def _histogram_of(h: dict[int, int]) -> dict[str, int]:
 
 def _dest_row(unit: tuple[str, ...], per_group: list[tuple[tuple[int, int], int, int]],
               src_groups: dict[tuple[int, int], list[str]], src_key: dict[str, tuple[int, int]],
-              down: bool) -> dict | None:
-    """The widths toward one destination at every other live rail switch before and after (None: unchanged)."""
+              down: bool, holes: bool = False) -> dict | None:
+    """The widths toward one destination at every other live rail switch before and after (None: unchanged and not
+    blackholed: under the pod aggregate a blackhole leaves every width as it was)."""
     wb: dict[int, int] = defaultdict(int)
     wa: dict[int, int] = defaultdict(int)
     lost_n = 0
@@ -249,7 +256,7 @@ def _dest_row(unit: tuple[str, ...], per_group: list[tuple[tuple[int, int], int,
             lost_n += n
             if len(lost) < 8:
                 lost += [x for x in members[: 8 + len(unit)] if x not in unit][: 8 - len(lost)]
-    if wb == wa and not down:
+    if wb == wa and not down and not holes:
         return None
     return {"down": down, "unreachable_from": lost_n, "unreachable_from_first": lost,
             "widths_before": _histogram_of(wb), "widths_after": _histogram_of(wa)}

@@ -6,7 +6,10 @@ A name is, first match wins:
   link's id;
 - an L3 port-channel or a host bond: its bundle id (the `bundle` column of cabling.csv): every member;
 - a switch port `SWITCH:PORT`: `p1-s1-rail0:33` (every lane of a broken-out port) or `p1-s1-rail0:1/2` (one lane),
-  the a_port / z_port column of cabling.csv;
+  the a_port / z_port column of cabling.csv; or `SWITCH:INTERFACE`, the switch's own interface name as its platform
+  names it (the a_interface / z_interface column: SONiC `Ethernet256`, EOS `Ethernet33/1`, NVUE `swp33s0`, NX-OS
+  `Ethernet1/33`, Junos `et-0/0/32`), from the same naming the device model uses (Platform.end_interface,
+  railfabric/platforms/base.py) when the Resolver is given the switch models;
 - a host NIC `HOST:nicN`: every port of NIC N (`HOST:nicNpM`, one port, is the link id).
 Anything else is refused, all unknown names at once, each with the closest known names.
 """
@@ -15,9 +18,12 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from railfabric.topology import Link, Topology
+from railfabric.inventory.intent import SwitchModel
+from railfabric.platforms import PLATFORMS
+from railfabric.topology import End, Link, Topology
 
 
 class UnknownNames(ValueError):
@@ -49,8 +55,10 @@ class Down:
 class Resolver:
     """Indexes of the topology's names, built once (a maintenance plan resolves many names)."""
 
-    def __init__(self, topo: Topology) -> None:
+    def __init__(self, topo: Topology, models: Mapping[str, SwitchModel] | None = None) -> None:
+        """`models` (the inventory's switch_models): switch ports may then be named by their interface names too."""
         self.topo = topo
+        self.models = models
         self.key_to_name = {s.key: n for n, s in topo.switches.items()}
         self.links: dict[str, Link] = {}
         self.bundles: dict[str, list[str]] = defaultdict(list)
@@ -73,7 +81,20 @@ class Resolver:
                         self._ports[(end.device, end.label())].append(link.id)
                         if end.lane:
                             self._ports[(end.device, str(end.port))].append(link.id)
+                        name = self.interface_of(end.device, end)
+                        if name is not None and name != end.label():
+                            self._ports[(end.device, name)].append(link.id)
         return self._ports
+
+    def interface_of(self, switch: str, end: End) -> str | None:
+        """The platform's interface name of a link end on `switch` (None without the switch models)."""
+        if self.models is None:
+            return None
+        sw = self.topo.switches[switch]
+        model = self.models.get(sw.model)
+        if model is None or sw.platform not in PLATFORMS:
+            return None
+        return PLATFORMS[sw.platform].end_interface(end.port, end.lane, end.speed, model.speed, model.serdes_lanes)
 
     @property
     def nics(self) -> dict[tuple[str, str], list[str]]:
@@ -96,7 +117,7 @@ class Resolver:
         if name in self.bundles:
             members = self.bundles[name]
             return f"bundle {name} ({len(members)} members)", None, list(members)
-        left, sep, right = name.rpartition(":")
+        left, sep, right = name.partition(":")  # Junos interface names hold a colon: the switch is before the first
         if sep:
             dev = left if left in self.topo.switches else self.key_to_name.get(left)
             if dev is not None and (dev, right) in self.ports:
@@ -106,6 +127,16 @@ class Resolver:
                 ids = self.nics[(left, right)]
                 return f"NIC {left}:{right} ({len(ids)} port{'s' if len(ids) != 1 else ''})", None, list(ids)
         return "", None, []
+
+    def close(self, name: str) -> list[str]:
+        """Up to three known names close to `name`: for `SWITCH:PORT` of a known switch, among that switch's ports
+        (numbers and interface names), else among switches, links, bundles and NICs."""
+        left, sep, right = name.partition(":")  # Junos interface names hold a colon: the switch is before the first
+        dev = (left if left in self.topo.switches else self.key_to_name.get(left)) if sep else None
+        if dev is not None:
+            mine = [f"{dev}:{label}" for d, label in self.ports if d == dev]
+            return difflib.get_close_matches(f"{dev}:{right}", mine, n=3, cutoff=0.6)
+        return difflib.get_close_matches(name, self.candidates(), n=3, cutoff=0.6)
 
     def candidates(self) -> list[str]:
         return list(dict.fromkeys([*self.topo.switches, *self.key_to_name, *self.links, *self.bundles,
@@ -128,7 +159,6 @@ class Resolver:
                 switches.add(sw)
             links.update(ids)
         if unknown:
-            pool = self.candidates()
-            close = {n: difflib.get_close_matches(n, pool, n=3, cutoff=0.6) for n in unknown}
+            close = {n: self.close(n) for n in unknown}
             raise UnknownNames(unknown, close)
         return Down(frozenset(switches), frozenset(links), tuple(given), what)

@@ -32,6 +32,13 @@ def impact_text(out: dict) -> str:
     if red["uplinks"]["gpus"]:
         lines.append(f"GPUs behind a rail switch that lost uplink capacity: {red['uplinks']['gpus']} (the worst "
                      f"keeps {red['uplinks']['worst_left_pct']:g} % of its bandwidth out of the segment)")
+    pods = red.get("pod_uplinks", {})
+    if pods.get("gpus"):
+        lines.append(f"GPUs in a pod whose spines lost uplink capacity: {pods['gpus']} (pod(s) "
+                     f"{', '.join(map(str, pods['pods']))}; the worst keeps {pods['worst_left_pct']:g} % of its "
+                     "bandwidth out of the pod)")
+    if red.get("gpus"):
+        lines.append(f"GPUs at reduced bandwidth in all (each counted once): {red['gpus']}")
     if out["tiers"]:
         lines.append("uplink capacity left:")
     for t in out["tiers"]:

@@ -1,6 +1,6 @@
 """Uplink capacity after a failure, per switch, per tier of each pod and per rail (the oversubscription it leaves).
 
-The same model as the solver's failure tables (railfabric/checks/solver/paths.py and failures.py): a switch's usable
+The same computation as the solver's failure tables (railfabric/checks/solver/after_failure.py): a switch's usable
 uplink capacity is min(routing.ecmp.width, next hops up) × its slowest next hop up; a next hop is a routed link or an
 L3 port-channel; a port-channel is down when fewer than its min-links members stay up (spines.port_channel_min_links,
 default all members, as the configs render it), else it carries its live members' Gbps; a next hop whose upper switch
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from railfabric.checks.solver.after_failure import uplinks_left
 from railfabric.checks.solver.paths import NextHop, next_hops, usable
 from railfabric.impact.targets import Down
 from railfabric.inventory.intent import Inventory
@@ -108,7 +109,7 @@ def uplink_states(inv: Inventory, topo: Topology, down: Down, planned_down: dict
         if name not in touched:
             left = plan
         else:
-            left = 0 if name in down.switches else usable(width, [hop_after(h, down) for h in mine])
+            left = 0 if name in down.switches else uplinks_left(width, mine, down.links, down.switches)
         out[name] = Uplinks(name, tier, topo.switches[name].pod or 0, plan, left,
                             planned_down[name], 0 if name in down.switches else live_down[name],
                             len(mine), len(mine) if name not in touched else

@@ -157,7 +157,7 @@ def _balanced(fab: _Fabric, items: list[_Item], k: int) -> list[list[_Item]] | N
 
 def maintenance_waves(inv: Inventory, topo: Topology, names: list[str], jobs: list[Job] | None = None) -> dict:
     """The waves of `names` (UnknownNames from railfabric/impact/targets.py when a name is unknown)."""
-    resolver = Resolver(topo)
+    resolver = Resolver(topo, inv.switch_models)
     resolver.resolve(names)  # every unknown name at once
     watched = None if jobs is None else {h for j in jobs for h in j.hosts}
     fab = _Fabric(inv, topo, watched)

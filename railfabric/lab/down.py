@@ -22,9 +22,11 @@ import json
 import signal
 import subprocess
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from railfabric.impact import Down, Resolver
+from railfabric.inventory.intent import SwitchModel
 from railfabric.lab.daemons import Instances
 from railfabric.lab.model import LabError, LabLink, LabSpec, out_reason
 from railfabric.pipeline import Result
@@ -82,7 +84,7 @@ def plan_down(res: Result, spec: LabSpec, down: Down, faults: list[str] | tuple[
             continue
         out.switches.append(sw)
         out.said.append(f"switch {sw}: every interface of {spec.nodes[sw].ns} down, then its FRR daemons stopped")
-    port_of = _named_ports(topo, down)
+    port_of = _named_ports(topo, down, res.inventory.switch_models if res.inventory else None)
     member_down: dict[tuple[str, str], set[str]] = defaultdict(set)
     for lid in sorted(down.links):
         link = by_id[lid]
@@ -109,10 +111,10 @@ def plan_down(res: Result, spec: LabSpec, down: Down, faults: list[str] | tuple[
     return out
 
 
-def _named_ports(topo: Topology, down: Down) -> dict[str, str]:
-    """Link id → the switch whose port was named (`SWITCH:PORT`: only that end goes down)."""
+def _named_ports(topo: Topology, down: Down, models: Mapping[str, SwitchModel] | None) -> dict[str, str]:
+    """Link id → the switch whose port was named (`SWITCH:PORT` or `SWITCH:INTERFACE`: only that end goes down)."""
     out: dict[str, str] = {}
-    resolver = Resolver(topo)
+    resolver = Resolver(topo, models)
     for name in down.names:
         kind, _sw, ids = resolver.one(name)
         if kind.startswith("port "):

@@ -54,8 +54,8 @@ class Prediction:
 
 def resolve(res: Result, names: list[str] | tuple[str, ...]) -> Down:
     """impact's resolution of `names`; raises railfabric.impact.UnknownNames as `fabric impact` does."""
-    assert res.topology is not None
-    return Resolver(res.topology).resolve(list(names))
+    assert res.topology is not None and res.inventory is not None
+    return Resolver(res.topology, res.inventory.switch_models).resolve(list(names))
 
 
 def predict(res: Result, spec: LabSpec, exp: Expected, down: Down) -> Prediction:

@@ -13,6 +13,10 @@ refused, never pushed blind.
 
 Filters (all pure: text or data in, data out):
 - rf_batches(sizes, cap): the play's `serial` list: every precomputed wave split into batches of at most `cap`.
+- rf_wave_pattern(waves), rf_wave_sizes(waves, planned), rf_wave_numbers(hosts, waves), rf_waves_problems(waves,
+  inventory_hosts, play_hosts): the order taken from maintenance waves (`-e @FILE` written by `fabric impact
+  --maintenance ... --emit-waves FILE`: rollout_maintenance_waves, a list of lists of switch names) instead of the
+  rendered plan, and why such a file cannot order this run.
 - rf_vault_names(text) / rf_vault_resolve(text, values, kind): the `%%vault.NAME%%` placeholders of a rendered file
   and the file with each replaced by its value (JSON-escaped in JSON files; a value holding a line break or another
   control character is refused, so a secret can never add a configuration line).
@@ -61,6 +65,61 @@ def rf_batches(sizes: list[int], cap: int | str = 1) -> list[int]:
             out.append(min(limit, left))
             left -= limit
     return out or [1]
+
+
+def _waves(waves: Any) -> list[list[str]]:
+    """`rollout_maintenance_waves` (`fabric impact --maintenance ... --emit-waves FILE`) checked: a list of
+    non-empty lists of switch names, no name twice."""
+    if not isinstance(waves, list) or not all(isinstance(w, list) and w and all(isinstance(h, str) and h for h in w)
+                                              for w in waves):
+        raise FilterError("rollout_maintenance_waves must be a list of waves, each a non-empty list of switch names "
+                          "(write it with `fabric impact --maintenance NAME ... --emit-waves FILE`)")
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for h in (h for w in waves for h in w):
+        (twice if h in seen else seen).add(h)
+    if twice:
+        raise FilterError(f"rollout_maintenance_waves has {', '.join(sorted(twice))} in more than one wave")
+    return waves
+
+
+def rf_wave_pattern(waves: Any) -> str:
+    """The play's host pattern: `rollout` in the rendered order, or with maintenance waves their switches first, wave
+    after wave, then `rollout` (what --limit leaves of it is refused by rf_waves_problems when not in a wave)."""
+    if not waves:
+        return "rollout"
+    return ",".join([h for w in _waves(waves) for h in w] + ["rollout"])
+
+
+def rf_wave_sizes(waves: Any, planned: list[int]) -> list[int]:
+    """The wave sizes `serial` splits: the maintenance waves' when given, else the rendered plan's."""
+    return [len(w) for w in _waves(waves)] if waves else list(planned)
+
+
+def rf_wave_numbers(hosts: list[str], waves: Any) -> list[int]:
+    """Each host's maintenance wave (1-based; 0 for a host in none)."""
+    of = {h: i for i, w in enumerate(_waves(waves), 1) for h in w}
+    return [of.get(h, 0) for h in hosts]
+
+
+def rf_waves_problems(waves: Any, inventory_hosts: list[str], play_hosts: list[str]) -> list[str]:
+    """Why a waves file cannot order this run ([] when it can): a switch of the file the inventory's `rollout` group
+    lacks, or a switch the run would push (the play's hosts after --limit) that is in no wave."""
+    if not waves:
+        return []
+    listed = [h for w in _waves(waves) for h in w]
+    known = set(inventory_hosts)
+    out = []
+    unknown = [h for h in listed if h not in known]
+    if unknown:
+        out.append(f"not switches of this inventory's rollout: {', '.join(unknown)}")
+    mine = set(listed)
+    uncovered = [h for h in play_hosts if h not in mine]
+    if uncovered:
+        out.append(f"{len(uncovered)} switch(es) this run would push are in no wave: {', '.join(uncovered[:12])}"
+                   + (", ..." if len(uncovered) > 12 else "") + "; limit the run to the waves' switches (--limit "
+                   "as the waves file's first lines say) or add them to the maintenance set")
+    return out
 
 # --------------------------------------------------------------------------- secrets
 

@@ -21,7 +21,7 @@ from railfabric.platforms import PLATFORMS
 
 from .ansible import host_vars_data, host_vars_text, inventory_files, playbook_files
 from .cabling import cabling_files
-from .docs import docs_facts, docs_markdown, docs_pictures
+from .docs import docs_facts, docs_markdown, docs_pictures, failure_costs
 from .expected import expected_from
 from .hosts import gpu_hosts, group_input_files
 from .ipplan import ipplan_files
@@ -157,8 +157,14 @@ def _docs(src: Sources) -> Iterator[Part]:
         yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)), dict)
         return
     facts = Once(lambda: docs_facts(name, planes, topo(), report))  # both parts' figures, from `common` alone
-    yield Part("docs", "docs", _digest("docs", code, *common, value_digest(summary)),
-               lambda: docs_markdown(name, planes, topo(), report, summary, facts()))
+    # the "what one failure costs" rows (railfabric/impact/costs.py) also read the ECMP width and each pod's
+    # port-channel min-links; the topology and links are digested in `common`
+    inv = src.inv
+    costs_in = value_digest([inv.routing.ecmp.width, [(p.id, p.spines.min_links() if p.spines else None)
+                                                      for p in inv.pods], inv.super_spines is not None])
+    yield Part("docs", "docs", _digest("docs", (*code, "railfabric.impact.costs"), *common, value_digest(summary),
+                                       costs_in),
+               lambda: docs_markdown(name, planes, topo(), report, summary, facts(), failure_costs(inv, topo())))
     yield Part("docs:pictures", "docs", _digest("docs:pictures", code, *common),
                lambda: docs_pictures(name, planes, topo(), report, facts()))
 

@@ -123,6 +123,12 @@ class Platform:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""
         return self.naming(port, lane, lanes, serdes)
 
+    def end_interface(self, port: int, lane: int, speed: int, model_speed: int, serdes: int) -> str:
+        """Interface name of a link end at `speed` on `port` (/`lane`) of a switch model of `model_speed` per port and
+        `serdes` lanes: a lane of a broken-out port is named after its position among model_speed // speed lanes
+        (the device model, railfabric/device/interfaces.py, and `fabric impact`'s port names both ask this)."""
+        return self.naming(port, lane, model_speed // speed if lane else 1, serdes)
+
     def port_channel(self, number: int) -> str:
         return f"{self.port_channel_prefix}{number}"
 

@@ -8,7 +8,8 @@ link's next hop, or for a port-channel member: the whole bundle when fewer than 
 stay (the default, all members: what the configs render as min-links), else the member only, and a degraded bundle still
 gets an equal ECMP share, so the switch then sends at (next hops) × (the degraded bundle's Gbps) at most.
 `port_channels` gives, per pod with port-channels, what one member failure does to the worst-hit rail switch.
-The report gives the worst case:
+Every "what is left" is computed by railfabric/checks/solver/after_failure.py, the same functions `fabric impact`
+(railfabric/impact/) uses, so the two never disagree (tests/test_impact_solver.py). The report gives the worst case:
 the lowest share of its planned uplinks that any surviving switch keeps (`left_pct`), naming the failure and the
 switch it hurts most, and the share of the tier's total uplink capacity left after the failure that takes away the
 most (`tier_left_pct`). A switch of the tier that fails itself is not counted: its own hosts lose it, see below.
@@ -27,8 +28,11 @@ Summarization (RFC 7938 §8.2): a rail switch aggregates only its own rails' sub
 with the switch itself: no blackhole. A spine advertising its pod's rail block as one aggregate (summary-only,
 `routing.spine_pod_aggregate`) keeps advertising it after losing its link(s) to one rail switch; super-spines and the
 pod's other rail switches then send part of the traffic for that rail switch's subnets to a spine that has no route
-for them. When one link failure is enough (a rail switch with a single link to a spine) that is SUM001 (warning),
-naming the link; otherwise the report gives how many link failures it takes.
+for them. The fewest link failures that withdraw a spine's route to a rail switch: per next hop to that spine,
+members − min-links + 1 of its members (one for a routed link; a port-channel of 2 with min-links 2 goes down with one
+member). When one link failure is enough that is SUM001 (warning), naming the link; otherwise the report gives how
+many link failures it takes (and which). A pod whose spine serves a single rail switch is left out: losing that
+route leaves the spine nothing to aggregate.
 """
 
 from __future__ import annotations
@@ -36,6 +40,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from railfabric.checks.solver.after_failure import (
+    blackholes,
+    each_link_failure,
+    each_upper_failure,
+    keeps_route,
+    withdraw_sets,
+)
 from railfabric.checks.solver.paths import NextHop, next_hops, usable
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
@@ -78,56 +89,36 @@ def _members(inv: Inventory, topo: Topology) -> dict[str, list[str]]:
     return members
 
 
-def _each_left_out(width: int, parts: list[tuple[int, int]],
-                   instead: list[tuple[int, int]] | None = None) -> list[int]:
-    """For parts of next hops given as (count up, slowest Gbps), the usable Gbps with part i replaced by
-    instead[i] (default: left out), for every i; linear, not quadratic (a spine has up to 64 super-spines)."""
-    inf = float("inf")
-    n = len(parts)
-    pre, suf = [inf] * (n + 1), [inf] * (n + 1)
-    for i, (c, g) in enumerate(parts):
-        pre[i + 1] = min(pre[i], g if c else inf)
-    for i in range(n - 1, -1, -1):
-        c, g = parts[i]
-        suf[i] = min(suf[i + 1], g if c else inf)
-    total = sum(c for c, _g in parts)
-    out = []
-    for i, (c, _g) in enumerate(parts):
-        rc, rg = instead[i] if instead else (0, 0)
-        count = total - c + rc
-        slowest = min(pre[i], suf[i + 1], rg if rc else inf)
-        out.append(int(min(width, count) * slowest) if count else 0)
-    return out
-
-
-def _link_failure(width: int, hops: list[NextHop]) -> tuple[int, NextHop] | None:
-    """(Gbps left, the next hop hit) for the worst single link failure of one switch; the first one on a tie."""
-    parts = [(1, h.gbps) for h in hops]
-    after = [h.after_member_loss(h.gbps // len(h.links)) for h in hops]
-    lefts = _each_left_out(width, parts, [(1 if a else 0, a) for a in after])
+def _worst_link(width: int, hops: list[NextHop]) -> tuple[int, NextHop] | None:
+    """(Gbps left, the next hop hit) for the worst single link failure of one switch; the first one on a tie
+    (railfabric/checks/solver/after_failure.py, the computation `fabric impact` makes on that same link)."""
     worst: tuple[int, NextHop] | None = None
-    for left, hop in zip(lefts, hops, strict=True):
+    for i, left in each_link_failure(width, hops):
         if worst is None or left < worst[0]:
-            worst = (left, hop)
+            worst = (left, hops[i])
     return worst
+
+
+def _shape(hops: list[NextHop]) -> tuple[tuple[int, int, int, int], ...]:
+    """What decides a switch's failure rows: per next hop (rank of its upper switch, Gbps, members, min-links)."""
+    rank: dict[str, int] = {}
+    return tuple((rank.setdefault(h.upper, len(rank)), h.gbps, len(h.links), h.min_links) for h in hops)
 
 
 def _switch_failure_row(names: list[str], hops: dict[str, list[NextHop]], planned: dict[str, int],
                         order: dict[str, int], width: int) -> dict | None:
     lost_by_upper: dict[str, int] = defaultdict(int)
     worst: tuple | None = None
-    lefts_of: dict[tuple[tuple[int, int], ...], list[int]] = {}  # most switches share a shape: compute it once
+    lefts_of: dict[tuple, list[int]] = {}  # most switches share a shape: computed once per shape
     for low in names:
-        by_upper: dict[str, tuple[int, int]] = {}
-        for h in hops.get(low, []):
-            c, g = by_upper.get(h.upper, (0, h.gbps))
-            by_upper[h.upper] = (c + 1, min(g, h.gbps))
-        shape = tuple(by_upper.values())
-        lefts = lefts_of.get(shape)
-        if lefts is None:
-            lefts = lefts_of[shape] = _each_left_out(width, list(shape))
+        mine = hops.get(low, [])
+        shape = _shape(mine)
+        rows = each_upper_failure(width, mine) if shape not in lefts_of else None
+        if rows is not None:
+            lefts_of[shape] = [left for _u, left in rows]
+        uppers = list(dict.fromkeys(h.upper for h in mine))
         plan = planned[low]
-        for upper, left in zip(by_upper, lefts, strict=True):
+        for upper, left in zip(uppers, lefts_of[shape], strict=True):
             lost_by_upper[upper] += plan - left
             if worst is None or left / plan <= worst[0][0]:  # only then can the key below be smaller
                 key = (left / plan, order[upper], order[low])
@@ -156,7 +147,7 @@ def _link_failure_row(names: list[str], hops: dict[str, list[NextHop]], planned:
         if shape in worst_of:
             at = worst_of[shape]
         else:
-            hit = _link_failure(width, mine)
+            hit = _worst_link(width, mine)
             at = worst_of[shape] = None if hit is None else (hit[0], next(i for i, h in enumerate(mine) if h is hit[1]))
         if at is None:
             continue
@@ -192,7 +183,7 @@ def _port_channels(inv: Inventory, topo: Topology, hops: dict[str, list[NextHop]
             if sw.role is not Role.RAIL or sw.pod != pod.id or not mine:
                 continue
             planned = usable(width, [h.gbps for h in hops[name]])
-            hit = _link_failure(width, hops[name])
+            hit = _worst_link(width, hops[name])
             if hit is not None and (worst is None or hit[0] / planned < worst[0]):
                 worst = (hit[0] / planned, name, hit[0], planned, hit[1])
         if worst is None:
@@ -323,13 +314,16 @@ def _summarization(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict
     if not inv.routing.spine_pod_aggregate:
         return report, findings
     pod_index = {p.id: pi for pi, p in enumerate(inv.pods)}
-    # (rail switch, spine) → link ids, in topology order (identity order)
-    pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
-    speed: dict[str, int] = {}
-    for link in topo.links:
-        if link.role is LinkRole.FABRIC:
-            pairs[(link.a.device, link.z.device)].append(link.id)
-            speed[link.id] = link.a.speed
+    hops = next_hops(inv, topo)
+    # (rail switch, spine) → the fewest links whose failure withdraws the spine's route to the rail switch
+    # (railfabric/checks/solver/after_failure.py: the same reasoning `fabric impact` lists blackholes by)
+    pairs: dict[tuple[str, str], list[str]] = {}
+    lowers = dict.fromkeys(link.a.device for link in topo.links if link.role is LinkRole.FABRIC)
+    for low in lowers:
+        for upper, cut in withdraw_sets(hops[low]).items():
+            if topo.switches[upper].role is Role.SPINE:
+                pairs[(low, upper)] = cut
+    speed = {link.id: link.a.speed for link in topo.links if link.role is LinkRole.FABRIC}
     by_pod: dict[int, list[tuple[str, str]]] = defaultdict(list)
     for (rail_sw, spine) in pairs:
         by_pod[topo.switches[spine].pod or 0].append((rail_sw, spine))
@@ -338,6 +332,9 @@ def _summarization(inv: Inventory, topo: Topology, src: SourceMap) -> tuple[dict
                                                     topo.switches[rs[0]].index, topo.switches[rs[1]].index))
         rail_sw, spine = order[0]
         need = len(pairs[(rail_sw, spine)])
+        others = any(rs[1] == spine and rs[0] != rail_sw for rs in by_pod[pod])
+        if not blackholes(True, keeps_route(hops[rail_sw], spine, frozenset(pairs[(rail_sw, spine)])), others):
+            continue  # a pod whose spine serves one rail switch only: its aggregate goes with the route
         report["pods"][str(pod)] = {"link_failures_to_blackhole": need, "rail_switch": rail_sw, "spine": spine,
                                     "links": pairs[(rail_sw, spine)]}
         if need != 1:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from railfabric.impact.costs import failure_costs
 from railfabric.inventory.intent import Inventory
 from railfabric.outputs.docs.facts import FabricFacts, fabric_facts, host_links_by_segment
 from railfabric.outputs.docs.markdown import fabric_markdown
@@ -15,7 +16,7 @@ from railfabric.outputs.pictures_rails_svg import RailPictures
 from railfabric.topology import Topology
 from railfabric.topology.model import Host, Link, LinkRole
 
-__all__ = ["GLANCE", "docs_facts", "docs_files", "docs_markdown", "docs_pictures", "fabric_markdown",
+__all__ = ["GLANCE", "docs_facts", "docs_files", "docs_markdown", "docs_pictures", "fabric_markdown", "failure_costs",
            "rail_diagram_path"]
 
 GLANCE = "fabric-at-a-glance.svg"
@@ -30,7 +31,7 @@ def docs_files(inv: Inventory, topo: Topology, report: dict, summary: dict) -> d
     """docs/fabric.md and its pictures: relative path under generated/ → text."""
     planes = (inv.super_spines.planes or 0) if inv.super_spines is not None else 0
     out = {**docs_pictures(inv.fabric.name, planes, topo, report),
-           **docs_markdown(inv.fabric.name, planes, topo, report, summary)}
+           **docs_markdown(inv.fabric.name, planes, topo, report, summary, costs=failure_costs(inv, topo))}
     return dict(sorted(out.items()))
 
 
@@ -45,13 +46,13 @@ def docs_facts(name: str, planes: int, topo: Topology, report: dict) -> Facts:
 
 
 def docs_markdown(name: str, planes: int, topo: Topology, report: dict, summary: dict,
-                  facts: Facts | None = None) -> dict[str, str]:
+                  facts: Facts | None = None, costs: list[dict] | None = None) -> dict[str, str]:
     """docs/fabric.md, from the fabric's name and super-spine planes, the topology, the report and the summary
-    (and `facts`: docs_facts of the same, when already made)."""
+    (and `facts`: docs_facts of the same, when already made; `costs`: railfabric/impact/costs.py's rows)."""
     fabric, _ = facts or docs_facts(name, planes, topo, report)
     keys = sorted((s.pod, s.id) for s in topo.segments)
     diagrams = {key: rail_diagram_path(*key) for key in keys}
-    return {"docs/fabric.md": fabric_markdown(summary, report, fabric, GLANCE, diagrams)}
+    return {"docs/fabric.md": fabric_markdown(summary, report, fabric, GLANCE, diagrams, costs)}
 
 
 def docs_pictures(name: str, planes: int, topo: Topology, report: dict,

@@ -5,6 +5,7 @@ full text report."""
 from __future__ import annotations
 
 from railfabric.checks.solver.text import report_text
+from railfabric.outputs.docs.costs_table import failure_cost_table
 from railfabric.outputs.docs.facts import FabricFacts
 from railfabric.outputs.docs.tables import (
     capacity_table,
@@ -20,8 +21,9 @@ INLINE_DIAGRAMS = 16  # up to this many segments, every rail diagram is shown in
 
 
 def fabric_markdown(summary: dict, report: dict, facts: FabricFacts | None = None, glance: str = "",
-                    diagrams: dict[tuple[int, int], str] | None = None) -> str:
-    """The page. `glance` and `diagrams` ((pod, segment) → path) are the pictures' paths relative to docs/."""
+                    diagrams: dict[tuple[int, int], str] | None = None, costs: list[dict] | None = None) -> str:
+    """The page. `glance` and `diagrams` ((pod, segment) → path) are the pictures' paths relative to docs/; `costs`
+    the rows of "What one failure costs" (railfabric/impact/costs.py), no such section without them."""
     sw = summary["switches"]
     diagrams = diagrams or {}
     lines = [
@@ -63,6 +65,8 @@ def fabric_markdown(summary: dict, report: dict, facts: FabricFacts | None = Non
                      f"{p['reach_pct']}% |")
     lines += ["", "## Capacity", "", *capacity_table(report), "", "## Ports per switch model", "",
               *ports_table(report), "", "## After one failure (worst case)", "", *failure_table(report)]
+    if costs:
+        lines += ["", "## What one failure costs", "", *failure_cost_table(costs)]
     latency = latency_table(report)
     if latency:
         lines += ["", "## Latency", "", *latency]
