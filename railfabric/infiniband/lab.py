@@ -9,7 +9,8 @@ SM -> each SM as `opensm -F CONF` on its node, the master first -> checks: SUBNE
 complaint; the routing engine that configured the tables is the planned one; the planned master is master and the
 other SMs standby (their logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table
 (smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's
-planned SL (saquery, the QoS policy file). Always torn down.
+planned SL (saquery, the QoS policy file). Always torn down; each run has an id and a record of what it started,
+and a run killed before its teardown is reaped by the next (railfabric/infiniband/labruns.py).
 
 Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
 server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with the leaves instead of the spines
@@ -18,18 +19,17 @@ server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
-from itertools import count
 from pathlib import Path
 
 from railfabric.infiniband.binding import Binding, bind
 from railfabric.infiniband.discovery import ParseError, parse
+from railfabric.infiniband.labruns import IbRun, reap_dead
 from railfabric.infiniband.model import (
     DEFAULT_PKEY,
     UPSTREAM_ENGINES,
@@ -51,7 +51,6 @@ from railfabric.infiniband.sim import Sim, SimError, missing
 FAULTS = ("miswire", "sm")
 COMPLAINTS = ("PARSE ERROR", "Unrecognized token", "Invalid Cached Option Value")
 _ENGINE = re.compile(r"(\S+) tables configured on all switches")
-_RUNS = count()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +66,8 @@ class IbLabResult:
     fault: str | None
     checks: list[Check] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # what the lab wrote, by file name
+    run: str = ""  # the run id (railfabric/infiniband/labruns.py)
+    notes: list[str] = field(default_factory=list)  # what it did besides checking: dead runs reaped
 
     @property
     def ok(self) -> bool:
@@ -108,16 +109,24 @@ def run_ib_lab(fab: IbFabric, fault: str | None = None, keep: Path | None = None
     if why is not None:
         res.checks.append(Check("tools", False, why))
         return res
-    workdir = Path(tempfile.mkdtemp(prefix="railfabric-ib-")) if keep is None else keep
-    workdir.mkdir(parents=True, exist_ok=True)
+    res.notes += [str(r) for r in reap_dead()]
+    run = IbRun.claim()
+    res.run = run.run
     try:
-        with Sim(workdir, f"railfabric-ib-{os.getpid()}-{next(_RUNS)}") as sim:
-            _run(fab, fault, sim, res, timeout)
-    except SimError as e:
-        res.checks.append(Check("tools", False, str(e)))
-    finally:
+        workdir = keep if keep is not None else Path(tempfile.gettempdir()) / f"{run.sockname}-scratch"
         if keep is None:
-            shutil.rmtree(workdir, ignore_errors=True)
+            run.add_dir(workdir)  # recorded before it exists
+        workdir.mkdir(parents=True, exist_ok=keep is not None)
+        try:
+            with Sim(workdir, run.sockname, record=run.add_pid) as sim:
+                _run(fab, fault, sim, res, timeout)
+        except SimError as e:
+            res.checks.append(Check("tools", False, str(e)))
+        finally:
+            if keep is None:
+                shutil.rmtree(workdir, ignore_errors=True)
+    finally:
+        run.finish()
     return res
 
 
@@ -312,7 +321,9 @@ def _path_sl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], ti
 
 def format_result(res: IbLabResult) -> str:
     head = f"InfiniBand lab of {res.fabric}" + (f" with fault {res.fault}" if res.fault else "")
-    lines = [head] + [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in res.checks]
+    head += f" (run {res.run})" if res.run else ""
+    lines = [head] + [f"  {note}" for note in res.notes]
+    lines += [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in res.checks]
     return "\n".join(lines) + "\n"
 
 
