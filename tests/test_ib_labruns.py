@@ -15,7 +15,7 @@ from railfabric.lab.runs import start_time
 
 
 @pytest.fixture
-def runs(tmp_path: Path, monkeypatch) -> Path:
+def runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("RAILFABRIC_IB_RUNS", str(tmp_path / "runs"))
     return tmp_path / "runs"
 

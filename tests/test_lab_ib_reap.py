@@ -45,7 +45,7 @@ def _pgrep(pattern: str) -> list[str]:
     return out.stdout.split()
 
 
-def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch) -> None:
+def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     runs = tmp_path / "runs"
     monkeypatch.setenv("RAILFABRIC_IB_RUNS", str(runs))
     marker = tmp_path / "hanging"
