@@ -23,12 +23,13 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from railfabric.infiniband.binding import Binding, bind
 from railfabric.infiniband.discovery import ParseError, parse
+from railfabric.infiniband.lab_sm import LAB_POLLING, election, takeover, wait_log
+from railfabric.infiniband.labresult import Check, IbLabResult, format_result
 from railfabric.infiniband.labruns import IbRun, reap_dead
 from railfabric.infiniband.model import (
     DEFAULT_PKEY,
@@ -37,7 +38,6 @@ from railfabric.infiniband.model import (
     IbFabric,
     Membership,
     SubnetManager,
-    Switch,
     Tier,
     problems,
 )
@@ -51,30 +51,6 @@ from railfabric.infiniband.sim import Sim, SimError, missing
 FAULTS = ("miswire", "sm")
 COMPLAINTS = ("PARSE ERROR", "Unrecognized token", "Invalid Cached Option Value")
 _ENGINE = re.compile(r"(\S+) tables configured on all switches")
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
-
-
-@dataclass(slots=True)
-class IbLabResult:
-    fabric: str
-    fault: str | None
-    checks: list[Check] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)  # what the lab wrote, by file name
-    run: str = ""  # the run id (railfabric/infiniband/labruns.py)
-    notes: list[str] = field(default_factory=list)  # what it did besides checking: dead runs reaped
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.checks) and all(c.ok for c in self.checks)
-
-    def check(self, name: str) -> Check | None:
-        return next((c for c in self.checks if c.name == name), None)
 
 
 def miswire(fab: IbFabric) -> tuple[IbFabric, tuple[Cable, Cable]]:
@@ -158,7 +134,8 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     b = bound.binding
     res.checks.append(Check("topology", True, f"{len(fab.switches)} switches, {len(fab.hcas)} HCAs and "
                                               f"{len(fab.cables)} cables discovered as planned"))
-    if not _start_sms(fab, fault, b, sim, res, timeout):
+    started = _start_sms(fab, fault, b, sim, res, timeout)
+    if started is None:
         return
     fts = sim.run(["dump_fts"], host, timeout)
     res.files["dump_fts.out"] = fts.stdout
@@ -169,11 +146,18 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     if fab.qos is not None:
         res.checks.append(_sl2vl(fab, sim, host, lids, timeout))
         res.checks.append(_path_sl(fab, sim, host, lids, timeout))
+    if len(started[0]) > 1:
+        res.checks.append(takeover(fab, *started, b, sim, timeout))
 
 
-def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult, timeout: float) -> bool:
+_Started = tuple[list[SubnetManager], dict[str, "subprocess.Popen[bytes]"], dict[str, Path]]
+
+
+def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult,
+               timeout: float) -> _Started | None:
     """The GUID files and partitions.conf, then each SM as a daemon, the master first (until SUBNET UP), then the
-    standbys (until each reports its state). Checks subnet-up, routing-engine and sm-election; False: stop."""
+    standbys (until each reports its state). Checks subnet-up, routing-engine and sm-election. Returns the SMs in
+    start order with their processes and log files; None: the subnet did not come up, stop."""
     w = sim.workdir
     roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
     root_file = _write(res, w, "root-guids.conf",
@@ -186,15 +170,18 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
         base = replace(base, qos_policy_file=str(_write(res, w, "qos-policy.conf", policy)))
     order = [fab.master] + [sm for sm in fab.sms if sm is not fab.master]
     logs: dict[str, str] = {}
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    log_files: dict[str, Path] = {}
     for i, sm in enumerate(order):
         state = w / f"sm-{sm.node.replace(' ', '_')}"
         state.mkdir(parents=True, exist_ok=True)
         paths = replace(base, log_file=str(state / "opensm.log"), dump_files_dir=f"{state}/")
         conf = _write(res, w, "opensm.conf" if i == 0 else f"opensm-{state.name[3:]}.conf",
-                      opensm_conf(fab, sm, paths))
-        proc = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
+                      opensm_conf(fab, sm, paths) + LAB_POLLING)
+        proc = procs[sm.node] = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
+        log_files[sm.node] = state / "opensm.log"
         want = ("SUBNET UP",) if i == 0 else ("Entering STANDBY state", "Entering MASTER state")
-        logs[sm.node] = _wait_log(state / "opensm.log", want, proc, timeout)
+        logs[sm.node] = wait_log(log_files[sm.node], want, proc, timeout)
         out = (state / "opensm.out").read_text(errors="replace")
         res.files[f"{state.name}/opensm.log"], res.files[f"{state.name}/opensm.out"] = logs[sm.node], out
         if i == 0:
@@ -208,45 +195,9 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
                                     f"{', '.join(engines) or 'no engine'} configured the tables (planned "
                                     f"{fab.routing_engine})"))
             if not up:
-                return False
-    res.checks.append(_election(fab, order, logs, b, sim, timeout))
-    return True
-
-
-def _wait_log(log: Path, patterns: tuple[str, ...], proc: subprocess.Popen[bytes], timeout: float) -> str:
-    """The log once it holds one of `patterns`, the daemon died, or `timeout` passed."""
-    deadline = time.monotonic() + timeout
-    text = ""
-    while time.monotonic() < deadline:
-        text = log.read_text(errors="replace") if log.exists() else ""
-        if any(p in text for p in patterns) or proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    return text
-
-
-_SMINFO = re.compile(r"sm guid 0x([0-9a-fA-F]+), activity count \d+ priority (\d+) state \d+ (\w+)")
-
-
-def _election(fab: IbFabric, order: list[SubnetManager], logs: dict[str, str], b: Binding, sim: Sim,
-              timeout: float) -> Check:
-    """The planned master is master and every other SM standby: each SM's log, and the master's SMInfo (sminfo
-    from the master's node: its port GUID, priority and state)."""
-    master, wrong = order[0], []
-    states = {sm.node: ("MASTER" if "Entering MASTER state" in logs[sm.node] else
-                        "STANDBY" if "Entering STANDBY state" in logs[sm.node] else "no state") for sm in order}
-    wrong += [f"{sm.node} (priority {sm.priority}) is {states[sm.node]}, planned {want}"
-              for sm, want in ((sm, "MASTER" if sm is master else "STANDBY") for sm in order)
-              if states[sm.node] != want]
-    guid = b.node_guids.get(master.node) if isinstance(fab.node(master.node), Switch) else b.port_guids.get(master.node)
-    info = _SMINFO.search(sim.run(["sminfo"], master.node, timeout).stdout)
-    seen = (int(info.group(1), 16), int(info.group(2)), info.group(3)) if info else None
-    if seen != (guid, master.priority, "SMINFO_MASTER"):
-        planned = f"planned {master.node} {guid or 0:#x} priority {master.priority}"
-        wrong.append(f"sminfo reports {seen[0]:#x} priority {seen[1]} {seen[2]} ({planned})" if seen else
-                     f"sminfo reports no master ({planned})")
-    shown = ", ".join(f"{sm.node} {states[sm.node].lower()} (priority {sm.priority})" for sm in order)
-    return Check("sm-election", not wrong, shown + (f"; {'; '.join(wrong)}" if wrong else ""))
+                return None
+    res.checks.append(election(fab, order, logs, b, sim, timeout))
+    return order, procs, log_files
 
 
 def _pkeys(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
@@ -317,14 +268,6 @@ def _path_sl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], ti
         if got != want:
             wrong.append(f"{name} ({src} -> {dst}): SL {got} (planned {want})")
     return Check("path-sl", not wrong, ", ".join(shown) + (f"; {'; '.join(wrong)}" if wrong else ""))
-
-
-def format_result(res: IbLabResult) -> str:
-    head = f"InfiniBand lab of {res.fabric}" + (f" with fault {res.fault}" if res.fault else "")
-    head += f" (run {res.run})" if res.run else ""
-    lines = [head] + [f"  {note}" for note in res.notes]
-    lines += [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in res.checks]
-    return "\n".join(lines) + "\n"
 
 
 __all__ = ["FAULTS", "Check", "IbLabResult", "format_result", "miswire", "run_ib_lab"]
