@@ -19,6 +19,7 @@ from railfabric.checks.rules.asic_rules import check_asic
 from railfabric.checks.rules.buffer_rules import check_buffers
 from railfabric.checks.rules.bundle_rules import check_bundles
 from railfabric.checks.rules.host_rules import check_hosts
+from railfabric.checks.rules.ib_rules import refusals
 from railfabric.checks.rules.intent_rules import BLOCKING, check_intent
 from railfabric.checks.rules.mlag_rules import check_mlag
 from railfabric.checks.rules.pin_rules import check_pins
@@ -119,8 +120,9 @@ def _run(path: Path, progress: Progress, meanwhile: Callable[[Result], T] | None
     progress.stage("expanding the topology")
     res.topology = expand(inv)
     res.stage_reached = "allocation"
-    progress.stage("allocating addresses, VLANs and ASNs")
-    res.plan = allocate(inv, res.topology)
+    if not inv.is_infiniband:  # an InfiniBand subnet has no IPs, VLANs or ASNs: the SM assigns LIDs
+        progress.stage("allocating addresses, VLANs and ASNs")
+        res.plan = allocate(inv, res.topology)
     extra: T | None = None
     if meanwhile is not None and fork and _can_fork():
         progress.stage("checking the topology, the plan and the solver's figures in a second process")
@@ -157,6 +159,8 @@ _CHECKING: list[tuple[Result, SourceMap]] = []  # what a forked checker checks (
 
 def _checks(res: Result, src: SourceMap) -> Checked:
     """The topology and plan rules and the solver, on an expanded and allocated fabric."""
+    if res.inventory is not None and res.inventory.is_infiniband:
+        return _ib_checks(res, src)
     inv, topo, plan = res.inventory, res.topology, res.plan
     assert inv is not None and topo is not None and plan is not None
     index = link_index(topo)  # one index of the links, shared by the buffer rules and the solver
@@ -173,6 +177,25 @@ def _checks(res: Result, src: SourceMap) -> Checked:
         raw += raw_overrides(inv, topo, plan, src)
     report, solver_findings = solve(inv, topo, plan, src, index)
     return findings + raw + solver_findings, report
+
+
+def _ib_checks(res: Result, src: SourceMap) -> Checked:
+    """An InfiniBand fabric (nothing allocated): the topology rules, the solver (capacity, ports, rails, failures,
+    reachability, bisection, latency: they read the topology only) and the subnet's rules
+    (railfabric/checks/rules/ib_rules.py); the report gains an `infiniband` section."""
+    from railfabric.checks.rules.ib_rules import check_ib, ib_report
+    from railfabric.infiniband.from_inventory import ib_fabric
+
+    inv, topo = res.inventory, res.topology
+    assert inv is not None and topo is not None
+    index = link_index(topo)
+    findings = check_topology(inv, topo, src)
+    report, solver_findings = solve(inv, topo, None, src, index)
+    if inv.infiniband is not None:  # else IB016 said so
+        fab = ib_fabric(inv, topo)
+        findings += check_ib(inv, topo, fab, src)
+        report["infiniband"] = ib_report(fab)
+    return findings + solver_findings, report
 
 
 def _checks_forked() -> Checked:
@@ -227,6 +250,9 @@ def _validate(loaded: Loaded, res: Result) -> tuple[Inventory | None, SourceMap]
     first = True
     while True:
         data, view = pruned.data()
+        data, refused = refusals(data, view)  # Ethernet-only keys of an InfiniBand inventory (IB001-IB015)
+        if first:
+            res.findings += refused
         inv, errors = validate(data)
         if inv is None:
             if first:  # later rounds only see what leaving items out did: never reported

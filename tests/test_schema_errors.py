@@ -82,8 +82,8 @@ def test_unknown_key_with_nothing_close_lists_allowed_keys(tmp_path: Path) -> No
     res = run_with(tmp_path, {"fabric.yml": "fabric:\n  name: mini\n  zzzz: 1\n"}, ("fabric",))
     f = only(res, "SCH001")
     assert f.location == Location("inv/fabric.yml", 3, 3)
-    # FabricSettings: name, platform, mtu, host_mtu, rail_vlan_base, sorted
-    assert f.hint == "allowed keys here: host_mtu, mtu, name, platform, rail_vlan_base, releases"
+    # FabricSettings: name, kind, platform, mtu, host_mtu, rail_vlan_base, releases, sorted
+    assert f.hint == "allowed keys here: host_mtu, kind, mtu, name, platform, rail_vlan_base, releases"
 
 
 def test_unknown_key_inside_a_dict_of_models(tmp_path: Path) -> None:

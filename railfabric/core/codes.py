@@ -565,6 +565,69 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "Junos DLB (ecmp-dlb flowlet or per-packet) is not supported when a LAG is one of the egress ECMP members "
      "(Juniper, Dynamic Load Balancing). With spines.port_channel_members the rail-spine links are bundles: route "
      "them one by one, or keep flow hashing."),
+    # --- InfiniBand (IB): fabric.kind infiniband (issue 31): Ethernet-only keys refused, the subnet's limits
+    ("IB001", "ib-no-ip-routing", "routing: on an InfiniBand fabric",
+     "The BGP/OSPF underlay has no meaning on InfiniBand: the subnet manager programs every switch's forwarding "
+     "table (infiniband.routing_engine). Remove the routing section."),
+    ("IB002", "ib-no-roce-qos", "The RoCE qos: section on an InfiniBand fabric",
+     "DSCP, PFC and ECN are Ethernet. InfiniBand's QoS is service levels mapped to virtual lanes: infiniband.qos."),
+    ("IB003", "ib-no-pools", "IP pools on an InfiniBand fabric",
+     "An InfiniBand subnet addresses ports by LIDs the subnet manager assigns; there is no IP plan. Remove pools."),
+    ("IB004", "ib-no-system", "The switch management baseline on an InfiniBand fabric",
+     "system: is rendered into the Ethernet platforms' configs; railfabric renders no switch config for "
+     "InfiniBand (the subnet manager's files instead). Remove it."),
+    ("IB005", "ib-no-raw", "Raw Ethernet configuration on an InfiniBand fabric",
+     "raw: blocks go into the Ethernet platforms' configs, which an InfiniBand fabric does not have."),
+    ("IB006", "ib-no-limits", "Address-plan limits on an InfiniBand fabric",
+     "limits: is the geometry of the IP address plan; an InfiniBand fabric has none."),
+    ("IB007", "ib-no-platform", "An Ethernet switch platform or release on an InfiniBand fabric",
+     "fabric.platform and fabric.releases choose the Ethernet switch OS whose configs are rendered."),
+    ("IB008", "ib-no-mtu", "An Ethernet MTU on an InfiniBand fabric",
+     "fabric.mtu and fabric.host_mtu are Ethernet MTUs in bytes; InfiniBand negotiates its MTU per link."),
+    ("IB009", "ib-no-vlans", "Rail VLANs on an InfiniBand fabric",
+     "InfiniBand has no VLANs; partitions (infiniband.partitions, PKeys) isolate tenants."),
+    ("IB010", "ib-no-rail-subnets", "A rail subnet prefix length on an InfiniBand fabric",
+     "rail_prefix_len sizes the rails' IP subnets; an InfiniBand fabric has none."),
+    ("IB011", "ib-no-dual-homing", "Ethernet dual homing on an InfiniBand fabric",
+     "dual_homing (MLAG, ESI, two VLANs) and the MLAG peer link are Ethernet; an HCA port connects to one switch."),
+    ("IB012", "ib-no-port-channels", "Port-channels on an InfiniBand fabric",
+     "InfiniBand has no L3 port-channels: the subnet manager spreads routes over parallel links itself."),
+    ("IB013", "ib-no-address-pins", "A pinned ASN, loopback, router-id or management address on InfiniBand",
+     "Device pins replace values of the Ethernet address plan, which an InfiniBand fabric does not have."),
+    ("IB014", "ib-no-device-platform", "An Ethernet platform, release or system on an InfiniBand switch",
+     "A pod, segment, spine tier, super-spine tier or device override chose an Ethernet switch OS or its settings."),
+    ("IB015", "ib-section-on-ethernet", "An infiniband: section on an Ethernet fabric",
+     "The infiniband: section describes an InfiniBand subnet. Set fabric.kind: infiniband, or remove the section."),
+    ("IB016", "ib-section-missing", "An InfiniBand fabric without its infiniband: section",
+     "fabric.kind: infiniband needs the infiniband: section: at least the subnet managers."),
+    ("IB020", "ib-single-sm", "A single subnet manager",
+     "With one SM the subnet cannot be re-swept or changed while it is down. Plan two (master and standby, on "
+     "different switches or hosts, different priorities)."),
+    ("IB021", "ib-sm-unknown", "A subnet manager on a node the plan does not have",
+     "infiniband.subnet_managers names a switch by hostname, or a host and its HCA by rail index."),
+    ("IB022", "ib-sm-priority", "Subnet managers with equal priorities",
+     "OpenSM elects the master by priority, then by the lowest port GUID: with equal priorities the master is not "
+     "the planned one."),
+    ("IB023", "ib-partition", "A partition OpenSM would refuse",
+     "PKeys are unique, within 0x0001-0x7ffe (0x7fff is the default partition); names are letters, digits, '-', '_'."),
+    ("IB024", "ib-partition-host", "A partition naming a host the fabric does not have",
+     "Partition members are hosts of the fabric (names or Slurm host lists such as dgx[01-16])."),
+    ("IB025", "ib-lmc", "An LMC the routing engine cannot use",
+     "ftree does not support LMC > 0 (OpenSM falls back to minhop); use lmc 0, or updn."),
+    ("IB026", "ib-lid-space", "More LIDs than the unicast LID space",
+     "Each end port (every HCA port and every switch) takes 2^lmc LIDs; unicast LIDs are 0x0001-0xbfff (IBTA)."),
+    ("IB027", "ib-not-connected", "HCAs the subnet cannot reach",
+     "One subnet manager sweeps one connected subnet: HCAs on switches with no path between them (for example "
+     "the leaves of a rail-only pod) cannot reach each other and the SM sees only its own island."),
+    ("IB028", "ib-port", "A cable on a port the switch does not have, or a port cabled twice",
+     "Every cable end is a port of its switch model (1..ports) and each port carries one cable."),
+    ("IB029", "ib-nvidia-engine", "A routing engine only NVIDIA's subnet manager has",
+     "ar_ftree and ar_updn (adaptive routing) are NVIDIA's SM (UFM / MLNX OpenSM) engines; upstream OpenSM refuses "
+     "them, so the generated opensm.conf needs NVIDIA's SM and the lab cannot run it."),
+    ("IB030", "ib-qos", "A QoS plan OpenSM would refuse",
+     "The SL-to-VL map has 16 entries within the data VLs in use (max_vls); VL arbitration entries are VL 0-14 "
+     "with weights 0-255."),
+    ("IB031", "ib-subnet", "A subnet OpenSM would refuse", "railfabric.infiniband.model.problems() said so."),
 
 ]
 

@@ -45,13 +45,14 @@ class Switch:
 @dataclass(frozen=True, slots=True)
 class Hca:
     host: str
-    index: int  # rail order on the host: mlx5_<index>
+    index: int  # rail order on the host: mlx5_<index> unless `rdma` names the device
     rail: int
     ports: int = 1
+    rdma: str | None = None  # the RDMA device name (the host model's rdma_devices[index]), when the plan knows it
 
     @property
     def device(self) -> str:
-        return f"mlx5_{self.index}"
+        return self.rdma if self.rdma is not None else f"mlx5_{self.index}"
 
     @property
     def name(self) -> str:

@@ -7,14 +7,16 @@ SONiC pfcwd defaults for the PFC watchdog, 9216/9000 MTUs). `fabric schema` publ
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import netaddr
 from pydantic import (
     BeforeValidator,
     Field,
     PlainSerializer,
+    ValidationInfo,
     WithJsonSchema,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -48,6 +50,7 @@ from railfabric.core.units import (
     parse_ports,
     parse_speed,
 )
+from railfabric.inventory.intent_infiniband import InfinibandSettings
 from railfabric.inventory.intent_ipv6 import IPv6Prefix
 from railfabric.inventory.intent_raw import RawBlock
 from railfabric.inventory.intent_routing import Routing
@@ -153,6 +156,9 @@ class FabricSettings(_Model):
 
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$",
                                description="fabric name (an RFC 1123 label)")]
+    kind: Literal["ethernet", "infiniband"] = Field(
+        "ethernet", description="ethernet (RoCEv2, the switch configs) or infiniband (the subnet manager's files: "
+        "the `infiniband:` section, railfabric/inventory/intent_infiniband.py)")
     platform: Platform = Field(Platform("sonic"), description="default switch platform")
     mtu: SwitchMtu = Field(9216, description="MTU of every switch port (normalised per platform)")
     host_mtu: HostMtu = Field(9000, description="MTU of the GPU NICs")
@@ -517,7 +523,12 @@ class Inventory(_Model):
     fabric: FabricSettings
     routing: Routing = Routing()
     qos: Qos = Qos()
-    pools: Pools
+    # None only on an infiniband fabric (which has no IP plan and never allocates): an Ethernet inventory without
+    # pools is refused as before (missing required key, SCH002) by _pools_required
+    if TYPE_CHECKING:  # every reader of pools runs on an Ethernet fabric, where it is always there
+        pools: Pools
+    else:
+        pools: Pools | None = Field(None, validate_default=True)
     limits: Limits = Limits()
     solver: SolverSettings = SolverSettings()
     switch_models: dict[Ident, SwitchModel] = Field(min_length=1)
@@ -533,6 +544,21 @@ class Inventory(_Model):
     raw: list[RawBlock] = Field(default_factory=list, description="raw configuration the model does not know, per "
                                 "platform, fabric-wide or for some roles, pods, segments or devices "
                                 "(railfabric/inventory/intent_raw.py)")
+    infiniband: InfinibandSettings | None = Field(None, description="the InfiniBand subnet (fabric.kind: "
+                                                  "infiniband only): subnet managers, routing engine, LMC, "
+                                                  "partitions, QoS")
+
+    @field_validator("pools", mode="after")
+    @classmethod
+    def _pools_required(cls, v: Pools | None, info: ValidationInfo) -> Pools | None:
+        fabric = info.data.get("fabric")
+        if v is None and (fabric is None or fabric.kind != "infiniband"):
+            raise PydanticCustomError("missing", "Field required")
+        return v
+
+    @property
+    def is_infiniband(self) -> bool:
+        return self.fabric.kind == "infiniband"
 
 
 def json_schema() -> dict:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 from railfabric.checks.rules.addressing_rules import link_pool
 from railfabric.checks.rules.drain_rules import drain_capability
+from railfabric.checks.rules.ib_rules import ib_intent
 from railfabric.checks.rules.ipv6_rules import ipv6_intent
 from railfabric.checks.rules.lb_rules import lb_capability
 from railfabric.checks.rules.platform_rules import platform_capabilities
@@ -45,7 +46,7 @@ def check_intent(inv: Inventory, src: SourceMap) -> list[Finding]:
         out.append(Finding(code, msg, loc, hint, sev, related=tuple(r for r in related if r), subject=subject,
                            uses=uses))
 
-    for rule in _RULES:
+    for rule in _IB_RULES if inv.is_infiniband else _RULES:
         rule(inv, src, add)
     return out
 
@@ -503,3 +504,7 @@ def _vlans(inv: Inventory, src: SourceMap, add: Add) -> None:
 _RULES = [_ids, _refs, _limits, _host_groups, _rails, _host_models, _dual_homing, _hardware, _nic_speeds,
           _nic_layouts, _topology_shape, _mtu, _qos, _pools, link_pool, _asns, _vlans, platform_capabilities,
           drain_capability, lb_capability, ipv6_intent]
+# An InfiniBand fabric (fabric.kind: infiniband): the shape rules, not the Ethernet ones (MTU, RoCE QoS, pools, ASNs,
+# VLANs, platforms), whose keys it may not write (railfabric/checks/rules/ib_rules.py)
+_IB_RULES = [_ids, _refs, _host_groups, _rails, _host_models, _hardware, _nic_speeds, _nic_layouts, _topology_shape,
+             ib_intent]

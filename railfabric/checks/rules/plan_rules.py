@@ -70,10 +70,12 @@ def check_topology(inv: Inventory, topo: Topology, src: SourceMap) -> list[Findi
     for obj, message, setting in topo.stride_overflows:
         out.append(Finding("PORT003", message, src.loc(obj), "raise the stride (ports move once, on purpose) or "
                            "use fewer links", related=tuple(x for x in (src.loc(setting),) if x)))
-    out += _host_mtu(inv, topo, src)
     out += _ports(inv, topo, src)
     out += _ports_off(inv, topo, src)
     out += _dense_downlinks(inv, topo, src)
+    if inv.is_infiniband:  # no MTU in bytes, switch OS releases or BGP sessions (railfabric/checks/rules/ib_rules.py)
+        return out
+    out += _host_mtu(inv, topo, src)
     out += check_releases(inv, topo, src)
     out += check_sessions(inv, topo, src)
     return out

@@ -22,9 +22,10 @@ from railfabric.plan.allocate import Plan
 from railfabric.topology import Topology
 
 
-def solve(inv: Inventory, topo: Topology, plan: Plan, src: SourceMap,
+def solve(inv: Inventory, topo: Topology, plan: Plan | None, src: SourceMap,
           index: LinkIndex | None = None) -> tuple[dict, list[Finding]]:
-    """Every analysis, on one index of the links (`index`, else one built here)."""
+    """Every analysis, on one index of the links (`index`, else one built here). None of them reads the plan (an
+    InfiniBand fabric has none: `plan` is None there)."""
     ix = index or link_index(topo)
     report: dict = {}
     findings: list[Finding] = []
