@@ -17,6 +17,7 @@ from railfabric.cli.commands import (
     cmd_verify,
 )
 from railfabric.cli.completion import add_parser as add_completion_parser
+from railfabric.cli.ib import add_parser as add_ib_parser
 from railfabric.cli.impact import add_parser as add_impact_parser
 from railfabric.cli.render import cmd_plan, cmd_render
 from railfabric.verify.sonic_yang.command import add_parser as add_sonic_yang_parser
@@ -41,6 +42,7 @@ examples:
   fabric explain POOL002                   # what a finding code means
   fabric impact --down p1-spine1           # what a failure costs in GPUs, jobs, bandwidth
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
+  fabric ib bind --discovered su1.topo --out /etc/opensm   # InfiniBand: GUID files from ibnetdiscover
 
 progress: validate, render, plan and lab show a bar on stderr when it is a terminal (nothing otherwise);
   -v prints the steps as plain lines with times instead (for logs), -q shows nothing.
@@ -275,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render(sub, workers)
     _add_plan(sub, workers)
     for add in (_add_report, _add_size, _add_schema, _add_explain, _add_show, _add_lab, _add_verify,
-                add_impact_parser, add_sonic_yang_parser):
+                add_impact_parser, add_sonic_yang_parser, add_ib_parser):
         add(sub)
     add_completion_parser(sub, build_parser)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)

@@ -1,0 +1,98 @@
+"""`fabric ib bind`: GUIDs bound late. The inventory names switches and HCAs, never GUIDs; once the fabric is cabled,
+`ibnetdiscover` on any node of the subnet reports each node's GUID with its node description, and this command
+binds them to the plan and writes the GUID files OpenSM reads (railfabric/infiniband/bindfiles.py)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from railfabric.infiniband.model import IbFabric
+
+EPILOG = """\
+what is written into DIR (the names the rendered opensm.conf gives under /etc/opensm/):
+  root-guids.conf   node GUIDs of the fat tree's roots (the spines, or the cores when there are any)
+  cn-guids.conf     port GUIDs of every HCA (ftree's compute nodes)
+  partitions.conf   the planned partitions with each member's port GUID (replaces the rendered, memberless one)
+Each file is written to a temporary name in DIR and renamed over the old one; other files in DIR are left alone.
+Nothing is written when the discovered fabric differs from the plan: each wrong or missing cable, and each node
+missing or not planned, is named (a switch's node description must be its planned hostname, an HCA's
+"<host> <device>", rdma-ndd's default).
+
+exit codes:
+  0  bound, files written      1  the discovered fabric differs from the plan (nothing written)
+  2  unusable inventory or discovered file, or DIR cannot be written
+
+examples:
+  ibnetdiscover > su1.topo                    # on any node of the subnet (e.g. the SM's)
+  fabric ib bind examples/infiniband/inventory --discovered su1.topo --out /etc/opensm
+  fabric ib bind inventory --discovered su1.topo --out staging/   # review, then copy to the SM hosts
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ib = sub.add_parser("ib", help="InfiniBand: bind a discovered fabric's GUIDs to the plan (fabric ib bind)",
+                        description="InfiniBand commands for a fabric with fabric.kind: infiniband.")
+    ib_sub = ib.add_subparsers(dest="ib_command", metavar="COMMAND", required=True)
+    bd = ib_sub.add_parser("bind", help="check ibnetdiscover output against the plan and write the GUID files",
+                           description="Read ibnetdiscover's output, match every node to the plan by node "
+                                       "description, check every planned cable (both ends, port numbers) and "
+                                       "every discovered link, and write the root and compute-node GUID files and "
+                                       "the GUID-bound partitions.conf into DIR. Refuses, naming each difference, "
+                                       "when the cabled fabric is not the planned one.",
+                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    bd.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
+    bd.add_argument("--discovered", required=True, metavar="FILE", help="ibnetdiscover's output (no options)")
+    bd.add_argument("--out", required=True, metavar="DIR", help="where to write the files (created if missing)")
+    bd.set_defaults(func=cmd_ib_bind)
+
+
+def cmd_ib_bind(args: argparse.Namespace) -> int:
+    from railfabric.infiniband.bindfiles import BindInputError, bind_discovered, bound_files, write_files
+
+    fab = planned_fabric(Path(args.inventory), "fabric ib bind")
+    if fab is None:
+        return 2
+    try:
+        bound = bind_discovered(fab, Path(args.discovered))
+    except BindInputError as exc:
+        print(f"fabric ib bind: {exc}", file=sys.stderr)
+        return 2
+    if bound.binding is None:
+        print(f"fabric ib bind: the discovered fabric ({bound.switches} switches, {bound.hcas} HCAs) differs from "
+              f"the plan of {fab.name} ({len(fab.switches)} switches, {len(fab.hcas)} HCAs): "
+              f"{len(bound.differences)} difference(s), nothing written")
+        for diff in bound.differences:
+            print(f"  {diff}")
+        return 1
+    files = bound_files(fab, bound.binding)
+    try:
+        written = write_files(Path(args.out), files)
+    except OSError as exc:
+        print(f"fabric ib bind: cannot write into {args.out}: {exc.strerror or exc} (nothing written)",
+              file=sys.stderr)
+        return 2
+    print(f"bound {len(fab.switches)} switches, {len(fab.hcas)} HCAs and {len(fab.cables)} cables of {fab.name} "
+          f"as planned; wrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def planned_fabric(path: Path, who: str) -> IbFabric | None:
+    """The inventory's InfiniBand subnet, or None after printing why not (findings, or not an InfiniBand fabric)."""
+    from railfabric.core.finding import has_errors
+    from railfabric.core.formats import format_text
+    from railfabric.infiniband.from_inventory import ib_fabric
+    from railfabric.pipeline import run
+
+    res = run(path)
+    if has_errors(res.findings) or res.inventory is None or res.topology is None:
+        sys.stderr.write(format_text(res.findings))
+        print(f"{who}: the inventory does not validate", file=sys.stderr)
+        return None
+    if not res.inventory.is_infiniband or res.inventory.infiniband is None:
+        print(f"{who}: {path} is not an InfiniBand fabric (fabric.kind: infiniband)", file=sys.stderr)
+        return None
+    return ib_fabric(res.inventory, res.topology)
