@@ -74,7 +74,8 @@ def ibnetdiscover(fab: IbFabric, unplug: Cable | None = None) -> str:
         name = node.name
         if isinstance(node, Switch):
             head = (f"vendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x{sw[name]:016x}\n"
-                    f"switchguid=0x{sw[name]:016x}({sw[name]:x})\nSwitch\t{node.ports} \"S-{sw[name]:016x}\"\t\t# \"{name}\" base port 0 lid 1 lmc 0")
+                    f"switchguid=0x{sw[name]:016x}({sw[name]:x})\n"
+                    f"Switch\t{node.ports} \"S-{sw[name]:016x}\"\t\t# \"{name}\" base port 0 lid 1 lmc 0")
             lines = [f"[{p}]\t{ref(far.node, far.port)}\t\t# \"{far.node}\" lid 2 4xNDR"
                      for p, far in sorted(links.get(name, {}).items())]
         else:
