@@ -159,7 +159,7 @@ def test_a_failure_midway_still_tears_down(fab, clean, monkeypatch) -> None:
     def boom(_text: str):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(lab, "parse", boom)
+    monkeypatch.setattr(lab, "bind_discovered", lambda fab, path: boom(path.read_text()))
     with pytest.raises(RuntimeError, match="boom"):
         lab.run_ib_lab(fab)
 

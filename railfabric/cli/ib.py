@@ -96,3 +96,53 @@ def planned_fabric(path: Path, who: str) -> IbFabric | None:
         print(f"{who}: {path} is not an InfiniBand fabric (fabric.kind: infiniband)", file=sys.stderr)
         return None
     return ib_fabric(res.inventory, res.topology)
+
+
+def is_infiniband(path: Path) -> bool:
+    """`fabric.kind: infiniband` in the inventory at `path` as loaded (before validation: which lab to run)."""
+    from railfabric.inventory.load import load_inventory
+
+    fabric = load_inventory(path).data.get("fabric")
+    return isinstance(fabric, dict) and fabric.get("kind") == "infiniband"
+
+
+def ib_lab(args: argparse.Namespace) -> int | None:
+    """`fabric lab` on an InfiniBand inventory (None: not one, the FRR lab runs): the IB lab of the planned subnet
+    (railfabric/infiniband/lab.py) with --fault miswire|sm, --keep (the files and logs kept in a new directory
+    under the current one), --timeout; --teardown reaps the IB labs left by killed runs."""
+    if not is_infiniband(Path(args.inventory)):
+        return None
+    from railfabric.infiniband.lab import FAULTS, format_result, run_ib_lab
+    from railfabric.infiniband.labruns import reap_dead
+
+    if args.teardown:
+        done = reap_dead(only=args.run)
+        for r in done:
+            print(r)
+        if not done:
+            print("no InfiniBand lab " + (f"run {args.run} " if args.run else "") + "left by a killed run")
+        return 0
+    faults = [f for item in args.fault or [] for f in item.split(",") if f]
+    wrong = [f"unknown fault {f!r} for an InfiniBand fabric (one of {', '.join(FAULTS)})" for f in faults
+             if f not in FAULTS]
+    wrong += ["one fault at a time on an InfiniBand fabric"] if len(faults) > 1 else []
+    wrong += [f"{opt} is for the FRR lab of an Ethernet fabric" for opt, value in
+              (("--pod", args.pod), ("--hosts", args.hosts), ("--run", args.run)) if value is not None]
+    if wrong:
+        print(f"fabric lab: {wrong[0]}", file=sys.stderr)
+        return 2
+    fab = planned_fabric(Path(args.inventory), "fabric lab")
+    if fab is None:
+        return 1
+    keep = None
+    if args.keep:
+        import tempfile
+
+        keep = Path(tempfile.mkdtemp(prefix=f"ib-lab-{fab.name}-", dir="."))
+    res = run_ib_lab(fab, fault=faults[0] if faults else None, keep=keep, timeout=args.timeout)
+    sys.stdout.write(format_result(res))
+    if keep is not None:
+        print(f"files and logs kept in {keep} (the lab's processes are ended)")
+    if res.checks and res.checks[0].name in ("tools", "plan") and not res.checks[0].ok:
+        return 2  # the lab could not run
+    return 0 if res.ok else 1

@@ -221,7 +221,12 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                "  host-policy  one host's `ip rule from <NIC address>` deleted\n\n"
                                "examples:\n  sudo fabric lab\n  sudo fabric lab --pod 1 --fault asn\n"
                                "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown\n"
-                               "  sudo fabric lab --teardown --run k3x9a2",
+                               "  sudo fabric lab --teardown --run k3x9a2\n\n"
+                               "InfiniBand (fabric.kind: infiniband): the planned subnet in ibsim with the real OpenSM "
+                               "and infiniband-diags\n(no root; docs/infiniband.md). Faults: miswire (two HCA cables "
+                               "crossed), sm (a wrong root set);\n--keep keeps the files and logs in "
+                               "./ib-lab-<name>-*; --teardown reaps IB labs left by killed runs.\n"
+                               "  fabric lab examples/infiniband/inventory --fault miswire",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     lb.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     lb.add_argument("--pod", type=int, help="only this pod's rail switches and spines (default: the whole fabric)")

@@ -3,14 +3,17 @@ the rendered configuration, and the programmed subnet checked against the plan. 
 run here: railfabric/infiniband/sim.py.
 
 Flow: write the net file (railfabric.infiniband.netfile) -> ibsim -> ibnetdiscover (preloaded, attached to the
-master SM's node) -> bind GUIDs (railfabric.infiniband.binding; differences stop the lab, as they would stop a
-site: each wrong or missing cable is named) -> root/compute-node GUID files, partitions.conf, one opensm.conf per
-SM -> each SM as `opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration
-complaint; the routing engine that configured the tables is the planned one; the planned master is master and the
-other SMs standby (their logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table
-(smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's
-planned SL (saquery, the QoS policy file). Always torn down; each run has an id and a record of what it started,
-and a run killed before its teardown is reaped by the next (railfabric/infiniband/labruns.py).
+master SM's node) into a file -> bind GUIDs from that file as `fabric ib bind` does
+(railfabric.infiniband.bindfiles; differences stop the lab, as they would stop a site: each wrong or missing cable is
+named) -> the files `fabric ib bind` writes (root/compute-node GUID files, partitions.conf) and one opensm.conf per
+SM from the render's own writer (opensm_conf, with the lab's paths and LAB_POLLING appended) -> each SM as
+`opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration complaint; the routing
+engine that configured the tables is the planned one; the planned master is master and the other SMs standby (their
+logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table (smpquery pkeys) and
+SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's planned SL (saquery, the
+QoS policy file); last, the master SM is killed and the standby must take over (railfabric/infiniband/lab_sm.py).
+Always torn down; each run has an id and a record of what it started, and a run killed before its teardown is
+reaped by the next (railfabric/infiniband/labruns.py).
 
 Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
 server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with the leaves instead of the spines
@@ -26,8 +29,15 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from railfabric.infiniband.binding import Binding, bind
-from railfabric.infiniband.discovery import ParseError, parse
+from railfabric.infiniband.bindfiles import (
+    CN_FILE,
+    PARTITIONS_FILE,
+    ROOT_FILE,
+    BindInputError,
+    bind_discovered,
+    bound_files,
+)
+from railfabric.infiniband.binding import Binding
 from railfabric.infiniband.lab_sm import LAB_POLLING, election, takeover, wait_log
 from railfabric.infiniband.labresult import Check, IbLabResult, format_result
 from railfabric.infiniband.labruns import IbRun, reap_dead
@@ -43,7 +53,7 @@ from railfabric.infiniband.model import (
 )
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
-from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys, partitions_conf
+from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys
 from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.infiniband.routes import check_routes, parse_dump_fts
 from railfabric.infiniband.sim import Sim, SimError, missing
@@ -89,7 +99,8 @@ def run_ib_lab(fab: IbFabric, fault: str | None = None, keep: Path | None = None
     run = IbRun.claim()
     res.run = run.run
     try:
-        workdir = keep if keep is not None else Path(tempfile.gettempdir()) / f"{run.sockname}-scratch"
+        # absolute: ibsim and OpenSM run in it and in its subdirectories
+        workdir = keep.resolve() if keep is not None else Path(tempfile.gettempdir()) / f"{run.sockname}-scratch"
         if keep is None:
             run.add_dir(workdir)  # recorded before it exists
         workdir.mkdir(parents=True, exist_ok=keep is not None)
@@ -118,14 +129,14 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     sim.start(_write(res, sim.workdir, "fabric.net", net_file(built)))
     host = fab.master.node
     disc = sim.run(["ibnetdiscover"], host, timeout)
-    res.files["ibnetdiscover.out"] = disc.stdout
+    discovered = _write(res, sim.workdir, "ibnetdiscover.out", disc.stdout)
     if disc.returncode != 0:
         res.checks.append(Check("topology", False, f"ibnetdiscover exited {disc.returncode}: "
                                                    f"{disc.stderr.strip()[-300:]}"))
         return
-    try:
-        bound = bind(fab, parse(disc.stdout))
-    except ParseError as e:
+    try:  # what `fabric ib bind` does with a site's ibnetdiscover output
+        bound = bind_discovered(fab, discovered)
+    except BindInputError as e:
         res.checks.append(Check("topology", False, f"ibnetdiscover output not understood: {e}"))
         return
     if bound.binding is None:
@@ -160,11 +171,12 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
     start order with their processes and log files; None: the subnet did not come up, stop."""
     w = sim.workdir
     roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
-    root_file = _write(res, w, "root-guids.conf",
-                       guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots]))
-    base = Paths(root_guid_file=str(root_file), cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
-                 partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
-                 flush_log=True)
+    files = bound_files(fab, b)  # what `fabric ib bind` writes into /etc/opensm
+    if fault == "sm":
+        files[ROOT_FILE] = guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots])
+    path = {name: str(_write(res, w, name, text)) for name, text in files.items()}
+    base = Paths(root_guid_file=path[ROOT_FILE], cn_guid_file=path[CN_FILE],
+                 partition_config_file=path[PARTITIONS_FILE], flush_log=True)
     policy = qos_policy(fab)
     if policy is not None:
         base = replace(base, qos_policy_file=str(_write(res, w, "qos-policy.conf", policy)))

@@ -107,15 +107,16 @@ class Reaped:
                 f"{self.dirs} scratch director{'y' if self.dirs == 1 else 'ies'}")
 
 
-def reap_dead() -> list[Reaped]:
-    """Tear down every recorded run that is not running; running ones (another lab) are left alone."""
+def reap_dead(only: str | None = None) -> list[Reaped]:
+    """Tear down every recorded run that is not running (or run `only`, if it is not); running ones (another lab)
+    are left alone."""
     d = runs_dir()
     try:
         ids = sorted({p.name.split(".")[0] for p in d.iterdir() if p.suffix in (".json", ".lock")})
     except OSError:
         return []
     out = []
-    for run in filter(RUN_ID.match, ids):
+    for run in filter(RUN_ID.match, ids if only is None else [i for i in ids if i == only]):
         done = _reap(d, run)
         if done is not None:
             out.append(done)
