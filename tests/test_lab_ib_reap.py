@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import railfabric.infiniband.lab as lab
+from railfabric.cli import main
 from railfabric.infiniband.build import rail_fat_tree
 from railfabric.infiniband.sim import missing
 
@@ -29,6 +30,7 @@ CHILD = """
 import sys, time
 from pathlib import Path
 import railfabric.infiniband.lab as lab
+from railfabric.cli import main
 from railfabric.infiniband.build import rail_fat_tree
 
 def hang(*args, **kwargs):
@@ -45,9 +47,8 @@ def _pgrep(pattern: str) -> list[str]:
     return out.stdout.split()
 
 
-def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    runs = tmp_path / "runs"
-    monkeypatch.setenv("RAILFABRIC_IB_RUNS", str(runs))
+def _kill_a_lab_midway(runs: Path, tmp_path: Path) -> dict:
+    """Run the lab in a child process and SIGKILL it once both SMs run; returns the dead run's record."""
     marker = tmp_path / "hanging"
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(marker)], env={**os.environ},
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -57,8 +58,7 @@ def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch: pyt
             assert child.poll() is None, child.stdout.read() if child.stdout else ""
             assert time.monotonic() < deadline, "the child lab did not reach the route check in 60 s"
             time.sleep(0.1)
-        record = json.loads(next(runs.glob("*.json")).read_text())
-        run = record["run"]
+        record: dict = json.loads(next(runs.glob("*.json")).read_text())
         assert len(record["pids"]) == 3  # ibsim, 2 x opensm
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
@@ -66,6 +66,14 @@ def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch: pyt
         if child.poll() is None:
             child.kill()
             child.wait()
+    return record
+
+
+def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = tmp_path / "runs"
+    monkeypatch.setenv("RAILFABRIC_IB_RUNS", str(runs))
+    record = _kill_a_lab_midway(runs, tmp_path)
+    run = record["run"]
     # left behind: the three processes (their command lines name the run's scratch directory) and the directory
     scratch = Path(record["dirs"][0])
     assert scratch.is_dir()
@@ -77,3 +85,19 @@ def test_a_killed_lab_is_reaped_by_the_next_run(tmp_path: Path, monkeypatch: pyt
     assert _pgrep(f"railfabric-ib-{run}-") == []
     assert not scratch.exists()
     assert sorted(p.name for p in runs.iterdir()) == []  # both runs' records and locks are gone
+
+
+def test_fabric_lab_teardown_reaps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    runs = tmp_path / "runs"
+    monkeypatch.setenv("RAILFABRIC_IB_RUNS", str(runs))
+    record = _kill_a_lab_midway(runs, tmp_path)
+    run = record["run"]
+    assert len(_pgrep(f"railfabric-ib-{run}-")) == 3
+    inventory = Path(__file__).resolve().parents[1] / "examples" / "infiniband" / "inventory"
+    assert main(["lab", str(inventory), "--teardown"]) == 0
+    assert capsys.readouterr().out == (f"reaped IB lab run {run} (its process was killed): 3 process(es), "
+                                       "1 scratch directory\n")
+    assert _pgrep(f"railfabric-ib-{run}-") == []
+    assert not Path(record["dirs"][0]).exists()
+    assert list(runs.iterdir()) == []
