@@ -36,6 +36,8 @@ validate: $(STAMP) ## validate inventory/ (FORMAT=json|sarif|github|codequality 
 check: $(TEST_STAMP) lint ## pre-merge: lint, validate, and fail (exit 3) if generated/ is stale
 	$(FABRIC) validate -q $(INVENTORY)
 	$(FABRIC) render --check $(INVENTORY)
+	$(FABRIC) validate -q examples/infiniband/inventory
+	$(FABRIC) render --check examples/infiniband/inventory --out examples/infiniband/generated
 
 plan: $(STAMP) ## what `make render` would change in generated/ (for a pull-request comment)
 	$(FABRIC) plan $(INVENTORY)

@@ -190,7 +190,15 @@ def _ib_checks(res: Result, src: SourceMap) -> Checked:
     assert inv is not None and topo is not None
     index = link_index(topo)
     findings = check_topology(inv, topo, src)
-    report, solver_findings = solve(inv, topo, None, src, index)
+    # The solver reads the topology; of the Ethernet routing it would read BFD (failure detection), the ECMP width
+    # (BGP maximum-paths) and route summarization, which an InfiniBand subnet has not (the SM routes over every
+    # link): they are switched off for it and left out of the report.
+    routing = inv.routing.model_copy(update={"bfd": False, "ecmp": inv.routing.ecmp.model_copy(
+        update={"width": 1 << 30})})
+    report, solver_findings = solve(inv.model_copy(update={"routing": routing}), topo, None, src, index)
+    report["capacity"].pop("ecmp_width", None)
+    for key in ("detection", "summarization"):
+        report["failures"].pop(key, None)
     if inv.infiniband is not None:  # else IB016 said so
         fab = ib_fabric(inv, topo)
         findings += check_ib(inv, topo, fab, src)

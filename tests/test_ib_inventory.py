@@ -83,7 +83,9 @@ def test_the_example_subnet_as_planned() -> None:
     assert b.members[0].node == "dgx17 mlx5_0"
     assert {m.membership for m in a.members + b.members} == {Membership.FULL}
     assert fab.qos is not None
-    assert (fab.qos.default_sl, fab.qos.sl2vl[:2], fab.qos.max_vls, fab.qos.partition_sl) == (0, (0, 1), 2, ())
+    # both tenants say service_level: compute → the compute SL 0 on their PKeys' path records
+    assert (fab.qos.default_sl, fab.qos.sl2vl[:2], fab.qos.max_vls, fab.qos.partition_sl) == (
+        0, (0, 1), 2, ((0x0A01, 0), (0x0A02, 0)))
     assert [s.name for s in fab.roots] == ["su1-spine1", "su1-spine2", "su1-spine3", "su1-spine4"]
 
 
@@ -120,3 +122,182 @@ def test_ib_fabric_needs_the_section(tmp_path: Path) -> None:
     inv, topo = _expanded(EXAMPLE)
     with pytest.raises(ValueError, match=r"fabric\.kind: infiniband"):
         ib_fabric(inv.model_copy(update={"infiniband": None}), topo)
+
+
+# --------------------------------------------------------------------------- the kind, refusals and rules
+
+def _run(tmp_path: Path, data: dict[str, Any]) -> Any:
+    from railfabric.pipeline import run
+
+    return run(write_files(tmp_path / "inv", {"fabric.yml": dump(data)}))
+
+
+def _lines(text: str) -> dict[str, int]:
+    """key → line number (1-based) of each `key:` at the start of a line or after indentation, first wins."""
+    out: dict[str, int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        key = line.strip().lstrip("- ").split(":")[0]
+        out.setdefault(key, n)
+    return out
+
+
+def test_the_small_inventory_is_clean(tmp_path: Path) -> None:
+    res = _run(tmp_path, small())
+    assert [f.code for f in res.findings] == []
+    assert res.plan is None  # nothing allocated on InfiniBand
+    assert res.report is not None
+    # 4 HCAs + 4 switches, LMC 0 → 8 LIDs; two tiers → leaf, spine, leaf = 3 switch hops
+    ib = res.report["infiniband"]
+    assert (ib["hcas"], ib["switches"], ib["cables"], ib["lids_needed"], ib["max_switch_hops"]) == (4, 4, 8, 8, 3)
+    # the Ethernet routing is not in an InfiniBand report: no ECMP width, BFD detection or summarization
+    assert "ecmp_width" not in res.report["capacity"]
+    assert "detection" not in res.report["failures"] and "summarization" not in res.report["failures"]
+
+
+# each Ethernet-only key, where it is written, and its own code
+REFUSED = [
+    ("IB001", {"routing": {"bfd": True}}, ("routing",)),
+    ("IB002", {"qos": {"roce": {"dscp": 26, "priority": 3}}}, ("qos",)),
+    ("IB003", {"pools": {"loopbacks": "10.0.0.0/24"}}, ("pools",)),
+    ("IB004", {"system": {"banner": "x"}}, ("system",)),
+    ("IB005", {"raw": []}, ("raw",)),
+    ("IB006", {"limits": {"pods": 2}}, ("limits",)),
+    ("IB007", {"fabric": {"name": "tiny", "kind": "infiniband", "platform": "sonic"}}, ("fabric", "platform")),
+    ("IB008", {"fabric": {"name": "tiny", "kind": "infiniband", "host_mtu": 4200}}, ("fabric", "host_mtu")),
+    ("IB009", {"fabric": {"name": "tiny", "kind": "infiniband", "rail_vlan_base": 200}}, ("fabric", "rail_vlan_base")),
+    ("IB013", {"devices": {"leaf0": {"loopback": "10.0.0.1"}}}, ("devices", "leaf0", "loopback")),
+]
+
+
+@pytest.mark.parametrize(("code", "extra", "path"), REFUSED, ids=[r[0] + "-" + r[2][-1] for r in REFUSED])
+def test_an_ethernet_only_key_is_refused_at_its_key(tmp_path: Path, code: str, extra: dict[str, Any],
+                                                     path: tuple[str, ...]) -> None:
+    data = {**small(), **extra}
+    res = _run(tmp_path, data)
+    found = [f for f in res.findings if f.code.startswith("IB")]
+    assert [f.code for f in found] == [code]
+    f = found[0]
+    assert f.message.startswith(f"{'.'.join(path)} is Ethernet-only (")
+    assert "remove it" in f.hint
+    assert f.location is not None and f.location.file.endswith("fabric.yml")
+    text = (tmp_path / "inv" / "fabric.yml").read_text()
+    # the finding points at the key's own line: the last key of the path, searched after its parent's line
+    lines = text.splitlines()
+    start = _lines(text)[path[0]]
+    line = next(n for n, ln in enumerate(lines[start - 1:], start) if ln.strip().startswith(f"{path[-1]}:"))
+    assert f.location.line == line
+    assert res.stage_reached != "done" or any(x.severity.value == "error" for x in res.findings)
+
+
+def test_segment_spine_and_device_keys_are_refused(tmp_path: Path) -> None:
+    data = small()
+    seg = data["pods"][0]["segments"][0]
+    seg.update({"rail_prefix_len": 24, "dual_homing": "mlag", "vlan_base": 300, "platform": "eos"})
+    data["pods"][0]["spines"].update({"port_channel_members": 2, "platform": "sonic"})
+    data["devices"] = {"spine1": {"asn": 65001, "router_id": "10.0.0.9", "management": "192.168.0.9",
+                                  "release": "5.12", "rack": "R1"}}
+    res = _run(tmp_path, data)
+    got = sorted((f.code, f.message.split(" is Ethernet-only")[0]) for f in res.findings if f.code.startswith("IB"))
+    assert got == [
+        ("IB009", "pods[0].segments[0].vlan_base"),
+        ("IB010", "pods[0].segments[0].rail_prefix_len"),
+        ("IB011", "pods[0].segments[0].dual_homing"),
+        ("IB012", "pods[0].spines.port_channel_members"),
+        ("IB013", "devices.spine1.asn"),
+        ("IB013", "devices.spine1.management"),
+        ("IB013", "devices.spine1.router_id"),
+        ("IB014", "devices.spine1.release"),
+        ("IB014", "pods[0].segments[0].platform"),
+        ("IB014", "pods[0].spines.platform"),
+    ]
+    assert "SCH" not in " ".join(f.code for f in res.findings)  # the keys were taken out before the schema
+
+
+def test_an_infiniband_section_on_ethernet_and_an_infiniband_fabric_without_one(tmp_path: Path) -> None:
+    data = small()
+    data["fabric"]["kind"] = "ethernet"
+    res = _run(tmp_path / "a", data)
+    assert "IB015" in [f.code for f in res.findings]
+    data = small()
+    del data["infiniband"]
+    res = _run(tmp_path / "b", data)
+    assert [f.code for f in res.findings] == ["IB016"]
+
+
+def test_an_ethernet_inventory_still_needs_pools(tmp_path: Path) -> None:
+    data = small()
+    data["fabric"] = {"name": "tiny"}
+    del data["infiniband"]
+    res = _run(tmp_path, data)
+    # as before the infiniband kind: the missing key at the top of the file (SCH002)
+    assert [(f.code, f.message, f.location.line if f.location else 0) for f in res.findings] == [
+        ("SCH002", "<top> is missing required key 'pools'", 1)]
+
+
+def _ib_codes(tmp_path: Path, data: dict[str, Any]) -> list[tuple[str, str]]:
+    res = _run(tmp_path, data)
+    return [(f.code, f.severity.value) for f in res.findings]
+
+
+def test_subnet_manager_rules(tmp_path: Path) -> None:
+    one = small(subnet_managers=[{"node": "spine1", "priority": 15}])
+    assert _ib_codes(tmp_path / "one", one) == [("IB020", "warning")]
+    same = small(subnet_managers=[{"node": "spine1", "priority": 9}, {"node": "spine2", "priority": 9}])
+    assert _ib_codes(tmp_path / "same", same) == [("IB022", "error")]
+    nowhere = small(subnet_managers=[{"node": "spine9", "priority": 15}, {"host": "h07", "hca": 0, "priority": 1}])
+    assert _ib_codes(tmp_path / "nowhere", nowhere) == [("IB021", "error"), ("IB021", "error")]
+
+
+def test_partition_rules(tmp_path: Path) -> None:
+    dup = small(partitions=[{"name": "a", "pkey": "0x0101", "hosts": ["h01"]},
+                            {"name": "b", "pkey": "0x0101", "hosts": ["h02"]}])
+    assert _ib_codes(tmp_path / "dup", dup) == [("IB023", "error")]
+    unknown = small(partitions=[{"name": "a", "pkey": "0x0101", "hosts": ["h[01-03]"]}])
+    res = _run(tmp_path / "unknown", unknown)
+    assert [(f.code, f.message) for f in res.findings] == [
+        ("IB024", "partition a names 1 host(s) the fabric does not have: 'h03'")]
+    bad = small(partitions=[{"name": "a", "pkey": "0x0101", "hosts": ["h[01-"]}])
+    assert _ib_codes(tmp_path / "bad", bad) == [("IB024", "error")]
+
+
+def test_lmc_rules(tmp_path: Path) -> None:
+    assert _ib_codes(tmp_path / "ftree", small(lmc=1)) == [("IB025", "error")]
+    assert _ib_codes(tmp_path / "updn", small(lmc=1, routing_engine="updn")) == []
+    # the LID space: 200 hosts × 2 HCAs + 2 leaves + 2 spines = 404 end ports; 404 << 7 = 51,712 > 0xbfff = 49,151
+    # (with LMC 6: 25,856, fits)
+    data = small(lmc=7, routing_engine="updn")
+    data["switch_models"]["qm"]["ports"] = 400
+    data["pods"][0]["segments"][0]["host_groups"][0]["count"] = 200
+    res = _run(tmp_path / "lids", data)
+    assert [(f.code, f.message) for f in res.findings if f.code.startswith("IB")] == [
+        ("IB026", "404 end ports with LMC 7 need 51712 LIDs, more than 49151")]
+    assert res.report is not None and res.report["infiniband"]["lids_needed"] == 51712
+
+
+def test_a_rail_only_pod_is_islands_and_nvidia_engines_warn(tmp_path: Path) -> None:
+    data = small(routing_engine="ar_ftree", subnet_managers=[{"host": "h01", "hca": 0, "priority": 15},
+                                                             {"host": "h01", "hca": 1, "priority": 14}])
+    del data["pods"][0]["spines"]
+    res = _run(tmp_path, data)
+    got = sorted((f.code, f.severity.value) for f in res.findings if f.code.startswith("IB"))
+    assert got == [("IB027", "error"), ("IB029", "warning")]
+    # 2 leaves with no spine: HCA 0 of both hosts on leaf0, HCA 1 on leaf1 → 2 islands of 2
+    assert next(f for f in res.findings if f.code == "IB027").message.startswith(
+        "the subnet falls apart into 2 islands of HCAs (2 HCAs in the largest)")
+
+
+def test_qos_beyond_the_data_vls(tmp_path: Path) -> None:
+    data = small(qos={"max_vls": 1})  # the default sl2vl maps SL 1 to VL 1: beyond 1 data VL
+    res = _run(tmp_path, data)
+    # the VL arbitration tables may name VL 1 (VL 0-14 is what the table takes); only the SL-to-VL map is wrong
+    assert [(f.code, f.message) for f in res.findings] == [("IB030", "QoS: SL 1 maps to VL 1, beyond the 1 data VLs")]
+
+
+def test_ports_per_switch_are_the_topology_rule_once_per_switch(tmp_path: Path) -> None:
+    # qm has 8 ports: hosts on 1-4, uplinks 5-8 (the top half); 5 hosts need a fifth host port on each leaf
+    data = small()
+    data["pods"][0]["segments"][0]["host_groups"][0]["count"] = 5
+    res = _run(tmp_path, data)
+    ports = [f.message for f in res.findings if f.code in ("PORT001", "IB028")]
+    assert ports == [f"rail switch leaf{r}: 1 link(s) do not fit its host ports: model 'qm' has 4 (ports 1-4; 5-8 are "
+                     "uplinks) and 5 are needed (1 more port(s) needed)" for r in range(2)]

@@ -133,6 +133,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     from railfabric.pipeline import run
 
     res = run(Path(args.inventory))
+    if res.inventory is not None and res.inventory.is_infiniband:
+        print("fabric show: an InfiniBand fabric has no per-switch address plan or config; its switches are "
+              "programmed by the subnet manager (see `fabric report` and generated/infiniband/)", file=sys.stderr)
+        return 2
     if res.topology is None or res.plan is None:
         sys.stdout.write(format_text(res.findings))
         return exit_code(res.findings) or 1

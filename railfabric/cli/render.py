@@ -39,7 +39,7 @@ def _validated(args: argparse.Namespace, progress: Progress, meanwhile: Callable
     # the checks run in a second process beside `meanwhile` unless one process was asked for (--workers 1)
     res, extra = run_with(Path(args.inventory), progress, meanwhile, fork=getattr(args, "workers", 1) > 1,
                           loaded=loaded)
-    if has_errors(res.findings) or res.plan is None:
+    if has_errors(res.findings) or res.stage_reached != "done":  # (an InfiniBand fabric has no plan)
         progress.close()
         sys.stdout.write(format_text(res.findings))
         print("nothing rendered: fix the errors above (generated/ is unchanged)", file=sys.stderr)

@@ -96,7 +96,10 @@ def build_models(res: Result, progress: Progress = SILENT, early: Early | None =
     the pipeline's checks run in a second process: railfabric.pipeline.run_with). With `early` (only for a render that
     will keep no device: nothing earlier to reuse) the configs start rendering in its workers as soon as the models
     exist, before they are digested; the caller closes it if the run ends otherwise."""
-    assert res.inventory is not None and res.topology is not None and res.plan is not None
+    assert res.inventory is not None and res.topology is not None
+    if res.inventory.is_infiniband:  # no switch configs: the subnet manager's files (_ib_tree)
+        return Models({}, {})
+    assert res.plan is not None
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -121,6 +124,8 @@ def _reusable(reuse: Reuse, name: str, digest: str, entries: dict[str, manifest.
 
 def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, stage: Stage | None,
                 models: Models | None, keep: list[object] | None) -> Tree:
+    if res.inventory is not None and res.inventory.is_infiniband:
+        return _ib_tree(res, progress)
     assert res.inventory is not None and res.topology is not None and res.plan is not None
     inv, topo, plan = res.inventory, res.topology, res.plan
     previous = reuse.previous
@@ -169,6 +174,28 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
     files[MANIFEST] = manifest.document(_version_fields(res), shas, platforms, device_entries,
                                         dict(sorted(art_entries.items())))
     return Tree(dict(sorted(files.items())), tuple(sorted(made.configs)), built)
+
+
+def _ib_tree(res: Result, progress: Progress) -> Tree:
+    """An InfiniBand fabric's files (railfabric.infiniband.outputs: IB_OUTPUTS) and the manifest: no device entries;
+    one artifact entry per output, its digest that of its files (they are small: always built afresh)."""
+    from railfabric.infiniband.from_inventory import ib_fabric
+    from railfabric.infiniband.outputs import IbSources, ib_files
+
+    assert res.inventory is not None and res.topology is not None
+    progress.stage("building the subnet manager's files")
+    made = ib_files(ib_fabric(res.inventory, res.topology), IbSources(res.topology, res.report))
+    files: dict[str, Content] = {}
+    entries: dict[str, manifest.Entry] = {}
+    for name, texts in made.items():
+        encoded = {p: t.encode() for p, t in sorted(texts.items())}
+        digest = hashlib.sha256(b"".join(p.encode() + b"\0" + c for p, c in encoded.items())).hexdigest()
+        entries[f"infiniband-{name}"] = manifest.Entry(digest, tuple(encoded))
+        files.update(encoded)
+    shas = {p: hashlib.sha256(c).hexdigest() for p, c in files.items() if isinstance(c, bytes)}
+    files[MANIFEST] = manifest.document(_version_fields(res), shas, {}, {}, dict(sorted(entries.items())))
+    built = tuple(sorted(entries))
+    return Tree(dict(sorted(files.items())), (), built)
 
 
 def _version_fields(res: Result) -> dict[str, object]:

@@ -48,3 +48,25 @@ def expected_pkeys(fab: IbFabric) -> dict[str, frozenset[int]]:
         for m in part.members:
             table[m.node].add(part.pkey | (FULL_BIT if m.membership is Membership.FULL else 0))
     return {name: frozenset(keys) for name, keys in table.items()}
+
+
+def planned_partitions_conf(fab: IbFabric) -> str:
+    """partitions.conf as rendered before the GUIDs are known (`fabric render`): the default partition with keywords
+    only, and every tenant partition with an EMPTY member list, fail-closed ("Empty list means no ports in this
+    partition": opensm(8) "PARTITION CONFIGURATION", OpenSM 3.3.23), its planned members as comments.
+    `fabric ib bind` writes the GUID-bound file (partitions_conf) once the fabric is discovered. Verified offline:
+    OpenSM 3.3.23 in ibsim loads it with no PARSE ERROR, the subnet comes up and every HCA holds only the default
+    PKey (tests/test_ib_render_opensm.py)."""
+    lines = [
+        f"# railfabric: OpenSM partitions of fabric {fab.name} (partitions.conf grammar of OpenSM 3.3.23), as planned",
+        "# GUIDs are bound late: the tenant partitions below have no members until `fabric ib bind` writes the file",
+        "# with the discovered port GUIDs. Until then only the default partition has members (fail-closed).",
+        f"# Default partition: every HCA {fab.default_membership}, the switches and the SM full",
+        f"Default={DEFAULT_PKEY:#06x}, ipoib : ALL_CAS={fab.default_membership}, ALL_SWITCHES=full, SELF=full ;",
+    ]
+    for part in fab.partitions:
+        flags = ", ipoib" if part.ipoib else ""
+        lines += ["", f"# {part.name}: {len(part.members)} planned members (bound by `fabric ib bind`):"]
+        lines += [f"#   {m.node}={m.membership}" for m in part.members]
+        lines.append(f"{part.name}={part.pkey:#06x}{flags} : ;")
+    return "\n".join(lines) + "\n"

@@ -7,7 +7,8 @@
 - `ib_intent`: on the intent (IB016 section missing, IB020 one subnet manager, IB029 an NVIDIA-only engine).
 - `check_ib`: on the planned subnet (railfabric.infiniband.from_inventory.ib_fabric): every sentence of
   railfabric.infiniband.model.problems() as a finding with its own code (SMs IB021/IB022, partitions IB023, LMC
-  IB025, LID space IB026, ports IB028, QoS IB030, anything else IB031), partition hosts the fabric does not have
+  IB025, LID space IB026, a port cabled twice IB028 (a port beyond the model's is the topology's PORT001, once per
+  switch), QoS IB030, anything else IB031), partition hosts the fabric does not have
   (IB024), and HCAs the subnet cannot reach (IB027: a rail-only pod's leaves are islands).
 - `ib_report`: the subnet's figures for the solver's report (its `infiniband` section).
 """
@@ -101,6 +102,8 @@ def check_ib(inv: Inventory, topo: Topology, fab: IbFabric, src: SourceMap) -> l
     """The planned subnet's findings (see the module docstring)."""
     out: list[Finding] = []
     for sentence in problems(fab):
+        if sentence.startswith("cable ") and " has ports " in sentence:
+            continue  # a port beyond the model's: the topology's port rules said so per switch (PORT001)
         code, path = _classify(sentence)
         out.append(Finding(code, sentence, src.loc(path), _HINTS[code]))
     ib = inv.infiniband

@@ -65,9 +65,25 @@ def report_text(report: dict) -> str:
                          f"{' > '.join(p['path'])}")
     rails = report.get("rails")
     if rails:
+        table = "" if "infiniband" in report else " (host/GPU → switch/port table: generated/hosts/railmap.csv)"
         lines.append(f"rails: {rails['host_links']:,} host links, {rails['pinned_cables']} pinned by cabling:, "
-                     f"{rails['miswired']} miswired (host/GPU → switch/port table: generated/hosts/railmap.csv)")
+                     f"{rails['miswired']} miswired{table}")
+    lines += _ib_lines(report.get("infiniband"))
     return "\n".join(lines) + "\n"
+
+
+def _ib_lines(ib: dict | None) -> list[str]:
+    """An InfiniBand fabric's subnet (railfabric.checks.rules.ib_rules.ib_report)."""
+    if not ib:
+        return []
+    sms = ", ".join(f"{s['node']} ({s['priority']}{', master' if s['node'] == ib['master'] else ''})"
+                    for s in ib["subnet_managers"])
+    parts = ", ".join(f"{p['name']} {p['pkey']} ({p['members']:,} HCAs)" for p in ib["partitions"]) or "none"
+    return [f"infiniband: {ib['switches']:,} switches, {ib['hcas']:,} HCAs, {ib['cables']:,} cables, "
+            f"{ib['islands']} island(s); routing engine {ib['routing_engine']}, longest path "
+            f"{ib['max_switch_hops']} switch hops",
+            f"  LIDs: {ib['lids_needed']:,} of {ib['lids_available']:,} (LMC {ib['lmc']}); subnet managers: {sms}",
+            f"  partitions: {parts}"]
 
 
 def _ecmp_lines(cap: dict) -> list[str]:
