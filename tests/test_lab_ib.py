@@ -140,7 +140,7 @@ def test_a_wrong_priority_is_caught(fab, clean, monkeypatch) -> None:
     # switch in the net file; ibsim numbers switches from 0x200000).
     real = lab.opensm_conf
     monkeypatch.setattr(lab, "opensm_conf",
-                        lambda f, sm, paths: real(f, sm, paths).replace("sm_priority 15", "sm_priority 0"))
+                        lambda f, sm: real(f, sm).replace("sm_priority 15", "sm_priority 0"))
     assert lab.run_ib_lab(fab).check("sm-election") == lab.Check(
         "sm-election", False, "spine1 master (priority 15), spine2 standby (priority 14); sminfo reports 0x200000 "
                               "priority 0 SMINFO_MASTER (planned spine1 0x200000 priority 15)")

@@ -62,6 +62,18 @@ def test_the_example_as_planned_and_bound_as_a_site_would(tmp_path: Path, monkey
                  "--out", str(tmp_path / "bound")]) == 0
     for name in ("root-guids.conf", "cn-guids.conf", "partitions.conf"):
         assert (tmp_path / "bound" / name).read_text() == (kept[0] / name).read_text(), name
+    # OpenSM ran the rendered files (examples/infiniband/generated, committed, checked by render --check): each
+    # opensm.conf as rendered with /etc/opensm/ moved to the lab's directory, then the lab's own keys; the QoS
+    # policy and the net file ibsim built the subnet from unchanged
+    generated = IB_EXAMPLE.parent / "generated" / "infiniband"
+    for conf, sm in (("opensm.conf", "su1-spine1"), ("opensm-su1-spine2.conf", "su1-spine2")):
+        ran = (kept[0] / conf).read_text()
+        rendered, lab_only = ran.split("# lab only: ", 1)
+        want = (generated / sm / "opensm.conf").read_text()
+        assert rendered.replace(f" {kept[0].resolve()}/", " /etc/opensm/") == want
+        assert lab_only.startswith(f"/etc/opensm/ is {kept[0].resolve()}/ here\nlog_file ")
+    assert (kept[0] / "qos-policy.conf").read_text() == (generated / "qos-policy.conf").read_text()
+    assert (kept[0] / "fabric.net").read_text() == (generated / "topology.net").read_text()
     # 4 roots (the spines), 256 compute nodes
     assert (kept[0] / "root-guids.conf").read_text().count("\n") == 1 + 4
     assert (kept[0] / "cn-guids.conf").read_text().count("\n") == 1 + 256

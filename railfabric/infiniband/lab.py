@@ -30,8 +30,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from railfabric.infiniband.bindfiles import (
-    CN_FILE,
-    PARTITIONS_FILE,
     ROOT_FILE,
     BindInputError,
     bind_discovered,
@@ -164,6 +162,16 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
 _Started = tuple[list[SubnetManager], dict[str, "subprocess.Popen[bytes]"], dict[str, Path]]
 
 
+def lab_conf(rendered: str, workdir: Path, state: Path) -> str:
+    """The rendered opensm.conf as the lab runs it: its files (named under /etc/opensm/, where `fabric ib bind` and
+    the render put them on an SM host) in the lab's directory instead, then the lab's own keys: the SM's log and dump
+    directory in its state directory, the log flushed as written, and the faster standby polling (LAB_POLLING)."""
+    etc = str(Path(Paths().root_guid_file).parent) + "/"
+    lab = [f"# lab only: {etc} is {workdir}/ here", f"log_file {state / 'opensm.log'}", f"dump_files_dir {state}/",
+           "force_log_flush TRUE"]
+    return rendered.replace(f" {etc}", f" {workdir}/") + "\n".join(lab) + "\n" + LAB_POLLING
+
+
 def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult,
                timeout: float) -> _Started | None:
     """The GUID files and partitions.conf, then each SM as a daemon, the master first (until SUBNET UP), then the
@@ -174,12 +182,11 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
     files = bound_files(fab, b)  # what `fabric ib bind` writes into /etc/opensm
     if fault == "sm":
         files[ROOT_FILE] = guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots])
-    path = {name: str(_write(res, w, name, text)) for name, text in files.items()}
-    base = Paths(root_guid_file=path[ROOT_FILE], cn_guid_file=path[CN_FILE],
-                 partition_config_file=path[PARTITIONS_FILE], flush_log=True)
+    for name, text in files.items():
+        _write(res, w, name, text)
     policy = qos_policy(fab)
     if policy is not None:
-        base = replace(base, qos_policy_file=str(_write(res, w, "qos-policy.conf", policy)))
+        _write(res, w, "qos-policy.conf", policy)
     order = [fab.master] + [sm for sm in fab.sms if sm is not fab.master]
     logs: dict[str, str] = {}
     procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -187,9 +194,8 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
     for i, sm in enumerate(order):
         state = w / f"sm-{sm.node.replace(' ', '_')}"
         state.mkdir(parents=True, exist_ok=True)
-        paths = replace(base, log_file=str(state / "opensm.log"), dump_files_dir=f"{state}/")
         conf = _write(res, w, "opensm.conf" if i == 0 else f"opensm-{state.name[3:]}.conf",
-                      opensm_conf(fab, sm, paths) + LAB_POLLING)
+                      lab_conf(opensm_conf(fab, sm), w, state))
         proc = procs[sm.node] = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
         log_files[sm.node] = state / "opensm.log"
         want = ("SUBNET UP",) if i == 0 else ("Entering STANDBY state", "Entering MASTER state")
