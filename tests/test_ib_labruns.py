@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from railfabric.infiniband import labruns
-from railfabric.lab.runs import start_time
+from railfabric.infiniband.labruns import start_time
 
 
 @pytest.fixture

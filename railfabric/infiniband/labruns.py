@@ -2,8 +2,8 @@
 (SIGKILL, a lost terminal) leaves ibsim and OpenSM running and its scratch directory behind, and the next run (or
 `fabric lab --teardown` on an InfiniBand inventory) removes exactly that: `reap_dead()`.
 
-The same scheme as the FRR lab (railfabric/lab/runs.py, whose run-id generator and process start times this
-reuses), kept apart because the IB lab needs no root: records live in RUNS_DIR (`$RAILFABRIC_IB_RUNS`, else
+The same scheme as the FRR lab (railfabric/lab/runs.py; not imported: the lab package is a layer above this one),
+kept apart because the IB lab needs no root: records live in RUNS_DIR (`$RAILFABRIC_IB_RUNS`, else
 `<tmp>/railfabric-iblab-runs-<uid>`), one `<id>.lock` (flock held by the running lab) and one `<id>.json`
 (owner pid and start time, the ibsim socket name, the scratch directories, each daemon's pid and start time) per
 run, the record written before each thing exists (a directory) or right after it starts (a process).
@@ -22,6 +22,8 @@ import contextlib
 import fcntl
 import json
 import os
+import re
+import secrets
 import shutil
 import signal
 import tempfile
@@ -29,9 +31,24 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from railfabric.lab.runs import RUN_ID, new_run_id, start_time
-
 SOCK_PREFIX = "railfabric-ib-"
+_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+RUN_ID = re.compile(r"^[0-9a-z]{6}$")
+
+
+def new_run_id() -> str:
+    """Six random characters of [0-9a-z] (the FRR lab's run ids have the same form: railfabric/lab/runs.py)."""
+    return "".join(secrets.choice(_ALPHABET) for _ in range(6))
+
+
+def start_time(pid: int) -> int | None:
+    """When process `pid` started (clock ticks after boot, field 22 of /proc/<pid>/stat; proc(5)), None when there
+    is none: with the pid it names one process, whatever pid the kernel hands out later."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat.rsplit(")", 1)[1].split()[19])  # the fields after "(comm)" start at field 3
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def runs_dir() -> Path:
