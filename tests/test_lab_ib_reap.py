@@ -101,3 +101,35 @@ def test_fabric_lab_teardown_reaps_it(tmp_path: Path, monkeypatch: pytest.Monkey
     assert _pgrep(f"railfabric-ib-{run}-") == []
     assert not Path(record["dirs"][0]).exists()
     assert list(runs.iterdir()) == []
+
+
+def test_sigterm_tears_the_lab_down_itself(tmp_path: Path) -> None:
+    # `fabric lab` on the InfiniBand example, SIGTERMed once both SMs run: the command turns the signal into
+    # SystemExit(128 + 15 = 143), the lab's teardown runs, and nothing is left for a reaper (no record, no process,
+    # no directory)
+    runs = tmp_path / "runs"
+    inventory = Path(__file__).resolve().parents[1] / "examples" / "infiniband" / "inventory"
+    child = subprocess.Popen([sys.executable, "-m", "railfabric.cli", "lab", str(inventory)],
+                             env={**os.environ, "RAILFABRIC_IB_RUNS": str(runs)}, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        record: dict = {}
+        while len(record.get("pids", {})) < 3:
+            assert child.poll() is None, child.stderr.read() if child.stderr else ""
+            assert time.monotonic() < deadline, "the lab did not start both SMs in 120 s"
+            time.sleep(0.1)
+            found = list(runs.glob("*.json")) if runs.exists() else []
+            try:
+                record = json.loads(found[0].read_text()) if found else {}
+            except ValueError:  # replaced while read
+                record = {}
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=60) == 143
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert _pgrep(f"railfabric-ib-{record['run']}-") == []
+    assert not Path(record["dirs"][0]).exists()
+    assert list(runs.iterdir()) == []

@@ -5,9 +5,14 @@ binds them to the plan and writes the GUID files OpenSM reads (railfabric/infini
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from railfabric.infiniband.model import IbFabric
@@ -139,10 +144,29 @@ def ib_lab(args: argparse.Namespace) -> int | None:
         import tempfile
 
         keep = Path(tempfile.mkdtemp(prefix=f"ib-lab-{fab.name}-", dir="."))
-    res = run_ib_lab(fab, fault=faults[0] if faults else None, keep=keep, timeout=args.timeout)
+    with _signals_raise():
+        res = run_ib_lab(fab, fault=faults[0] if faults else None, keep=keep, timeout=args.timeout)
     sys.stdout.write(format_result(res))
     if keep is not None:
         print(f"files and logs kept in {keep} (the lab's processes are ended)")
     if res.checks and res.checks[0].name in ("tools", "plan") and not res.checks[0].ok:
         return 2  # the lab could not run
     return 0 if res.ok else 1
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the command with SystemExit(128 + signal) while the lab runs, so its teardown (in
+    `finally`) runs; SIGINT is Python's KeyboardInterrupt already. Only SIGKILL leaves a run for the reaper."""
+    def stop(signum: int, _frame: FrameType | None) -> NoReturn:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # handlers can only be set from the main thread
+        return
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
