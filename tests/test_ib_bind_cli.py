@@ -205,3 +205,16 @@ def test_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_.value.code == 0
     assert "fabric ib bind examples/infiniband/inventory --discovered su1.topo --out /etc/opensm" in \
         capsys.readouterr().out
+
+
+def test_an_inventory_that_does_not_validate_is_refused(tiny: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # an Ethernet-only key on the InfiniBand fabric (fabric.mtu) is an error finding: nothing is bound or written
+    broken = tmp_path / "inventory"
+    shutil.copytree(tiny, broken)
+    _edit(broken / "fabric.yml", "  kind: infiniband\n", "  kind: infiniband\n  mtu: 9216\n")
+    assert _bind(broken, tmp_path / "x.topo", tmp_path / "out") == 2
+    err = capsys.readouterr().err
+    assert err.endswith("fabric ib bind: the inventory does not validate\n")
+    assert "fabric.yml:14:3: error IB008: fabric.mtu is Ethernet-only" in err
+    assert not (tmp_path / "out").exists()
