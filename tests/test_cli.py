@@ -256,9 +256,10 @@ def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
     props = set(schema["properties"])
     assert {"fabric", "pools", "pods", "switch_models", "host_models", "devices"} <= props
     assert props == {"fabric", "routing", "qos", "pools", "limits", "solver", "switch_models", "host_models",
-                     "super_spines", "pods", "devices", "cabling", "system", "raw"}
-    # the fields without defaults
-    assert set(schema["required"]) == {"fabric", "pools", "switch_models", "host_models", "pods"}
+                     "super_spines", "pods", "devices", "cabling", "system", "raw", "infiniband"}
+    # the fields without defaults (pools: required of an Ethernet fabric by the model's validator, SCH002; an
+    # InfiniBand fabric has none)
+    assert set(schema["required"]) == {"fabric", "switch_models", "host_models", "pods"}
     # unknown keys are forbidden: at the top and in every nested model
     assert schema["additionalProperties"] is False
     assert schema["$defs"]["FabricSettings"]["additionalProperties"] is False

@@ -131,3 +131,17 @@ def test_the_rendered_files() -> None:
     cabling = (GENERATED / "cabling.csv").read_text().splitlines()
     assert len(cabling) == 2 + 512  # title, header, 256 host and 256 fabric cables
     assert "dgx05:nic3p1,host,3,dgx05,nic3p1,nic3,,su1-leaf3,5,5,,400G," in cabling
+
+
+def test_each_example_file_validates_against_the_committed_per_file_schema() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    schema = json.loads((ROOT / "schema" / "inventory.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted(EXAMPLE.glob("*.yml")):
+        assert path.read_text(encoding="utf-8").startswith(
+            "# yaml-language-server: $schema=../../../schema/inventory.schema.json\n"), path.name
+        assert [e.message for e in validator.iter_errors(yaml.safe_load(path.read_text(encoding="utf-8")))] == []

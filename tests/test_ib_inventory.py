@@ -301,3 +301,23 @@ def test_ports_per_switch_are_the_topology_rule_once_per_switch(tmp_path: Path) 
     ports = [f.message for f in res.findings if f.code in ("PORT001", "IB028")]
     assert ports == [f"rail switch leaf{r}: 1 link(s) do not fit its host ports: model 'qm' has 4 (ports 1-4; 5-8 are "
                      "uplinks) and 5 are needed (1 more port(s) needed)" for r in range(2)]
+
+
+def test_ftree_rank_and_switch_radix(tmp_path: Path) -> None:
+    # one rail, no spines: a single leaf, rank 1 (one switch tier): ftree's minimum is 2; minhop is fine
+    data = small(subnet_managers=[{"node": "leaf0", "priority": 15}, {"host": "h01", "hca": 0, "priority": 1}])
+    del data["pods"][0]["spines"]
+    data["pods"][0]["segments"][0]["rails"] = 1
+    data["host_models"]["box"]["nics"] = 1
+    data["host_models"]["box"]["gpus"] = 1
+    res = _run(tmp_path / "rank", data)
+    assert [(f.code, f.message) for f in res.findings if f.code.startswith("IB")] == [
+        ("IB032", "ftree needs a fat tree of rank 2 to 8; this fabric has 1 switch tier(s)")]
+    data["infiniband"]["routing_engine"] = "minhop"
+    assert [f.code for f in _run(tmp_path / "minhop", data).findings if f.code.startswith("IB")] == []
+    # 256 ports: one more than OpenSM's 255
+    wide = small()
+    wide["switch_models"]["qm"]["ports"] = 256
+    res = _run(tmp_path / "wide", wide)
+    assert [(f.code, f.message) for f in res.findings if f.code.startswith("IB")] == [
+        ("IB033", "switch model 'qm' has 256 ports: an InfiniBand switch has at most 255")]

@@ -628,6 +628,13 @@ _TABLE: list[tuple[str, str, str, str]] = [
      "The SL-to-VL map has 16 entries within the data VLs in use (max_vls); VL arbitration entries are VL 0-14 "
      "with weights 0-255."),
     ("IB031", "ib-subnet", "A subnet OpenSM would refuse", "railfabric.infiniband.model.problems() said so."),
+    ("IB032", "ib-ftree-rank", "A fat tree ftree cannot rank",
+     "OpenSM's ftree routes trees of rank 2 to 8 (FAT_TREE_MIN_RANK / FAT_TREE_MAX_RANK, linux-rdma/opensm "
+     "opensm/osm_ucast_ftree.c: a rank-1 tree has only trivial paths); the rank is the number of switch tiers. "
+     "Use minhop or updn for a single switch tier."),
+    ("IB033", "ib-switch-radix", "An InfiniBand switch model with more than 255 ports",
+     "OpenSM keeps a switch's port numbers in 8 bits: ftree notes that 'each switch can have at max 255 up/down "
+     "ports' (linux-rdma/opensm opensm/osm_ucast_ftree.c)."),
 
 ]
 

@@ -9,7 +9,9 @@
   railfabric.infiniband.model.problems() as a finding with its own code (SMs IB021/IB022, partitions IB023, LMC
   IB025, LID space IB026, a port cabled twice IB028 (a port beyond the model's is the topology's PORT001, once per
   switch), QoS IB030, anything else IB031), partition hosts the fabric does not have
-  (IB024), and HCAs the subnet cannot reach (IB027: a rail-only pod's leaves are islands).
+  (IB024), HCAs the subnet cannot reach (IB027: a rail-only pod's leaves are islands), ftree on a tree of the
+  wrong rank (IB032: 2-8 switch tiers) and switch models beyond 255 ports (IB033), the limits of
+  linux-rdma/opensm opensm/osm_ucast_ftree.c (FAT_TREE_MIN_RANK / FAT_TREE_MAX_RANK and its note on ports).
 - `ib_report`: the subnet's figures for the solver's report (its `infiniband` section).
 """
 
@@ -123,6 +125,7 @@ def check_ib(inv: Inventory, topo: Topology, fab: IbFabric, src: SourceMap) -> l
             out.append(Finding("IB024", f"partition {part.name} names {len(missing)} host(s) the fabric does not "
                                f"have: {shown}", src.loc(path),
                                "partition members are the fabric's hosts (host_groups' names)"))
+    out += _rank_and_radix(inv, fab, src)
     islands = hca_islands(fab)
     if len(islands) > 1:
         sizes = sorted((len(i) for i in islands), reverse=True)
@@ -131,6 +134,28 @@ def check_ib(inv: Inventory, topo: Topology, fab: IbFabric, src: SourceMap) -> l
                            "manager sees only its own island", src.loc(("pods",)),
                            "give the pods spines (and super-spines joining them): a rail-only pod's leaves are not "
                            "connected to each other on InfiniBand"))
+    return out
+
+
+FTREE_RANKS = (2, 8)  # FAT_TREE_MIN_RANK, FAT_TREE_MAX_RANK (linux-rdma/opensm opensm/osm_ucast_ftree.c)
+MAX_SWITCH_PORTS = 255  # "each switch can have at max 255 up/down ports" (the same file)
+
+
+def _rank_and_radix(inv: Inventory, fab: IbFabric, src: SourceMap) -> list[Finding]:
+    """IB032: ftree on a tree whose rank (its switch tiers) is outside 2-8; IB033: a switch model beyond 255 ports."""
+    out: list[Finding] = []
+    rank = len({s.tier for s in fab.switches})
+    low, high = FTREE_RANKS
+    if fab.routing_engine in ("ftree", "ar_ftree") and not low <= rank <= high:
+        out.append(Finding("IB032", f"{fab.routing_engine} needs a fat tree of rank {low} to {high}; this fabric has "
+                           f"{rank} switch tier(s)", src.loc(("infiniband", "routing_engine")),
+                           "use routing_engine: minhop (or updn) for a single switch tier, or add spines"))
+    for model in sorted({s.model for s in fab.switches}):
+        ports = inv.switch_models[model].ports
+        if ports > MAX_SWITCH_PORTS:
+            out.append(Finding("IB033", f"switch model {model!r} has {ports} ports: an InfiniBand switch has at most "
+                               f"{MAX_SWITCH_PORTS}", src.loc(("switch_models", model, "ports")),
+                               "an InfiniBand switch model's ports are its IB ports (QM9700: 64, Q3400: 144)"))
     return out
 
 
