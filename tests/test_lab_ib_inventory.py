@@ -107,6 +107,8 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
                                        "sm)\n")
     assert main(["lab", str(IB_EXAMPLE), "--pod", "1"]) == 2
     assert capsys.readouterr().err == "fabric lab: --pod is for the FRR lab of an Ethernet fabric\n"
+    assert main(["lab", str(IB_EXAMPLE), "--down", "su1-spine1"]) == 2
+    assert capsys.readouterr().err == "fabric lab: --down is for the FRR lab of an Ethernet fabric\n"
     assert main(["lab", str(IB_EXAMPLE), "--fault", "miswire,sm"]) == 2
     assert capsys.readouterr().err == "fabric lab: one fault at a time on an InfiniBand fabric\n"
 

@@ -248,7 +248,7 @@ def cmd_lab(args: argparse.Namespace) -> int:
             result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
                              say=lambda m: print(m, flush=True), trace=args.verbose,
                              hosts="auto" if args.hosts is None else args.hosts, progress=progress,
-                             inventory=args.inventory)
+                             inventory=args.inventory, down=tuple(args.down or ()))
         finally:
             progress.close()
     except LabError as exc:

@@ -132,7 +132,8 @@ def ib_lab(args: argparse.Namespace) -> int | None:
              if f not in FAULTS]
     wrong += ["one fault at a time on an InfiniBand fabric"] if len(faults) > 1 else []
     wrong += [f"{opt} is for the FRR lab of an Ethernet fabric" for opt, value in
-              (("--pod", args.pod), ("--hosts", args.hosts), ("--run", args.run)) if value is not None]
+              (("--pod", args.pod), ("--hosts", args.hosts), ("--run", args.run),
+               ("--down", getattr(args, "down", None))) if value is not None]
     if wrong:
         print(f"fabric lab: {wrong[0]}", file=sys.stderr)
         return 2

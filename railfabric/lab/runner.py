@@ -18,6 +18,9 @@ from railfabric.core.progress import SILENT, Progress
 from railfabric.lab import build as build_mod
 from railfabric.lab.coverage import NotRun, not_run, nothing_to_verify
 from railfabric.lab.daemons import OVERLAYS, Instances, check_frr
+from railfabric.lab.downcheck import DOWN_CATEGORIES, DownRun
+from railfabric.lab.downcheck import intro as down_intro
+from railfabric.lab.downrun import prepare_down, run_down
 from railfabric.lab.expect import Expected, expected
 from railfabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
 from railfabric.lab.linklocal import link_local
@@ -52,6 +55,7 @@ class LabResult:
     kept: bool = False
     removed: dict[str, int] = field(default_factory=dict)
     hosts: HostExpected | None = None  # what the built GPU hosts must show (None: no hosts)
+    down: DownRun | None = None  # --down: what was taken down, impact's prediction, FRR against it
 
     @property
     def run(self) -> str:
@@ -63,7 +67,8 @@ class LabResult:
 
     @property
     def not_run(self) -> list[NotRun]:
-        return not_run(self.spec, self.expected, self.checks, self.hosts is not None)
+        return (not_run(self.spec, self.expected, self.checks, self.hosts is not None)
+                + (self.down.not_run() if self.down is not None else []))
 
     @property
     def verdict(self) -> str:
@@ -132,13 +137,16 @@ class _Signals:
 def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[str] = (), keep: bool = False,
             timeout: float = 90.0, settle: float = 6.0, min_wait: float = 10.0, say: Say = print,
             trace: bool = False, hosts: int | str = 0, host_files: Mapping[str, Mapping[str, str]] | None = None,
-            progress: Progress = SILENT, run_id: str | None = None, inventory: str | Path | None = None) -> LabResult:
+            progress: Progress = SILENT, run_id: str | None = None, inventory: str | Path | None = None,
+            down: tuple[str, ...] | list[str] = ()) -> LabResult:
     """Build, start, verify and (unless keep) tear down, each step told to `progress` (`say`: the lab's report
     lines). Raises LabError when the lab cannot run at all, or has nothing to verify.
     `hosts`: GPU hosts per segment (0, N or "all"), configured from `host_files` (default: the render's).
     `run_id`: the run's id (default: a fresh one; given, it must be free); every namespace, FRR pathspace, directory
     and the run's record carry it, so labs run side by side and a teardown removes only its own run's.
-    `inventory`: recorded with the run, for `fabric lab --teardown INVENTORY` (default: the inventory's directory)."""
+    `inventory`: recorded with the run, for `fabric lab --teardown INVENTORY` (default: the inventory's directory).
+    `down`: names as `fabric impact --down` takes them: after the intact checks they are taken down and FRR's
+    converged routes are checked against impact's prediction (railfabric/lab/down.py, railfabric/lab/downcheck.py)."""
     rid = run_id or new_run_id()
     spec = build_spec(res, pod, faults, hosts, host_files, run=rid)
     exp = expected(spec)
@@ -148,11 +156,13 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
     bad_names = name_problems(spec)
     if bad_names:
         raise LabError("names the kernel or FRR would refuse: " + "; ".join(bad_names[:5]))
+    dr = prepare_down(res, spec, exp, down, faults) if down else None
     preflight()
     lock = _claim(rid, run_id is not None)
     if lock.run != rid:  # the id was taken meanwhile: the names carry the new one
         spec = build_spec(res, pod, faults, hosts, host_files, run=lock.run)
         exp = expected(spec)
+        dr = prepare_down(res, spec, exp, down, faults) if down else None
     result = LabResult(spec, exp, hosts=host_expected(spec, exp) if spec.hosts else None)
     reg = Registry(lock.run, _inventory_path(res, inventory), pod)
     t_start = time.monotonic()
@@ -164,6 +174,8 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
                 say(f"removed lab run {done.run} left behind by a killed run ({done.inventory or '?'}): "
                     f"{done.removed['daemons']} daemon(s), {done.removed['namespaces']} namespace(s)")
             _intro(spec, exp, say, result.hosts)
+            for line in down_intro(dr) if dr is not None else ():
+                say(line)
             cfg_root = Path(tempfile.mkdtemp(prefix=f"railfabric-lab-{spec.run}-"))
             reg.add_dir(cfg_root)
             size_table(spec, reg, say)
@@ -211,6 +223,12 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
                 if result.hosts is not None:
                     _check_hosts(spec, result, pool, progress)
                 result.timings["verification"] = time.monotonic() - t0
+                if dr is not None:
+                    progress.stage(f"taking down {', '.join(dr.names)}; waiting for FRR to converge")
+                    run_down(spec, dr, inst, pool, timeout, settle, min_wait, say)
+                    result.down = dr
+                    result.checks.update(dr.checks)
+                    result.timings["down"] = dr.seconds
             result.timings["bring-up"] = (result.timings["namespaces+links"] + result.timings["daemons"]
                                           + result.timings["config load"])
             if keep:
@@ -347,12 +365,14 @@ def format_result(r: LabResult, limit: int = 12) -> str:
                  f"daemons {t.get('daemons', 0):.1f}s, config load {t.get('config load', 0):.1f}s), "
                  f"{'stable' if r.converged else 'judged'} after {t.get('convergence', 0):.1f}s, "
                  f"verification {t.get('verification', 0):.1f}s"
+                 + (f", after --down {'converged' if r.down.converged else 'judged'} in {t['down']:.1f}s"
+                    if r.down is not None and "down" in t else "")
                  + (f", teardown {t['teardown']:.1f}s" if "teardown" in t else "")
                  + f", total {t.get('total', 0):.1f}s")
     lines.append("")
     lines.append(f"{'check':<52} {'checked':>8} {'ok':>8} {'mismatch':>8}")
     missing = {n.key: n for n in r.not_run}
-    shown = categories(r.expected)
+    shown = categories(r.expected) + (DOWN_CATEGORIES if r.down is not None else ())
     for key, title in shown:
         c = r.checks.get(key)
         if key in missing:

@@ -4,6 +4,7 @@
 #   netplan.io (host files through the real `netplan generate`), zsh and fish (shell completion scripts),
 #   ibsim-utils, opensm and infiniband-diags (the InfiniBand lab: ibsim with OpenSM and the diags preloaded with
 #   libumad2sim, a dependency of ibsim-utils; tests/test_lab_ib.py, tests/test_ib_opensm.py);
+#   ibutils (the legacy IBDM checker ibdmchk reads the ibdiagnet topology file: tests/test_ib_ibdmchk.py);
 #   the Ansible collections the playbook tests load (tests/ansible_collections_setup.py, from PyPI's bundle).
 # As root with apt-get, missing packages are installed (no services started: there may be no init system).
 # Otherwise nothing is installed and the tests that need a missing tool skip, saying which package to install.
@@ -21,6 +22,7 @@ for sh in zsh fish; do command -v "$sh" >/dev/null 2>&1 || need+=("$sh"); done
 command -v ibsim >/dev/null 2>&1 || need+=(ibsim-utils)
 [ -x /usr/sbin/opensm ] || command -v opensm >/dev/null 2>&1 || need+=(opensm)
 [ -x /usr/sbin/ibnetdiscover ] || command -v ibnetdiscover >/dev/null 2>&1 || need+=(infiniband-diags)
+command -v ibdmchk >/dev/null 2>&1 || need+=(ibutils)
 
 if [ "${#need[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
