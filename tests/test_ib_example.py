@@ -49,7 +49,7 @@ def test_ports_used_per_switch(res: Result) -> None:
     assert res.report is not None
     ports = res.report["ports"]
     # 12 QM9700 × 64 ports = 768; every leaf uses 32 host + 32 uplink ports = 64, every spine 8 leaves × 8 = 64
-    rows = ports["models"]["qm9700"]
+    rows = ports["models"]["QM9700"]
     assert (rows["switches"], rows["ports"], rows["used"], rows["free"]) == (12, 768, 768, 0)
     assert {name: row["used"] for name, row in ports["switches"].items()} == {
         **{f"su1-leaf{r}": 32 + 32 for r in range(8)}, **{f"su1-spine{s}": 8 * 8 for s in range(1, 5)}}
@@ -102,9 +102,17 @@ def test_the_committed_tree_is_up_to_date() -> None:
 
 def test_the_rendered_files() -> None:
     files = sorted(str(p.relative_to(GENERATED)) for p in GENERATED.rglob("*") if p.is_file())
-    assert files == ["cabling.csv", "infiniband/partitions.conf", "infiniband/qos-policy.conf",
-                     "infiniband/su1-spine1/opensm.conf", "infiniband/su1-spine2/opensm.conf",
-                     "infiniband/topology.net", "manifest.json", "report.json"]
+    # ours, then the site outputs (railfabric.infiniband.outputs_site): one nccl.conf per host (32), the hosts'
+    # JSON, the ibdiagnet topology with the IBNL of the 8-HCA host type, NVIDIA's SM profile per SM (2)
+    nccl = [f"infiniband/hosts/dgx{h:02d}/nccl.conf" for h in range(1, 33)]
+    assert files == ["cabling.csv", *nccl, "infiniband/hosts/hosts.json", "infiniband/ibdiag/ibnl/hca_mlx5_8.ibnl",
+                     "infiniband/ibdiag/topology.topo", "infiniband/nvidia-sm/opensm-su1-spine1.conf",
+                     "infiniband/nvidia-sm/opensm-su1-spine2.conf", "infiniband/partitions.conf",
+                     "infiniband/qos-policy.conf", "infiniband/su1-spine1/opensm.conf",
+                     "infiniband/su1-spine2/opensm.conf", "infiniband/topology.net", "manifest.json", "report.json"]
+    # dgx01: its HCAs in rail order with the DGX H100 device names; the compute SL 0
+    assert "NCCL_IB_HCA==mlx5_0:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_9:1,mlx5_10:1,mlx5_11:1" in (
+        GENERATED / "infiniband/hosts/dgx01/nccl.conf").read_text().splitlines()
     master = (GENERATED / "infiniband/su1-spine1/opensm.conf").read_text().splitlines()
     assert master[2:] == [
         "subnet_prefix 0xfe80000000000000", "routing_engine ftree", "root_guid_file /etc/opensm/root-guids.conf",

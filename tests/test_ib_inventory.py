@@ -57,7 +57,7 @@ def test_the_example_subnet_as_planned() -> None:
     # 4 spines then 8 leaves (topology order), QM9700 = 64 ports
     assert [(s.name, s.tier, s.ports) for s in fab.switches] == (
         [(f"su1-spine{i}", Tier.SPINE, 64) for i in range(1, 5)] + [(f"su1-leaf{r}", Tier.LEAF, 64) for r in range(8)])
-    assert {s.model for s in fab.switches} == {"qm9700"}
+    assert {s.model for s in fab.switches} == {"QM9700"}
     # 32 hosts × 8 HCAs = 256, each host's in rail order with the DGX H100 device names (hardware.yml)
     assert len(fab.hcas) == 256
     assert [(h.name, h.rail) for h in fab.hcas[:8]] == [(f"dgx01 {d}", r) for r, d in enumerate(DGX_H100_RDMA)]
@@ -263,15 +263,17 @@ def test_partition_rules(tmp_path: Path) -> None:
 def test_lmc_rules(tmp_path: Path) -> None:
     assert _ib_codes(tmp_path / "ftree", small(lmc=1)) == [("IB025", "error")]
     assert _ib_codes(tmp_path / "updn", small(lmc=1, routing_engine="updn")) == []
-    # the LID space: 200 hosts × 2 HCAs + 2 leaves + 2 spines = 404 end ports; 404 << 7 = 51,712 > 0xbfff = 49,151
-    # (with LMC 6: 25,856, fits)
+    # the LID space: 100 hosts × 4 HCAs + 4 leaves + 2 spines = 406 end ports; 406 << 7 = 51,968 > 0xbfff = 49,151
+    # (with LMC 6: 25,984, fits); 250-port leaves (at most 255 on InfiniBand) take the 100 hosts
     data = small(lmc=7, routing_engine="updn")
-    data["switch_models"]["qm"]["ports"] = 400
-    data["pods"][0]["segments"][0]["host_groups"][0]["count"] = 200
+    data["switch_models"]["qm"]["ports"] = 250
+    data["host_models"]["box"].update({"gpus": 4, "nics": 4})
+    data["pods"][0]["segments"][0]["rails"] = 4
+    data["pods"][0]["segments"][0]["host_groups"][0]["count"] = 100
     res = _run(tmp_path / "lids", data)
     assert [(f.code, f.message) for f in res.findings if f.code.startswith("IB")] == [
-        ("IB026", "404 end ports with LMC 7 need 51712 LIDs, more than 49151")]
-    assert res.report is not None and res.report["infiniband"]["lids_needed"] == 51712
+        ("IB026", "406 end ports with LMC 7 need 51968 LIDs, more than 49151")]
+    assert res.report is not None and res.report["infiniband"]["lids_needed"] == 51968
 
 
 def test_a_rail_only_pod_is_islands_and_nvidia_engines_warn(tmp_path: Path) -> None:
@@ -280,7 +282,8 @@ def test_a_rail_only_pod_is_islands_and_nvidia_engines_warn(tmp_path: Path) -> N
     del data["pods"][0]["spines"]
     res = _run(tmp_path, data)
     got = sorted((f.code, f.severity.value) for f in res.findings if f.code.startswith("IB"))
-    assert got == [("IB027", "error"), ("IB029", "warning")]
+    # and leaves alone are a tree of rank 1: ftree's minimum is 2 (IB032)
+    assert got == [("IB027", "error"), ("IB029", "warning"), ("IB032", "error")]
     # 2 leaves with no spine: HCA 0 of both hosts on leaf0, HCA 1 on leaf1 → 2 islands of 2
     assert next(f for f in res.findings if f.code == "IB027").message.startswith(
         "the subnet falls apart into 2 islands of HCAs (2 HCAs in the largest)")

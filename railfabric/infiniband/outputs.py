@@ -2,9 +2,9 @@
 subnet: path under generated/ → text. railfabric/emit/build.py calls `ib_files`; only the emit stage writes.
 
 IB_OUTPUTS is the one list of InfiniBand output builders: each takes the planned subnet (IbFabric) and the
-pipeline's values (IbSources) and returns {path: text}. Add a builder here to add an output (issue 31's ibdiagnet
-topology, NVIDIA SM/UFM profile and the hosts' NCCL files go here as they land). Ethernet-only outputs (switch
-configs, IP plan, Ansible, expected state, netplan) are not made: an InfiniBand fabric has none of their inputs.
+pipeline's values (IbSources) and returns {path: text}. Add a builder here to add an output. Ethernet-only outputs
+(switch configs, IP plan, Ansible, expected state, netplan) are not made: an InfiniBand fabric has none of their
+inputs.
 
 - infiniband/<sm node>/opensm.conf: one per subnet manager (railfabric.infiniband.opensm_conf, paths under
   /etc/opensm/); they differ in sm_priority only. A node description with spaces (an SM on a host's HCA,
@@ -15,6 +15,9 @@ configs, IP plan, Ansible, expected state, netplan) are not made: an InfiniBand 
 - cabling.csv: the Ethernet writer (railfabric.outputs.cabling) with the IB port number as each switch port's
   interface name.
 - report.json: the solver's report with its `infiniband` section.
+- infiniband/ibdiag/, infiniband/nvidia-sm/, infiniband/hosts/: the site outputs (railfabric.infiniband.outputs_site:
+  the ibdiagnet / UFM cable-validation topology and IBNL files, NVIDIA's SM profile per SM, each host's nccl.conf
+  and hosts.json; docs/infiniband-outputs.md says where each form comes from).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from railfabric.infiniband.model import IbFabric
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import opensm_conf
+from railfabric.infiniband.outputs_site import site_outputs
 from railfabric.infiniband.partitions import planned_partitions_conf
 from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.outputs.cabling import cabling_files
@@ -82,6 +86,10 @@ def cabling(fab: IbFabric, src: IbSources) -> dict[str, str]:
     return cabling_files(links, {n: sw.rack for n, sw in topo.switches.items()}, ports)
 
 
+def site(fab: IbFabric, _src: IbSources) -> dict[str, str]:
+    return {f"{DIR}/{name}": text for name, text in site_outputs(fab).items()}
+
+
 def report(_fab: IbFabric, src: IbSources) -> dict[str, str]:
     return {} if src.report is None else {"report.json": json.dumps(src.report, indent=2, sort_keys=True) + "\n"}
 
@@ -93,6 +101,7 @@ IB_OUTPUTS: tuple[tuple[str, Builder], ...] = (
     ("topology", topology_files),
     ("cabling", cabling),
     ("report", report),
+    ("site", site),
 )
 
 
