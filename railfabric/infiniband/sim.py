@@ -135,8 +135,11 @@ class Sim:
                  timeout: float = 60) -> list[subprocess.CompletedProcess[str]]:
         """Several short queries at once, in order, leaving one of ibsim's client slots free."""
         jobs = max(1, min(JOBS, MAX_CLIENTS - 1 - self.daemons))
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=jobs)
+        try:
             return list(pool.map(lambda args: self.run(args, host, timeout), commands))
+        finally:  # interrupted (a signal, an error): the queries not started yet are dropped, not run first
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         for proc in reversed(self.procs):
