@@ -67,10 +67,16 @@ def test_the_planned_subnet_comes_up_as_planned(fab, clean) -> None:
         "sl2vl": (True, "8 of 8 HCA SL-to-VL tables as planned"),
         # TWO_CLASS_QOS: storage (0x0b01) paths on SL 1, every other path SL 0
         "path-sl": (True, "Default SL 0, tenant-a SL 0, tenant-b SL 0, storage SL 1"),
+        # spine1's OpenSM killed: spine2 (the only standby) polls it twice in 1 s (LAB_POLLING), takes over,
+        # sweeps, and all 56 pairs are still routed from its tables
+        "sm-takeover": (True, "spine1 killed: spine2 (priority 14) took over, SUBNET UP, 56 of 56 HCA pairs routed"),
     }
     assert res.ok
     # the files OpenSM ran with: 2 roots (the spines), 8 compute nodes, 3 partitions besides Default
     assert res.files["root-guids.conf"].count("\n") == 1 + 2
+    # the lab's own copies poll the master faster; the rendered file (opensm_conf) keeps OpenSM's defaults
+    assert res.files["opensm.conf"].endswith("sminfo_polling_timeout 1000\npolling_retry_number 2\n")
+    assert "polling" not in lab.opensm_conf(fab, fab.master)
     assert res.files["cn-guids.conf"].count("\n") == 1 + 8
     assert [line.split("=")[0] for line in res.files["partitions.conf"].splitlines()
             if line and line[0] not in "#\t"] == ["Default", "tenant-a", "tenant-b", "storage"]
@@ -134,17 +140,26 @@ def test_a_wrong_priority_is_caught(fab, clean, monkeypatch) -> None:
     # switch in the net file; ibsim numbers switches from 0x200000).
     real = lab.opensm_conf
     monkeypatch.setattr(lab, "opensm_conf",
-                        lambda f, sm, paths: real(f, sm, paths).replace("sm_priority 15", "sm_priority 0"))
+                        lambda f, sm: real(f, sm).replace("sm_priority 15", "sm_priority 0"))
     assert lab.run_ib_lab(fab).check("sm-election") == lab.Check(
         "sm-election", False, "spine1 master (priority 15), spine2 standby (priority 14); sminfo reports 0x200000 "
                               "priority 0 SMINFO_MASTER (planned spine1 0x200000 priority 15)")
+
+
+def test_a_standby_that_does_not_take_over_is_caught(fab, clean, monkeypatch) -> None:
+    # with OpenSM's default polling (4 polls of 10 s: 40 s) the standby is still standby when the lab stops
+    # waiting (timeout 12 s; every other step of this 8-HCA fabric takes well under a second)
+    monkeypatch.setattr(lab, "LAB_POLLING", "")
+    res = lab.run_ib_lab(fab, timeout=12)
+    assert res.check("sm-takeover") == lab.Check(
+        "sm-takeover", False, "spine1 killed: spine2 did not enter MASTER state within 12 s")
 
 
 def test_a_failure_midway_still_tears_down(fab, clean, monkeypatch) -> None:
     def boom(_text: str):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(lab, "parse", boom)
+    monkeypatch.setattr(lab, "bind_discovered", lambda fab, path: boom(path.read_text()))
     with pytest.raises(RuntimeError, match="boom"):
         lab.run_ib_lab(fab)
 

@@ -220,8 +220,12 @@ def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
+    from railfabric.cli.ib import ib_lab
     from railfabric.lab import FAULTS, LabError, format_result, preflight, run_lab
 
+    ib = ib_lab(args)  # an InfiniBand inventory: the IB lab (railfabric/cli/ib.py); None: the FRR lab below
+    if ib is not None:
+        return ib
     try:
         if args.teardown:
             preflight()

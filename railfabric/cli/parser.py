@@ -17,6 +17,7 @@ from railfabric.cli.commands import (
     cmd_verify,
 )
 from railfabric.cli.completion import add_parser as add_completion_parser
+from railfabric.cli.ib import add_parser as add_ib_parser
 from railfabric.cli.impact import add_parser as add_impact_parser
 from railfabric.cli.render import cmd_plan, cmd_render
 from railfabric.verify.sonic_yang.command import add_parser as add_sonic_yang_parser
@@ -41,6 +42,7 @@ examples:
   fabric explain POOL002                   # what a finding code means
   fabric impact --down p1-spine1           # what a failure costs in GPUs, jobs, bandwidth
   sudo fabric lab                          # FRR lab of the fabric, verified against the plan
+  fabric ib bind --discovered su1.topo --out /etc/opensm   # InfiniBand: GUID files from ibnetdiscover
 
 progress: validate, render, plan and lab show a bar on stderr when it is a terminal (nothing otherwise);
   -v prints the steps as plain lines with times instead (for logs), -q shows nothing.
@@ -223,7 +225,12 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown\n"
                                "  sudo fabric lab --teardown --run k3x9a2\n"
                                "  sudo fabric lab inventory --down p1-spine1   # FRR after it fails vs fabric impact\n"
-                               "  sudo fabric lab inventory --down 'p2-s1-rail0-1-2-3>p2-spine1#1' p1-s1-rail3",
+                               "  sudo fabric lab inventory --down 'p2-s1-rail0-1-2-3>p2-spine1#1' p1-s1-rail3\n\n"
+                               "InfiniBand (fabric.kind: infiniband): the planned subnet in ibsim with the real OpenSM "
+                               "and infiniband-diags\n(no root; docs/infiniband.md). Faults: miswire (two HCA cables "
+                               "crossed), sm (a wrong root set);\n--keep keeps the files and logs in "
+                               "./ib-lab-<name>-*; --teardown reaps IB labs left by killed runs.\n"
+                               "  fabric lab examples/infiniband/inventory --fault miswire",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     lb.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     lb.add_argument("--pod", type=int, help="only this pod's rail switches and spines (default: the whole fabric)")
@@ -283,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render(sub, workers)
     _add_plan(sub, workers)
     for add in (_add_report, _add_size, _add_schema, _add_explain, _add_show, _add_lab, _add_verify,
-                add_impact_parser, add_sonic_yang_parser):
+                add_impact_parser, add_sonic_yang_parser, add_ib_parser):
         add(sub)
     add_completion_parser(sub, build_parser)
     for command in sub.choices.values():  # --debug also after the command (`fabric render --debug`)

@@ -3,13 +3,17 @@ the rendered configuration, and the programmed subnet checked against the plan. 
 run here: railfabric/infiniband/sim.py.
 
 Flow: write the net file (railfabric.infiniband.netfile) -> ibsim -> ibnetdiscover (preloaded, attached to the
-master SM's node) -> bind GUIDs (railfabric.infiniband.binding; differences stop the lab, as they would stop a
-site: each wrong or missing cable is named) -> root/compute-node GUID files, partitions.conf, one opensm.conf per
-SM -> each SM as `opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration
-complaint; the routing engine that configured the tables is the planned one; the planned master is master and the
-other SMs standby (their logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table
-(smpquery pkeys) and SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's
-planned SL (saquery, the QoS policy file). Always torn down.
+master SM's node) into a file -> bind GUIDs from that file as `fabric ib bind` does
+(railfabric.infiniband.bindfiles; differences stop the lab, as they would stop a site: each wrong or missing cable is
+named) -> the files `fabric ib bind` writes (root/compute-node GUID files, partitions.conf) and one opensm.conf per
+SM from the render's own writer (opensm_conf, with the lab's paths and LAB_POLLING appended) -> each SM as
+`opensm -F CONF` on its node, the master first -> checks: SUBNET UP with no configuration complaint; the routing
+engine that configured the tables is the planned one; the planned master is master and the other SMs standby (their
+logs, and sminfo); dump_fts routes (railfabric.infiniband.routes); every HCA's PKey table (smpquery pkeys) and
+SL-to-VL table (smpquery sl2vl) as planned; the SA's path records carry each partition's planned SL (saquery, the
+QoS policy file); last, the master SM is killed and the standby must take over (railfabric/infiniband/lab_sm.py).
+Always torn down; each run has an id and a record of what it started, and a run killed before its teardown is
+reaped by the next (railfabric/infiniband/labruns.py).
 
 Faults: `miswire` builds the simulated subnet with the HCA ends of two cables on different leaves swapped (a
 server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with the leaves instead of the spines
@@ -18,18 +22,23 @@ server's rail-0 and rail-1 cables crossed); `sm` renders the root GUID file with
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import tempfile
-import time
-from dataclasses import dataclass, field, replace
-from itertools import count
+from dataclasses import replace
 from pathlib import Path
 
-from railfabric.infiniband.binding import Binding, bind
-from railfabric.infiniband.discovery import ParseError, parse
+from railfabric.infiniband.bindfiles import (
+    ROOT_FILE,
+    BindInputError,
+    bind_discovered,
+    bound_files,
+)
+from railfabric.infiniband.binding import Binding
+from railfabric.infiniband.lab_sm import LAB_POLLING, election, takeover, wait_log
+from railfabric.infiniband.labresult import Check, IbLabResult, format_result
+from railfabric.infiniband.labruns import IbRun, reap_dead
 from railfabric.infiniband.model import (
     DEFAULT_PKEY,
     UPSTREAM_ENGINES,
@@ -37,13 +46,12 @@ from railfabric.infiniband.model import (
     IbFabric,
     Membership,
     SubnetManager,
-    Switch,
     Tier,
     problems,
 )
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import Paths, guid_file, opensm_conf
-from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys, partitions_conf
+from railfabric.infiniband.partitions import FULL_BIT, expected_pkeys
 from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.infiniband.routes import check_routes, parse_dump_fts
 from railfabric.infiniband.sim import Sim, SimError, missing
@@ -51,29 +59,6 @@ from railfabric.infiniband.sim import Sim, SimError, missing
 FAULTS = ("miswire", "sm")
 COMPLAINTS = ("PARSE ERROR", "Unrecognized token", "Invalid Cached Option Value")
 _ENGINE = re.compile(r"(\S+) tables configured on all switches")
-_RUNS = count()
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
-
-
-@dataclass(slots=True)
-class IbLabResult:
-    fabric: str
-    fault: str | None
-    checks: list[Check] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)  # what the lab wrote, by file name
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.checks) and all(c.ok for c in self.checks)
-
-    def check(self, name: str) -> Check | None:
-        return next((c for c in self.checks if c.name == name), None)
 
 
 def miswire(fab: IbFabric) -> tuple[IbFabric, tuple[Cable, Cable]]:
@@ -108,16 +93,25 @@ def run_ib_lab(fab: IbFabric, fault: str | None = None, keep: Path | None = None
     if why is not None:
         res.checks.append(Check("tools", False, why))
         return res
-    workdir = Path(tempfile.mkdtemp(prefix="railfabric-ib-")) if keep is None else keep
-    workdir.mkdir(parents=True, exist_ok=True)
+    res.notes += [str(r) for r in reap_dead()]
+    run = IbRun.claim()
+    res.run = run.run
     try:
-        with Sim(workdir, f"railfabric-ib-{os.getpid()}-{next(_RUNS)}") as sim:
-            _run(fab, fault, sim, res, timeout)
-    except SimError as e:
-        res.checks.append(Check("tools", False, str(e)))
-    finally:
+        # absolute: ibsim and OpenSM run in it and in its subdirectories
+        workdir = keep.resolve() if keep is not None else Path(tempfile.gettempdir()) / f"{run.sockname}-scratch"
         if keep is None:
-            shutil.rmtree(workdir, ignore_errors=True)
+            run.add_dir(workdir)  # recorded before it exists
+        workdir.mkdir(parents=True, exist_ok=keep is not None)
+        try:
+            with Sim(workdir, run.sockname, record=run.add_pid) as sim:
+                _run(fab, fault, sim, res, timeout)
+        except SimError as e:
+            res.checks.append(Check("tools", False, str(e)))
+        finally:
+            if keep is None:
+                shutil.rmtree(workdir, ignore_errors=True)
+    finally:
+        run.finish()
     return res
 
 
@@ -133,14 +127,14 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     sim.start(_write(res, sim.workdir, "fabric.net", net_file(built)))
     host = fab.master.node
     disc = sim.run(["ibnetdiscover"], host, timeout)
-    res.files["ibnetdiscover.out"] = disc.stdout
+    discovered = _write(res, sim.workdir, "ibnetdiscover.out", disc.stdout)
     if disc.returncode != 0:
         res.checks.append(Check("topology", False, f"ibnetdiscover exited {disc.returncode}: "
                                                    f"{disc.stderr.strip()[-300:]}"))
         return
-    try:
-        bound = bind(fab, parse(disc.stdout))
-    except ParseError as e:
+    try:  # what `fabric ib bind` does with a site's ibnetdiscover output
+        bound = bind_discovered(fab, discovered)
+    except BindInputError as e:
         res.checks.append(Check("topology", False, f"ibnetdiscover output not understood: {e}"))
         return
     if bound.binding is None:
@@ -149,7 +143,8 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     b = bound.binding
     res.checks.append(Check("topology", True, f"{len(fab.switches)} switches, {len(fab.hcas)} HCAs and "
                                               f"{len(fab.cables)} cables discovered as planned"))
-    if not _start_sms(fab, fault, b, sim, res, timeout):
+    started = _start_sms(fab, fault, b, sim, res, timeout)
+    if started is None:
         return
     fts = sim.run(["dump_fts"], host, timeout)
     res.files["dump_fts.out"] = fts.stdout
@@ -160,32 +155,51 @@ def _run(fab: IbFabric, fault: str | None, sim: Sim, res: IbLabResult, timeout: 
     if fab.qos is not None:
         res.checks.append(_sl2vl(fab, sim, host, lids, timeout))
         res.checks.append(_path_sl(fab, sim, host, lids, timeout))
+    if len(started[0]) > 1:
+        res.checks.append(takeover(fab, *started, b, sim, timeout))
 
 
-def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult, timeout: float) -> bool:
+_Started = tuple[list[SubnetManager], dict[str, "subprocess.Popen[bytes]"], dict[str, Path]]
+
+
+def lab_conf(rendered: str, workdir: Path, state: Path) -> str:
+    """The rendered opensm.conf as the lab runs it: its files (named under /etc/opensm/, where `fabric ib bind` and
+    the render put them on an SM host) in the lab's directory instead, then the lab's own keys: the SM's log and dump
+    directory in its state directory, the log flushed as written, and the faster standby polling (LAB_POLLING)."""
+    etc = str(Path(Paths().root_guid_file).parent) + "/"
+    lab = [f"# lab only: {etc} is {workdir}/ here", f"log_file {state / 'opensm.log'}", f"dump_files_dir {state}/",
+           "force_log_flush TRUE"]
+    return rendered.replace(f" {etc}", f" {workdir}/") + "\n".join(lab) + "\n" + LAB_POLLING
+
+
+def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLabResult,
+               timeout: float) -> _Started | None:
     """The GUID files and partitions.conf, then each SM as a daemon, the master first (until SUBNET UP), then the
-    standbys (until each reports its state). Checks subnet-up, routing-engine and sm-election; False: stop."""
+    standbys (until each reports its state). Checks subnet-up, routing-engine and sm-election. Returns the SMs in
+    start order with their processes and log files; None: the subnet did not come up, stop."""
     w = sim.workdir
     roots = fab.roots if fault != "sm" else tuple(s for s in fab.switches if s.tier is Tier.LEAF)
-    root_file = _write(res, w, "root-guids.conf",
-                       guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots]))
-    base = Paths(root_guid_file=str(root_file), cn_guid_file=str(_write(res, w, "cn-guids.conf", b.cn_file(fab))),
-                 partition_config_file=str(_write(res, w, "partitions.conf", partitions_conf(fab, b.port_guids))),
-                 flush_log=True)
+    files = bound_files(fab, b)  # what `fabric ib bind` writes into /etc/opensm
+    if fault == "sm":
+        files[ROOT_FILE] = guid_file(f"roots of {fab.name}", [(s.name, b.node_guids[s.name]) for s in roots])
+    for name, text in files.items():
+        _write(res, w, name, text)
     policy = qos_policy(fab)
     if policy is not None:
-        base = replace(base, qos_policy_file=str(_write(res, w, "qos-policy.conf", policy)))
+        _write(res, w, "qos-policy.conf", policy)
     order = [fab.master] + [sm for sm in fab.sms if sm is not fab.master]
     logs: dict[str, str] = {}
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    log_files: dict[str, Path] = {}
     for i, sm in enumerate(order):
         state = w / f"sm-{sm.node.replace(' ', '_')}"
         state.mkdir(parents=True, exist_ok=True)
-        paths = replace(base, log_file=str(state / "opensm.log"), dump_files_dir=f"{state}/")
         conf = _write(res, w, "opensm.conf" if i == 0 else f"opensm-{state.name[3:]}.conf",
-                      opensm_conf(fab, sm, paths))
-        proc = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
+                      lab_conf(opensm_conf(fab, sm), w, state))
+        proc = procs[sm.node] = sim.spawn(["opensm", "-F", str(conf)], sm.node, state, state / "opensm.out")
+        log_files[sm.node] = state / "opensm.log"
         want = ("SUBNET UP",) if i == 0 else ("Entering STANDBY state", "Entering MASTER state")
-        logs[sm.node] = _wait_log(state / "opensm.log", want, proc, timeout)
+        logs[sm.node] = wait_log(log_files[sm.node], want, proc, timeout)
         out = (state / "opensm.out").read_text(errors="replace")
         res.files[f"{state.name}/opensm.log"], res.files[f"{state.name}/opensm.out"] = logs[sm.node], out
         if i == 0:
@@ -199,45 +213,9 @@ def _start_sms(fab: IbFabric, fault: str | None, b: Binding, sim: Sim, res: IbLa
                                     f"{', '.join(engines) or 'no engine'} configured the tables (planned "
                                     f"{fab.routing_engine})"))
             if not up:
-                return False
-    res.checks.append(_election(fab, order, logs, b, sim, timeout))
-    return True
-
-
-def _wait_log(log: Path, patterns: tuple[str, ...], proc: subprocess.Popen[bytes], timeout: float) -> str:
-    """The log once it holds one of `patterns`, the daemon died, or `timeout` passed."""
-    deadline = time.monotonic() + timeout
-    text = ""
-    while time.monotonic() < deadline:
-        text = log.read_text(errors="replace") if log.exists() else ""
-        if any(p in text for p in patterns) or proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    return text
-
-
-_SMINFO = re.compile(r"sm guid 0x([0-9a-fA-F]+), activity count \d+ priority (\d+) state \d+ (\w+)")
-
-
-def _election(fab: IbFabric, order: list[SubnetManager], logs: dict[str, str], b: Binding, sim: Sim,
-              timeout: float) -> Check:
-    """The planned master is master and every other SM standby: each SM's log, and the master's SMInfo (sminfo
-    from the master's node: its port GUID, priority and state)."""
-    master, wrong = order[0], []
-    states = {sm.node: ("MASTER" if "Entering MASTER state" in logs[sm.node] else
-                        "STANDBY" if "Entering STANDBY state" in logs[sm.node] else "no state") for sm in order}
-    wrong += [f"{sm.node} (priority {sm.priority}) is {states[sm.node]}, planned {want}"
-              for sm, want in ((sm, "MASTER" if sm is master else "STANDBY") for sm in order)
-              if states[sm.node] != want]
-    guid = b.node_guids.get(master.node) if isinstance(fab.node(master.node), Switch) else b.port_guids.get(master.node)
-    info = _SMINFO.search(sim.run(["sminfo"], master.node, timeout).stdout)
-    seen = (int(info.group(1), 16), int(info.group(2)), info.group(3)) if info else None
-    if seen != (guid, master.priority, "SMINFO_MASTER"):
-        planned = f"planned {master.node} {guid or 0:#x} priority {master.priority}"
-        wrong.append(f"sminfo reports {seen[0]:#x} priority {seen[1]} {seen[2]} ({planned})" if seen else
-                     f"sminfo reports no master ({planned})")
-    shown = ", ".join(f"{sm.node} {states[sm.node].lower()} (priority {sm.priority})" for sm in order)
-    return Check("sm-election", not wrong, shown + (f"; {'; '.join(wrong)}" if wrong else ""))
+                return None
+    res.checks.append(election(fab, order, logs, b, sim, timeout))
+    return order, procs, log_files
 
 
 def _pkeys(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], timeout: float) -> Check:
@@ -308,12 +286,6 @@ def _path_sl(fab: IbFabric, sim: Sim, host: str, lids: dict[str, int | None], ti
         if got != want:
             wrong.append(f"{name} ({src} -> {dst}): SL {got} (planned {want})")
     return Check("path-sl", not wrong, ", ".join(shown) + (f"; {'; '.join(wrong)}" if wrong else ""))
-
-
-def format_result(res: IbLabResult) -> str:
-    head = f"InfiniBand lab of {res.fabric}" + (f" with fault {res.fault}" if res.fault else "")
-    lines = [head] + [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in res.checks]
-    return "\n".join(lines) + "\n"
 
 
 __all__ = ["FAULTS", "Check", "IbLabResult", "format_result", "miswire", "run_ib_lab"]

@@ -15,6 +15,8 @@ How it runs here (found by experiment on Debian 12, ibsim-utils 0.10, opensm 3.3
 - At most 10 clients attach at once (IBSIM_MAX_CLIENTS); a standby SM polls the master for
   sminfo_polling_timeout x polling_retry_number (10 s x 4 by default) before taking over, too slow for a test.
 Every process is started in its own session and ended by its process group id; the scratch directory is removed.
+ibsim and each daemon are handed to `record` as they start (railfabric/infiniband/labruns.py: a run killed before
+its teardown is reaped by the next one).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -63,8 +66,10 @@ def _tool(name: str) -> str:
 class Sim:
     """One simulated subnet in `workdir`; use as a context manager so it is always torn down."""
 
-    def __init__(self, workdir: Path, sockname: str) -> None:
+    def __init__(self, workdir: Path, sockname: str, record: Callable[[int], None] | None = None) -> None:
+        """`record`: called with the pid of ibsim and of each daemon as it starts (the lab's run record)."""
         self.workdir = workdir
+        self.record = record
         self.sockname = sockname
         self.procs: list[subprocess.Popen[bytes] | subprocess.Popen[str]] = []
         self.preload = umad2sim() or ""
@@ -83,6 +88,8 @@ class Sim:
                                     stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                     env={**os.environ, "IBSIM_SOCKNAME": self.sockname}, start_new_session=True)
         self.procs.append(proc)
+        if self.record is not None:
+            self.record(proc.pid)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = log.read_text(errors="replace")
@@ -119,6 +126,8 @@ class Sim:
                                     stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True)
         self.procs.append(proc)
+        if self.record is not None:
+            self.record(proc.pid)
         self.daemons += 1
         return proc
 
@@ -126,8 +135,11 @@ class Sim:
                  timeout: float = 60) -> list[subprocess.CompletedProcess[str]]:
         """Several short queries at once, in order, leaving one of ibsim's client slots free."""
         jobs = max(1, min(JOBS, MAX_CLIENTS - 1 - self.daemons))
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=jobs)
+        try:
             return list(pool.map(lambda args: self.run(args, host, timeout), commands))
+        finally:  # interrupted (a signal, an error): the queries not started yet are dropped, not run first
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         for proc in reversed(self.procs):
