@@ -184,7 +184,7 @@ def _ib_checks(res: Result, src: SourceMap) -> Checked:
     reachability, bisection, latency: they read the topology only) and the subnet's rules
     (railfabric/checks/rules/ib_rules.py); the report gains an `infiniband` section."""
     from railfabric.checks.rules.ib_rules import check_ib, ib_report
-    from railfabric.infiniband.from_inventory import ib_fabric
+    from railfabric.topology.infiniband import ib_fabric
 
     inv, topo = res.inventory, res.topology
     assert inv is not None and topo is not None

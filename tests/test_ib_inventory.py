@@ -1,5 +1,5 @@
 """The `infiniband` fabric kind of the inventory: the `infiniband:` section, the Ethernet-only keys it refuses, and
-`ib_fabric(inventory, topology)` (railfabric/infiniband/from_inventory.py). Expected values are derived by hand
+`ib_fabric(inventory, topology)` (railfabric/topology/infiniband.py). Expected values are derived by hand
 from the inventories below (the shipped example examples/infiniband/inventory and small ones written here)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from railfabric.infiniband.from_inventory import ib_fabric
 from railfabric.infiniband.model import Cable, End, Membership, SubnetManager, Tier, problems
 from railfabric.inventory.intent import Inventory
 from railfabric.inventory.load import load_inventory
 from railfabric.inventory.schema_check import validate
 from railfabric.topology import Topology, expand
+from railfabric.topology.infiniband import ib_fabric
 from tests.helpers import dump, write_files
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "infiniband" / "inventory"

@@ -20,15 +20,15 @@ import pytest
 
 from railfabric.infiniband.binding import bind
 from railfabric.infiniband.discovery import parse
-from railfabric.infiniband.from_inventory import ib_fabric
 from railfabric.infiniband.netfile import net_file
 from railfabric.infiniband.opensm_conf import Paths, opensm_conf
-from railfabric.infiniband.outputs import IbSources, ib_files
 from railfabric.infiniband.routes import parse_dump_fts
 from railfabric.infiniband.sim import Sim, missing
 from railfabric.inventory.load import load_inventory
 from railfabric.inventory.schema_check import validate
+from railfabric.outputs.infiniband import IbSources, ib_files
 from railfabric.topology import expand
+from railfabric.topology.infiniband import ib_fabric
 from tests.helpers import dump, write_files
 from tests.test_ib_inventory import small
 

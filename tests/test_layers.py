@@ -25,7 +25,8 @@ PACKAGE = ROOT / "railfabric"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__", "core"),  # shared records and utilities: findings, codes, text, units, addresses, progress
     ("platforms",),  # platform facts: what each switch OS can express and how it names things
-    ("infiniband",),  # InfiniBand subnets: model, OpenSM's files, GUID binding, the ibsim lab (standalone so far)
+    ("infiniband",),  # InfiniBand subnets: model, OpenSM's files, GUID binding, the ibsim lab (the inventory's
+    # subnet is built by topology/infiniband.py, rendered by outputs/infiniband.py)
     ("inventory",),  # load, schema, intent
     ("topology",),  # the concrete switches, hosts and links
     ("plan",),  # allocation, MTU, buffers, sizing

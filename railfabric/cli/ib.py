@@ -89,8 +89,8 @@ def planned_fabric(path: Path, who: str) -> IbFabric | None:
     """The inventory's InfiniBand subnet, or None after printing why not (findings, or not an InfiniBand fabric)."""
     from railfabric.core.finding import has_errors
     from railfabric.core.formats import format_text
-    from railfabric.infiniband.from_inventory import ib_fabric
     from railfabric.pipeline import run
+    from railfabric.topology.infiniband import ib_fabric
 
     res = run(path)
     if has_errors(res.findings) or res.inventory is None or res.topology is None:

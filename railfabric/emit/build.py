@@ -177,10 +177,10 @@ def _build_tree(res: Result, workers: int, progress: Progress, reuse: Reuse, sta
 
 
 def _ib_tree(res: Result, progress: Progress) -> Tree:
-    """An InfiniBand fabric's files (railfabric.infiniband.outputs: IB_OUTPUTS) and the manifest: no device entries;
+    """An InfiniBand fabric's files (railfabric.outputs.infiniband: IB_OUTPUTS) and the manifest: no device entries;
     one artifact entry per output, its digest that of its files (they are small: always built afresh)."""
-    from railfabric.infiniband.from_inventory import ib_fabric
-    from railfabric.infiniband.outputs import IbSources, ib_files
+    from railfabric.outputs.infiniband import IbSources, ib_files
+    from railfabric.topology.infiniband import ib_fabric
 
     assert res.inventory is not None and res.topology is not None
     progress.stage("building the subnet manager's files")

@@ -7,8 +7,9 @@ railfabric/impact/waves.py the waves); `fabric impact` (railfabric/cli/impact.py
 model and a worked table for the example.
 """
 
+from railfabric.core.hostlist import expand_hostlist
 from railfabric.impact.compute import impact
-from railfabric.impact.jobs import Job, JobsError, expand_hostlist, load_jobs
+from railfabric.impact.jobs import Job, JobsError, load_jobs
 from railfabric.impact.targets import Down, Resolver, UnknownNames
 from railfabric.impact.waves import maintenance_waves
 

@@ -1,7 +1,7 @@
 """The `infiniband:` section of an inventory whose `fabric.kind` is `infiniband` (issue 31), and the list of the
 Ethernet-only keys such an inventory may not write (railfabric/checks/rules/ib_refusals.py refuses them, IB001-IB015).
 
-What the section means for OpenSM (railfabric/infiniband/from_inventory.py turns it into the subnet model):
+What the section means for OpenSM (railfabric/topology/infiniband.py turns it into the subnet model):
 - subnet_prefix: opensm.conf `subnet_prefix` (OpenSM's default 0xfe80000000000000, `opensm -c`, 3.3.23);
 - subnet_managers: where an SM runs (a switch by hostname, or a host's HCA by rail index) and its `sm_priority`
   (0-15, the higher is master: opensm -c template);
@@ -9,7 +9,7 @@ What the section means for OpenSM (railfabric/infiniband/from_inventory.py turns
   (NVIDIA's SM only: adaptive routing, not in upstream OpenSM);
 - lmc: LIDs per port = 2^lmc (0-7; ftree needs 0);
 - partitions: PKeys 0x0001-0x7ffe (0x7fff is the default partition), members = every HCA of the named hosts
-  (Slurm host lists, `dgx[01-16]`, expanded by railfabric.impact.jobs.expand_hostlist), full or limited;
+  (Slurm host lists, `dgx[01-16]`, expanded by railfabric.core.hostlist.expand_hostlist), full or limited;
 - default_partition: the HCAs' membership of the default partition (switches and the SM are always full);
 - qos: service levels of compute and storage traffic, the SL-to-VL map and VL arbitration (opensm.conf qos_*:
   linux-rdma/opensm doc/QoS_management_in_OpenSM.txt).

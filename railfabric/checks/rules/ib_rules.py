@@ -5,7 +5,7 @@
   each at its key, before the schema: the keys are taken out of what the schema sees, so the rest is still checked
   and the error alone stops the render.
 - `ib_intent`: on the intent (IB016 section missing, IB020 one subnet manager, IB029 an NVIDIA-only engine).
-- `check_ib`: on the planned subnet (railfabric.infiniband.from_inventory.ib_fabric): every sentence of
+- `check_ib`: on the planned subnet (railfabric.topology.infiniband.ib_fabric): every sentence of
   railfabric.infiniband.model.problems() as a finding with its own code (SMs IB021/IB022, partitions IB023, LMC
   IB025, LID space IB026, a port cabled twice IB028 (a port beyond the model's is the topology's PORT001, once per
   switch), QoS IB030, anything else IB031), partition hosts the fabric does not have
@@ -23,12 +23,12 @@ from typing import Any
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
 from railfabric.core.textsafe import quote
-from railfabric.infiniband.from_inventory import partition_hosts
 from railfabric.infiniband.model import MAX_LID, IbFabric, Tier, problems
 from railfabric.inventory.intent import Inventory
 from railfabric.inventory.intent_infiniband import NVIDIA_ONLY_ENGINES, kind_of, refused_paths, without
 from railfabric.inventory.schema_check import dotted
 from railfabric.topology import Topology
+from railfabric.topology.infiniband import partition_hosts
 
 _HINT = "remove it: fabric.kind is infiniband (docs/infiniband.md, 'The inventory', lists what an InfiniBand " \
         "inventory holds)"

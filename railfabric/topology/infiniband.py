@@ -15,14 +15,14 @@ inventory's `infiniband:` section; nothing is allocated (an InfiniBand subnet ha
 - Subnet managers: on a switch by hostname, or on host + hca (rail index) → that HCA's node description. A name
   that is not planned stays as written: model.problems() names it (IB021).
 - Partitions: members = every HCA of each named host (Slurm host lists expanded by
-  railfabric.impact.jobs.expand_hostlist); hosts that do not exist are left out here and reported by
+  railfabric.core.hostlist.expand_hostlist); hosts that do not exist are left out here and reported by
   railfabric.checks.rules.ib_rules (IB024).
 - QoS: default SL = the compute service level; each partition with a service level gets a qos-ulps line.
 """
 
 from __future__ import annotations
 
-from railfabric.impact.jobs import expand_hostlist
+from railfabric.core.hostlist import expand_hostlist
 from railfabric.infiniband.model import (
     Cable,
     End,
