@@ -13,7 +13,9 @@ inputs.
 - infiniband/qos-policy.conf: when a partition has a service level (qos_policy.qos_policy).
 - infiniband/topology.net: the expected topology in ibnetdiscover / ibsim net form (netfile.net_file).
 - cabling.csv: the Ethernet writer (railfabric.outputs.cabling) with the IB port number as each switch port's
-  interface name.
+  interface name and the HCA (port 1, RDMA device `mlx5_0`) at each host end.
+- hosts/railmap.csv: one row per host × rail: HCA, leaf and leaf port, partitions, the SL NCCL uses
+  (railfabric.outputs.ib_railmap).
 - report.json: the solver's report with its `infiniband` section.
 - infiniband/ibdiag/, infiniband/nvidia-sm/, infiniband/hosts/: the site outputs (railfabric.infiniband.outputs_site:
   the ibdiagnet / UFM cable-validation topology and IBNL files, NVIDIA's SM profile per SM, each host's nccl.conf
@@ -33,6 +35,7 @@ from railfabric.infiniband.outputs_site import site_outputs
 from railfabric.infiniband.partitions import planned_partitions_conf
 from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.outputs.cabling import cabling_files
+from railfabric.outputs.ib_railmap import hca_of_links, ib_railmap
 from railfabric.outputs.views import Port, topology_links
 from railfabric.topology import Topology
 
@@ -72,7 +75,8 @@ def topology_files(fab: IbFabric, _src: IbSources) -> dict[str, str]:
 
 
 def cabling(fab: IbFabric, src: IbSources) -> dict[str, str]:
-    """cabling.csv as for Ethernet; a switch port's interface is its IB port number (no breakouts on these links)."""
+    """cabling.csv as for Ethernet; a switch port's interface is its IB port number (no breakouts on these links), a
+    host end's port the HCA's port and its interface the HCA's RDMA device."""
     topo = src.topology
     links = topology_links(topo)
     used: dict[str, set[tuple[int, int]]] = {name: set() for name in topo.switches}
@@ -83,7 +87,12 @@ def cabling(fab: IbFabric, src: IbSources) -> dict[str, str]:
     ports: dict[str, tuple[Port, ...]] = {
         name: tuple((p, lane, str(p) if not lane else f"{p}/{lane}", None, "", "", "") for p, lane in sorted(at))
         for name, at in used.items()}
-    return cabling_files(links, {n: sw.rack for n, sw in topo.switches.items()}, ports)
+    hcas = {link_id: (str(port), hca.device) for link_id, (hca, port) in hca_of_links(fab, topo).items()}
+    return cabling_files(links, {n: sw.rack for n, sw in topo.switches.items()}, ports, hcas)
+
+
+def railmap(fab: IbFabric, _src: IbSources) -> dict[str, str]:
+    return ib_railmap(fab)
 
 
 def site(fab: IbFabric, _src: IbSources) -> dict[str, str]:
@@ -100,6 +109,7 @@ IB_OUTPUTS: tuple[tuple[str, Builder], ...] = (
     ("qos-policy", qos_files),
     ("topology", topology_files),
     ("cabling", cabling),
+    ("railmap", railmap),
     ("report", report),
     ("site", site),
 )
