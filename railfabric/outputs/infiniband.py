@@ -20,6 +20,8 @@ inputs.
 - infiniband/ibdiag/, infiniband/nvidia-sm/, infiniband/hosts/: the site outputs (railfabric.infiniband.outputs_site:
   the ibdiagnet / UFM cable-validation topology and IBNL files, NVIDIA's SM profile per SM, each host's nccl.conf
   and hosts.json; docs/infiniband-outputs.md says where each form comes from).
+- docs/fabric.md and its pictures (docs/fabric-at-a-glance.svg, docs/rails/*.svg): railfabric.outputs.ib_docs; the
+  page's "Where each file goes" table from railfabric.outputs.ib_paths.
 """
 
 from __future__ import annotations
@@ -35,12 +37,11 @@ from railfabric.infiniband.outputs_site import site_outputs
 from railfabric.infiniband.partitions import planned_partitions_conf
 from railfabric.infiniband.qos_policy import qos_policy
 from railfabric.outputs.cabling import cabling_files
+from railfabric.outputs.ib_docs import ib_docs
+from railfabric.outputs.ib_paths import DIR, sm_dir
 from railfabric.outputs.ib_railmap import hca_of_links, ib_railmap
 from railfabric.outputs.views import Port, topology_links
 from railfabric.topology import Topology
-
-DIR = "infiniband"
-
 
 @dataclass(frozen=True)
 class IbSources:
@@ -51,10 +52,6 @@ class IbSources:
 
 
 Builder = Callable[[IbFabric, IbSources], dict[str, str]]
-
-
-def sm_dir(node: str) -> str:
-    return f"{DIR}/{node.replace(' ', '_')}"
 
 
 def opensm_files(fab: IbFabric, _src: IbSources) -> dict[str, str]:
@@ -95,6 +92,10 @@ def railmap(fab: IbFabric, _src: IbSources) -> dict[str, str]:
     return ib_railmap(fab)
 
 
+def docs(fab: IbFabric, src: IbSources) -> dict[str, str]:
+    return ib_docs(fab, src.topology, src.report)
+
+
 def site(fab: IbFabric, _src: IbSources) -> dict[str, str]:
     return {f"{DIR}/{name}": text for name, text in site_outputs(fab).items()}
 
@@ -112,6 +113,7 @@ IB_OUTPUTS: tuple[tuple[str, Builder], ...] = (
     ("railmap", railmap),
     ("report", report),
     ("site", site),
+    ("docs", docs),
 )
 
 

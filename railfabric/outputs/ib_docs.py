@@ -1,0 +1,47 @@
+"""docs/ of an InfiniBand fabric: docs/fabric.md (railfabric.outputs.docs.ib_markdown, figures from
+railfabric.outputs.docs.ib_facts) and the pictures Ethernet draws, from the same expanded topology and report:
+docs/fabric-at-a-glance.svg and docs/rails/pod-<p>-segment-<s>.svg (railfabric.outputs.docs.docs_pictures).
+
+What differs on InfiniBand: the pictures name the switches' kind "InfiniBand" where Ethernet names the switch
+platform (SONiC, EOS, ...: an InfiniBand switch runs none of them), and the rail diagram heads each column with the
+HCA's RDMA device when every host of the segment has the same one on that rail. No picture shows an address or an
+AS number (an InfiniBand fabric has neither).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from railfabric.infiniband.model import IbFabric
+from railfabric.outputs.docs import GLANCE, docs_facts, docs_pictures, rail_diagram_path
+from railfabric.outputs.docs.facts import FabricFacts
+from railfabric.outputs.docs.ib_facts import ib_facts
+from railfabric.outputs.docs.ib_markdown import ib_markdown
+from railfabric.outputs.ib_paths import deploy_rows
+from railfabric.topology import Topology
+
+KIND = "InfiniBand"
+
+
+def ib_fabric_facts(fab: IbFabric, topo: Topology, report: dict) -> FabricFacts:
+    """Ethernet's figures of the pictures with every platform named InfiniBand."""
+    facts, _ = docs_facts(fab.name, 0, topo, report)
+    pods = tuple(replace(p, platforms=KIND, segments=tuple(replace(s, platforms=KIND) for s in p.segments))
+                 for p in facts.pods)
+    return replace(facts, pods=pods, super_spine_platforms=KIND if facts.super_spines else "")
+
+
+def ib_docs(fab: IbFabric, topo: Topology, report: dict | None) -> dict[str, str]:
+    """docs/fabric.md, and its pictures when the solver's report is there (they draw its capacity figures)."""
+    keys = sorted((s.pod, s.id) for s in topo.segments)
+    out: dict[str, str] = {}
+    glance, diagrams = "", [rail_diagram_path(*key) for key in keys]
+    if report is not None:
+        facts = ib_fabric_facts(fab, topo, report)
+        _, by_segment = docs_facts(fab.name, 0, topo, report)
+        out.update(docs_pictures(fab.name, 0, topo, report, facts=(facts, by_segment)))
+        glance = GLANCE
+    else:
+        diagrams = []
+    out["docs/fabric.md"] = ib_markdown(ib_facts(fab, topo), fab.qos, report, deploy_rows(fab), glance, diagrams)
+    return dict(sorted(out.items()))
