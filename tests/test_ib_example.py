@@ -103,9 +103,11 @@ def test_the_committed_tree_is_up_to_date() -> None:
 def test_the_rendered_files() -> None:
     files = sorted(str(p.relative_to(GENERATED)) for p in GENERATED.rglob("*") if p.is_file())
     # ours, then the site outputs (railfabric.infiniband.outputs_site): one nccl.conf per host (32), the hosts'
-    # JSON, the ibdiagnet topology with the IBNL of the 8-HCA host type, NVIDIA's SM profile per SM (2)
+    # JSON, the ibdiagnet topology with the IBNL of the 8-HCA host type, NVIDIA's SM profile per SM (2); the page
+    # with the glance and the rail diagram of the one segment; the rail map
     nccl = [f"infiniband/hosts/dgx{h:02d}/nccl.conf" for h in range(1, 33)]
-    assert files == ["cabling.csv", *nccl, "infiniband/hosts/hosts.json", "infiniband/ibdiag/ibnl/hca_mlx5_8.ibnl",
+    assert files == ["cabling.csv", "docs/fabric-at-a-glance.svg", "docs/fabric.md", "docs/rails/pod-1-segment-1.svg",
+                     "hosts/railmap.csv", *nccl, "infiniband/hosts/hosts.json", "infiniband/ibdiag/ibnl/hca_mlx5_8.ibnl",
                      "infiniband/ibdiag/topology.topo", "infiniband/nvidia-sm/opensm-su1-spine1.conf",
                      "infiniband/nvidia-sm/opensm-su1-spine2.conf", "infiniband/partitions.conf",
                      "infiniband/qos-policy.conf", "infiniband/su1-spine1/opensm.conf",
@@ -138,7 +140,8 @@ def test_the_rendered_files() -> None:
     assert leaf3[4] == '[5]\t"dgx05 mlx5_5"[1]' and leaf3[40] == '[41]\t"su1-spine2"[25]'
     cabling = (GENERATED / "cabling.csv").read_text().splitlines()
     assert len(cabling) == 2 + 512  # title, header, 256 host and 256 fabric cables
-    assert "dgx05:nic3p1,host,3,dgx05,nic3p1,nic3,,su1-leaf3,5,5,,400G," in cabling
+    # the host end names the HCA: rail 3 = rdma_devices[3] = mlx5_5, its port 1
+    assert "dgx05:nic3p1,host,3,dgx05,1,mlx5_5,,su1-leaf3,5,5,,400G," in cabling
 
 
 def test_each_example_file_validates_against_the_committed_per_file_schema() -> None:
