@@ -123,8 +123,10 @@ def test_railmap_without_qos_or_partitions(tmp_path: Path) -> None:
     fab, topo = _planned(res)
     _, _, rows = _rows(ib_files(fab, IbSources(topo, None))["railmap"]["hosts/railmap.csv"])
     # no partitions, no QoS: empty partitions and SL cells; h01 rail 1 on leaf1 port 1
-    assert rows == [["h01", "0", "mlx5_0", "1", "leaf0", "1", "", ""], ["h01", "1", "mlx5_1", "1", "leaf1", "1", "", ""],
-                    ["h02", "0", "mlx5_0", "1", "leaf0", "2", "", ""], ["h02", "1", "mlx5_1", "1", "leaf1", "2", "", ""]]
+    assert rows == [["h01", "0", "mlx5_0", "1", "leaf0", "1", "", ""],
+                    ["h01", "1", "mlx5_1", "1", "leaf1", "1", "", ""],
+                    ["h02", "0", "mlx5_0", "1", "leaf0", "2", "", ""],
+                    ["h02", "1", "mlx5_1", "1", "leaf1", "2", "", ""]]
 
 
 def _section(page: str, title: str) -> str:
@@ -140,9 +142,11 @@ def test_docs_page_key_numbers(files: dict[str, str]) -> None:
     assert "| host–leaf | 256 | 400G |" in glance and "| leaf–spine | 256 | 400G |" in glance
     assert "mlx5\\_0, mlx5\\_3, mlx5\\_4, mlx5\\_5, mlx5\\_6, mlx5\\_9, mlx5\\_10, mlx5\\_11" in glance
     sms = _section(page, "Subnet managers")
-    assert "| su1-spine1 | 15 | master | spine switch |" in sms and "| su1-spine2 | 14 | standby | spine switch |" in sms
+    assert "| su1-spine1 | 15 | master | spine switch |" in sms
+    assert "| su1-spine2 | 14 | standby | spine switch |" in sms
     routing = _section(page, "Routing")
-    assert "`ftree`" in routing and "LMC: 0" in routing and "su1-spine1, su1-spine2, su1-spine3, su1-spine4" in routing
+    assert "`ftree`" in routing and "LMC: 0" in routing
+    assert "roots: su1-spine1, su1-spine2, su1-spine3, su1-spine4" in routing
     parts = _section(page, "Partitions")
     # default: every HCA (256) of 32 hosts, limited; tenants 16 hosts × 8 = 128 HCAs, full, SL 0
     assert "| default | `0x7fff` | 32 | 256 | limited | no | 0 |" in parts

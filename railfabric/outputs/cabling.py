@@ -84,10 +84,13 @@ def _lines(links: Sequence[Link], rack: Mapping[str, str], names: Names,
         zd = z[0]
         if link.role is host:
             where = (link.nic, a[1])
-            if (end := host_ends.get(link.id)) is not None:
+            end = host_ends.get(link.id) if host_ends else None
+            if end is not None:
                 nic = f"{end[0]},{end[1]},"
-            elif (nic := nic_cells.get(where)) is None:
+            elif (cells := nic_cells.get(where)) is None:
                 nic = nic_cells[where] = f"nic{link.nic}p{a[1]},nic{link.nic},"
+            else:
+                nic = cells
             append(f"{link.id},host,{rail},{a[0]},{nic},{zd},{z_label},{names[zd][z_at]},{rack[zd]},{speed},"
                    f"{link.bundle or ''}")
             continue

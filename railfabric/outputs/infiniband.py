@@ -43,6 +43,7 @@ from railfabric.outputs.ib_railmap import hca_of_links, ib_railmap
 from railfabric.outputs.views import Port, topology_links
 from railfabric.topology import Topology
 
+
 @dataclass(frozen=True)
 class IbSources:
     """What the builders may read besides the subnet: the expanded topology and the solver's report."""

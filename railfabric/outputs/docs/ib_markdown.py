@@ -9,9 +9,8 @@ from collections.abc import Sequence
 
 from railfabric.infiniband.model import Qos
 from railfabric.outputs.docs.ib_facts import IbFacts
-from railfabric.outputs.ib_paths import Deploy
 from railfabric.outputs.docs.tables import capacity_table, cell, failure_table, latency_table, ports_table, table
-
+from railfabric.outputs.ib_paths import Deploy
 
 
 def _glance(facts: IbFacts, glance: str, diagrams: Sequence[str]) -> list[str]:
