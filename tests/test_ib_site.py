@@ -200,7 +200,12 @@ def test_pictures_render_with_infiniband_labels(files: dict[str, str]) -> None:
     found = {"#{:02X}{:02X}{:02X}".format(*rgb) for _n, rgb in  # type: ignore[misc]
              Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=rails)))).convert("RGB").getcolors(1 << 24)}
     assert set(RAIL_COLOURS[:8]) <= found  # one colour per rail, 8 rails
-    assert [t for t in _texts(rails) if t.startswith("su1-leaf")] == [f"su1-leaf{r}" for r in range(8)]
+    texts = _texts(rails)
+    assert [t for t in texts if t.startswith("su1-leaf")] == [f"su1-leaf{r}" for r in range(8)]
+    # each rail's column headed by its HCA's device (hardware.yml rdma_devices, rail order), no "NIC r"
+    assert [t for t in texts if t.startswith("mlx5_")] == ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6",
+                                                            "mlx5_9", "mlx5_10", "mlx5_11"]
+    assert "HCA of rail r" in texts and not any(t.startswith("NIC ") for t in texts)
 
 
 def test_site_outputs_are_deterministic(example: tuple[IbFabric, IbSources], files: dict[str, str]) -> None:

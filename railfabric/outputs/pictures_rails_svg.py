@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from railfabric.outputs.docs.facts import SegmentFacts, gbps
@@ -54,6 +55,23 @@ def _nic(c: Column) -> str:
     return f"NIC {c.rail}" + (f" port {'ab'[c.side]}" if c.side is not None else "")
 
 
+@dataclass(frozen=True)
+class Wording:
+    """How a picture names the host ports: Ethernet's "NIC r" by default; an InfiniBand segment names each rail's
+    HCA (`names`: rail → "mlx5_3"), with its own left-hand heading and first two legend lines."""
+
+    names: tuple[tuple[int, str], ...] = ()
+    left: tuple[str, str, str] = ("rail switch", "NIC r = rail r", "switch ports")
+    legend: tuple[str, ...] = ()  # replaces the legend's first two lines when given
+
+    def nic(self, c: Column) -> str:
+        name = dict(self.names).get(c.rail)
+        return _nic(c) if name is None else name
+
+
+ETHERNET = Wording()
+
+
 @lru_cache(maxsize=1 << 14)
 def _cell_text(cell: Cell, fold: bool) -> str:
     """A cell's text: a host's port(s) (the fold: its hosts' port ranges), '*' when re-cabled by `cabling:`; the
@@ -74,13 +92,14 @@ class RailPictures:
 
     def svg(self, info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], hosts: list[Host],
             links: list[Link], peers: list[Link], pinned: frozenset[str] = frozenset(),
-            off: Iterable[Link] = ()) -> str:
-        """`pinned`: ids of links placed by `cabling:`; `off`: the segment's host links taken off (disabled ports)."""
-        return draw_grid(info, facts, switches, hosts, rail_grid(switches, hosts, links, pinned, off), peers)
+            off: Iterable[Link] = (), words: Wording = ETHERNET) -> str:
+        """`pinned`: ids of links placed by `cabling:`; `off`: the segment's host links taken off (disabled ports);
+        `words`: how the host ports are named."""
+        return draw_grid(info, facts, switches, hosts, rail_grid(switches, hosts, links, pinned, off), peers, words)
 
 
 def draw_grid(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], hosts: list[Host], grid: Grid,
-              peers: list[Link]) -> str:
+              peers: list[Link], words: Wording = ETHERNET) -> str:
     dual = f", dual-homed ({facts.dual_homing})" if facts.dual_homing else ""
     title = (f"Pod {info.pod} segment {info.id}: {facts.design}, {facts.rails} rails, {facts.hosts} hosts "
              f"({facts.host_models}), {facts.rail_switches} rail switches ({facts.platforms}){dual}")
@@ -89,9 +108,11 @@ def draw_grid(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], ho
              for name, _, _ in grid.headers}
     pairs = _peer_pairs(peers, {name for name, _, _ in grid.headers})
     columns = [_column_ends(grid, i) for i in range(len(grid.columns))]
-    left = max([text_width(r.label, 12) for r in grid.rows] + [text_width(t, SMALL) for t in _LEFT]) + PAD
-    cw = _column_width(grid, heads, columns, pairs)
+    left = max([text_width(r.label, 12) for r in grid.rows] + [text_width(t, SMALL) for t in words.left]) + PAD
+    cw = _column_width(grid, heads, columns, pairs, words)
     legend = legend_lines(facts, grid, hosts, gbps(facts.host_speed))
+    if words.legend:
+        legend = [*words.legend, *legend[2:]]
     right = left + len(grid.columns) * (cw + GAP)
     full = max([right, text_width(title, 14)] + [text_width(t, SMALL) for t in legend])
     svg = Svg(title)
@@ -107,19 +128,19 @@ def draw_grid(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], ho
             svg.text(x + PAD, y0 + PAD + 8 + i * LINE_H, line, bold=i == 0)
     _peer_bars(svg, pairs, boxes, y0)
     y1 = y0 + SWITCH_H + GAP
-    svg.text(0, y0 + PAD + 8, _LEFT[0], size=SMALL, fill=GREY)
-    svg.text(0, y1 + 14, _LEFT[1], size=SMALL, fill=GREY)
-    svg.text(0, y1 + 30, _LEFT[2], size=SMALL, fill=GREY)
+    svg.text(0, y0 + PAD + 8, words.left[0], size=SMALL, fill=GREY)
+    svg.text(0, y1 + 14, words.left[1], size=SMALL, fill=GREY)
+    svg.text(0, y1 + 30, words.left[2], size=SMALL, fill=GREY)
     for i, (c, x) in enumerate(zip(grid.columns, x_of, strict=True)):
         colour = rail_colour(c.rail)
         svg.rect(x, y1, cw, BLOCK_H, fill=colour, stroke=colour, rx=2)
-        svg.text(x + cw // 2, y1 + 14, _nic(c), size=SMALL, bold=True, anchor="middle", fill=on_colour(colour))
+        svg.text(x + cw // 2, y1 + 14, words.nic(c), size=SMALL, bold=True, anchor="middle", fill=on_colour(colour))
         svg.text(x + cw // 2, y1 + 30, _fit(port_text(columns[i])), size=SMALL, anchor="middle",
                  fill=on_colour(colour))
     y = y1 + BLOCK_H + GAP
     for row in grid.rows:
         y += FOLD_GAP if row.fold else 0
-        _row(svg, row, grid.columns, x_of, cw, y, left)
+        _row(svg, row, grid.columns, x_of, cw, y, left, words)
         y += ROW + (FOLD_GAP if row.fold else 0)
     y3 = y + 10
     for i, line in enumerate(legend):
@@ -127,17 +148,14 @@ def draw_grid(info: SegmentInfo, facts: SegmentFacts, switches: list[Switch], ho
     return svg.document(full, y3 + len(legend) * LINE_H + 4)
 
 
-_LEFT = ("rail switch", "NIC r = rail r", "switch ports")  # the headings of the left column
-
-
 def _column_ends(grid: Grid, i: int) -> Ends:
     return tuple(e for row in grid.rows for e in row.cells[i].ends)
 
 
 def _column_width(grid: Grid, heads: dict[str, list[str]], columns: list[tuple[tuple[int, int], ...]],
-                  pairs: dict[tuple[str, str], list[Link]]) -> int:
+                  pairs: dict[tuple[str, str], list[Link]], words: Wording) -> int:
     """The one width of every column: its widest cell or heading, or its share of its switch's heading."""
-    widths = [text_width(_nic(c), SMALL) for c in grid.columns]
+    widths = [text_width(words.nic(c), SMALL) for c in grid.columns]
     widths += [text_width(_fit(port_text(ends)), SMALL) for ends in columns]
     widths += [_cells_width(r.cells, r.fold) for r in grid.rows]
     cw = max(widths, default=40) + 2 * PAD
@@ -151,17 +169,18 @@ def _column_width(grid: Grid, heads: dict[str, list[str]], columns: list[tuple[t
     return cw
 
 
-def _row(svg: Svg, row: Row, columns: tuple[Column, ...], x_of: list[int], cw: int, y: int, left: int) -> None:
+def _row(svg: Svg, row: Row, columns: tuple[Column, ...], x_of: list[int], cw: int, y: int, left: int,
+         words: Wording) -> None:
     if row.fold:
         svg.rect(-4, y - 3, left + 4 - GAP, CELL_H + 6, fill="#ffffff", stroke=GREY, dash=True, rx=3)
     svg.text(0, y + 14, row.label, bold=not row.fold)
-    tips = tuple(_fold_tip(row, c, cell) for c, cell in zip(columns, row.cells, strict=True)) if row.fold else ()
+    tips = tuple(_fold_tip(row, c, cell, words) for c, cell in zip(columns, row.cells, strict=True)) if row.fold else ()
     svg.parts += _cells(y, tuple(x_of), cw, tuple(c.rail for c in columns), row.cells, row.fold, tips)
 
 
-def _fold_tip(row: Row, c: Column, cell: Cell) -> str:
+def _fold_tip(row: Row, c: Column, cell: Cell, words: Wording) -> str:
     off = f" ({len(cell.off)} taken off: port disabled)" if cell.off else ""
-    return f"{row.label}: {_nic(c)} → {c.switch} ports {port_text(cell.ends)}: {len(cell.ends)} cables{off}"
+    return f"{row.label}: {words.nic(c)} → {c.switch} ports {port_text(cell.ends)}: {len(cell.ends)} cables{off}"
 
 
 @lru_cache(maxsize=1 << 12)

@@ -6,13 +6,14 @@ hosts-by-rails grid: railfabric/outputs/pictures_rails.py)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 
 from railfabric.impact.costs import failure_costs
 from railfabric.inventory.intent import Inventory
 from railfabric.outputs.docs.facts import FabricFacts, fabric_facts, host_links_by_segment
 from railfabric.outputs.docs.markdown import fabric_markdown
 from railfabric.outputs.pictures_glance import glance_svg
-from railfabric.outputs.pictures_rails_svg import RailPictures
+from railfabric.outputs.pictures_rails_svg import ETHERNET, RailPictures, Wording
 from railfabric.topology import Topology
 from railfabric.topology.model import Host, Link, LinkRole
 
@@ -55,10 +56,10 @@ def docs_markdown(name: str, planes: int, topo: Topology, report: dict, summary:
     return {"docs/fabric.md": fabric_markdown(summary, report, fabric, GLANCE, diagrams, costs)}
 
 
-def docs_pictures(name: str, planes: int, topo: Topology, report: dict,
-                  facts: Facts | None = None) -> dict[str, str]:
+def docs_pictures(name: str, planes: int, topo: Topology, report: dict, facts: Facts | None = None,
+                  words: Mapping[tuple[int, int], Wording] | None = None) -> dict[str, str]:
     """docs/fabric-at-a-glance.svg and docs/rails/*.svg (no summary: pool usage is not drawn; `facts` as in
-    docs_markdown)."""
+    docs_markdown; `words`: (pod, segment) → how its rail diagram names the host ports, Ethernet's by default)."""
     fabric, by_segment = facts or docs_facts(name, planes, topo, report)
     out = {f"docs/{GLANCE}": glance_svg(fabric)[0]}
     hosts: dict[tuple[int, int], list[Host]] = defaultdict(list)
@@ -81,5 +82,6 @@ def docs_pictures(name: str, planes: int, topo: Topology, report: dict,
         out[f"docs/{rail_diagram_path(*key)}"] = drawer.svg(info, seg_facts[key], switches, hosts[key],
                                                              by_segment.get(key, []),
                                                              [lk for n in info.switches for lk in peers.get(n, [])],
-                                                             pinned, off.get(key, []))
+                                                             pinned, off.get(key, []),
+                                                             (words or {}).get(key, ETHERNET))
     return out
