@@ -213,3 +213,30 @@ def test_site_outputs_are_deterministic(example: tuple[IbFabric, IbSources], fil
     for part in ib_files(*example).values():
         again.update(part)
     assert again == files
+
+
+def test_docs_of_a_fabric_with_cores_and_an_sm_on_an_hca(tmp_path: Path) -> None:
+    """small() twice (pods 1 and 2: 2 leaves, 2 spines, 2 hosts × 2 HCAs each) under 2 cores; the standby SM on
+    h02's HCA 1."""
+    data = small()
+    data["super_spines"] = {"count": 2, "model": "qm", "name": "core{index}", "ports_per_pod": 4}
+    pod = data["pods"][0]
+    data["pods"].append({**pod, "id": 2, "spines": {**pod["spines"], "name": "p2spine{index}"},
+                         "segments": [{**pod["segments"][0], "rail_switch_name": "p2leaf{rails}",
+                                       "host_groups": [{"model": "box", "count": 2, "name": "g{host:02d}"}]}]})
+    res = run(write_files(tmp_path / "inv", {"fabric.yml": dump(data)}))
+    fab, topo = _planned(res)
+    out = ib_docs(fab, topo, res.report)
+    assert sorted(out) == ["docs/fabric-at-a-glance.svg", "docs/fabric.md", "docs/rails/pod-1-segment-1.svg",
+                           "docs/rails/pod-2-segment-1.svg"]
+    page = out["docs/fabric.md"]
+    # 2 × 2 leaves, 2 × 2 spines, 2 cores, all qm (8 ports)
+    assert "| leaf | 4 | 4 × qm | 8 |" in page and "| spine | 4 | 4 × qm | 8 |" in page
+    assert "| core | 2 | 2 × qm | 8 |" in page
+    # 4 hosts × 2 HCAs = 8 host cables; per pod 2 leaves × 2 spines = 4, × 2 pods = 8; 4 spines × 2 cores = 8
+    assert "| host–leaf | 8 | 400G |" in page and "| leaf–spine | 8 | 400G |" in page
+    assert "| spine–core | 8 | 400G |" in page
+    assert "| h02 mlx5\\_1 | 3 | standby | HCA mlx5\\_1 of host h02 |" in page
+    assert "roots: core1, core2" in page  # the top tier
+    glance = " ".join(_texts(out["docs/fabric-at-a-glance.svg"]))
+    assert "2 super-spines" in glance and "SONiC" not in glance and "InfiniBand" in glance
