@@ -14,8 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from railfabric.infiniband.model import IbFabric
-from railfabric.outputs.docs import GLANCE, docs_facts, docs_pictures, rail_diagram_path
-from railfabric.outputs.docs.facts import FabricFacts
+from railfabric.outputs.docs import GLANCE, Facts, docs_facts, docs_pictures, rail_diagram_path
 from railfabric.outputs.docs.ib_facts import ib_facts
 from railfabric.outputs.docs.ib_markdown import ib_markdown
 from railfabric.outputs.ib_paths import deploy_rows
@@ -25,12 +24,12 @@ from railfabric.topology import Topology
 KIND = "InfiniBand"
 
 
-def ib_fabric_facts(fab: IbFabric, topo: Topology, report: dict) -> FabricFacts:
-    """Ethernet's figures of the pictures with every platform named InfiniBand."""
-    facts, _ = docs_facts(fab.name, 0, topo, report)
+def ib_fabric_facts(fab: IbFabric, topo: Topology, report: dict) -> Facts:
+    """Ethernet's figures of the pictures (and the host links by segment) with every platform named InfiniBand."""
+    facts, by_segment = docs_facts(fab.name, 0, topo, report)
     pods = tuple(replace(p, platforms=KIND, segments=tuple(replace(s, platforms=KIND) for s in p.segments))
                  for p in facts.pods)
-    return replace(facts, pods=pods, super_spine_platforms=KIND if facts.super_spines else "")
+    return replace(facts, pods=pods, super_spine_platforms=KIND if facts.super_spines else ""), by_segment
 
 
 IB_LEFT = ("leaf switch", "HCA of rail r", "leaf ports")
@@ -56,9 +55,7 @@ def ib_docs(fab: IbFabric, topo: Topology, report: dict | None) -> dict[str, str
     out: dict[str, str] = {}
     glance, diagrams = "", [rail_diagram_path(*key) for key in keys]
     if report is not None:
-        facts = ib_fabric_facts(fab, topo, report)
-        _, by_segment = docs_facts(fab.name, 0, topo, report)
-        out.update(docs_pictures(fab.name, 0, topo, report, facts=(facts, by_segment),
+        out.update(docs_pictures(fab.name, 0, topo, report, facts=ib_fabric_facts(fab, topo, report),
                                  words=ib_wording(fab, topo)))
         glance = GLANCE
     else:

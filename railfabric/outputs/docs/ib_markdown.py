@@ -66,7 +66,8 @@ def _solver(report: dict) -> list[str]:
     ib = report.get("infiniband", {})
     bis = report.get("bisection", {})
     lines = ["## The solver's figures", ""]
-    lines += ["Capacity and oversubscription (down:up) per tier:", "", *capacity_table(report)]
+    lines += ["Capacity and oversubscription (down:up) per tier (rail: the leaves' uplinks to the spines; spine: the "
+              "spines' to the cores):", "", *capacity_table(report)]
     if bis and bis.get("ratio") is not None:
         lines += ["", f"Bisection between {cell(bis['a'])} and {cell(bis['b'])}: {bis['max_flow_gbps']:,} Gbps of "
                   f"the {bis['full_gbps']:,} Gbps of full bisection (ratio {bis['ratio']:g}, allowed "
