@@ -240,3 +240,24 @@ def test_docs_of_a_fabric_with_cores_and_an_sm_on_an_hca(tmp_path: Path) -> None
     assert "roots: core1, core2" in page  # the top tier
     glance = " ".join(_texts(out["docs/fabric-at-a-glance.svg"]))
     assert "2 super-spines" in glance and "SONiC" not in glance and "InfiniBand" in glance
+
+
+def test_railmap_lists_every_partition_of_an_hca_in_pkey_order(tmp_path: Path) -> None:
+    """h01 in two partitions (store 0x0102 limited, SL storage = 1; compute 0x0a01 full, SL compute = 3), h02 only
+    in compute: the cell lists by PKey value (0x0102 < 0x0a01), the SL is the compute partition's (NCCL's)."""
+    qos = {"service_levels": {"compute": 3, "storage": 1}, "sl2vl": [0, 1, 0, 1] + [0] * 12,
+           "vlarb_high": [[0, 128], [1, 64]], "vlarb_low": [[0, 4], [1, 4]], "high_limit": 255, "max_vls": 2}
+    data = small(partitions=[
+        {"name": "compute", "pkey": "0x0a01", "hosts": ["h[01-02]"], "service_level": "compute"},
+        {"name": "store", "pkey": "0x0102", "hosts": ["h01"], "membership": "limited", "service_level": "storage"}],
+        qos=qos)
+    res = run(write_files(tmp_path / "inv", {"fabric.yml": dump(data)}))
+    fab, topo = _planned(res)
+    _, _, rows = _rows(ib_files(fab, IbSources(topo, None))["railmap"]["hosts/railmap.csv"])
+    assert rows[0] == ["h01", "0", "mlx5_0", "1", "leaf0", "1", "store:0x0102:limited;compute:0x0a01:full", "3"]
+    assert rows[3] == ["h02", "1", "mlx5_1", "1", "leaf1", "2", "compute:0x0a01:full", "3"]
+    page = ib_docs(fab, topo, None)["docs/fabric.md"]
+    # compute: 2 hosts × 2 HCAs; store: h01's 2 HCAs, limited, SL 1
+    assert "| compute | `0x0a01` | 2 | 4 | full | no | 3 |" in page
+    assert "| store | `0x0102` | 1 | 2 | limited | no | 1 |" in page
+    assert "| VL | 0 | 1 | 0 | 1 | 0 |" in page
