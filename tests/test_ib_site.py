@@ -196,6 +196,7 @@ def test_pictures_render_with_infiniband_labels(files: dict[str, str]) -> None:
     glance = " ".join(_texts(files["docs/fabric-at-a-glance.svg"]))
     # 4 spines, 8 rail switches (leaves), 32 hosts, 256 GPUs; 256 host links × 400G
     assert "256 GPUs, 32 hosts; 4 spines, 8 rail switches in 1 pod" in glance and "256 × 400G" in glance
+    assert "256 GPUs, 8 HCAs" in glance and "NICs" not in glance  # 8 HCAs per DGX H100
     rails = files["docs/rails/pod-1-segment-1.svg"]
     found = {"#{:02X}{:02X}{:02X}".format(*rgb) for _n, rgb in  # type: ignore[misc]
              Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=rails)))).convert("RGB").getcolors(1 << 24)}

@@ -3,10 +3,10 @@ railfabric.outputs.docs.ib_facts) and the pictures Ethernet draws, from the same
 docs/fabric-at-a-glance.svg and docs/rails/pod-<p>-segment-<s>.svg (railfabric.outputs.docs.docs_pictures).
 
 What differs on InfiniBand: the pictures name the switches' kind "InfiniBand" where Ethernet names the switch
-platform (SONiC, EOS, ...: an InfiniBand switch runs none of them), and the rail diagram heads each column with the
-HCA's RDMA device when every host of the segment has the same one on that rail (ib_wording), its left headings and
-first legend lines speaking of leaves, HCAs and IB ports. No picture shows an address or an
-AS number (an InfiniBand fabric has neither).
+platform (SONiC, EOS, ...: an InfiniBand switch runs none of them), the glance counts a host's HCAs, and the rail
+diagram heads each column with the HCA's RDMA device when every host of the segment has the same one on that rail
+(ib_wording), its left headings and first legend lines speaking of leaves, HCAs and IB ports. No picture shows an
+address or an AS number (an InfiniBand fabric has neither).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ KIND = "InfiniBand"
 def ib_fabric_facts(fab: IbFabric, topo: Topology, report: dict) -> Facts:
     """Ethernet's figures of the pictures (and the host links by segment) with every platform named InfiniBand."""
     facts, by_segment = docs_facts(fab.name, 0, topo, report)
-    pods = tuple(replace(p, platforms=KIND, segments=tuple(replace(s, platforms=KIND) for s in p.segments))
+    pods = tuple(replace(p, platforms=KIND, segments=tuple(replace(s, platforms=KIND, nic_word="HCAs")
+                                                                for s in p.segments))
                  for p in facts.pods)
     return replace(facts, pods=pods, super_spine_platforms=KIND if facts.super_spines else ""), by_segment
 

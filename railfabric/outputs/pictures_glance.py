@@ -134,7 +134,7 @@ def _segment_nodes(key: str, segs: list[SegmentFacts], rank: int, parent: str, p
         label += [f"port-channels of {pod.bundle}"] if pod.bundle else []
         label.append(f"rail tier {ratio_text(seg.ratio)}")
     rails = _Node(key, rank, lines, "rail", many, label=label, parent=parent, member=not pod.spines)
-    nic = f"{seg.nics_per_host} NICs" + (f" × {seg.ports_per_nic} ports" if seg.ports_per_nic > 1 else "")
+    nic = f"{seg.nics_per_host} {seg.nic_word}" + (f" × {seg.ports_per_nic} ports" if seg.ports_per_nic > 1 else "")
     groups = f" ({seg.host_groups} groups)" if seg.host_groups > 1 else ""
     host_lines = [f"{seg.hosts:,} hosts" + (" per segment" if copies > 1 else ""), seg.host_models + groups,
                   f"{seg.gpus:,} GPUs, {nic}"]

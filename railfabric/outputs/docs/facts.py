@@ -41,6 +41,7 @@ class SegmentFacts:
     up_gbps: int
     ratio: float | None  # the worst rail switch's down/up; None: no uplinks (rail-only pod)
     worst: str  # the rail switch with that ratio
+    nic_word: str = "NICs"  # what the pictures call a host's adapters ("HCAs" on InfiniBand)
 
     @property
     def shape(self) -> tuple[object, ...]:
