@@ -120,8 +120,8 @@ def test_the_rendered_files() -> None:
     assert master[2:] == [
         "subnet_prefix 0xfe80000000000000", "routing_engine ftree", "root_guid_file /etc/opensm/root-guids.conf",
         "cn_guid_file /etc/opensm/cn-guids.conf", "lmc 0", "sm_priority 15", "sweep_interval 10",
-        "partition_config_file /etc/opensm/partitions.conf", "qos TRUE", "qos_max_vls 2", "qos_high_limit 255",
-        "qos_vlarb_high 0:128,1:64", "qos_vlarb_low 0:4,1:4", "qos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
+        "partition_config_file /etc/opensm/partitions.conf", "qos TRUE", "qos_max_vls 2", "qos_high_limit 0",
+        "qos_vlarb_high ", "qos_vlarb_low 0:128,1:64", "qos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
         "qos_policy_file /etc/opensm/qos-policy.conf"]
     standby = (GENERATED / "infiniband/su1-spine2/opensm.conf").read_text().splitlines()
     assert [a for a, b in zip(master, standby, strict=True) if a != b] == [

@@ -153,7 +153,9 @@ def test_docs_page_key_numbers(files: dict[str, str]) -> None:
     assert "| tenant-a | `0x0a01` | 16 | 128 | full | no | 0 |" in parts
     assert "| tenant-b | `0x0a02` | 16 | 128 | full | no | 0 |" in parts
     qos = _section(page, "QoS")
-    assert "| VL | 0 | 1 | 0 |" in qos and "VL 0: 128, VL 1: 64" in qos and "Data VLs: 2" in qos
+    # fabric.yml: the low table only (Quantum-2), VL 0 weight 128, VL 1 64; high limit 0; SL 1 → VL 1
+    assert "| VL | 0 | 1 | 0 |" in qos and "| low | VL 0: 128, VL 1: 64 |" in qos and "| high | – |" in qos
+    assert "Data VLs: 2; high-priority limit: 0; default SL: 0." in qos
     solver = _section(page, "The solver's figures")
     # leaves: 8 × 32 × 400G = 102,400 Gbps down and up, 1:1; bisection: 16 hosts × 8 × 400G = 51,200 Gbps
     assert "| rail | 8 | 102,400 | 102,400 | 1.00:1 |" in solver

@@ -635,6 +635,13 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("IB033", "ib-switch-radix", "An InfiniBand switch model with more than 255 ports",
      "OpenSM keeps a switch's port numbers in 8 bits: ftree notes that 'each switch can have at max 255 up/down "
      "ports' (linux-rdma/opensm opensm/osm_ucast_ftree.c)."),
+    ("IB050", "ib-quantum2-vl-high", "The QoS plan uses the high-priority VL arbitration table on Quantum-2",
+     "NVIDIA's Quantum-2 firmware release notes (31.2010.x, known issue 955641): VL_HIGH_LIMIT does not affect the "
+     "VL arbiter as expected; the workaround is to set the arbitration using only the low-priority table. Plan "
+     "vlarb_high: [] and high_limit: 0 with the weights in vlarb_low."),
+    ("IB051", "ib-quantum2-vl-weight-zero", "A VL arbitration weight of 0 on Quantum-2",
+     "NVIDIA's Quantum-2 firmware release notes (31.2010.x, known issue 1249608): configuring weight 0 for a VL "
+     "results in unexpected behavior; the workaround is weights other than 0. Leave the VL out of the table."),
 
 ]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from railfabric.checks.rules.ib_qos_rules import check_quantum2_qos
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
 from railfabric.core.textsafe import quote
@@ -126,6 +127,7 @@ def check_ib(inv: Inventory, topo: Topology, fab: IbFabric, src: SourceMap) -> l
                                f"have: {shown}", src.loc(path),
                                "partition members are the fabric's hosts (host_groups' names)"))
     out += _rank_and_radix(inv, fab, src)
+    out += check_quantum2_qos(inv, topo, src)
     islands = hca_islands(fab)
     if len(islands) > 1:
         sizes = sorted((len(i) for i in islands), reverse=True)
