@@ -264,3 +264,20 @@ def test_railmap_lists_every_partition_of_an_hca_in_pkey_order(tmp_path: Path) -
     assert "| compute | `0x0a01` | 2 | 4 | full | no | 3 |" in page
     assert "| store | `0x0102` | 1 | 2 | limited | no | 1 |" in page
     assert "| VL | 0 | 1 | 0 | 1 | 0 |" in page
+
+
+def test_rail_diagram_names_an_hca_only_when_every_host_agrees(tmp_path: Path) -> None:
+    """small() plus one host of a model whose HCAs are mlx5_0, mlx5_7: rail 0 is mlx5_0 on all three hosts (its
+    column says so), rail 1 is mlx5_1 on two and mlx5_7 on one (its column keeps "NIC 1")."""
+    data = small()
+    data["host_models"]["box2"] = {"gpus": 2, "nics": 2, "nic_speed": "400G", "rdma_devices": ["mlx5_0", "mlx5_7"]}
+    groups = data["pods"][0]["segments"][0]["host_groups"]
+    groups[0]["first"] = 1
+    groups.append({"model": "box2", "count": 1, "name": "k{host:02d}", "first": 3})
+    res = run(write_files(tmp_path / "inv", {"fabric.yml": dump(data)}))
+    fab, topo = _planned(res)
+    texts = _texts(ib_docs(fab, topo, res.report)["docs/rails/pod-1-segment-1.svg"])
+    assert "mlx5_0" in texts and "NIC 1" in texts and "mlx5_1" not in texts and "NIC 0" not in texts
+    _, _, rows = _rows(ib_files(fab, IbSources(topo, None))["railmap"]["hosts/railmap.csv"])
+    # k03 is host number 3: leaf1 port 3, its HCA mlx5_7
+    assert rows[-1] == ["k03", "1", "mlx5_7", "1", "leaf1", "3", "", ""]
