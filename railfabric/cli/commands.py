@@ -16,6 +16,7 @@ from railfabric.core.formats import format_codequality, format_github, format_js
 
 if TYPE_CHECKING:
     from railfabric.core.progress import Progress
+    from railfabric.pipeline import Result
     from railfabric.plan.allocate import Plan
     from railfabric.topology import Switch, Topology
 
@@ -134,9 +135,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     res = run(Path(args.inventory))
     if res.inventory is not None and res.inventory.is_infiniband:
-        print("fabric show: an InfiniBand fabric has no per-switch address plan or config; its switches are "
-              "programmed by the subnet manager (see `fabric report` and generated/infiniband/)", file=sys.stderr)
-        return 2
+        return _show_ib(res, args.device)
     if res.topology is None or res.plan is None:
         sys.stdout.write(format_text(res.findings))
         return exit_code(res.findings) or 1
@@ -157,12 +156,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         sys.stdout.write(format_host(build_hosts(res.inventory, topo, plan), args.device))
         return 0
     if sw is None:
-        import difflib
-
-        close = difflib.get_close_matches(args.device, [*topo.switches, *topo.hosts], n=3)
-        print(f"fabric show: no switch or host named {args.device!r}" + (f"; did you mean {', '.join(close)}?" if close
-                                                                  else ""), file=sys.stderr)
-        return 2
+        return _no_such(args.device, topo)
     _print_switch(sw, topo, plan)
     if res.inventory is not None and res.inventory.raw:
         from railfabric.cli.raw_view import switch_lines
@@ -170,6 +164,35 @@ def cmd_show(args: argparse.Namespace) -> int:
         for line in switch_lines(res.inventory, sw):
             print(line)
     return exit_code(res.findings)
+
+
+def _show_ib(res: Result, name: str) -> int:
+    """`fabric show NAME` on an InfiniBand inventory: a switch or host of the planned subnet
+    (railfabric/cli/show_ib.py)."""
+    from railfabric.cli.show_ib import format_ib_host, format_ib_switch
+    from railfabric.core.finding import has_errors
+    from railfabric.topology.infiniband import ib_fabric
+
+    topo, inv = res.topology, res.inventory
+    if topo is None or inv is None or inv.infiniband is None or has_errors(res.findings):
+        sys.stdout.write(format_text(res.findings))
+        return exit_code(res.findings) or 1
+    sw = topo.switches.get(name) or next((s for s in topo.switches.values() if s.key == name), None)
+    if sw is None and name not in topo.hosts:
+        return _no_such(name, topo)
+    fab = ib_fabric(inv, topo)
+    text = format_ib_switch(fab, topo, sw.name) if sw is not None else format_ib_host(fab, topo, name)
+    sys.stdout.write(text)
+    return exit_code(res.findings)
+
+
+def _no_such(name: str, topo: Topology) -> int:
+    import difflib
+
+    close = difflib.get_close_matches(name, [*topo.switches, *topo.hosts], n=3)
+    print(f"fabric show: no switch or host named {name!r}" + (f"; did you mean {', '.join(close)}?" if close else ""),
+          file=sys.stderr)
+    return 2
 
 
 def _print_switch(sw: Switch, topo: Topology, plan: Plan) -> None:

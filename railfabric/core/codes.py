@@ -635,6 +635,26 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("IB033", "ib-switch-radix", "An InfiniBand switch model with more than 255 ports",
      "OpenSM keeps a switch's port numbers in 8 bits: ftree notes that 'each switch can have at max 255 up/down "
      "ports' (linux-rdma/opensm opensm/osm_ucast_ftree.c)."),
+    ("IB034", "ib-no-buffers", "SONiC lossless buffer facts on an InfiniBand switch model",
+     "switch_models.<model>.buffers sizes SONiC's PFC (lossless) buffers of an Ethernet ASIC. InfiniBand's "
+     "link-level flow control is credit based: there is no PFC headroom to plan. Remove it."),
+    ("IB035", "ib-no-hwsku", "A SONiC HwSKU on an InfiniBand switch model",
+     "hwsku is written into a SONiC switch's DEVICE_METADATA; no switch config is rendered on InfiniBand."),
+    ("IB036", "ib-no-asic", "An Ethernet ASIC family on an InfiniBand switch model",
+     "asic (spectrum-4, tomahawk, jericho) chooses the QoS forms an Ethernet platform writes; an InfiniBand "
+     "switch's model name (QM9700, Q3400) is what its outputs key on."),
+    ("IB037", "ib-no-model-releases", "Ethernet switch OS releases on an InfiniBand switch model",
+     "switch_models.<model>.releases picks an Ethernet switch OS release per platform (as fabric.releases, IB007)."),
+    ("IB038", "ib-no-peer-link-ports", "MLAG peer-link ports on an InfiniBand switch model",
+     "port_blocks.peer_link places the MLAG peer link, which InfiniBand does not have (as peer_link_ports, IB011); "
+     "port_blocks.rails and port_blocks.uplinks still place the cables."),
+    ("IB039", "ib-no-serdes-lanes", "SerDes lanes on an InfiniBand switch model",
+     "serdes_lanes names Ethernet interfaces (Ethernet<n> by lane) and SONiC port lanes; an InfiniBand port is a "
+     "number, 1..ports."),
+    ("IB040", "ib-no-breakouts", "Breakout modes on an InfiniBand switch model",
+     "The subnet numbers an InfiniBand switch's logical ports 1..ports with one cable each; a split port is its own "
+     "logical port. Describe a split switch by its logical ports: a QM9700 (64 ports of 400G, each OSFP cage 2 "
+     "ports) with every port split to NDR200 is ports: 128, speed: 200G."),
     ("IB050", "ib-quantum2-vl-high", "The QoS plan uses the high-priority VL arbitration table on Quantum-2",
      "NVIDIA's Quantum-2 firmware release notes (31.2010.x, known issue 955641): VL_HIGH_LIMIT does not affect the "
      "VL arbiter as expected; the workaround is to set the arbitration using only the low-priority table. Plan "

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from railfabric.infiniband.model import Hca, IbFabric, SubnetManager
 
 
+ROOT_ENGINES = ("ftree", "updn", "ar_ftree", "ar_updn")  # the engines that read root_guid_file
+
+
 @dataclass(frozen=True, slots=True)
 class Paths:
     """Where the SM host keeps the files opensm.conf names (the lab points them at its scratch directory)."""
@@ -44,7 +47,7 @@ def opensm_conf(fab: IbFabric, sm: SubnetManager, paths: Paths = Paths()) -> str
         f"subnet_prefix {fab.subnet_prefix:#018x}",
         f"routing_engine {fab.routing_engine}",
     ]
-    if fab.routing_engine in ("ftree", "updn", "ar_ftree", "ar_updn"):
+    if fab.routing_engine in ROOT_ENGINES:
         lines.append(f"root_guid_file {paths.root_guid_file}")
     if fab.routing_engine in ("ftree", "ar_ftree"):
         lines.append(f"cn_guid_file {paths.cn_guid_file}")

@@ -1,5 +1,6 @@
 """The `infiniband:` section of an inventory whose `fabric.kind` is `infiniband` (issue 31), and the list of the
-Ethernet-only keys such an inventory may not write (railfabric/checks/rules/ib_refusals.py refuses them, IB001-IB015).
+Ethernet-only keys such an inventory may not write (railfabric/checks/rules/ib_rules.py refuses them, IB001-IB014 and
+IB034-IB040; IB015 is the section on an Ethernet fabric).
 
 What the section means for OpenSM (railfabric/topology/infiniband.py turns it into the subnet model):
 - subnet_prefix: opensm.conf `subnet_prefix` (OpenSM's default 0xfe80000000000000, `opensm -c`, 3.3.23);
@@ -168,6 +169,19 @@ ETHERNET_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("IB014", ("devices", "*", "platform"), "the Ethernet switch OS"),
     ("IB014", ("devices", "*", "system"), "the management baseline of an Ethernet switch config"),
     ("IB014", ("devices", "*", "release"), "an Ethernet switch OS release"),
+    # Switch-model keys (IB034-IB040): the hardware catalogue's Ethernet facts. An InfiniBand switch model is its
+    # ports, speed and latency_ns (and port_blocks' rails and uplinks, which place the cables).
+    ("IB034", ("switch_models", "*", "buffers"), "the ASIC's packet-buffer facts for SONiC's lossless (PFC) "
+     "buffers: InfiniBand's link-level flow control is credit based, no PFC headroom is planned"),
+    ("IB035", ("switch_models", "*", "hwsku"), "the SONiC HwSKU written into an Ethernet switch's config"),
+    ("IB036", ("switch_models", "*", "asic"), "the Ethernet ASIC family whose QoS forms an Ethernet platform "
+     "writes"),
+    ("IB037", ("switch_models", "*", "releases"), "Ethernet switch OS releases per platform"),
+    ("IB038", ("switch_models", "*", "port_blocks", "peer_link"), "the MLAG peer-link ports"),
+    ("IB039", ("switch_models", "*", "serdes_lanes"), "electrical lanes per port, for Ethernet interface names "
+     "and SONiC port lanes: an InfiniBand port is numbered, not named by lanes"),
+    ("IB040", ("switch_models", "*", "breakouts"), "Ethernet breakout modes (lanes of one port): the subnet "
+     "numbers an InfiniBand switch's logical ports 1..ports, one cable each"),
 )
 
 

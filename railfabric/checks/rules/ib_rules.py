@@ -1,6 +1,7 @@
-"""Rules of an InfiniBand fabric (fabric.kind: infiniband, issue 31), IB001-IB031.
+"""Rules of an InfiniBand fabric (fabric.kind: infiniband, issue 31), IB001-IB040.
 
-- `refusals`: the Ethernet-only keys an InfiniBand inventory writes (IB001-IB014, the list is
+- `refusals`: the Ethernet-only keys an InfiniBand inventory writes (IB001-IB014; the switch models' Ethernet keys
+  IB034-IB040: buffers, hwsku, asic, releases, port_blocks.peer_link, serdes_lanes, breakouts; the list is
   railfabric.inventory.intent_infiniband.ETHERNET_ONLY), and an `infiniband:` section on an Ethernet fabric (IB015),
   each at its key, before the schema: the keys are taken out of what the schema sees, so the rest is still checked
   and the error alone stops the render.
@@ -33,6 +34,11 @@ from railfabric.topology.infiniband import partition_hosts
 
 _HINT = "remove it: fabric.kind is infiniband (docs/infiniband.md, 'The inventory', lists what an InfiniBand " \
         "inventory holds)"
+_MORE = {  # what to write instead, where there is something
+    "IB038": "; port_blocks.rails and port_blocks.uplinks still place the cables",
+    "IB040": "; describe a split switch by its logical ports and their speed (a QM9700 with every port split to "
+             "NDR200: ports: 128, speed: 200G)",
+}
 
 
 def refusals(data: dict[str, Any], src: SourceMap) -> tuple[dict[str, Any], list[Finding]]:
@@ -45,7 +51,7 @@ def refusals(data: dict[str, Any], src: SourceMap) -> tuple[dict[str, Any], list
             src.key_loc(("infiniband",)), "set fabric.kind: infiniband, or remove the infiniband: section")]
     found = refused_paths(data)
     out = [Finding(code, f"{dotted(path)} is Ethernet-only ({meaning}): it means nothing on an InfiniBand fabric",
-                   src.key_loc(path), _HINT) for code, path, meaning in found]
+                   src.key_loc(path), _HINT + _MORE.get(code, "")) for code, path, meaning in found]
     return (without(data, [path for _, path, _ in found]) if found else data), out
 
 
