@@ -307,7 +307,12 @@ def _lab_teardown(run: str | None, inventory: str | None) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from railfabric.verify import VerifyInputError, format_json, format_text, verify
+    from railfabric.verify.ib_render import infiniband_refusal
 
+    refusal = infiniband_refusal(Path(args.generated), "verify")
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     try:
         result = verify(Path(args.generated), frr_parser=not args.no_frr, progress=args.verbose)
     except VerifyInputError as exc:

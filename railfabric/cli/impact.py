@@ -73,7 +73,8 @@ def cmd_impact(args: argparse.Namespace) -> int:
     from railfabric.pipeline import run
 
     res = run(Path(args.inventory))
-    if has_errors(res.findings) or res.inventory is None or res.topology is None or res.plan is None:
+    ib = res.inventory is not None and res.inventory.is_infiniband  # no address plan: no routes to predict
+    if has_errors(res.findings) or res.inventory is None or res.topology is None or (res.plan is None and not ib):
         sys.stderr.write(format_text(res.findings))
         print("fabric impact: the inventory does not validate: nothing to compute", file=sys.stderr)
         return 2
@@ -82,6 +83,10 @@ def cmd_impact(args: argparse.Namespace) -> int:
     if args.emit_waves and not args.maintenance:
         print("fabric impact: --emit-waves needs --maintenance", file=sys.stderr)
         return 2
+    if args.emit_waves and ib:
+        print("fabric impact: --emit-waves writes the waves for the Ethernet rollout (ansible-playbook deploy.yml); "
+              "an InfiniBand fabric renders no switch configs to roll out", file=sys.stderr)
+        return 2
     try:
         jobs = load_jobs(Path(args.jobs), topo.hosts) if args.jobs else None
         if args.maintenance:
@@ -89,7 +94,8 @@ def cmd_impact(args: argparse.Namespace) -> int:
             if args.emit_waves:
                 _emit_waves(Path(args.emit_waves), out, resolver, args.maintenance, res.inventory.fabric.name)
         else:
-            out = impact(res.inventory, topo, res.plan, resolver.resolve(args.down), jobs)
+            # InfiniBand: the subnet manager re-routes around a failure; there are no prefixes to withdraw
+            out = impact(res.inventory, topo, res.plan, resolver.resolve(args.down), jobs, routes=not ib)
     except (UnknownNames, JobsError, ValueError, OSError) as exc:
         print(f"fabric impact: {exc}", file=sys.stderr)
         return 2

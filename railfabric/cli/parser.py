@@ -198,7 +198,10 @@ def _add_show(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`fabric show`: one switch or GPU host."""
     sh = sub.add_parser("show", help="show one switch (identity, addresses, ASN, rail subnets, links) or GPU host",
                         description="Print what the plan gives one switch (by hostname or pattern name) or one "
-                                    "GPU server (rail NICs, tables, rules, RoCE, NCCL).")
+                                    "GPU server (rail NICs, tables, rules, RoCE, NCCL). On an InfiniBand fabric: a "
+                                    "switch's tier, ports used and free, cables, subnet manager and root role; a "
+                                    "host's HCAs in rail order, partitions (PKey, membership, index) and NCCL "
+                                    "settings.")
     sh.add_argument("device", help="hostname or pattern name, e.g. p1-s1-rail0")
     sh.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     sh.set_defaults(func=cmd_show)

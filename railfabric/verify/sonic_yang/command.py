@@ -22,6 +22,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from railfabric.verify.ib_render import infiniband_refusal
     from railfabric.verify.sonic_yang.check import cmd_sonic_yang
+
+    refusal = infiniband_refusal(Path(args.generated), "sonic-yang")
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
 
     return cmd_sonic_yang(args)
