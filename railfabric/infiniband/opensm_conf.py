@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 from railfabric.infiniband.model import Hca, IbFabric, SubnetManager
 
-
 ROOT_ENGINES = ("ftree", "updn", "ar_ftree", "ar_updn")  # the engines that read root_guid_file
 
 
