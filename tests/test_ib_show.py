@@ -86,6 +86,14 @@ def test_a_host(capsys: pytest.CaptureFixture[str], host: str, part: str, pkey: 
     ]
 
 
+def test_an_hca_by_its_node_description_shows_its_host(capsys: pytest.CaptureFixture[str]) -> None:
+    # "dgx17 mlx5_9" is dgx17's rail-5 HCA (rdma-ndd's "<host> <device>", as ibnetdiscover prints it)
+    rc, lines, _ = _show(capsys, "dgx17 mlx5_9")
+    assert rc == 0
+    assert lines[0].startswith("dgx17  pod=1 segment=1 number=17")
+    assert lines[6] == "  rail 5   mlx5_9   port 1 -> su1-leaf5 port 17"
+
+
 def test_free_ports_an_sm_on_a_host_and_an_engine_without_roots(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     # small(): 8-port switches; 2 hosts × 2 HCAs (mlx5_0, mlx5_1); leaf<r> for rails 0-1; 2 spines, 1 link each;

@@ -171,17 +171,20 @@ def _show_ib(res: Result, name: str) -> int:
     (railfabric/cli/show_ib.py)."""
     from railfabric.cli.show_ib import format_ib_host, format_ib_switch
     from railfabric.core.finding import has_errors
+    from railfabric.infiniband.model import Hca
     from railfabric.topology.infiniband import ib_fabric
 
     topo, inv = res.topology, res.inventory
     if topo is None or inv is None or inv.infiniband is None or has_errors(res.findings):
         sys.stdout.write(format_text(res.findings))
         return exit_code(res.findings) or 1
-    sw = topo.switches.get(name) or next((s for s in topo.switches.values() if s.key == name), None)
-    if sw is None and name not in topo.hosts:
-        return _no_such(name, topo)
     fab = ib_fabric(inv, topo)
-    text = format_ib_switch(fab, topo, sw.name) if sw is not None else format_ib_host(fab, topo, name)
+    sw = topo.switches.get(name) or next((s for s in topo.switches.values() if s.key == name), None)
+    hca = fab.node(name)  # an HCA by its node description ("dgx01 mlx5_0", as ibnetdiscover prints it): its host
+    host = hca.host if isinstance(hca, Hca) else name if name in topo.hosts else None
+    if sw is None and host is None:
+        return _no_such(name, topo)
+    text = format_ib_switch(fab, topo, sw.name) if sw is not None else format_ib_host(fab, topo, str(host))
     sys.stdout.write(text)
     return exit_code(res.findings)
 

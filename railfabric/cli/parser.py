@@ -201,7 +201,7 @@ def _add_show(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                     "GPU server (rail NICs, tables, rules, RoCE, NCCL). On an InfiniBand fabric: a "
                                     "switch's tier, ports used and free, cables, subnet manager and root role; a "
                                     "host's HCAs in rail order, partitions (PKey, membership, index) and NCCL "
-                                    "settings.")
+                                    "settings (NAME may be an HCA's node description, e.g. 'dgx01 mlx5_0').")
     sh.add_argument("device", help="hostname or pattern name, e.g. p1-s1-rail0")
     sh.add_argument("inventory", nargs="?", default="inventory", help="directory or file (default: inventory)")
     sh.set_defaults(func=cmd_show)

@@ -1,5 +1,6 @@
 """`fabric show NAME` on an InfiniBand inventory: one switch or one GPU server of the planned subnet
-(railfabric.topology.infiniband.ib_fabric), formatted only.
+(railfabric.topology.infiniband.ib_fabric), formatted only. NAME is a switch's hostname or pattern name, a host's
+name, or an HCA's node description ("dgx01 mlx5_0", as ibnetdiscover prints it: that HCA's host is shown).
 
 - A switch: tier, model, ports used and free (a port is used when a planned cable ends on it), each cable (port →
   the peer's node description and port), the subnet manager it runs (priority; master = the highest priority,
