@@ -7,10 +7,11 @@ the stability generator, written as YAML and run through the real pipeline.
 
 `make test` runs this test at the end of both render processes (tests/tools/suite.sh), whose recorded inventories
 overlap (the example, the mini fabric and its variants are in both halves). suite.sh names a fresh directory in
-RAILFABRIC_RENDER_CLAIMS: each process claims an inventory's content digest there (a file created exclusively)
-before rendering it, so each inventory of the run is rendered once, by whichever process claims it first, and that
-process reports it if it fails. The digest covers every file's path and bytes: a skipped inventory is byte for byte
-one the other process renders. Without the variable (the test run alone), every recorded inventory is rendered.
+RAILFABRIC_RENDER_CLAIMS: right before rendering an inventory, a process claims its content digest there (a file
+created exclusively), so each inventory of the run is rendered once, by whichever process reaches it first (the two
+share the common ones while both run), and that process reports it if it fails. The digest covers every file's
+path and bytes: an inventory skipped here is byte for byte one the other process renders. Without the variable
+(the test run alone), every recorded inventory is rendered.
 """
 
 from __future__ import annotations
@@ -54,11 +55,15 @@ def render_clean(directory: Path, verify_in: Path | None = None) -> dict[str, by
     return files
 
 
-def _render_one(job: tuple[Path, Path]) -> str:
-    """render_clean in a worker process: "" when it renders, otherwise why not (collected: one report names every
-    failing inventory)."""
+def _render_one(job: tuple[str, Path, Path]) -> str | None:
+    """render_clean in a worker process, once this process has claimed the inventory (claimed_here): "" when it
+    renders, otherwise why not (collected: one report names every failing inventory); None when the other render
+    process of the suite run claimed it first (it renders and reports it)."""
+    digest, directory, verify_in = job
+    if not claimed_here(digest):
+        return None
     try:
-        render_clean(*job)
+        render_clean(directory, verify_in)
     except (AssertionError, Exception) as exc:
         return f"{type(exc).__name__}: {exc}"
     return ""
@@ -84,12 +89,12 @@ def test_every_inventory_the_suite_validates_clean_renders(tmp_path: Path) -> No
     conftest.record(mini, conftest.REAL_RUN(mini))
     assert len(conftest.CLEAN) >= 2
     jobs = [(digest, sorted(files), write_files(tmp_path / f"inv{i}", dict(files)), tmp_path / f"gen{i}")
-            for i, (digest, files) in enumerate(sorted(conftest.CLEAN.items())) if claimed_here(digest)]
-    print(f"{len(jobs)} of {len(conftest.CLEAN)} clean inventories rendered here (the rest claimed by the other "
-          "render process)")
+            for i, (digest, files) in enumerate(sorted(conftest.CLEAN.items()))]
     # one process per core (the inventories are independent; this test runs last, when nothing else does)
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=get_context("fork")) as pool:
-        outcomes = list(pool.map(_render_one, [(d, v) for _, _, d, v in jobs], chunksize=4))
+        outcomes = list(pool.map(_render_one, [(digest, d, v) for digest, _, d, v in jobs], chunksize=4))
+    rendered = sum(1 for why in outcomes if why is not None)
+    print(f"{rendered} of {len(jobs)} clean inventories rendered here (the rest claimed by the other render process)")
     failures = [f"{digest[:12]} ({', '.join(names)}): {why}"[:400]
                 for (digest, names, _, _), why in zip(jobs, outcomes, strict=True) if why]
     assert not failures, f"{len(failures)} of {len(conftest.CLEAN)} clean inventories do not render:\n" + "\n".join(
