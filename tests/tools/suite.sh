@@ -27,12 +27,10 @@ opts=(-q -p no:cacheprovider --durations=15 --cpu-durations=15)
 lab=(tests/test_lab*.py tests/test_rollout_lab.py)
 push=(tests/test_rollout_nvue.py tests/test_rollout_nxos.py tests/test_rollout_junos.py tests/test_wheel.py
       tests/test_make_render.py)
-# the heaviest render files (pytest --cpu-durations on 2 cores), about half of the render tests' CPU; the files
-# that check NVUE startup.yaml against every release's schema are together here, so that one process builds the ten
-# strict schema models (about 1.5 s of CPU each, railfabric/verify/nvue_schema.py root_model)
+# the heaviest render files (pytest --durations on 2 cores), about half of the render tests' CPU
 render_b=(tests/test_option_walk.py tests/test_option_walk_junos.py tests/test_rollout_playbook.py
           tests/test_nvue_schema.py tests/test_stability.py tests/test_fuzz.py tests/test_reuse.py
-          tests/test_journal_recovery.py tests/test_ipv6.py tests/test_unnumbered.py)
+          tests/test_journal_recovery.py)
 last=tests/test_render_all_clean.py::test_every_inventory_the_suite_validates_clean_renders
 
 ignore=()
