@@ -17,6 +17,8 @@ import railfabric.pipeline as pipeline
 from railfabric.core.finding import has_errors
 from railfabric.core.progress import SILENT, Progress
 
+pytest_plugins = ["tests.cpu_time"]  # --cpu-durations / --cpu-log: CPU seconds per test phase
+
 REAL_RUN = pipeline.run
 CLEAN: dict[str, dict[str, bytes]] = {}  # content digest → {path relative to the inventory root: bytes}
 LAST = "tests/test_render_all_clean.py::test_every_inventory_the_suite_validates_clean_renders"

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from pydantic import ValidationError
 
 from railfabric.configs.eos import ansible_plugin as eos_plugin
@@ -32,6 +31,7 @@ from railfabric.configs.nvue import ansible_plugin as nvue_plugin
 from railfabric.configs.nxos import ansible_plugin as nxos_plugin
 from railfabric.configs.render import render_device
 from railfabric.configs.sonic import ansible_plugin as sonic_plugin
+from railfabric.core import safe_yaml
 from railfabric.device import DeviceConfig, build_devices
 from railfabric.inventory.intent_routing import Drain
 from railfabric.outputs.ansible import host_vars_data
@@ -167,7 +167,7 @@ def test_nvue_receiver_tree(tmp_path: Path, release: str, enable: dict[str, str]
     data = with_system(base_inventory())
     data["fabric"]["platform"] = "nvue"
     dev = dataclasses.replace(_devices(tmp_path, data)["p1-s1-rail0"], release=release)
-    tree = yaml.safe_load(render_device(dev)["startup.yaml"])[0]["set"]
+    tree = safe_yaml.load(render_device(dev)["startup.yaml"])[0]["set"]
     policy = tree["router"]["policy"]
     assert policy["community-list"] == {"CL-GSHUT": {"rule": {"10": {"action": "permit",
                                                                       "community": {"graceful-shutdown": {}}}}}}

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from railfabric.configs.render import render_device
+from railfabric.core import safe_yaml
 from railfabric.device import DeviceConfig
 from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, vtysh_check
 from railfabric.outputs.ipplan import ipplan_csv
@@ -218,7 +218,7 @@ def _nvue(tmp_path: Path, data: dict[str, Any]) -> dict[str, DeviceConfig]:
 
 
 def _set(dev: DeviceConfig, release: str) -> dict[str, Any]:
-    doc = yaml.safe_load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
+    doc = safe_yaml.load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
     return doc[0]["set"]
 
 
@@ -259,7 +259,7 @@ def test_nvue_dual_stack_passes_every_release_schema(tmp_path: Path) -> None:
     for tag, data in (("plain", base_inventory()), ("mlag", mlag_inventory())):
         for name, dev in _nvue(tmp_path / tag, dual(data)).items():
             for release in RELEASES:
-                doc = yaml.safe_load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
+                doc = safe_yaml.load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
                 problems += [f"{name} {release}: {v}" for v in violations(doc, release)]
     assert problems == []
 
@@ -311,7 +311,7 @@ def test_host_nic_dual_stack(mini: Result) -> None:
     assert (nic0.address_v6, nic0.gateway_v6) == ("2001:db8:100::2", "2001:db8:100::1")
     assert [(r.to, r.via) for r in nic0.routes_v6] == [("2001:db8:100::/64", None),
                                                        ("2001:db8:100::/48", "2001:db8:100::1")]
-    data = yaml.safe_load(files["hosts/p1-s1-gpu001/netplan.yaml"])["network"]["ethernets"][nic0.name]
+    data = safe_yaml.load(files["hosts/p1-s1-gpu001/netplan.yaml"])["network"]["ethernets"][nic0.name]
     assert data["addresses"] == ["172.16.0.2/24", "2001:db8:100::2/64"]
     assert data["routing-policy"] == [{"from": "172.16.0.2", "table": 101, "priority": 101},
                                       {"from": "2001:db8:100::2", "table": 101, "priority": 101}]

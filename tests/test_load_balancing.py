@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from railfabric.core import safe_yaml
 from railfabric.core.finding import Severity
 from railfabric.emit.build import build_files
 from railfabric.pipeline import Result
@@ -98,7 +98,7 @@ def test_nvue_ecmp_hash_leaves(tmp_path: Path, release: str, on: str, off: str) 
     data = _data("nvue", {"hash": HASH3})
     data["fabric"]["releases"] = {"nvue": release}
     files = _files(tmp_path, data)  # and NVIDIA's schema of that release accepts it
-    tree = yaml.safe_load(_config(files, "p1-spine1", "startup.yaml"))[0]["set"]
+    tree = safe_yaml.load(_config(files, "p1-spine1", "startup.yaml"))[0]["set"]
     assert tree["system"]["forwarding"] == {"ecmp-hash": {
         "source-ip": on, "destination-ip": on, "source-port": on,
         "ip-protocol": off, "destination-port": off, "ipv6-label": off, "ingress-interface": off}}
@@ -108,7 +108,7 @@ def test_nvue_adaptive_routing_threshold(tmp_path: Path) -> None:
     """mode packet with a 50 % threshold: each routed fabric port of adaptive routing carries it, and the global
     switch turns per-port thresholds on. A rail switch's 2 uplinks are its only routed ports."""
     files = _files(tmp_path, _data("nvue", {"mode": "packet", "link_utilization_threshold": 50}))
-    tree = yaml.safe_load(_config(files, "p1-s1-rail0", "startup.yaml"))[0]["set"]
+    tree = safe_yaml.load(_config(files, "p1-s1-rail0", "startup.yaml"))[0]["set"]
     ar = {name: i["router"]["adaptive-routing"] for name, i in tree["interface"].items()
           if "adaptive-routing" in i.get("router", {})}
     assert len(ar) == 2 and all(v == {"enable": "on", "link-utilization-threshold": 50} for v in ar.values())
@@ -117,7 +117,7 @@ def test_nvue_adaptive_routing_threshold(tmp_path: Path) -> None:
 
 def test_nvue_adaptive_routing_without_threshold_is_unchanged(tmp_path: Path) -> None:
     files = _files(tmp_path, _data("nvue", {"mode": "packet"}))
-    tree = yaml.safe_load(_config(files, "p1-s1-rail0", "startup.yaml"))[0]["set"]
+    tree = safe_yaml.load(_config(files, "p1-s1-rail0", "startup.yaml"))[0]["set"]
     assert tree["router"]["adaptive-routing"] == {"enable": "on"}
     assert "forwarding" not in tree["system"]
 

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from railfabric.cli import main
 from railfabric.configs.nvue.startup import document, startup_yaml
+from railfabric.core import safe_yaml
 from railfabric.core.finding import Severity
 from railfabric.device import DeviceConfig
 from railfabric.platforms import PLATFORMS
@@ -60,7 +60,7 @@ def _devices(result: Any) -> dict[str, DeviceConfig]:
 def _problems(devices: dict[str, DeviceConfig], release: str) -> list[str]:
     out = []
     for name, dev in sorted(devices.items()):
-        doc = yaml.safe_load(startup_yaml(dataclasses.replace(dev, release=release)))
+        doc = safe_yaml.load(startup_yaml(dataclasses.replace(dev, release=release)))
         out += [f"{name}: {v}" for v in violations(doc, release)]
     return out
 

@@ -40,6 +40,7 @@ import yaml
 from railfabric.configs.nvue.startup import breakout_word, startup_yaml
 from railfabric.configs.nvue.system import ssh_key_entries
 from railfabric.configs.render import render_device
+from railfabric.core import safe_yaml
 from railfabric.device import DeviceConfig, build_devices
 from railfabric.inventory.intent import Platform
 from railfabric.outputs.ansible_filters import rf_vault_resolve
@@ -71,7 +72,7 @@ def trees(devices: dict[str, DeviceConfig]) -> dict[str, dict[str, Any]]:
     for name, dev in devices.items():
         if dev.platform != "nvue":
             continue
-        doc = yaml.safe_load(render_device(dev)[OUTPUT])
+        doc = safe_yaml.load(render_device(dev)[OUTPUT])
         assert isinstance(doc, list) and len(doc) == 1 and list(doc[0]) == ["set"]
         out[name] = doc[0]["set"]
     return out
@@ -202,23 +203,23 @@ def test_secret_resolution_keeps_yaml_valid(devices: dict[str, DeviceConfig]) ->
     names = sorted(set(__import__("re").findall(r"%%vault\.([a-z_0-9]+)%%", text)))
     nasty = 'k"ey\\with: #quotes\' and é'
     resolved = rf_vault_resolve(text, dict.fromkeys(names, nasty), "json")
-    tree = yaml.safe_load(resolved)[0]["set"]
+    tree = safe_yaml.load(resolved)[0]["set"]
     # 5.14 (the default) keys TACACS+ servers by host: the example's first is 192.0.2.10 (inventory/system.yml)
     assert tree["system"]["aaa"]["tacacs"]["server"]["192.0.2.10"]["secret"] == nasty
 
 
 def test_adaptive_routing_for_packet_spraying(devices: dict[str, DeviceConfig]) -> None:
     dev = dataclasses.replace(devices["p1-s1-rail3"], ecmp_mode="packet")
-    t = yaml.safe_load(startup_yaml(dev))[0]["set"]
+    t = safe_yaml.load(startup_yaml(dev))[0]["set"]
     assert t["router"]["adaptive-routing"] == {"enable": "on"}
     ar = {n for n, v in t["interface"].items() if "router" in v}
     # routed fabric ports only (the 8 uplinks on ports 33-40); host ports are bridged, SVIs and eth0 never
     assert ar == {f"swp{p}" for p in range(33, 41)}
     assert all(t["interface"][n]["router"] == {"adaptive-routing": {"enable": "on"}} for n in ar)
     # pod 2 bundles its uplinks into bonds, where Cumulus has no adaptive routing: nothing to enable per port
-    bonded = yaml.safe_load(startup_yaml(dataclasses.replace(devices["p2-s1-rail0-1-2-3"], ecmp_mode="packet")))
+    bonded = safe_yaml.load(startup_yaml(dataclasses.replace(devices["p2-s1-rail0-1-2-3"], ecmp_mode="packet")))
     assert not any("router" in v for v in bonded[0]["set"]["interface"].values())
-    flow = yaml.safe_load(startup_yaml(devices["p1-s1-rail3"]))[0]["set"]
+    flow = safe_yaml.load(startup_yaml(devices["p1-s1-rail3"]))[0]["set"]
     assert "adaptive-routing" not in flow["router"]
 
 
@@ -234,7 +235,7 @@ def test_deterministic(devices: dict[str, DeviceConfig]) -> None:
 
 
 def _at(dev: DeviceConfig, release: str, **changes: Any) -> dict[str, Any]:
-    return yaml.safe_load(startup_yaml(dataclasses.replace(dev, release=release, **changes)))[0]["set"]
+    return safe_yaml.load(startup_yaml(dataclasses.replace(dev, release=release, **changes)))[0]["set"]
 
 
 def test_interface_addresses_move_to_ipv4_in_5_15(devices: dict[str, DeviceConfig]) -> None:
@@ -395,7 +396,7 @@ def _break(rendered: Path, tmp_path: Path, edit: Any) -> list[tuple[str, str, st
     out = tmp_path / "broken"
     shutil.copytree(rendered, out)
     path = out / "configs" / "p1-s1-rail3" / OUTPUT
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = safe_yaml.load(path.read_text(encoding="utf-8"))
     edit(doc[0]["set"])
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
     return [(f.check, f.device, f.line()) for f in verify(out, frr_parser=False).failures]
@@ -428,7 +429,7 @@ def test_verifier_catches_a_wrong_peer_asn(rendered: Path, tmp_path: Path) -> No
 
 
 def test_host_vars_point_at_the_yaml(rendered: Path) -> None:
-    hv = yaml.safe_load((rendered / "ansible" / "host_vars" / "p1-s1-rail3.yml").read_text(encoding="utf-8"))
+    hv = safe_yaml.load((rendered / "ansible" / "host_vars" / "p1-s1-rail3.yml").read_text(encoding="utf-8"))
     assert json.dumps(hv["config_files"]) == json.dumps({OUTPUT: "../configs/p1-s1-rail3/startup.yaml"})
 
 
@@ -441,7 +442,7 @@ def test_nvue_access_check(devices: dict[str, DeviceConfig], tmp_path: Path) -> 
 
     dev = devices["p1-s1-rail3"]
     text = render_device(dev)[OUTPUT]
-    doc = yaml.safe_load(text)
+    doc = safe_yaml.load(text)
     push = dev.system.push_user
     assert nvue.rf_nvue_access_problems(doc, "192.168.15.3", push) == []
     (tmp_path / OUTPUT).write_text(text)
@@ -458,7 +459,7 @@ def test_nvue_access_check(devices: dict[str, DeviceConfig], tmp_path: Path) -> 
 def test_nvue_drain_commands(devices: dict[str, DeviceConfig]) -> None:
     from railfabric.configs.nvue import ansible_plugin as nvue
 
-    doc = yaml.safe_load(render_device(devices["p1-spine1"])[OUTPUT])
+    doc = safe_yaml.load(render_device(devices["p1-spine1"])[OUTPUT])
     # p1-spine1 (ASN 4200001001) has two peer groups: RAIL-SWITCHES (down) and SUPER-SPINES (up)
     assert nvue.rf_nvue_drain(doc, 2) == [
         "nv set router policy route-map RF-DRAIN rule 10 action permit",
@@ -482,7 +483,7 @@ def test_the_drain_route_map_passes_nvidias_schema(devices: dict[str, DeviceConf
     from railfabric.platforms.nvue_release import RELEASES
     from railfabric.verify.nvue_schema import violations
 
-    doc = yaml.safe_load(render_device(devices["p1-spine1"])[OUTPUT])
+    doc = safe_yaml.load(render_device(devices["p1-spine1"])[OUTPUT])
     value = nvue.rf_nvue_drain(doc, 3)[1].rsplit(" ", 1)[1]
     assert value == "4200001001,4200001001,4200001001"
     for release in RELEASES:

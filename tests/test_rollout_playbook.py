@@ -14,6 +14,7 @@ The fabric: tests.helpers' mini inventory (p1-s1-rail0, p1-s1-rail1, p1-spine1, 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -37,11 +38,18 @@ ORDER = ["p1-s1-rail0", "p1-s1-rail1", "p1-spine1", "p1-spine2"]
 SECRET = "s3cr3t-Passkey"
 
 
+@pytest.fixture(scope="module")
+def mini_generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mini fabric rendered once for the module (every `sonic` test starts from the same render)."""
+    return render(tmp_path_factory.mktemp("mini"), base_inventory())
+
+
 @pytest.fixture
-def sonic(tmp_path: Path):
-    """A rendered mini fabric, a stand-in CONFIG_DB per switch, the per-host stand-in variables, an environment
-    whose temporary directory (where the controller's private directory goes) is watched."""
-    gen = render(tmp_path, base_inventory())
+def sonic(tmp_path: Path, mini_generated: Path):
+    """A rendered mini fabric (a fresh copy of the module's render: the tests edit it), a stand-in CONFIG_DB per
+    switch, the per-host stand-in variables, an environment whose temporary directory (where the controller's
+    private directory goes) is watched."""
+    gen = Path(shutil.copytree(mini_generated, tmp_path / "generated", symlinks=True))
     state = tmp_path / "state"
     standin_state(state, gen, ORDER)  # the switches run the render without TACPLUS
     # a secret placeholder, as the system helper renders them (TACACS+ passkey: SONiC's TACPLUS|global.passkey)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from railfabric.core import safe_yaml
 from railfabric.core.finding import Severity
 from railfabric.emit.build import build_files
 from railfabric.lab.expect import Session
@@ -132,7 +132,7 @@ def test_frr_profiles_neighbors_and_passwords(tmp_path: Path) -> None:
     spine = files[f"configs/{SPINE}/frr.conf"]
     assert " neighbor RAIL-SWITCHES password %%vault.bgp_rail_key%%" in _lines(spine)
     assert "bgp_mlag_key" not in spine
-    host_vars = yaml.safe_load(files[f"ansible/host_vars/{RAIL}.yml"])
+    host_vars = safe_yaml.load(files[f"ansible/host_vars/{RAIL}.yml"])
     assert host_vars["vault_variables"] == ["bgp_mlag_key", "bgp_rail_key"]
 
 
@@ -192,7 +192,7 @@ def test_nvue_every_release_passes_nvidias_schema(tmp_path: Path, release: str) 
     peer group's `password`. _files checks the whole file against NVIDIA's schema of the release."""
     data = _data("nvue")
     data["fabric"]["releases"] = {"nvue": release}
-    doc = yaml.safe_load(_files(tmp_path, data)[f"configs/{RAIL}/startup.yaml"])[0]["set"]
+    doc = safe_yaml.load(_files(tmp_path, data)[f"configs/{RAIL}/startup.yaml"])[0]["set"]
     groups = doc["vrf"]["default"]["router"]["bgp"]["peer-group"]
     assert groups["SPINES"]["password"] == "%%vault.bgp_rail_key%%"
     assert groups["MLAG-PEER"]["password"] == "%%vault.bgp_mlag_key%%"

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from railfabric.configs.render import render_device
+from railfabric.core import safe_yaml
 from railfabric.device import DeviceConfig
 from railfabric.lab.frrcheck import bgpd_check, have_bgpd, have_vtysh, reference_problems, vtysh_check
 from railfabric.outputs.expected import expected_files
@@ -161,7 +161,7 @@ def nvue_devices(tmp_path_factory: pytest.TempPathFactory) -> dict[str, DeviceCo
 
 
 def test_nvue_neighbors(nvue_devices: dict[str, DeviceConfig]) -> None:
-    doc = yaml.safe_load(render_device(nvue_devices["p1-spine1"])["startup.yaml"])[0]["set"]
+    doc = safe_yaml.load(render_device(nvue_devices["p1-spine1"])["startup.yaml"])[0]["set"]
     bgp = doc["vrf"]["default"]["router"]["bgp"]
     # NVUE names ports swpN: the spine's downlinks are swp1 (rail0) and swp2 (rail1)
     assert bgp["neighbor"] == {
@@ -176,7 +176,7 @@ def test_nvue_neighbors(nvue_devices: dict[str, DeviceConfig]) -> None:
 def test_nvue_unnumbered_passes_nvidias_schema(nvue_devices: dict[str, DeviceConfig], release: str) -> None:
     out = []
     for name, dev in nvue_devices.items():
-        doc = yaml.safe_load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
+        doc = safe_yaml.load(render_device(dataclasses.replace(dev, release=release))["startup.yaml"])
         out += [f"{name}: {v}" for v in violations(doc, release)]
     assert out == []
 

@@ -14,6 +14,15 @@ set -uo pipefail
 py=${1:?usage: suite.sh PYTHON}
 cd "$(dirname "$0")/../.."
 mkdir -p .cache
+# the two render processes' "every inventory validated clean renders" share the work: each inventory (by content
+# digest) is rendered by the process that claims it first (tests/test_render_all_clean.py)
+RAILFABRIC_RENDER_CLAIMS=$(mktemp -d "${TMPDIR:-/tmp}/railfabric-render-claims.XXXXXX")
+export RAILFABRIC_RENDER_CLAIMS
+trap 'rm -rf "$RAILFABRIC_RENDER_CLAIMS"' EXIT
+# each process prints its 15 slowest tests by wall time and the 15 that used the most CPU (tests/cpu_time.py: on 2
+# shared cores the wall time of a test depends on the other processes, its CPU time does not), and keeps the CPU
+# seconds of every test phase in .cache/cpu-<group>.tsv
+opts=(-q -p no:cacheprovider --durations=15 --cpu-durations=15)
 
 lab=(tests/test_lab*.py tests/test_rollout_lab.py)
 push=(tests/test_rollout_nvue.py tests/test_rollout_nxos.py tests/test_rollout_junos.py tests/test_wheel.py
@@ -27,10 +36,10 @@ last=tests/test_render_all_clean.py::test_every_inventory_the_suite_validates_cl
 ignore=()
 for f in "${lab[@]}" "${push[@]}" "${render_b[@]}"; do ignore+=("--ignore=$f"); done
 
-"$py" -m pytest -q -p no:cacheprovider --durations=15 "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
-"$py" -m pytest -q -p no:cacheprovider --durations=15 "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
-"$py" -m pytest -q -p no:cacheprovider --durations=15 "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
-PYTHONUNBUFFERED=1 "$py" -m pytest -q --durations=15 "${ignore[@]}" 2>&1 | tee .cache/test-render-a.log; status=${PIPESTATUS[0]}
+"$py" -m pytest "${opts[@]}" --cpu-log=.cache/cpu-lab.tsv "${lab[@]}" > .cache/test-lab.log 2>&1 & lab_pid=$!
+"$py" -m pytest "${opts[@]}" --cpu-log=.cache/cpu-push.tsv "${push[@]}" > .cache/test-push.log 2>&1 & push_pid=$!
+"$py" -m pytest "${opts[@]}" --cpu-log=.cache/cpu-render-b.tsv "${render_b[@]}" "$last" > .cache/test-render-b.log 2>&1 & b_pid=$!
+PYTHONUNBUFFERED=1 "$py" -m pytest -q --durations=15 --cpu-durations=15 --cpu-log=.cache/cpu-render-a.tsv "${ignore[@]}" 2>&1 | tee .cache/test-render-a.log; status=${PIPESTATUS[0]}
 
 for group in render-b:$b_pid lab:$lab_pid push:$push_pid; do
   wait "${group#*:}" || status=1
