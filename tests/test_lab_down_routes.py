@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from railfabric.lab.downcheck import compare
 from railfabric.lab.expect import expected
 from railfabric.lab.spec import build_spec
@@ -188,3 +190,61 @@ def test_lab_dual_stack_rail_switch_down_agrees_with_impact(tmp_path: Path) -> N
     assert _counts(r) == {"down-widths": (6, 0), "down-unreachable": (3, 0), "down-withdrawn": (5, 0),
                           "down-isolated": (5, 0), "down-histogram": (0, 0), "down-blackhole": (0, 0),
                           "down-ipv6": (19, 0)}
+
+
+def _two_pods_dual(tmp_path: Path) -> Result:
+    data = dual(base_inventory())
+    data["pods"].append({**data["pods"][0], "id": 2})
+    data["super_spines"] = {"count": 2, "model": "sw64"}
+    data["routing"]["spine_pod_aggregate"] = True
+    res = run_data(tmp_path, data)
+    assert res.plan is not None and res.plan.v6 is not None, [f.code for f in res.findings]
+    return res
+
+
+def test_dual_stack_pod_aggregate_twins(tmp_path: Path) -> None:
+    """The two-pod fabric dual-stack: pod p's IPv6 rail block is its 4 segment slots of /56 (slot (p-1)·4): pod 1
+    2001:db8:100::/54, pod 2 2001:db8:100:400::/54 (slot 4 = 4 × 2^8 /64s = 0x400), the twins of 172.16.0.0/19 and
+    172.16.32.0/19; the rail /64s: slot 0 rails 0-1 and slot 4 rails 0-1."""
+    dr = _prepare(_two_pods_dual(tmp_path), LINK)
+    assert dr.prediction.v6 == {AGG[1]: "2001:db8:100::/54", AGG[2]: "2001:db8:100:400::/54",
+                                SUBNET["p1-s1-rail0"]: "2001:db8:100::/64",
+                                SUBNET["p1-s1-rail1"]: "2001:db8:100:1::/64",
+                                SUBNET["p2-s1-rail0"]: "2001:db8:100:400::/64",
+                                SUBNET["p2-s1-rail1"]: "2001:db8:100:401::/64"}
+
+
+@needs_lab
+def test_lab_dual_stack_pod_aggregate_blackhole_agrees_with_impact(tmp_path: Path) -> None:
+    """In FRR, both families: the IPv4 items of the two-pod scenario (8 widths, 8 blackhole items) and the same on
+    their IPv6 twins, 16: p1-spine1 without 2001:db8:100::/64 while the super-spines hold 2001:db8:100::/54 through
+    it."""
+    dr = _prepare(_two_pods_dual(tmp_path), LINK)
+    r = _lab(_two_pods_dual(tmp_path / "lab"), dr.names)
+    assert r.verdict == "PASS", r.verdict
+    assert _counts(r) == {"down-widths": (8, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
+                          "down-isolated": (0, 0), "down-histogram": (0, 0), "down-blackhole": (8, 0),
+                          "down-ipv6": (16, 0)}
+
+
+@needs_lab
+def test_lab_fails_when_impact_misses_the_blackhole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """impact made wrong on purpose: its report names no blackholing spine. FRR still shows p1-spine1 without
+    172.16.0.0/24 and both super-spines holding 172.16.0.0/19 through it: FAIL, naming p1-spine1."""
+    from railfabric.lab import prediction
+
+    real = prediction.impact
+
+    def blind(*args, **kwargs):  # type: ignore[no-untyped-def]
+        out = real(*args, **kwargs)
+        out["routes"]["blackholing"] = []
+        return out
+
+    monkeypatch.setattr(prediction, "impact", blind)
+    dr = _prepare(_two_pods(tmp_path), LINK)
+    assert not any(named for *_rest, named in dr.prediction.blackholes)
+    r = _lab(_two_pods(tmp_path / "lab"), dr.names)
+    assert r.verdict == "FAIL"
+    (bad,) = r.checks["down-blackhole"].bad
+    assert bad.startswith("p1-spine1: no route to p1-s1-rail0's 172.16.0.0/24; 172.16.0.0/19 via p1-spine1 at ")
+    assert bad.endswith(": blackholes p1-s1-rail0, impact: does not")
