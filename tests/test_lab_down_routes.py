@@ -248,3 +248,38 @@ def test_lab_fails_when_impact_misses_the_blackhole(tmp_path: Path, monkeypatch:
     (bad,) = r.checks["down-blackhole"].bad
     assert bad.startswith("p1-spine1: no route to p1-s1-rail0's 172.16.0.0/24; 172.16.0.0/19 via p1-spine1 at ")
     assert bad.endswith(": blackholes p1-s1-rail0, impact: does not")
+
+
+# --------------------------------------------------------------------------- --format json
+
+
+@needs_lab
+def test_lab_json_carries_the_down_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`fabric lab INV --down LINK --format json` on the two-pod aggregate fabric: stdout is one JSON object (the
+    report lines go to stderr) with the verdict, the down-* counts of the scenario above (8 widths, 8 blackhole
+    items) and impact's prediction as compared: p1-s1-rail0 at 1 toward both /19s, the one blackholing pair."""
+    import json
+
+    from railfabric.cli import main
+    from railfabric.lab import teardown_saved
+
+    _two_pods(tmp_path)
+
+    try:
+        code = main(["lab", str(tmp_path / "inv"), "--hosts", "0", "-q", "--down", LINK, "--format", "json"])
+    finally:
+        teardown_saved(inventory=str(tmp_path / "inv"))
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert code == 0 and doc["verdict"] == "PASS" and doc["exit_code"] == 0, err[-2000:]
+    assert "railfabric lab run" in err
+    assert {k: (c["checked"], c["ok"]) for k, c in doc["checks"].items() if k.startswith("down-")} == {
+        "down-widths": (8, 8), "down-blackhole": (8, 8)}
+    down = doc["down"]
+    assert down["names"] == [LINK] and down["converged"] is True
+    assert down["impact"]["widths"]["p1-s1-rail0"] == {AGG[1]: 1, AGG[2]: 1}
+    assert [b for b in down["impact"]["blackholes"] if b["impact_blackholes"]] == [
+        {"rail_switch": "p1-s1-rail0", "spine": "p1-spine1", "aggregates": [AGG[1]], "impact_blackholes": True}]
+    assert sorted(n["key"] for n in doc["not_run"] if n["key"].startswith("down-")) == [
+        "down-histogram", "down-ipv6", "down-isolated", "down-unreachable", "down-withdrawn"]
+    assert all(n["legitimate"] for n in doc["not_run"])
