@@ -216,7 +216,9 @@ def intro(run: DownRun) -> list[str]:
     lines = [f"  --down {' '.join(run.names)}: " + "; ".join(f"{n} = {p.down.what[n]}" for n in p.down.names),
              f"  impact predicts: {iso['gpus']} GPU(s) isolated, {len(p.withdrawn)} prefix(es) withdrawn, "
              f"{len(p.report['routes']['unreachable_somewhere'])} unreachable from some rail switch, "
-             f"{len(p.report['routes']['destinations'])} destination(s) with changed widths"]
+             f"{len(p.report['routes']['destinations'])} destination(s) with changed widths"
+             + (f", {len(p.report['routes']['blackholing'])} blackholed under the pod aggregate"
+                if p.report["routes"]["blackholing"] else "")]
     lines += [f"  down: {a}" for a in run.actions]
     lines += [f"  isolated, not checked: {what}" for what in p.isolated_elsewhere[:6]]
     return lines
