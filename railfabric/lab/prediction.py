@@ -97,8 +97,9 @@ def predict(res: Result, spec: LabSpec, exp: Expected, down: Down) -> Prediction
                     mine[p] = w
         for agg, pod in aggs.items():  # summary-only pod aggregates: one width for every destination under them
             if agg in exp.routes.get(x, {}) and not (one_pod and pod != after.pod[x]):
-                ys = [y for y in after.rail if after.pod[y] == pod and after.dest_sig((y,)) is not None]
-                mine[agg] = after.width(src, after.dest_sig((ys[0],))) if ys else 0  # type: ignore[arg-type]
+                dest = next((d for y in after.rail if after.pod[y] == pod
+                             and (d := after.dest_sig((y,))) is not None), None)
+                mine[agg] = 0 if dest is None else after.width(src, dest)
         pred.widths[x] = mine
     _isolated(res, spec, down, pred)
     _histograms(spec, exp, after, pred)
