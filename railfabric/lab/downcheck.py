@@ -217,7 +217,8 @@ def intro(run: DownRun) -> list[str]:
              f"  impact predicts: {iso['gpus']} GPU(s) isolated, {len(p.withdrawn)} prefix(es) withdrawn, "
              f"{len(p.report['routes']['unreachable_somewhere'])} unreachable from some rail switch, "
              f"{len(p.report['routes']['destinations'])} destination(s) with changed widths"
-             + (f", {len(p.report['routes']['blackholing'])} blackholed under the pod aggregate"
+             + (f", {len(p.report['routes']['blackholing'])} destination group(s) blackholed by a spine under the pod "
+                "aggregate"
                 if p.report["routes"]["blackholing"] else "")]
     lines += [f"  down: {a}" for a in run.actions]
     lines += [f"  isolated, not checked: {what}" for what in p.isolated_elsewhere[:6]]
