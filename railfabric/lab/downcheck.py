@@ -81,7 +81,7 @@ class DownRun:
             elif key == "down-histogram" and not any(not r["down"] for r in p.report["routes"]["destinations"]):
                 out.append(NotRun(key, title, "impact reports no destination that stays up with changed widths",
                                   True))
-            elif key == "down-histogram" and p.aggregate_note == "":
+            elif key == "down-histogram" and p.aggregate:
                 out.append(NotRun(key, title, "the changed destinations' prefixes reach the rail switches only "
                                   "inside a pod aggregate (compared as the aggregates' widths)", True))
             elif key == "down-blackhole" and p.aggregate_note:

@@ -57,6 +57,7 @@ class Prediction:
     skipped: list[str] = field(default_factory=list)  # pairs or prefixes the lab does not compare, and why
     # pod aggregates: (rail switch Y, Y's prefixes, spine S of Y's pod, S's aggregates, impact names S blackholing Y)
     blackholes: list[tuple[str, list[str], str, list[str], bool]] = field(default_factory=list)
+    aggregate: bool = False  # routing.spine_pod_aggregate: the rail switches route by the pod aggregates
     aggregate_note: str = ""  # why no blackhole is compared ("" when some is)
     v6: dict[str, str] = field(default_factory=dict)  # IPv4 prefix → its IPv6 twin (dual-stack fabrics)
     # who a next hop is: (switch, peer address) or (switch, its interface of an unnumbered session) → the peer
@@ -117,6 +118,7 @@ def pod_aggregates(spec: LabSpec) -> dict[str, int]:
 def _blackholes(spec: LabSpec, exp: Expected, after: Routes, pred: Prediction) -> None:
     """Per live rail switch Y of the lab and live spine S of Y's pod in the lab: does impact name S blackholing
     Y's prefixes (only with pod aggregates)."""
+    pred.aggregate = after.aggregate
     if not after.aggregate:
         pred.aggregate_note = "no pod aggregate (routing.spine_pod_aggregate is off)"
         return
