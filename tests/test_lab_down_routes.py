@@ -283,3 +283,30 @@ def test_lab_json_carries_the_down_comparison(tmp_path: Path, capsys: pytest.Cap
     assert sorted(n["key"] for n in doc["not_run"] if n["key"].startswith("down-")) == [
         "down-histogram", "down-ipv6", "down-isolated", "down-unreachable", "down-withdrawn"]
     assert all(n["legitimate"] for n in doc["not_run"])
+
+
+def test_json_of_a_result_without_running_the_lab(tmp_path: Path) -> None:
+    """result_dict on a result put together by hand (no root): the two-pod scenario's prediction, the blackhole
+    check with 8 items of which one mismatched, the other categories empty. The JSON says FAIL / exit 1, carries the
+    mismatch verbatim, lists impact's one blackholing pair and leaves the empty categories to not_run."""
+    import json
+
+    from railfabric.lab.report_json import result_dict, result_json
+    from railfabric.lab.result import LabResult
+    from railfabric.lab.verify import Check
+
+    dr = _scenario_aggregate(tmp_path)
+    spec = build_spec(_two_pods(tmp_path / "b"))
+    r = LabResult(spec, expected(spec))
+    dr.checks = {"down-blackhole": Check(8, ["p1-spine1: made up"])}
+    r.down = dr
+    r.checks.update(dr.checks)
+    doc = result_dict(r)
+    assert (doc["verdict"], doc["exit_code"], doc["mismatches"]) == ("FAIL", 1, 1)
+    assert doc["checks"]["down-blackhole"] == {"title": "after --down: spines blackholing a pod aggregate",
+                                               "checked": 8, "ok": 7, "mismatches": ["p1-spine1: made up"]}
+    assert [b for b in doc["down"]["impact"]["blackholes"] if b["impact_blackholes"]] == [
+        {"rail_switch": "p1-s1-rail0", "spine": "p1-spine1", "aggregates": [AGG[1]], "impact_blackholes": True}]
+    assert doc["down"]["resolved"] == {LINK: dr.prediction.down.what[LINK]}
+    assert "down-widths" in {n["key"] for n in doc["not_run"]}
+    assert json.loads(result_json(r)) == json.loads(json.dumps(doc))
