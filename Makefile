@@ -56,9 +56,9 @@ test-fast: $(TEST_STAMP) ## the unit tests only, for the edit loop (no FRR, Ansi
 fuzz: $(TEST_STAMP) ## mutation fuzz of the example inventory (FUZZ_CASES=5000 FUZZ_SEED=0; FUZZ_ONLY=N replays one)
 	FUZZ_CASES=$${FUZZ_CASES:-5000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
-lab: $(STAMP) ## FRR lab, verified against the plan (root; POD=N, HOSTS=N|all, FAULT=asn|summary|mtu|host-policy, KEEP=1)
+lab: $(STAMP) ## FRR lab, verified against the plan (root; POD=N, HOSTS=N|all, FAULT=asn|summary|mtu|host-policy, KEEP=1, DOWN="NAME ...": --down, each name quoted)
 	$(FABRIC) lab $(INVENTORY) $(if $(POD),--pod $(POD)) $(if $(HOSTS),--hosts $(HOSTS)) $(if $(FAULT),--fault $(FAULT)) \
-		$(if $(KEEP),--keep)
+		$(if $(KEEP),--keep) $(if $(DOWN),--down $(foreach d,$(DOWN),'$(d)'))
 
 bench: $(STAMP) ## timing and peak memory: validate (1K/8K/65K GPUs), the whole render pipeline (8K/65K), impact (65K)
 	$(BIN)/python bench/bench_pipeline.py

@@ -67,7 +67,7 @@ SLOW = frozenset({
     "test_junos_verify.py", "test_all_platforms.py", "test_anta_catalog.py", "test_lab_neigh.py", "test_journal.py",
     "test_early_render.py", "test_pins_render.py", "test_lab_pins.py", "test_lab_unnumbered.py", "test_lab_raw.py",
     "test_lab_sessions.py", "test_unnumbered.py", "test_lab_ib.py",
-    "test_lab_down.py", "test_ib_render_opensm.py",
+    "test_lab_down.py", "test_lab_down_routes.py", "test_ib_render_opensm.py",
     "test_lab_ib_inventory.py", "test_lab_ib_reap.py", "test_lab_ib_vlarb.py",
 })
 

@@ -288,7 +288,8 @@ def test_lab_rail_switch_down_agrees_with_impact(tmp_path: Path) -> None:
     r = _lab(_fabric(tmp_path / "lab"), dr.names)
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (6, 0), "down-unreachable": (3, 0), "down-withdrawn": (5, 0),
-                          "down-isolated": (5, 0), "down-histogram": (0, 0)}
+                          "down-isolated": (5, 0), "down-histogram": (0, 0),
+                          "down-blackhole": (0, 0), "down-ipv6": (0, 0)}
     assert r.down is not None and r.down.converged
 
 
@@ -299,7 +300,8 @@ def test_lab_spine_down_agrees_with_impact(tmp_path: Path) -> None:
     r = _lab(_fabric(tmp_path / "lab", links=2), dr.names)
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (12, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
-                          "down-isolated": (0, 0), "down-histogram": (4, 0)}
+                          "down-isolated": (0, 0), "down-histogram": (4, 0),
+                          "down-blackhole": (0, 0), "down-ipv6": (0, 0)}
 
 
 @needs_lab
@@ -310,7 +312,8 @@ def test_lab_port_channel_member_down_agrees_with_impact(tmp_path: Path) -> None
     r = _lab(_fabric(tmp_path / "lab", links=4, members=2), dr.names)
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (12, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
-                          "down-isolated": (0, 0), "down-histogram": (3, 0)}
+                          "down-isolated": (0, 0), "down-histogram": (3, 0),
+                          "down-blackhole": (0, 0), "down-ipv6": (0, 0)}
 
 
 @needs_lab
@@ -321,7 +324,8 @@ def test_lab_multi_rail_switch_down_agrees_with_impact(tmp_path: Path) -> None:
     r = _lab(_multi_rail(tmp_path / "lab"), dr.names)
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (6, 0), "down-unreachable": (3, 0), "down-withdrawn": (15, 0),
-                          "down-isolated": (10, 0), "down-histogram": (0, 0)}
+                          "down-isolated": (10, 0), "down-histogram": (0, 0),
+                          "down-blackhole": (0, 0), "down-ipv6": (0, 0)}
 
 
 @needs_lab
@@ -332,7 +336,8 @@ def test_lab_host_nic_down_agrees_with_impact(tmp_path: Path) -> None:
     r = _lab(_fabric(tmp_path / "lab"), dr.names, hosts=2)
     assert r.verdict == "PASS", r.verdict
     assert _counts(r) == {"down-widths": (12, 0), "down-unreachable": (0, 0), "down-withdrawn": (0, 0),
-                          "down-isolated": (1, 0), "down-histogram": (0, 0)}
+                          "down-isolated": (1, 0), "down-histogram": (0, 0),
+                          "down-blackhole": (0, 0), "down-ipv6": (0, 0)}
 
 
 @needs_lab

@@ -265,14 +265,16 @@ def cmd_lab(args: argparse.Namespace) -> int:
         from railfabric.pipeline import run
 
         progress = progress_for(args)
+        as_json = getattr(args, "format", "text") == "json"
         try:
             res = run(Path(args.inventory), progress)
             if has_errors(res.findings) or res.plan is None:
                 progress.close()
-                sys.stdout.write(format_text(res.findings))
+                (sys.stderr if as_json else sys.stdout).write(format_text(res.findings))
                 return exit_code(res.findings) or 1
             result = run_lab(res, pod=args.pod, faults=faults, keep=args.keep, timeout=args.timeout,
-                             say=lambda m: print(m, flush=True), trace=args.verbose,
+                             say=lambda m: print(m, flush=True, file=sys.stderr if as_json else sys.stdout),
+                             trace=args.verbose,
                              hosts="auto" if args.hosts is None else args.hosts, progress=progress,
                              inventory=args.inventory, down=tuple(args.down or ()))
         finally:
@@ -280,7 +282,12 @@ def cmd_lab(args: argparse.Namespace) -> int:
     except LabError as exc:
         print(f"fabric lab: {exc}", file=sys.stderr)
         return 2
-    print(format_result(result))
+    if as_json:
+        from railfabric.lab.report_json import result_json
+
+        sys.stdout.write(result_json(result))
+    else:
+        print(format_result(result))
     return result.exit_code
 
 

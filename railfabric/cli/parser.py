@@ -228,7 +228,8 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                "  sudo fabric lab --pod 2 --keep && sudo fabric lab --teardown\n"
                                "  sudo fabric lab --teardown --run k3x9a2\n"
                                "  sudo fabric lab inventory --down p1-spine1   # FRR after it fails vs fabric impact\n"
-                               "  sudo fabric lab inventory --down 'p2-s1-rail0-1-2-3>p2-spine1#1' p1-s1-rail3\n\n"
+                               "  sudo fabric lab inventory --down 'p2-s1-rail0-1-2-3>p2-spine1#1' p1-s1-rail3\n"
+                               "  sudo fabric lab inventory --down p1-spine1 --format json > down.json\n\n"
                                "InfiniBand (fabric.kind: infiniband): the planned subnet in ibsim with the real OpenSM "
                                "and infiniband-diags\n(no root; docs/infiniband.md). Faults: miswire (two HCA cables "
                                "crossed), sm (a wrong root set);\n--keep keeps the files and logs in "
@@ -251,6 +252,9 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     help="after the intact checks, take these down together (names as `fabric impact --down` takes "
                          "them: switches, link or bundle ids, SWITCH:PORT, HOST:nicN; give INVENTORY first) and check "
                          "the routes FRR converges to against impact's prediction (not with --fault)")
+    lb.add_argument("--format", choices=("text", "json"), default="text",
+                    help="json: the result as one JSON object on stdout (checks, mismatches, with --down impact's "
+                         "prediction as compared), the lab's report lines on stderr (FRR lab only)")
     lb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     lb.add_argument("-v", "--verbose", action="store_true", help="print the mismatches per category at every poll, "
                     "and the steps as plain lines on stderr instead of the bar")

@@ -9,7 +9,12 @@ impact's number and FRR's:
 - down-isolated: the rail subnets of the GPUs impact isolates (every rail switch of theirs down) are absent at every
   live switch; an isolated NIC of a built host behind a live rail switch answers no ping from its rail gateway;
 - down-histogram: per destination impact reports as changed, the widths FRR installs at the rail switches, counted
-  per width, equal impact's histogram.
+  per width, equal impact's histogram;
+- down-blackhole (routing.spine_pod_aggregate): per live rail switch Y and live spine S of its pod, S blackholes Y's
+  prefixes in FRR (S has none of Y's prefixes in its table, and some other switch of the lab, a super-spine or a
+  rail switch of the pod, holds the pod aggregate with an active next hop to S) exactly when impact names S;
+- down-ipv6 (dual-stack): every IPv4 item above repeated on its IPv6 twin (`show ipv6 route json`): same width,
+  same absence, same blackholing (impact predicts per IPv4 rail subnet; the twin rides the same sessions).
 A category with nothing to compare is "not run": legitimately (said why) when impact predicts nothing for it (no
 GPU isolated or only behind a live rail switch, no prefix withdrawn or unreachable, no destination that stays up with
 changed widths, or a lab without every rail switch for the histograms); otherwise, the widths always, it keeps the
@@ -43,6 +48,8 @@ DOWN_CATEGORIES = (
     ("down-withdrawn", "after --down: withdrawn prefixes gone everywhere"),
     ("down-isolated", "after --down: isolated GPUs' rail subnets gone"),
     ("down-histogram", "after --down: width histograms as impact reports"),
+    ("down-blackhole", "after --down: spines blackholing a pod aggregate"),
+    ("down-ipv6", "after --down: IPv6 twins as their IPv4 prefixes"),
 )
 
 
@@ -74,6 +81,13 @@ class DownRun:
             elif key == "down-histogram" and not any(not r["down"] for r in p.report["routes"]["destinations"]):
                 out.append(NotRun(key, title, "impact reports no destination that stays up with changed widths",
                                   True))
+            elif key == "down-histogram" and p.aggregate:
+                out.append(NotRun(key, title, "the changed destinations' prefixes reach the rail switches only "
+                                  "inside a pod aggregate (compared as the aggregates' widths)", True))
+            elif key == "down-blackhole" and p.aggregate_note:
+                out.append(NotRun(key, title, p.aggregate_note, True))
+            elif key == "down-ipv6" and not p.v6:
+                out.append(NotRun(key, title, "IPv4-only fabric (routing.address_families)", True))
             elif key == "down-withdrawn" and not p.withdrawn:
                 out.append(NotRun(key, title, "impact withdraws no prefix", True))
             elif key == "down-unreachable" and not any(0 in w.values() for w in p.widths.values()):
@@ -86,35 +100,80 @@ class DownRun:
 def compare(spec: LabSpec, pred: Prediction, obs: dict[str, Observed], down_switches: frozenset[str]) -> dict[str,
                                                                                                             Check]:
     checks = {k: Check() for k, _t in DOWN_CATEGORIES}
-    ribs = {name: _bgp_rib(o.routes) for name, o in obs.items()}
+    _compare_family(spec, pred, obs, down_switches, checks, lambda p: p, lambda o: o.routes)
+    if pred.v6:
+        v6 = checks["down-ipv6"]
+        _compare_family(spec, pred, obs, down_switches, dict.fromkeys(checks, v6), pred.v6.get,
+                        lambda o: o.routes_v6)
+    return checks
+
+
+def _compare_family(spec: LabSpec, pred: Prediction, obs: dict[str, Observed], down_switches: frozenset[str],
+                    checks: dict[str, Check], name: Callable[[str], str | None],
+                    table: Callable[[Observed], dict]) -> None:
+    """Every comparison on one address family: `name` maps impact's IPv4 prefix to the family's (None: no twin,
+    not compared), `table` picks the family's `show ... route json` of a switch."""
+    ribs = {n: _bgp_rib(table(o)) for n, o in obs.items()}
     for x, want in sorted(pred.widths.items()):
         rib = ribs.get(x, {})
-        for prefix, w in sorted(want.items()):
+        for prefix4, w in sorted(want.items()):
+            prefix = name(prefix4)
+            if prefix is None:
+                continue
             got = rib.get(prefix)
             if w:
                 checks["down-widths"].ok(got == w, f"{x}: {prefix} " + (f"with {got} next-hop(s), impact {w}" if got
                                                                         else f"missing, impact {w} next-hop(s)"))
             else:
-                checks["down-unreachable"].ok(prefix not in obs[x].routes,
+                checks["down-unreachable"].ok(prefix not in table(obs[x]),
                                               f"{x}: {prefix} present ({got or 0} BGP next-hop(s)), impact: "
                                               "unreachable")
     live = [n for n in spec.nodes if n not in down_switches]
-    for prefix in pred.withdrawn:
+    for prefix in filter(None, map(name, pred.withdrawn)):
         for n in live:
-            checks["down-withdrawn"].ok(prefix not in obs[n].routes,
+            checks["down-withdrawn"].ok(prefix not in table(obs[n]),
                                         f"{n}: {prefix} present ({ribs[n].get(prefix, 0)} BGP next-hop(s)), impact: "
                                         "withdrawn")
-    for prefix, who in sorted(pred.isolated_subnets.items()):
-        for n in live:
-            checks["down-isolated"].ok(prefix not in obs[n].routes,
+    for prefix4, who in sorted(pred.isolated_subnets.items()):
+        prefix = name(prefix4)
+        for n in live if prefix else ():
+            checks["down-isolated"].ok(prefix not in table(obs[n]),
                                        f"{n}: {prefix} present, impact: isolated ({who})")
     for prefixes, unit, hist in pred.histograms:
-        for prefix in prefixes:
+        for prefix in filter(None, map(name, prefixes)):
             seen = Counter(str(ribs.get(x, {}).get(prefix, 0)) for x in pred.widths if x not in unit)
             hist_got = {k: v for k, v in sorted(seen.items(), key=lambda kv: int(kv[0]))}
             checks["down-histogram"].ok(hist_got == hist, f"{'+'.join(unit)}: {prefix} widths (width: rail "
                                                           f"switches) {_hist(hist_got)}, impact {_hist(hist)}")
-    return checks
+    for y, mine4, s, aggs4, named in pred.blackholes:
+        mine = [p for p in map(name, mine4) if p]
+        aggs = [p for p in map(name, aggs4) if p]
+        if not aggs:
+            continue
+        kept = [p for p in mine if p in table(obs[s])]
+        via = sorted(n for n in live if n != s and _via(pred, n, table(obs[n]), aggs, s))
+        holes = bool(via) and not kept
+        said = (f"{s}: " + (f"holds {', '.join(kept)}" if kept else f"no route to {y}'s {', '.join(mine)}")
+                + "; " + (f"{', '.join(aggs)} via {s} at {', '.join(via[:4])}" if via
+                          else f"{', '.join(aggs)} via {s} nowhere")
+                + f": {'blackholes' if holes else 'does not blackhole'} {y}, impact: "
+                + ("blackholes" if named else "does not"))
+        checks["down-blackhole"].ok(holes == named, said)
+
+
+def _via(pred: Prediction, node: str, routes: dict, aggs: list[str], spine: str) -> bool:
+    """`node` holds one of the aggregates `aggs` (selected BGP route) with an active FIB next hop to `spine`."""
+    for agg in aggs:
+        for e in routes.get(agg, ()):
+            if e.get("protocol") != "bgp" or not e.get("selected"):
+                continue
+            for nh in e.get("nexthops", []):
+                if not (nh.get("active") and nh.get("fib")):
+                    continue
+                if spine in (pred.peers.get((node, nh.get("ip", ""))), pred.peers.get((node, nh.get("interfaceName",
+                                                                                                    "")))):
+                    return True
+    return False
 
 
 def _hist(h: dict[str, int]) -> str:
@@ -157,7 +216,10 @@ def intro(run: DownRun) -> list[str]:
     lines = [f"  --down {' '.join(run.names)}: " + "; ".join(f"{n} = {p.down.what[n]}" for n in p.down.names),
              f"  impact predicts: {iso['gpus']} GPU(s) isolated, {len(p.withdrawn)} prefix(es) withdrawn, "
              f"{len(p.report['routes']['unreachable_somewhere'])} unreachable from some rail switch, "
-             f"{len(p.report['routes']['destinations'])} destination(s) with changed widths"]
+             f"{len(p.report['routes']['destinations'])} destination(s) with changed widths"
+             + (f", {len(p.report['routes']['blackholing'])} destination group(s) blackholed by a spine under the pod "
+                "aggregate"
+                if p.report["routes"]["blackholing"] else "")]
     lines += [f"  down: {a}" for a in run.actions]
     lines += [f"  isolated, not checked: {what}" for what in p.isolated_elsewhere[:6]]
     return lines

@@ -13,7 +13,16 @@ per pair. This module only selects what the lab can observe:
   the lab built their host, a ping from the rail switch's gateway to the NIC's address must fail, else they are
   listed as not checked;
 - per destination whose routes impact reports as changed: the histogram of widths (width → rail switches) impact
-  reports, when the lab holds every rail switch impact counts (otherwise it compares a subset and is not asked).
+  reports, when the lab holds every rail switch impact counts (otherwise it compares a subset and is not asked);
+- with `routing.spine_pod_aggregate` (summary-only: the rail switches hold each pod's aggregate, not the rail
+  subnets under it): per rail switch X and pod aggregate A the intact plan routes to X, impact's width at X toward
+  any live rail switch of A's pod (its route model gives every destination under one aggregate the same width);
+  and per live rail switch Y and live spine S of Y's pod, whether impact names S as blackholing Y's prefixes
+  (report routes.blackholing): S still advertises A while it has no route to Y's prefixes.
+- dual-stack (routing.address_families [ipv4, ipv6]): impact predicts per IPv4 rail subnet; the IPv6 twin of every
+  prefix (the rail /64 of the same switch and rail, the IPv6 summary of the same switch or pod) rides the same
+  sessions over the same links (railfabric/device/routing_v6.py), so it gets the IPv4 prefix's width, absence and
+  blackholing: `v6` maps each IPv4 prefix the lab compares to its IPv6 twin.
 """
 
 from __future__ import annotations
@@ -46,6 +55,13 @@ class Prediction:
     histograms: list[tuple[list[str], list[str], dict[str, int]]] = field(default_factory=list)
     histogram_note: str = ""  # why the histograms are not compared ("" when they are)
     skipped: list[str] = field(default_factory=list)  # pairs or prefixes the lab does not compare, and why
+    # pod aggregates: (rail switch Y, Y's prefixes, spine S of Y's pod, S's aggregates, impact names S blackholing Y)
+    blackholes: list[tuple[str, list[str], str, list[str], bool]] = field(default_factory=list)
+    aggregate: bool = False  # routing.spine_pod_aggregate: the rail switches route by the pod aggregates
+    aggregate_note: str = ""  # why no blackhole is compared ("" when some is)
+    v6: dict[str, str] = field(default_factory=dict)  # IPv4 prefix → its IPv6 twin (dual-stack fabrics)
+    # who a next hop is: (switch, peer address) or (switch, its interface of an unnumbered session) → the peer
+    peers: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def isolated_gpus(self) -> int:
@@ -65,6 +81,7 @@ def predict(res: Result, spec: LabSpec, exp: Expected, down: Down) -> Prediction
     pred = Prediction(down, report, withdrawn=list(report["routes"]["withdrawn"]))
     after = Routes(inv, topo, down, next_hops(inv, topo))
     lab_rails = [n for n in spec.nodes if spec.nodes[n].device.role == "rail" and n in after.pod]
+    aggs = pod_aggregates(spec) if after.aggregate else {}
     one_pod = spec.pod is not None
     for x in lab_rails:
         if x in down.switches or x not in after.up:
@@ -79,10 +96,80 @@ def predict(res: Result, spec: LabSpec, exp: Expected, down: Down) -> Prediction
             for p in sorted(exp.rail_prefixes.get(y, ())):
                 if p in exp.routes.get(x, {}):  # the intact plan routes it here (else: suppressed / no path)
                     mine[p] = w
+        for agg, pod in aggs.items():  # summary-only pod aggregates: one width for every destination under them
+            if agg in exp.routes.get(x, {}) and not (one_pod and pod != after.pod[x]):
+                dest = next((d for y in after.rail if after.pod[y] == pod
+                             and (d := after.dest_sig((y,))) is not None), None)
+                mine[agg] = 0 if dest is None else after.width(src, dest)
         pred.widths[x] = mine
     _isolated(res, spec, down, pred)
     _histograms(spec, exp, after, pred)
+    _blackholes(spec, exp, after, pred)
+    pred.v6 = twins(res, spec)
     return pred
+
+
+def pod_aggregates(spec: LabSpec) -> dict[str, int]:
+    """The IPv4 aggregates the lab's spines advertise (routing.spine_pod_aggregate) → their pod."""
+    return {str(a): d.pod or 0 for d in (n.device for n in spec.nodes.values()) if d.role == "spine"
+            for a in d.bgp.aggregates}
+
+
+def _blackholes(spec: LabSpec, exp: Expected, after: Routes, pred: Prediction) -> None:
+    """Per live rail switch Y of the lab and live spine S of Y's pod in the lab: does impact name S blackholing
+    Y's prefixes (only with pod aggregates)."""
+    pred.aggregate = after.aggregate
+    if not after.aggregate:
+        pred.aggregate_note = "no pod aggregate (routing.spine_pod_aggregate is off)"
+        return
+    for ln in spec.links:  # a next hop by its interface (IPv6 over an IPv4 session: a link-local next hop)
+        pred.peers[(ln.a.node, ln.a.ifname)], pred.peers[(ln.z.node, ln.z.ifname)] = ln.z.node, ln.a.node
+    for ses in exp.sessions:
+        if ses.unnumbered:
+            pred.peers[(ses.a, ses.a_ip)], pred.peers[(ses.z, ses.z_ip)] = ses.z, ses.a
+        else:
+            pred.peers[(ses.a, ses.z_ip)], pred.peers[(ses.z, ses.a_ip)] = ses.z, ses.a
+    named: dict[str, set[str]] = {}
+    for row in pred.report["routes"]["blackholing"]:
+        for y in row["rail_switches"]:
+            named.setdefault(y, set()).update(row["spines"])
+    live = [n for n in spec.nodes if n not in pred.down.switches]
+    for y in live:
+        dev = spec.nodes[y].device
+        if dev.role != "rail" or y not in after.up:
+            continue
+        for s in live:
+            sd = spec.nodes[s].device
+            if sd.role == "spine" and sd.pod == dev.pod and sd.bgp.aggregates:
+                pred.blackholes.append((y, sorted(exp.rail_prefixes.get(y, ())), s,
+                                        [str(a) for a in sd.bgp.aggregates], s in named.get(y, set())))
+    if not pred.blackholes:
+        pred.aggregate_note = "no live rail switch with a live spine of its pod in the lab"
+
+
+def twins(res: Result, spec: LabSpec) -> dict[str, str]:
+    """Each IPv4 rail subnet, rail switch summary and spine pod aggregate of the lab → its IPv6 twin (plan.v6: same
+    switch and rail; same switch's summary; a spine's summaries in order, when it has as many of each family);
+    empty on an IPv4-only fabric."""
+    plan = res.plan
+    assert plan is not None
+    v6 = plan.v6
+    if v6 is None:
+        return {}
+    out: dict[str, str] = {}
+    for key, sub in plan.rail_subnets.items():
+        twin = v6.rail_subnets.get(key)
+        if twin is not None and key[0] in spec.nodes:
+            out[str(sub.prefix)] = str(twin.prefix)
+    for name, agg in plan.aggregates.items():
+        if name in spec.nodes and name in v6.aggregates:
+            out[str(agg)] = str(v6.aggregates[name])
+    for node in spec.nodes.values():
+        b = node.device.bgp
+        if node.device.role == "spine" and b.ipv6 is not None and len(b.aggregates) == len(b.ipv6.aggregates):
+            for a4, a6 in zip(b.aggregates, b.ipv6.aggregates, strict=True):
+                out[str(a4)] = str(a6)
+    return out
 
 
 def _isolated(res: Result, spec: LabSpec, down: Down, pred: Prediction) -> None:

@@ -9,23 +9,23 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
 from railfabric.core.progress import SILENT, Progress
 from railfabric.lab import build as build_mod
-from railfabric.lab.coverage import NotRun, not_run, nothing_to_verify
-from railfabric.lab.daemons import OVERLAYS, Instances, check_frr
-from railfabric.lab.downcheck import DOWN_CATEGORIES, DownRun
+from railfabric.lab.coverage import nothing_to_verify
+from railfabric.lab.daemons import Instances, check_frr
 from railfabric.lab.downcheck import intro as down_intro
 from railfabric.lab.downrun import prepare_down, run_down
 from railfabric.lab.expect import Expected, expected
-from railfabric.lab.hostcheck import HostExpected, egress, egress_todo, host_expected, host_interfaces
+from railfabric.lab.hostcheck import egress, egress_todo, host_expected, host_interfaces
 from railfabric.lab.linklocal import link_local
-from railfabric.lab.model import FAULTS, NS_PREFIX, SUBSTITUTIONS, Fault, LabError, LabSpec, name_problems
+from railfabric.lab.model import NS_PREFIX, LabError, LabSpec, name_problems
 from railfabric.lab.neigh import size_table
+from railfabric.lab.report import format_result, intro
+from railfabric.lab.result import LabResult
 from railfabric.lab.runs import RUN_ID_LEN, Registry, RunLock, new_run_id
 from railfabric.lab.spec import build_spec
 from railfabric.lab.teardown import list_namespaces, teardown, teardown_saved
@@ -40,58 +40,10 @@ from railfabric.lab.verify import (
 )
 from railfabric.lab.verify import pings as run_pings
 from railfabric.pipeline import Result
-from railfabric.platforms import PLATFORMS
 
 Say = Callable[[str], None]
 
-
-@dataclass
-class LabResult:
-    spec: LabSpec
-    expected: Expected
-    checks: dict[str, Check] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-    converged: bool = False
-    kept: bool = False
-    removed: dict[str, int] = field(default_factory=dict)
-    hosts: HostExpected | None = None  # what the built GPU hosts must show (None: no hosts)
-    down: DownRun | None = None  # --down: what was taken down, impact's prediction, FRR against it
-
-    @property
-    def run(self) -> str:
-        return self.spec.run
-
-    @property
-    def mismatches(self) -> int:
-        return sum(len(c.bad) for c in self.checks.values())
-
-    @property
-    def not_run(self) -> list[NotRun]:
-        return (not_run(self.spec, self.expected, self.checks, self.hosts is not None)
-                + (self.down.not_run() if self.down is not None else []))
-
-    @property
-    def verdict(self) -> str:
-        """PASS (exit 0), FAIL: a mismatch (exit 1), NOT VERIFIED: no mismatch, but a category the plan has items
-        for checked nothing (exit 2)."""
-        if self.mismatches:
-            return "FAIL"
-        return "NOT VERIFIED" if any(not n.legitimate for n in self.not_run) else "PASS"
-
-    @property
-    def exit_code(self) -> int:
-        return {"PASS": 0, "FAIL": 1}.get(self.verdict, 2)
-
-    @property
-    def ok(self) -> bool:
-        return self.verdict == "PASS"
-
-    def caught_by(self, fault: Fault) -> list[str]:
-        """The checks with a mismatch that names the fault's device, interface or prefixes."""
-        return [k for k, c in self.checks.items() if any(m in b for b in c.bad for m in fault.marks)]
-
-    def counts(self) -> dict[str, int]:
-        return {k: c.total for k, c in self.checks.items()}
+__all__ = ["LabResult", "format_result", "preflight", "run_lab"]
 
 
 def preflight() -> None:
@@ -173,7 +125,7 @@ def run_lab(res: Result, pod: int | None = None, faults: tuple[str, ...] | list[
                 progress.stage("removing a lab left behind")
                 say(f"removed lab run {done.run} left behind by a killed run ({done.inventory or '?'}): "
                     f"{done.removed['daemons']} daemon(s), {done.removed['namespaces']} namespace(s)")
-            _intro(spec, exp, say, result.hosts)
+            intro(spec, exp, say, result.hosts)
             for line in down_intro(dr) if dr is not None else ():
                 say(line)
             cfg_root = Path(tempfile.mkdtemp(prefix=f"railfabric-lab-{spec.run}-"))
@@ -324,94 +276,3 @@ def _converge(spec: LabSpec, exp: Expected, inst: Instances, pool: ThreadPoolExe
             say(f"  timeout after {timeout:.0f}s with {bad} mismatch(es): judging this state")
             return obs, checks, False
         time.sleep(1.0)
-
-
-def _intro(spec: LabSpec, exp: Expected, say: Say, hx: HostExpected | None = None) -> None:
-    roles = spec.counts()
-    what = f"pod {spec.pod}" if spec.pod is not None else "the whole fabric"
-    say(f"railfabric lab run {spec.run}: {spec.fabric}, {what}: {len(spec.nodes)} switches ("
-        + ", ".join(f"{v} {k}" for k, v in sorted(roles.items())) + f"), {len(spec.links)} links, "
-        f"{len(exp.sessions)} BGP sessions planned" + (f" ({exp.outside} neighbour(s) outside the lab not checked)"
-                                                       if exp.outside else ""))
-    other = [n for n in spec.not_in_lab if not PLATFORMS[spec.devices[n].platform].frr_lab]
-    mlag = [n for n in spec.not_in_lab if n not in other]
-    if other:
-        platforms = sorted({spec.devices[n].platform for n in other})
-        say(f"  not in the lab ({', '.join(platforms)}: no frr.conf to run): {len(other)} switch(es), "
-            + ", ".join(other[:6]) + (" ..." if len(other) > 6 else ""))
-    if mlag:
-        say(f"  not in the lab (MLAG pairs: namespaces emulate neither MCLAG nor a shared gateway): {len(mlag)} "
-            "switch(es), " + ", ".join(mlag[:6]) + (" ..." if len(mlag) > 6 else ""))
-    if hx is not None:
-        nics = sum(len(h.nics) for h in spec.hosts.values())
-        say(f"  GPU hosts: {len(spec.hosts)} ({nics} NIC ports), configured from their rendered netplan files "
-            f"(netplan generate); {len(hx.same_rail)} same-rail and {len(hx.cross_rail)} cross-rail pings planned")
-    for note in spec.host_notes:
-        say(f"  {note}")
-    say("  substitutions (kernel without vlan/bond/dummy/vrf):")
-    for s in SUBSTITUTIONS:
-        say(f"    - {s}")
-    say("  frr.conf loaded verbatim (vtysh -b); lab overlays applied on top, nothing else:")
-    for line, why in OVERLAYS:
-        say(f"    {line:<40} {why}")
-    for f in spec.faults:
-        say(f"  FAULT {f.kind}: {FAULTS[f.kind]}; at {f.where}: {f.detail}")
-
-
-def format_result(r: LabResult, limit: int = 12) -> str:
-    lines = []
-    t = r.timings
-    lines.append(f"bring-up {t.get('bring-up', 0):.1f}s (namespaces+links {t.get('namespaces+links', 0):.1f}s, "
-                 f"daemons {t.get('daemons', 0):.1f}s, config load {t.get('config load', 0):.1f}s), "
-                 f"{'stable' if r.converged else 'judged'} after {t.get('convergence', 0):.1f}s, "
-                 f"verification {t.get('verification', 0):.1f}s"
-                 + (f", after --down {'converged' if r.down.converged else 'judged'} in {t['down']:.1f}s"
-                    if r.down is not None and "down" in t else "")
-                 + (f", teardown {t['teardown']:.1f}s" if "teardown" in t else "")
-                 + f", total {t.get('total', 0):.1f}s")
-    lines.append("")
-    lines.append(f"{'check':<52} {'checked':>8} {'ok':>8} {'mismatch':>8}")
-    missing = {n.key: n for n in r.not_run}
-    shown = categories(r.expected) + (DOWN_CATEGORIES if r.down is not None else ())
-    for key, title in shown:
-        c = r.checks.get(key)
-        if key in missing:
-            lines.append(f"{title:<52} {'not run':>8}")
-        elif c is not None:
-            lines.append(f"{title:<52} {c.total:>8} {c.total - len(c.bad):>8} {len(c.bad):>8}")
-    for key, title in shown:
-        c = r.checks.get(key)
-        if c is None or not c.bad:
-            continue
-        lines.append("")
-        lines.append(f"{title}: {len(c.bad)} mismatch(es)")
-        for b in c.bad[:limit]:
-            lines.append(f"  {b}")
-        if len(c.bad) > limit:
-            lines.append(f"  ... and {len(c.bad) - limit} more")
-    for legit, head in ((True, "not run (nothing for them to check in this lab):"),
-                        (False, "NOT RUN although the plan has something to check (the result cannot be PASS):")):
-        rows = [n for n in missing.values() if n.legitimate is legit]
-        if rows:
-            lines += ["", head] + [f"  {n.title}: {n.why}" for n in rows]
-    lines.append("")
-    for f in r.spec.faults:
-        caught = r.caught_by(f)
-        lines.append(f"fault {f.kind} at {f.where}: " + (f"DETECTED by {', '.join(caught)}" if caught
-                                                         else "NOT DETECTED"))
-    ran = len(shown) - len(missing)
-    lines.append(f"result: {r.verdict} ({r.mismatches} mismatch(es); {ran} of {len(shown)} checks run"
-                 + (f", {len(missing)} not run" if missing else "") + f"; run {r.run})")
-    if r.kept:
-        first = next(iter(r.spec.nodes.values()))
-        lines.append(f"lab run {r.run} kept: `vtysh -N {first.ns}`, `ip netns exec {first.ns} ...` (namespaces "
-                     f"{NS_PREFIX}{r.run}-<host>); remove it with `fabric lab --teardown --run {r.run}` (or "
-                     "`fabric lab --teardown INVENTORY`: every kept run of that inventory)")
-    elif r.removed:
-        lines.append(f"torn down: {r.removed.get('daemons', 0)} daemon(s), {r.removed.get('namespaces', 0)} "
-                     "namespace(s)" + (f", {r.removed['host_namespaces']} host namespace(s)"
-                                       if r.removed.get("host_namespaces") else "")
-                     + (f", {r.removed['sysctls']} neighbour-table limit(s) put back" if r.removed.get("sysctls")
-                        else ""))
-    return "\n".join(lines)
-
