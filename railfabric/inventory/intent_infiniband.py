@@ -46,9 +46,15 @@ def _pkey(v: Any) -> Any:
     return v
 
 
-PKey = Annotated[int, BeforeValidator(_pkey), Field(ge=0x0001, le=0x7FFE, json_schema_extra={
-    "type": ["integer", "string"], "description": "partition key 0x0001-0x7ffe (0x7fff is the default partition), "
-    "e.g. '0x0a01'"})]
+def _pkey_schema(schema: dict[str, Any]) -> None:
+    """The JSON Schema of a PKey: an integer 1-0x7ffe or a hex string (what `_pkey` accepts)."""
+    schema.clear()
+    schema.update({"description": "partition key 0x0001-0x7ffe (0x7fff is the default partition), e.g. '0x0a01'",
+                   "anyOf": [{"type": "integer", "minimum": 0x0001, "maximum": 0x7FFE},
+                             {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,4}$"}]})
+
+
+PKey = Annotated[int, BeforeValidator(_pkey), Field(ge=0x0001, le=0x7FFE, json_schema_extra=_pkey_schema)]
 ServiceLevel = Annotated[int, Field(ge=0, le=15)]
 Membership = Literal["full", "limited"]
 Name = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
