@@ -21,25 +21,18 @@ partition (rail_fat_tree's default membership), so 0xffff at index 0.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from railfabric.infiniband.binding import bind
 from railfabric.infiniband.build import rail_fat_tree
-from railfabric.infiniband.discovery import parse
 from railfabric.infiniband.model import IbFabric, Member, Membership, Partition
-from railfabric.infiniband.netfile import net_file
-from railfabric.infiniband.opensm_conf import Paths, opensm_conf
 from railfabric.infiniband.outputs_hosts import host_plans, nccl_conf, pkey_table
-from railfabric.infiniband.partitions import partitions_conf
-from railfabric.infiniband.routes import parse_dump_fts
-from railfabric.infiniband.sim import Sim, missing
+from railfabric.infiniband.sim import missing
+from tests.ib_sweep import swept
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
@@ -70,45 +63,21 @@ INDEX = {"dgx01": 2, "dgx02": 3}
 
 def _read_tables(fab: IbFabric) -> dict[str, list[int]]:
     """Run the subnet, return every HCA's PKey table as read by smpquery (entries up to the last non-zero)."""
-    work = Path(tempfile.mkdtemp(prefix="railfabric-ibhosts-"))
-    try:
-        with Sim(work, f"railfabric-ibhosts-{os.getpid()}") as sim:
-            (work / "fabric.net").write_text(net_file(fab))
-            sim.start(work / "fabric.net")
-            host = fab.master.node
-            bound = bind(fab, parse(sim.run(["ibnetdiscover"], host).stdout))
-            assert bound.binding is not None, bound.differences
-            b = bound.binding
-            (work / "roots").write_text(b.root_file(fab))
-            (work / "cns").write_text(b.cn_file(fab))
-            (work / "partitions.conf").write_text(partitions_conf(fab, b.port_guids))
-            state = work / "sm"
-            state.mkdir()
-            conf = opensm_conf(fab, fab.master, Paths(
-                root_guid_file=str(work / "roots"), cn_guid_file=str(work / "cns"),
-                partition_config_file=str(work / "partitions.conf"), log_file=str(state / "opensm.log"),
-                dump_files_dir=f"{state}/"))
-            (work / "opensm.conf").write_text(conf)
-            once = sim.run(["opensm", "-F", str(work / "opensm.conf"), "-o"], host)
-            assert once.returncode == 0, once.stdout[-500:] + once.stderr[-500:]
-            assert "SUBNET UP" in (state / "opensm.log").read_text(errors="replace")
-            lids = parse_dump_fts(sim.run(["dump_fts"], host).stdout).lids
-            out: dict[str, list[int]] = {}
-            for h in fab.hcas:
-                text = sim.run(["smpquery", "pkeys", str(lids[b.port_guids[h.name]])], host).stdout
-                # "   0: 0xffff 0x7000 0x8a01 ..." (8 entries a line, the first index of the line first)
-                entries: list[int] = []
-                for line in text.splitlines():
-                    m = re.match(r"\s*(\d+):\s*(.*)$", line)
-                    if m:
-                        assert int(m.group(1)) == len(entries)
-                        entries += [int(v, 16) for v in m.group(2).split()]
-                while entries and entries[-1] == 0:
-                    entries.pop()
-                out[h.name] = entries
-            return out
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    with swept(fab, "ibhosts") as sw:
+        out: dict[str, list[int]] = {}
+        for h in fab.hcas:
+            text = sw.query("smpquery", "pkeys", str(sw.lid(h.name)))
+            # "   0: 0xffff 0x7000 0x8a01 ..." (8 entries a line, the first index of the line first)
+            entries: list[int] = []
+            for line in text.splitlines():
+                m = re.match(r"\s*(\d+):\s*(.*)$", line)
+                if m:
+                    assert int(m.group(1)) == len(entries)
+                    entries += [int(v, 16) for v in m.group(2).split()]
+            while entries and entries[-1] == 0:
+                entries.pop()
+            out[h.name] = entries
+        return out
 
 
 @pytest.fixture(scope="module")

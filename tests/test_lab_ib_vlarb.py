@@ -12,22 +12,14 @@ Two plans on rail_fat_tree(hosts=2, rails=2, spines=2), SL 0 -> VL 0, SL 1 -> VL
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
 
-from railfabric.infiniband.binding import bind
 from railfabric.infiniband.build import TWO_CLASS_QOS, rail_fat_tree
-from railfabric.infiniband.discovery import parse
 from railfabric.infiniband.model import Qos
-from railfabric.infiniband.netfile import net_file
-from railfabric.infiniband.opensm_conf import Paths, opensm_conf
-from railfabric.infiniband.routes import parse_dump_fts
-from railfabric.infiniband.sim import Sim, missing
+from railfabric.infiniband.sim import missing
+from tests.ib_sweep import swept
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
@@ -37,29 +29,8 @@ QUANTUM2 = Qos(max_vls=2, high_limit=0, vlarb_high=(), vlarb_low=((0, 128), (1, 
 def _tables(qos: Qos) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """HCA name -> {"low": [(VL, weight)] * 8, "high": [...]} as smpquery vlarb prints them."""
     fab = rail_fat_tree("vlarb", hosts=2, rails=2, spines=2, ports=8, qos=qos)
-    work = Path(tempfile.mkdtemp(prefix="railfabric-vlarb-"))
-    try:
-        with Sim(work, f"railfabric-vlarb-{os.getpid()}") as sim:
-            (work / "fabric.net").write_text(net_file(fab))
-            sim.start(work / "fabric.net")
-            host = fab.master.node
-            bound = bind(fab, parse(sim.run(["ibnetdiscover"], host).stdout))
-            assert bound.binding is not None, bound.differences
-            b = bound.binding
-            (work / "roots").write_text(b.root_file(fab))
-            (work / "cns").write_text(b.cn_file(fab))
-            state = work / "sm"
-            state.mkdir()
-            (work / "opensm.conf").write_text(opensm_conf(fab, fab.master, Paths(
-                root_guid_file=str(work / "roots"), cn_guid_file=str(work / "cns"),
-                log_file=str(state / "opensm.log"), dump_files_dir=f"{state}/")))
-            once = sim.run(["opensm", "-F", str(work / "opensm.conf"), "-o"], host)
-            assert once.returncode == 0, once.stdout[-500:] + once.stderr[-500:]
-            lids = parse_dump_fts(sim.run(["dump_fts"], host).stdout).lids
-            return {h.name: _parse(sim.run(["smpquery", "vlarb", str(lids[b.port_guids[h.name]])], host).stdout)
-                    for h in fab.hcas}
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    with swept(fab, "vlarb") as sw:
+        return {h.name: _parse(sw.query("smpquery", "vlarb", str(sw.lid(h.name)))) for h in fab.hcas}
 
 
 def _parse(text: str) -> dict[str, list[tuple[int, int]]]:

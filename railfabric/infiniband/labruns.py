@@ -25,11 +25,12 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from railfabric.core.processes import terminate
 
 SOCK_PREFIX = "railfabric-ib-"
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -160,7 +161,7 @@ def _reap(d: Path, run: str) -> Reaped | None:
         pids = {int(p) for p, s in (recorded.items() if isinstance(recorded, dict) else ()) if _alive(int(p), s)}
         sock = str(record.get("sockname", f"{SOCK_PREFIX}{run}"))
         pids |= set(_by_socket(sock))
-        _kill(pids)
+        terminate(pids)
         listed = record.get("dirs")
         dirs = [str(p) for p in (listed if isinstance(listed, list) else [])
                 if Path(str(p)).name.startswith(f"{SOCK_PREFIX}{run}-")]
@@ -203,37 +204,6 @@ def _by_socket(sockname: str) -> list[int]:
         if want in env:
             found.append(int(name))
     return found
-
-
-def _kill(pids: set[int], grace: float = 3.0) -> None:
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    waiting = set(pids)
-    while waiting and time.monotonic() < deadline:
-        waiting = {p for p in waiting if not _gone(p)}
-        if waiting:
-            time.sleep(0.05)
-    for pid in waiting:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-    for pid in waiting:
-        for _ in range(100):
-            if _gone(pid):
-                break
-            time.sleep(0.02)
-
-
-def _gone(pid: int) -> bool:
-    with contextlib.suppress(ChildProcessError, OSError):
-        if os.waitpid(pid, os.WNOHANG)[0] == pid:
-            return True
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
 def _mtime(path: Path) -> float:

@@ -10,14 +10,13 @@ files are never touched."""
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import signal
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from railfabric.core.processes import terminate
 from railfabric.lab import neigh
 from railfabric.lab.model import LabError
 from railfabric.lab.runs import Registry, RunLock, is_running, owner_alive, saved_runs
@@ -34,38 +33,10 @@ def _is_ours(pid: int, ns: str) -> bool:
     return bool(argv) and argv[0].decode(errors="replace").startswith(FRR_BIN) and ns.encode() in argv
 
 
-def _gone(pid: int) -> bool:
-    with contextlib.suppress(ChildProcessError, OSError):
-        done, _status = os.waitpid(pid, os.WNOHANG)  # reap our own children
-        if done == pid:
-            return True
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
-
-
 def kill_pids(pids: dict[int, tuple[str, str]], grace: float = 3.0) -> int:
     """SIGTERM, then SIGKILL after `grace` seconds; returns how many were signalled."""
     live = [pid for pid, (ns, _d) in pids.items() if _is_ours(pid, ns)]
-    for pid in live:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    waiting = list(live)
-    while waiting and time.monotonic() < deadline:
-        waiting = [pid for pid in waiting if not _gone(pid)]
-        if waiting:
-            time.sleep(0.05)
-    for pid in waiting:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    for pid in waiting:
-        for _ in range(100):
-            if _gone(pid):
-                break
-            time.sleep(0.02)
+    terminate(live, grace)
     return len(live)
 
 
