@@ -147,7 +147,8 @@ def test_wave_filters() -> None:
     assert f.rf_wave_pattern(waves) == "a,b,c,rollout"
     assert f.rf_wave_sizes([], [1, 4]) == [1, 4]
     assert f.rf_wave_sizes(waves, [1, 4]) == [2, 1]
-    assert f.rf_wave_numbers(["c", "a", "x"], waves) == [2, 1, 0]
+    assert f.rf_wave_numbers(["c", "a", "x"], waves, [5, 5, 5]) == [2, 1, 0]
+    assert f.rf_wave_numbers(["c", "a", "x"], [], [3, 1, 2]) == [3, 1, 2]  # no waves: the rendered plan's
     assert f.rf_waves_problems(waves, ["a", "b", "c", "d"], ["a", "b", "c"]) == []
     assert f.rf_waves_problems([], ["a"], ["a", "z"]) == []  # no waves file: the rendered order, nothing to refuse
     assert f.rf_waves_problems(waves, ["a", "b", "d"], ["a", "b", "d"]) == [

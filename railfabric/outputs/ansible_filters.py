@@ -13,10 +13,10 @@ refused, never pushed blind.
 
 Filters (all pure: text or data in, data out):
 - rf_batches(sizes, cap): the play's `serial` list: every precomputed wave split into batches of at most `cap`.
-- rf_wave_pattern(waves), rf_wave_sizes(waves, planned), rf_wave_numbers(hosts, waves), rf_waves_problems(waves,
-  inventory_hosts, play_hosts): the order taken from maintenance waves (`-e @FILE` written by `fabric impact
-  --maintenance ... --emit-waves FILE`: rollout_maintenance_waves, a list of lists of switch names) instead of the
-  rendered plan, and why such a file cannot order this run.
+- rf_wave_pattern(waves), rf_wave_sizes(waves, planned), rf_wave_numbers(hosts, waves, planned),
+  rf_waves_problems(waves, inventory_hosts, play_hosts): the order taken from maintenance waves (`-e @FILE` written
+  by `fabric impact --maintenance ... --emit-waves FILE`: rollout_maintenance_waves, a list of lists of switch
+  names) instead of the rendered plan, and why such a file cannot order this run.
 - rf_vault_names(text) / rf_vault_resolve(text, values, kind): the `%%vault.NAME%%` placeholders of a rendered file
   and the file with each replaced by its value (JSON-escaped in JSON files; a value holding a line break or another
   control character is refused, so a secret can never add a configuration line).
@@ -96,8 +96,11 @@ def rf_wave_sizes(waves: Any, planned: list[int]) -> list[int]:
     return [len(w) for w in _waves(waves)] if waves else list(planned)
 
 
-def rf_wave_numbers(hosts: list[str], waves: Any) -> list[int]:
-    """Each host's maintenance wave (1-based; 0 for a host in none)."""
+def rf_wave_numbers(hosts: list[str], waves: Any, planned: list[int]) -> list[int]:
+    """Each host's wave: its maintenance wave when waves are given (1-based; 0 for a host in none), else its wave in
+    the rendered plan (`planned`, the hosts' `rollout_wave` in the same order)."""
+    if not waves:
+        return list(planned)
     of = {h: i for i, w in enumerate(_waves(waves), 1) for h in w}
     return [of.get(h, 0) for h in hosts]
 
