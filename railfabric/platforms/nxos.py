@@ -167,10 +167,15 @@ PLATFORM = Platform(
         "syslog over TCP: NX-OS logging server has no plain-TCP transport (rendered as UDP would change meaning); "
         "refused",
     ),
-    # BGP unnumbered: refused (PLAT041). NX-OS interface peering (`neighbor Ethernet1/1` with `ipv6 link-local
-    # use-bia`) was not found in Cisco's NX-OS unicast routing configuration guide here: NOT verified
-    unnumbered_refusal=("the NX-OS interface-peering forms (`neighbor <Ethernet>` with an IPv6 link-local address "
-                        "per interface) are not confirmed from Cisco's NX-OS unicast routing guide here"),
+    # BGP unnumbered: refused (PLAT041). Cisco names the feature "BGP Interface Peering via IPv6 Link-Local for IPv4
+    # and IPv6 Address Families" (NX-OS 9.3(x) unicast routing guide, quoted by the guide's "dynamic AS numbers"
+    # section: interface peers from 9.3(6)); the guide's configuration steps were not reachable here. Third-party
+    # write-ups citing it give `neighbor Ethernet1/1` + `remote-as`, `ipv6 address use-link-local-only`, `ipv6
+    # link-local use-bia` (parallel links), `ip forward` on the interface, and a prerequisite railfabric cannot push
+    # safely: the ing-sup TCAM region carved to 768 entries, which takes effect only after a reload. NOT verified,
+    # not rendered (searched again in the issue-30 closing session: docs, pages and code corpora)
+    unnumbered_refusal=("NX-OS interface peering over IPv6 link-local (9.3(6)+) is not confirmed from Cisco's "
+                        "configuration guide here, and it needs the ing-sup TCAM region re-carved (a reload)"),
     # dual-stack (v6_30): refused (PLAT047). `router bgp` / `address-family ipv6 unicast` is Cisco's documented form
     # (NX-API REST SDK guide 9.2(x), "Configuring an IPv6 Unicast Address Family"), but an IPv6 family over an IPv4
     # neighbor needs the neighbor's `address-family ipv6 unicast` and an IPv6 next hop per fabric link, neither
