@@ -13,7 +13,8 @@ file only (incremental rendering keys files by device), and a wider run merges t
 Every entry is a translation of the device's expected state (railfabric/outputs/state.py): no decision is made here.
 Routes: VerifyBGPRouteECMP reads `routes` (IPv4) only. A dual-stack state's `routes_v6` is not translated: ANTA 1.10's
 BgpRoute input takes IPv4 prefixes only ("Only IPv4 prefixes are supported for now", anta/input_models/routing/
-bgp.py; the test runs `show ip route vrf all bgp`), and an EOS switch is refused on a dual-stack fabric (PLAT047).
+bgp.py; the test runs `show ip route vrf all bgp`): an EOS switch of a dual-stack fabric (rendered over unnumbered
+sessions only) gets no ANTA test of its IPv6 routes.
 """
 
 from __future__ import annotations

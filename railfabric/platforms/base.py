@@ -118,6 +118,10 @@ class Platform:
     # with ipv6_refusal (the reason)
     ipv6_rails: bool = False
     ipv6_refusal: str = ""
+    # dual-stack rendered only where every session of the platform's switches runs over IPv6 link-local
+    # (routing.addressing: unnumbered) and none of them forms an MLAG pair (its iBGP stays an IPv4 /31 session): the
+    # IPv6 family then rides sessions whose next hops are IPv6 already. Elsewhere PLAT047 with ipv6_refusal
+    ipv6_over_unnumbered: bool = False
 
     def interface(self, port: int, lane: int, lanes: int, serdes: int) -> str:
         """Interface name of physical `port`, breakout `lane` (0 = not broken out) of `lanes`."""

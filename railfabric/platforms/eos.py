@@ -126,12 +126,21 @@ PLATFORM = Platform(
     # BGP unnumbered (routing.addressing: unnumbered, RFC 8950): rendered with the forms Arista's AVD writes (module
     # docstring, "BGP unnumbered"); NOT verified against Arista's EOS User Manual
     bgp_unnumbered=True,
-    # dual-stack (v6_30): refused (PLAT047). The IPv6 forms themselves are common (`ipv6 address` on Loopback0 and
-    # VlanN, `ipv6 unicast-routing`, `ipv6 prefix-list`, `address-family ipv6` / `neighbor <G> activate` under
-    # `router bgp`), but IPv6 routes over the IPv4 /31 sessions need an IPv6 next hop on each fabric link: EOS sends
-    # an IPv4-mapped next hop unless the link has an IPv6 address or `neighbor ... next-hop address-family ipv6` is
-    # set, and how EOS chooses it was not found in Arista's EOS manual here: NOT verified, not rendered
-    ipv6_refusal=("the next hop EOS gives IPv6 routes over the IPv4 /31 sessions (IPv4-mapped unless the link has "
+    # dual-stack (v6_30, then the issue-30 closing session): rendered over unnumbered sessions only. The forms are
+    # the ones Arista's AVD writes (pyavd 5.4.0 `get_device_config`, run on a structured config holding each key):
+    # `ipv6 address <a>/128` on Loopback0 and `ipv6 address <a>/64` on VlanN; `ipv6 prefix-list <PL>` with
+    # `   seq <n> permit <p>` lines; `route-map <RM> permit 10` / `match ipv6 address prefix-list <PL>`; under
+    # `router bgp` `aggregate-address <v6 prefix> summary-only` (AVD's schema: "IPv4 prefix ... or IPv6 prefix") and
+    # `address-family ipv6` with `neighbor <G> activate`, `neighbor <G> route-map <M> in` (the graceful-shutdown
+    # receipt, AVD's address_family_ipv6.peer_groups[].route_map_in) and `redistribute connected route-map <RM>`;
+    # `ipv6 unicast-routing` (already there for unnumbered). Over an unnumbered session the IPv6 routes' next hop
+    # is the sender's link-local address, as for the IPv4 routes (RFC 8950): no choice left to EOS. NOT verified
+    # against the EOS manual; NOT verified that the router-level `maximum-paths N ecmp N` also widens the IPv6
+    # family (AVD has no per-family form). Numbered fabrics stay refused (PLAT047, the reason below), and so do MLAG
+    # pairs (their iBGP is an IPv4 /31 session: the same next-hop question; AVD's shared-gateway form would be
+    # `ipv6 address virtual`)
+    ipv6_over_unnumbered=True,
+    ipv6_refusal=("the next hop EOS gives IPv6 routes over IPv4 /31 sessions (IPv4-mapped unless the link has "
                   "an IPv6 address) is not confirmed from Arista's EOS manual here"),
     # raw configuration (issue 30, raw30): docs/underlay.md
     raw_text_file="running-config.cfg", raw_syntax="cli",

@@ -16,6 +16,8 @@ mac-address M`.
 Unnumbered sessions (routing.addressing: unnumbered; forms from Arista's AVD, platforms/eos.py): `neighbor interface
 <if> peer-group G remote-as N` (bgp_statements.py), with `ipv6 enable` on <if> and the global `ip routing ipv6
 interfaces` and `ipv6 unicast-routing` (_unnumbered_needs).
+Dual-stack (over unnumbered sessions only on EOS; AVD's forms, platforms/eos.py): `ipv6 address A/L` on Loopback0 and
+the rail SVIs, read beside their IPv4 addresses (the IP plan's IPv6 rows are then found like the IPv4 ones).
 EOS has no per-port lossless PG/queue buffer configuration to read (the Trident/Tomahawk `platform trident mmu queue
 profile` is one platform-wide ingress threshold and headroom, not per-port tables), so Buffers.managed is False.
 """
@@ -43,6 +45,8 @@ from railfabric.verify.model import (
 from railfabric.verify.raw import merged_sections
 
 IP_ADDRESS = re.compile(r"ip address (?:virtual )?(\S+)")
+# a loopback's or SVI's addresses, IPv4 and (dual-stack) IPv6: `ip address A/L`, `ipv6 address A/L`
+ANY_ADDRESS = re.compile(r"(?:ip|ipv6) address (?:virtual )?(\S+)")
 SPEED = re.compile(r"speed (?:forced |auto )?(\d+)(g|m)(?:full|-\d+)?$", re.I)
 DSCP_MAP = re.compile(r"qos map dscp ([\d\s-]+) to traffic-class (\d+)$")
 TC_QUEUE = re.compile(r"qos map traffic-class ([\d\s-]+) to tx-queue (\d+)$")
@@ -194,7 +198,7 @@ def _mlag(lines: list[str]) -> MlagObserved:
 
 
 def _addresses(lines: list[str]) -> list[str]:
-    return [m.group(1) for ln in lines if (m := IP_ADDRESS.match(ln))]
+    return [m.group(1) for ln in lines if (m := ANY_ADDRESS.match(ln))]
 
 
 def _interface(dev: ObservedDevice, ifname: str, node: object, layer2: Layer2) -> None:

@@ -6,7 +6,8 @@ Before expansion (intent_rules registers `ipv6_intent`, platform_rules calls `ip
 - V6005: IPv6-only ([ipv6] without ipv4) is refused: the loopback is the BGP router-id (an IPv4 address, RFC 6286
   allows any 32-bit value but railfabric derives it from the IPv4 loopback) and hosts are planned on IPv4;
 - V6006 (warning): a v6 pool written while the fabric is IPv4-only (nothing uses it);
-- PLAT047: a platform in use whose dual-stack forms railfabric does not render (Platform.ipv6_rails false).
+- PLAT047: a platform in use whose dual-stack forms railfabric does not render (Platform.ipv6_rails false;
+  with Platform.ipv6_over_unnumbered: a numbered fabric, or an MLAG segment on that platform).
 After allocation (plan_rules.check_plan calls `ipv6_plan`):
 - V6002: a v6 pool too small for the slots the plan uses (the IPv4 POOL002 rule);
 - V6003: a segment with more than 256 rail subnets: its /56 holds 256 /64s (railfabric/plan/allocate_v6.py).
@@ -19,8 +20,9 @@ from collections.abc import Callable
 from railfabric.checks.rules.uses import pool
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
-from railfabric.inventory.intent import Inventory
+from railfabric.inventory.intent import DualHoming, Inventory
 from railfabric.inventory.intent_ipv6 import AddressFamily
+from railfabric.inventory.intent_routing import Addressing
 from railfabric.plan.allocate import Plan
 from railfabric.plan.allocate_v6 import SEGMENT_LEN, SUBNETS_PER_SEGMENT
 from railfabric.platforms import PLATFORMS
@@ -60,13 +62,39 @@ def ipv6_intent(inv: Inventory, src: SourceMap, add: Add) -> None:
 
 
 def ipv6_platform(inv: Inventory, platform: str, at: str, add: Add) -> None:
-    """PLAT047 when `platform` (first selected at `at`) cannot render a dual-stack fabric."""
+    """PLAT047 when `platform` (first selected at `at`) cannot render a dual-stack fabric: no dual-stack form at all,
+    or (Platform.ipv6_over_unnumbered) a numbered fabric, or an MLAG segment on the platform."""
     traits = PLATFORMS[platform]
-    if inv.routing.ipv6 and not traits.ipv6_rails:
-        add("PLAT047", f"routing.address_families: [ipv4, ipv6] is not rendered on {platform} (used at {at}): "
-            f"{traits.ipv6_refusal or 'no confirmed form'}", ("routing", "address_families"),
-            "keep routing.address_families: [ipv4], or move these switches to a platform that renders dual-stack "
-            f"({', '.join(sorted(n for n, t in PLATFORMS.items() if t.ipv6_rails))})")
+    if not inv.routing.ipv6 or traits.ipv6_rails:
+        return
+    reason = traits.ipv6_refusal or "no confirmed form"
+    if traits.ipv6_over_unnumbered:
+        mlag = _mlag_segment_on(inv, platform)
+        if inv.routing.addressing is Addressing.UNNUMBERED and mlag is None:
+            return
+        reason = (f"{platform} renders dual-stack over unnumbered sessions only (routing.addressing: unnumbered), "
+                  f"and {mlag} has MLAG pairs, whose iBGP runs over an IPv4 /31: {reason}" if mlag is not None else
+                  f"{platform} renders dual-stack over unnumbered sessions only (routing.addressing: unnumbered): "
+                  f"{reason}")
+    add("PLAT047", f"routing.address_families: [ipv4, ipv6] is not rendered on {platform} (used at {at}): {reason}",
+        ("routing", "address_families"),
+        "keep routing.address_families: [ipv4], or move these switches to a platform that renders dual-stack "
+        f"({_renders_dual_stack()})")
+
+
+def _renders_dual_stack() -> str:
+    names = sorted(n for n, t in PLATFORMS.items() if t.ipv6_rails)
+    over = sorted(n for n, t in PLATFORMS.items() if t.ipv6_over_unnumbered)
+    return ", ".join(names) + (f"; {', '.join(over)} with routing.addressing: unnumbered and no MLAG" if over else "")
+
+
+def _mlag_segment_on(inv: Inventory, platform: str) -> str | None:
+    """The first segment (as 'pod P segment S') whose rail switches run `platform` and form MLAG pairs."""
+    for pod in inv.pods:
+        for seg in pod.segments:
+            if seg.dual_homing is DualHoming.MLAG and (seg.platform or inv.fabric.platform).value == platform:
+                return f"pod {pod.id} segment {seg.id}"
+    return None
 
 
 def ipv6_plan(plan: Plan, src: SourceMap) -> list[Finding]:
