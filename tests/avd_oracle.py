@@ -1,0 +1,209 @@
+"""Arista's own generator as an oracle for railfabric's EOS forms (tests/test_eos_avd.py).
+
+AVD (Arista Validated Designs, PyPI `pyavd`) turns a "structured config" (its eos_cli_config_gen data model) into EOS
+CLI. `structured_config` writes what railfabric's vendor-neutral device model says a switch must hold in AVD's keys,
+built from the model (railfabric/device/), never from railfabric's rendered text; AVD validates that data against its
+own schema and renders it. The test then compares AVD's lines with railfabric's running-config.cfg section by
+section (`sections`). The mapping covers the sections whose forms railfabric took from AVD or the EOS manual:
+interfaces (routed, access, member, L3 and MLAG port-channels, loopback, management, SVIs), VLANs, prefix-lists,
+route-maps, community-lists, the MLAG domain and `router bgp`. QoS, PFC, MMU, management services, AAA and the
+ECMP distribution are not mapped (their lines are railfabric's only, see the test for what is compared how).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from railfabric.device.model import DeviceConfig
+from railfabric.device.routing import PeerGroup
+
+
+def _ethernet(d: DeviceConfig) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i in d.interfaces:
+        e: dict[str, Any] = {"name": i.name, "description": i.description, "speed": i.speed_setting}
+        if not i.admin_up:
+            e["shutdown"] = True
+        if i.mode != "member":
+            e["mtu"] = i.mtu
+        if i.fec == "rs":
+            e["error_correction_encoding"] = {"enabled": True, "reed_solomon": True}
+        if i.mode == "access":
+            e["switchport"] = {"mode": "access", "access_vlan": i.vlan}
+        elif i.mode == "routed":
+            e["switchport"] = {"enabled": False}
+            if i.unnumbered:
+                e["ipv6_enable"] = True
+            else:
+                e["ip_address"] = i.ipv4
+        elif i.mode == "member":
+            e["channel_group"] = {"id": i.channel_number, "mode": "active"}
+        out.append(e)
+    return out
+
+
+def _port_channels(d: DeviceConfig) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for pc in d.port_channels:
+        e: dict[str, Any] = {"name": pc.name, "description": pc.description, "mtu": pc.mtu, "min_links": pc.min_links}
+        if pc.mode == "routed":
+            e["switchport"] = {"enabled": False}
+            if pc.unnumbered:
+                e["ipv6_enable"] = True
+            else:
+                e["ip_address"] = pc.ipv4
+        elif pc.mode == "access":
+            e["switchport"] = {"mode": "access", "access_vlan": pc.vlan}
+        elif pc.mode == "trunk" and d.mlag is not None:
+            e["switchport"] = {"mode": "trunk",
+                               "trunk": {"allowed_vlan": ",".join(map(str, pc.trunk_vlans)),
+                                         "groups": [d.mlag.trunk_group]}}
+        if pc.mlag is not None:
+            e["mlag"] = pc.mlag
+        out.append(e)
+    return out
+
+
+def _svis(d: DeviceConfig) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for v in d.vlans:
+        e: dict[str, Any] = {"name": f"Vlan{v.id}", "description": f"{v.name} {v.prefix}", "mtu": v.mtu}
+        e["ip_address_virtual" if v.virtual else "ip_address"] = v.gateway
+        if v.gateway_v6:
+            e["ipv6_address"] = v.gateway_v6
+        out.append(e)
+    if d.mlag is not None:
+        m = d.mlag
+        out.append({"name": f"Vlan{m.vlan}", "description": f"MLAG peer {m.peer}", "mtu": d.mtu, "no_autostate": True,
+                    "ip_address": f"{m.local_ip}/{m.prefix_len}"})
+    return out
+
+
+def _prefix_lists(d: DeviceConfig) -> dict[str, Any]:
+    b = d.bgp
+    out: dict[str, Any] = {"prefix_lists": [{"name": b.prefix_list, "sequence_numbers": [
+        {"sequence": seq, "action": f"permit {p}"} for seq, p in b.prefix_list_rules]}]}
+    if b.ipv6:
+        out["ipv6_prefix_lists"] = [{"name": b.ipv6.prefix_list, "sequence_numbers": [
+            {"sequence": seq, "action": f"permit {p}"} for seq, p in b.ipv6.prefix_list_rules]}]
+    maps: list[dict[str, Any]] = [{"name": b.route_map, "sequence_numbers": [
+        {"sequence": 10, "type": "permit", "match": [f"ip address prefix-list {b.prefix_list}"]}]}]
+    if b.ipv6:
+        maps.append({"name": b.ipv6.route_map, "sequence_numbers": [
+            {"sequence": 10, "type": "permit", "match": [f"ipv6 address prefix-list {b.ipv6.prefix_list}"]}]})
+    if b.gshut:
+        g = b.gshut
+        out["ip_community_lists"] = [{"name": g.community_list, "entries": [
+            {"action": "permit", "communities": [g.community]}]}]
+        maps.append({"name": g.route_map, "sequence_numbers": [
+            {"sequence": g.match_seq, "type": "permit", "match": [f"community {g.community_list}"],
+             "set": [f"local-preference {g.local_preference}"]},
+            {"sequence": g.pass_seq, "type": "permit"}]})
+    out["route_maps"] = maps
+    return out
+
+
+def _peer_group(g: PeerGroup) -> dict[str, Any]:
+    e: dict[str, Any] = {"name": g.name, "description": g.description}
+    if g.remote_as is not None:
+        e["remote_as"] = str(g.remote_as)
+    if g.next_hop_self:
+        e["next_hop_self"] = True
+    if g.bfd:
+        e["bfd"] = True
+    if g.bfd_timers:
+        t = g.bfd_timers
+        e["bfd_timers"] = {"interval": t.interval_ms, "min_rx": t.interval_ms, "multiplier": t.multiplier}
+    if g.key and g.key.algorithm == "md5":
+        e["password"] = g.key.placeholder
+    if g.inbound_route_map:
+        e["route_map_in"] = g.inbound_route_map
+    return e
+
+
+def _bgp(d: DeviceConfig) -> dict[str, Any]:
+    b = d.bgp
+    neighbors: list[dict[str, Any]] = []
+    interfaces: list[dict[str, Any]] = []
+    for g in b.peer_groups:
+        for n in g.neighbors:
+            if n.interface:
+                interfaces.append({"name": n.interface, "peer_group": g.name, "remote_as": str(n.remote_as)})
+            else:
+                e: dict[str, Any] = {"ip_address": n.ip, "peer_group": g.name, "description": n.description}
+                if g.remote_as is None:
+                    e["remote_as"] = str(n.remote_as)
+                neighbors.append(e)
+    af4: list[dict[str, Any]] = []
+    for g in b.peer_groups:
+        e = {"name": g.name, "activate": True}
+        if g.unnumbered:
+            e["next_hop"] = {"address_family_ipv6": {"enabled": True, "originate": True}}
+        af4.append(e)
+    out: dict[str, Any] = {
+        "as": str(b.asn), "router_id": b.router_id,
+        "maximum_paths": {"paths": b.maximum_paths, "ecmp": b.maximum_paths},
+        "peer_groups": [_peer_group(g) for g in b.peer_groups],
+        "neighbors": neighbors, "neighbor_interfaces": interfaces,
+        "aggregate_addresses": [{"prefix": p, "summary_only": True}
+                                for p in (*b.aggregates, *(b.ipv6.aggregates if b.ipv6 else ()))],
+        "redistribute": {"connected": {"enabled": True, "route_map": b.route_map}},
+        "address_family_ipv4": {"peer_groups": af4},
+    }
+    if b.ipv6:
+        af6 = [{"name": g.name, "activate": True, **({"route_map_in": g.inbound_route_map}
+                                                       if g.inbound_route_map else {})} for g in b.peer_groups]
+        out["address_family_ipv6"] = {"peer_groups": af6,
+                                      "redistribute": {"connected": {"enabled": True,
+                                                                     "route_map": b.ipv6.route_map}}}
+    return out
+
+
+def structured_config(d: DeviceConfig) -> dict[str, Any]:
+    """AVD's eos_cli_config_gen data for what `d` says the switch holds (the mapped sections only)."""
+    sc: dict[str, Any] = {
+        "hostname": d.hostname,
+        "ethernet_interfaces": _ethernet(d),
+        "port_channel_interfaces": _port_channels(d),
+        "loopback_interfaces": [{"name": d.loopback_interface, "ip_address": d.loopback,
+                                 **({"ipv6_address": d.loopback_v6} if d.loopback_v6 else {})}],
+        "management_interfaces": [{"name": d.system.interface, "vrf": d.system.vrf, "ip_address": d.management}],
+        "vlan_interfaces": _svis(d),
+        "vlans": [{"id": v.id, "name": v.name} for v in d.vlans],
+        "router_bgp": _bgp(d),
+        **_prefix_lists(d),
+    }
+    if d.bgp.unnumbered:
+        sc["ip_routing_ipv6_interfaces"] = True
+        sc["ipv6_unicast_routing"] = True
+    if d.mlag is not None:
+        m = d.mlag
+        sc["vlans"].append({"id": m.vlan, "name": m.trunk_group, "trunk_groups": [m.trunk_group]})
+        sc["mlag_configuration"] = {"domain_id": m.domain, "local_interface": f"Vlan{m.vlan}",
+                                    "peer_address": m.peer_ip, "peer_link": m.peer_link}
+        sc["ip_virtual_router_mac_address"] = m.virtual_mac
+    return sc
+
+
+def sections(text: str) -> dict[str, list[str]]:
+    """EOS configuration text → top-level line: its child lines (sub-sections flattened as 'parent / child'), in
+    order. `!` lines and blank lines separate, they are not lines."""
+    out: dict[str, list[str]] = {}
+    top: str | None = None
+    sub: str | None = None
+    for raw in text.splitlines():
+        if not raw.strip() or raw.strip() == "!":
+            continue
+        depth = len(raw) - len(raw.lstrip(" "))
+        line = raw.strip()
+        if depth == 0:
+            top, sub = line, None
+            out.setdefault(top, [])
+        elif top is None:
+            continue
+        elif depth <= 3:
+            sub = line
+            out[top].append(line)
+        else:
+            out[top].append(f"{sub} / {line}")
+    return out
