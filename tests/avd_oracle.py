@@ -6,8 +6,9 @@ built from the model (railfabric/device/), never from railfabric's rendered text
 own schema and renders it. The test then compares AVD's lines with railfabric's running-config.cfg section by
 section (`sections`). The mapping covers the sections whose forms railfabric took from AVD or the EOS manual:
 interfaces (routed, access, member, L3 and MLAG port-channels, loopback, management, SVIs), VLANs, prefix-lists,
-route-maps, community-lists, the MLAG domain and `router bgp`. QoS, PFC, MMU, management services, AAA and the
-ECMP distribution are not mapped (their lines are railfabric's only, see the test for what is compared how).
+route-maps, community-lists, the MLAG domain, `router bgp`, and the RoCE QoS (the DSCP map, the per-port trust, PFC
+and per-queue scheduling and ECN as an AVD qos profile, the PFC watchdog defaults, the Trident MMU profile).
+Management services, AAA, TCP-AO profiles and the ECMP distribution are not mapped.
 """
 
 from __future__ import annotations
@@ -159,6 +160,46 @@ def _bgp(d: DeviceConfig) -> dict[str, Any]:
     return out
 
 
+QOS_PROFILE = "RF-ROCE-PORT"  # the per-port RoCE QoS as an AVD qos profile (compared with each RoCE port's lines)
+
+
+def _qos(d: DeviceConfig) -> dict[str, Any]:
+    """The RoCE QoS: per port as a qos profile (AVD models the per-queue scheduler there, with the same sub-commands
+    EOS takes under an interface), the DSCP map, the PFC watchdog defaults and the Trident MMU profile. The per-port
+    `priority-flow-control pause watchdog` line is left out of the profile: pyavd 5.7's qos-profiles template fails
+    on a watchdog without a port timer (an undefined variable)."""
+    q = d.qos
+    queues: list[dict[str, Any]] = []
+    for t in q.tx_queues:
+        e: dict[str, Any] = {"id": t.queue, "priority": "priority strict" if t.strict else "no priority"}
+        if not t.strict:
+            e["bandwidth_percent"] = t.weight
+        if t.ecn:
+            e["random_detect"] = {"ecn": {"threshold": {"units": "bytes", "min": t.ecn.min_bytes,
+                                                        "max": t.ecn.max_bytes, "max_probability": t.ecn.probability}}}
+        queues.append(e)
+    keyword = d.queue_form.queue if d.queue_form else "tx-queue"
+    profile: dict[str, Any] = {"name": QOS_PROFILE, "trust": "dscp",
+                               ("uc_tx_queues" if keyword == "uc-tx-queue" else "tx_queues"): queues,
+                               "priority_flow_control": {"enabled": True, "priorities": [
+                                   {"priority": p, "no_drop": True} for p in q.lossless]}}
+    out: dict[str, Any] = {"qos_profiles": [profile], "qos": {"map": {"dscp": [
+        f"{' '.join(map(str, dscps))} to traffic-class {tc}" for tc, dscps in q.tc_groups]}}}
+    if q.watchdog:
+        w = q.watchdog
+        out["priority_flow_control"] = {"watchdog": {"action": w.action, "timeout": f"{w.detection_s:g}",
+                                                     "polling_interval": f"{w.poll_s:g}",
+                                                     "recovery_time": f"{w.restoration_s:g}"}}
+    mmu = d.queue_form.mmu if d.queue_form else None
+    if mmu is not None:
+        ingress: dict[str, Any] = {"threshold": mmu.threshold}
+        if mmu.headroom_bytes is not None:
+            ingress["headroom"] = mmu.headroom_bytes
+        out["platform"] = {"trident": {"mmu": {"active_profile": mmu.name,
+                                               "queue_profiles": [{"name": mmu.name, "ingress": ingress}]}}}
+    return out
+
+
 def structured_config(d: DeviceConfig) -> dict[str, Any]:
     """AVD's eos_cli_config_gen data for what `d` says the switch holds (the mapped sections only)."""
     sc: dict[str, Any] = {
@@ -172,6 +213,7 @@ def structured_config(d: DeviceConfig) -> dict[str, Any]:
         "vlans": [{"id": v.id, "name": v.name} for v in d.vlans],
         "router_bgp": _bgp(d),
         **_prefix_lists(d),
+        **_qos(d),
     }
     if d.bgp.unnumbered:
         sc["ip_routing_ipv6_interfaces"] = True

@@ -21,7 +21,7 @@ from railfabric.configs.render import render_device
 from railfabric.device.build import build_devices
 from railfabric.device.model import DeviceConfig
 from railfabric.pipeline import run
-from tests.avd_oracle import sections, structured_config
+from tests.avd_oracle import QOS_PROFILE, sections, structured_config
 from tests.helpers import EXAMPLE, base_inventory, devices_of, mlag_inventory, run_data, with_system
 from tests.test_ipv6 import dual
 
@@ -29,8 +29,7 @@ pyavd = pytest.importorskip("pyavd", reason="pyavd (Arista AVD, the `test` extra
 
 # lines railfabric writes that the mapped AVD data does not produce, per kind of section, and why
 OURS_ONLY = {
-    # RoCE QoS on host ports (qos trust, PFC, per-queue ECN/scheduling): the EOS manual's forms per ASIC family
-    # (railfabric/platforms/eos_asic.py), not mapped to AVD's QoS model here
+    # a RoCE port's QoS lines: compared with AVD's qos profile instead (below)
     "interface Ethernet": re.compile(r"(qos trust dscp|priority-flow-control .*|(uc-)?tx-queue \d+( / .*)?)$"),
     # eBGP multipath across the rail switches' own ASNs: AVD has no key for it; the arista.eos collection's
     # bgp_global parser reads `bgp bestpath as-path multipath-relax|ignore`
@@ -39,14 +38,33 @@ OURS_ONLY = {
 # AVD takes an MD5 key only as an EOS type-7 encrypted string (`password 7 <hash>`); railfabric writes the vault's
 # key in clear (`password 0 <key>`, filled in at push time): the same statement, another key encoding
 PASSWORD = re.compile(r"neighbor (\S+) password [07] (%%vault\.\S+%%)$")
+PORT_QOS = OURS_ONLY["interface Ethernet"]
+# the per-port PFC watchdog switch: not in the AVD profile (tests/avd_oracle.py: pyavd's template fails on it)
+WATCHDOG = "priority-flow-control pause watchdog"
+
+
+def _port_qos(avd: dict[str, list[str]], ours: dict[str, list[str]]) -> tuple[list[str], int]:
+    """Each RoCE port's QoS lines (a port with `qos trust dscp`) against AVD's qos profile of the same QoS."""
+    profile = avd.pop(f"qos profile {QOS_PROFILE}")
+    problems: list[str] = []
+    ports = 0
+    for head, lines in ours.items():
+        mine = [ln for ln in lines if PORT_QOS.match(ln) and ln != WATCHDOG]
+        if not head.startswith("interface Ethernet") or "qos trust dscp" not in mine:
+            continue
+        ports += 1
+        if sorted(mine) != sorted(profile):
+            problems.append(f"{head!r}: QoS lines {sorted(set(mine) ^ set(profile))} differ from AVD's qos profile")
+    if not ports:
+        problems.append("no RoCE port (qos trust dscp) to compare with AVD's qos profile")
+    return problems, ports * len(profile)
 
 
 def compare(avd_text: str, ours_text: str) -> tuple[list[str], int]:
     """Differences (one line each) between AVD's and railfabric's configuration of one switch, and the number of
     AVD lines compared."""
     avd, ours = sections(avd_text), sections(ours_text)
-    problems: list[str] = []
-    compared = 0
+    problems, compared = _port_qos(avd, ours)
     for head, lines in avd.items():
         if head not in ours:
             problems.append(f"section {head!r}: AVD writes it, railfabric does not")
@@ -136,7 +154,8 @@ def test_a_misspelt_line_is_caught() -> None:
     bad = (ours.replace("      neighbor SPINES activate\n      neighbor SPINES route-map RM-GSHUT-IN in\n",
                         "      neighbor SPINES activate\n      neighbor SPINES route-map RM-GSHUT-IN input\n")
            .replace("   ipv6 address 2001:db8::28/128\n", "")
-           .replace("   ip address 172.16.0.1/24\n", "   ip address 172.16.0.1/24\n   arp 1\n"))
+           .replace("   ip address 172.16.0.1/24\n", "   ip address 172.16.0.1/24\n   arp 1\n")
+           .replace("max-mark-probability 100\n", "max-mark-probability 10\n", 1))
     problems, _ = compare(avd, bad)
     assert sorted(problems) == sorted([
         "'router bgp 4200100000': AVD writes 'address-family ipv6 / neighbor SPINES route-map RM-GSHUT-IN in', "
@@ -144,4 +163,9 @@ def test_a_misspelt_line_is_caught() -> None:
         "'router bgp 4200100000': railfabric writes 'address-family ipv6 / neighbor SPINES route-map RM-GSHUT-IN "
         "input', AVD does not",
         "'interface Loopback0': AVD writes 'ipv6 address 2001:db8::28/128', railfabric does not",
-        "'interface Vlan100': railfabric writes 'arp 1', AVD does not"])
+        "'interface Vlan100': railfabric writes 'arp 1', AVD does not",
+        # the first RoCE port of rail0 (host port Ethernet1/1): its ECN line changed
+        "'interface Ethernet1/1': QoS lines ['uc-tx-queue 3 / random-detect ecn minimum-threshold 150000 bytes "
+        "maximum-threshold 1500000 bytes max-mark-probability 10', 'uc-tx-queue 3 / random-detect ecn "
+        "minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100'] differ from AVD's "
+        "qos profile"])
