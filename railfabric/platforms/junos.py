@@ -150,12 +150,9 @@ PLATFORM = Platform(
         "ecmp flowlet/packet are ecmp-dlb (flowlet interval settable); hash: the five-tuple only (no flow label or "
         "ingress port on QFX5000); no adaptive-routing threshold",
     ),
-    # BGP unnumbered: refused (PLAT041). Juniper documents it from Junos 21.1R1 as auto-discovered peering
-    # (`dynamic-neighbor ... peer-auto-discovery family inet6 ipv6-nd`, IPv6 RAs, IPv4 over IPv6 next hops: Juniper
-    # NCE-225 "Configure BGP Unnumbered EVPN Fabric"), but the exact statements and the extended-nexthop family
-    # setting were not confirmed here: NOT verified
-    unnumbered_refusal=("Junos BGP unnumbered is auto-discovered peering (Junos 21.1R1+, Juniper NCE-225) whose "
-                        "statements are not confirmed from Juniper's documents here"),
+    # BGP unnumbered (routing.addressing: unnumbered, RFC 8950): auto-discovered peering, `dynamic-neighbor ...
+    # peer-auto-discovery` (module docstring, "BGP unnumbered")
+    bgp_unnumbered=True,
     # dual-stack (v6_30): refused (PLAT047). Junos carries IPv6 routes over an IPv4 session with `family inet6
     # unicast` in the group, but their next hop is the IPv4-mapped address unless each fabric interface has `family
     # inet6` and an export policy sets it; not confirmed from Juniper's documents here: NOT verified, not rendered

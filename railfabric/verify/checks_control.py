@@ -93,9 +93,9 @@ class ControlChecks:
             self.fail("bgp", dev, subject, "a planned unnumbered session on this interface (expected/bgp_sessions.csv)",
                       "none planned" if s is None else f"{s.peer_device} not rendered", "bgp")
             return
-        if n.remote_as != peer.bgp.asn:
+        if not n.accepts(peer.bgp.asn):
             self.fail("bgp", dev, subject, f"remote-as {peer.bgp.asn} (router bgp of {peer.name})",
-                      f"remote-as {n.remote_as}", "bgp")
+                      n.remote_as_text, "bgp")
         back = peer.bgp.neighbors.get(s.peer_interface)
         if back is None or not back.interface:
             self.fail("bgp", dev, subject, f"a reverse unnumbered session on {peer.name} {s.peer_interface}", "none",
@@ -120,14 +120,14 @@ class ControlChecks:
                 self.fail("bgp-plan", dev, f"neighbor {key}", f"a{'n unnumbered' if s.unnumbered else ''} session to "
                           f"{s.peer_device} ({where})", "none" if n is None else "another kind", "bgp")
                 continue
-            if n.remote_as != s.remote_asn:
-                self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"remote-as {s.remote_asn} ({where})",
-                          f"remote-as {n.remote_as}", "bgp")
+            if not n.accepts(s.remote_asn):
+                self.fail("bgp-plan", dev, f"neighbor {key}", f"remote-as {s.remote_asn} ({where})",
+                          n.remote_as_text, "bgp")
             if n.peer_group != s.peer_group:
-                self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"peer group {s.peer_group} ({where})",
+                self.fail("bgp-plan", dev, f"neighbor {key}", f"peer group {s.peer_group} ({where})",
                           f"peer group {n.peer_group}", "bgp")
             if n.bfd != s.bfd:
-                self.fail("bgp-plan", dev, f"neighbor {s.neighbor_ip}", f"BFD {'on' if s.bfd else 'off'} ({where})",
+                self.fail("bgp-plan", dev, f"neighbor {key}", f"BFD {'on' if s.bfd else 'off'} ({where})",
                           "on" if n.bfd else "off", "bgp")
             have = interface_addresses(dev, s.interface)
             if s.unnumbered:  # the session runs over IPv6 link-local: the interface carries no IPv4 address

@@ -18,6 +18,8 @@ multi-chassis-protection P interface aeN` (the ICL), `switch-options service-id`
 `address A/L { vrrp-group N { virtual-address V; } }`: V/L is the shared gateway, A the switch's own.
 An ae member carries its bundle's CoS (Junos applies an ae's class-of-service to its members).
 Buffers on Junos are platform defaults here (no shared-buffer statements are rendered), so Buffers.managed is False.
+Unnumbered sessions (a group's `dynamic-neighbor` with `peer-auto-discovery`, `peer-as-list`) are read by
+railfabric/verify/junos_dynamic.py; a routed port's `family inet` without an address is still a routed port.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 from pathlib import Path
 
 from railfabric.verify.inputs import read_text
+from railfabric.verify.junos_dynamic import as_lists, read_dynamic
 from railfabric.verify.junos_tree import JunosSyntaxError, Node, parse
 from railfabric.verify.load_balancing import from_junos
 from railfabric.verify.model import (
@@ -139,7 +142,7 @@ def _interface(dev: ObservedDevice, node: Node, vlan_ids: dict[str, int], speeds
     elif media and media.isdigit():
         i.mtu = int(media) - MEDIA_OVERHEAD
     i.ipv4 = addresses
-    if addresses:
+    if addresses or inet is not None:  # unnumbered: `family inet` without an address
         i.mode = "routed"
     switching = unit.find("family ethernet-switching") if unit else None
     members_node = switching.find("vlan", "members") if switching is not None else None
@@ -231,6 +234,7 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
     ro = tree.find("routing-options") or Node(())
     asn = ro.value("autonomous-system")
     dev.bgp = Bgp(asn=int(asn) if asn and asn.isdigit() else None, router_id=ro.value("router-id"))
+    lists = as_lists(tree)
     for g in (tree.find("protocols", "bgp") or Node(())).all("group"):
         if len(g.words) != 2:
             continue
@@ -242,6 +246,9 @@ def _bgp(dev: ObservedDevice, tree: Node) -> None:
             if interval and mult and interval.isdigit() and mult.isdigit():
                 timers = (int(interval), int(interval), int(mult))
         key = _session_key(tree, g)
+        read_dynamic(dev, tree, g, Neighbor(
+            "", int(group_as) if group_as and group_as.isdigit() else None, g.words[1], liveness is not None,
+            bfd_timers=timers, key=key), lists, lambda block: _session_key(tree, block))
         for n in g.all("neighbor"):
             if len(n.words) < 2:
                 continue

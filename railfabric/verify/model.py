@@ -104,6 +104,22 @@ class Neighbor:
     # (md5 | tcp-ao, the key as written: a vault placeholder; tcp-ao: every key of the profile or chain with its
     # KeyID, ao_keys); None: no key
     key: tuple[str, str] | None = None
+    # the peer ASNs a session accepts when no one remote-as is configured: Junos's peer-as-list of a dynamic
+    # neighbour (its as-list's entries, each (first, last)); () = remote_as alone
+    as_ranges: tuple[tuple[int, int], ...] = ()
+
+    def accepts(self, asn: int | None) -> bool:
+        """The session comes up with a peer in `asn`: its remote-as, or an entry of its as-list."""
+        if self.as_ranges:
+            return asn is not None and any(first <= asn <= last for first, last in self.as_ranges)
+        return self.remote_as == asn
+
+    @property
+    def remote_as_text(self) -> str:
+        """`remote-as N` or `peer-as-list a-b c` as found."""
+        if self.as_ranges:
+            return "peer-as-list " + " ".join(str(a) if a == b else f"{a}-{b}" for a, b in self.as_ranges)
+        return f"remote-as {self.remote_as}"
 
 
 def ao_keys(keys: list[tuple[str, str]]) -> str:

@@ -7,13 +7,15 @@ only print records. `render_junos` is the platform's OutputFile builder (railfab
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from railfabric.configs.jinja import environment
 from railfabric.configs.junos.cos import Cos, build_cos
 from railfabric.configs.junos.system import JSystem, build_jsystem, quoted
+from railfabric.core.order import natural_key
 from railfabric.platforms.junos import MEDIA_OVERHEAD
 
 if TYPE_CHECKING:  # railfabric.device imports the platform registry, which imports this module
@@ -22,6 +24,10 @@ if TYPE_CHECKING:  # railfabric.device imports the platform registry, which impo
 
 EXPORT_POLICY = "RF-EXPORT"  # what BGP advertises: aggregates, loopback and rail subnets, suppressed specifics
 ECMP_POLICY = "RF-ECMP"  # forwarding-table export: install every equal-cost path
+# unnumbered groups (platforms/junos.py, "BGP unnumbered"): `dynamic-neighbor <group>-LINKS` and, when the peers are
+# in several ASes, `peer-as-list <group>-ASNS` naming `policy-options as-list <group>-ASNS`
+DYNAMIC_SUFFIX = "-LINKS"
+AS_LIST_SUFFIX = "-ASNS"
 # routing-options maximum-ecmp takes one of these (Juniper "maximum-ecmp (routing-options)", Junos 21.1R1+)
 MAXIMUM_ECMP_VALUES = (16, 32, 64, *range(96, 513, 32))
 # BGP session keys (Juniper, BGP group `authentication-key` for TCP MD5; TCP-AO through a key chain of
@@ -54,6 +60,7 @@ class JPort:
     ipv4: str | None = None
     vlan: str = ""  # VLAN name of an access port
     ae: str = ""  # bundle of a member
+    unnumbered: bool = False  # routed without an address: `family inet` (no address) and `family inet6` (link-local)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +69,9 @@ class JAe:
     description: str
     media_mtu: int
     inet_mtu: int
-    ipv4: str  # a.b.c.d/len of the routed bundle
+    ipv4: str  # a.b.c.d/len of the routed bundle; "" when unnumbered
     min_links: int
+    unnumbered: bool = False  # `family inet` without an address and `family inet6` (its link-local address)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,23 @@ class JGroup:
     bfd_multiplier: int = 0
     authentication_key: str = ""  # quoted vault placeholder of the tier's TCP MD5 key; "" = none
     key_chain: str = ""  # the tier's TCP-AO key chain; "" = none
+    # unnumbered (routing.addressing: unnumbered): the group's `dynamic-neighbor` name ("" = address neighbours),
+    # the logical units its peers are discovered on (natural order), and the as-list of its peers' ASNs ("" when
+    # one ASN: `peer-as`)
+    dynamic_neighbor: str = ""
+    discover_on: tuple[str, ...] = ()
+    as_list: str = ""
+    # the session key of a dynamic neighbour, written under it (interface-scoped authentication), not in the group
+    dynamic_authentication_key: str = ""
+    dynamic_key_chain: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class JAsList:
+    """`policy-options as-list NAME members ...`: the ASNs an unnumbered group accepts (as_list_members)."""
+
+    name: str
+    members: str  # as written after `members`: one entry, or several as a `[ a b ]` list
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +160,8 @@ class JunosView:
     aggregates: tuple[str, ...]
     groups: tuple[JGroup, ...]
     key_chains: tuple[JKeyChain, ...]
+    as_lists: tuple[JAsList, ...]
+    router_advertisement: tuple[str, ...]  # the logical units of unnumbered sessions (IPv6 ND finds the peer)
     export_policy: str
     ecmp_policy: str
     prefix_list: str
@@ -195,7 +222,8 @@ def _port(i: Interface, vlan_names: dict[int, str]) -> JPort:
     if i.mode == "member":
         return JPort(i.name, desc, not i.admin_up, speed, 0, None, None, "member", ae=i.channel or "")
     if i.mode == "routed":
-        return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, i.mtu, "routed", ipv4=i.ipv4)
+        return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, i.mtu, "routed", ipv4=i.ipv4,
+                     unnumbered=i.unnumbered)
     if i.mode == "access":
         return JPort(i.name, desc, not i.admin_up, speed, 0, i.mtu + MEDIA_OVERHEAD, None, "access",
                      vlan=vlan_names[i.vlan])  # type: ignore[index]
@@ -208,13 +236,57 @@ def _groups(dev: DeviceConfig) -> tuple[JGroup, ...]:
 
 def _group(dev: DeviceConfig, g: PeerGroup) -> JGroup:
     t, k = g.bfd_timers, g.key
-    return JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
-                  tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
-                  neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax,
-                  bfd_interval=t.interval_ms if t is not None else 0,
-                  bfd_multiplier=t.multiplier if t is not None else 0,
-                  authentication_key=quoted(k.placeholder) if k is not None and k.algorithm == "md5" else "",
-                  key_chain=k.name if k is not None and k.algorithm == "tcp-ao" else "")
+    group = JGroup(g.name, quoted(g.description), g.remote_as, g.bfd,
+                   tuple(JNeighbor(n.ip, n.remote_as, quoted(n.description)) for n in g.neighbors),
+                   neighbor_peer_as=g.remote_as is None, multiple_as=dev.bgp.multipath_relax,
+                   bfd_interval=t.interval_ms if t is not None else 0,
+                   bfd_multiplier=t.multiplier if t is not None else 0,
+                   authentication_key=quoted(k.placeholder) if k is not None and k.algorithm == "md5" else "",
+                   key_chain=k.name if k is not None and k.algorithm == "tcp-ao" else "")
+    if not g.unnumbered:
+        return group
+    # a dynamic neighbour: no neighbour statement, so no per-neighbour peer-as or description
+    # the peers' ASNs are the group's peer-as (one ASN) or its as-list; the key moves under the dynamic neighbour
+    return replace(group, neighbors=(), neighbor_peer_as=False, dynamic_neighbor=g.name + DYNAMIC_SUFFIX,
+                   discover_on=tuple(sorted((unit(n.interface) for n in g.neighbors), key=natural_key)),
+                   as_list=g.name + AS_LIST_SUFFIX if g.remote_as is None else "", authentication_key="",
+                   key_chain="", dynamic_authentication_key=group.authentication_key,
+                   dynamic_key_chain=group.key_chain)
+
+
+def unit(interface: str) -> str:
+    """The logical unit a session runs on: every routed port and ae bundle carries its addresses on unit 0."""
+    return f"{interface}.0"
+
+
+def as_list_members(asns: Iterable[int]) -> tuple[str, ...]:
+    """The ASNs sorted, each run of consecutive numbers written `first-last` (a run of one: the number), as
+    `as-list NAME members 64521-64530` writes a range: {4200100001, 4200100000, 4200100005} →
+    ("4200100000-4200100001", "4200100005")."""
+    out: list[str] = []
+    ordered = sorted(set(asns))
+    start = 0
+    for i, asn in enumerate(ordered):
+        if i + 1 == len(ordered) or ordered[i + 1] != asn + 1:
+            first = ordered[start]
+            out.append(str(asn) if first == asn else f"{first}-{asn}")
+            start = i + 1
+    return tuple(out)
+
+
+def _as_lists(dev: DeviceConfig) -> tuple[JAsList, ...]:
+    out = []
+    for g in dev.bgp.peer_groups:
+        if g.unnumbered and g.remote_as is None:
+            entries = as_list_members(n.remote_as for n in g.neighbors)
+            written = entries[0] if len(entries) == 1 else f"[ {' '.join(entries)} ]"
+            out.append(JAsList(g.name + AS_LIST_SUFFIX, written))
+    return tuple(out)
+
+
+def _router_advertisement(dev: DeviceConfig) -> tuple[str, ...]:
+    return tuple(sorted((unit(n.interface) for g in dev.bgp.peer_groups for n in g.neighbors if n.interface),
+                        key=natural_key))
 
 
 def _key_chains(dev: DeviceConfig) -> tuple[JKeyChain, ...]:
@@ -241,8 +313,8 @@ def maximum_ecmp(width: int) -> int:
 
 def _aes(dev: DeviceConfig) -> tuple[JAe, ...]:
     """The routed fabric bundles (Junos here has no host bonds: MC-LAG is refused, railfabric/platforms/junos.py)."""
-    return tuple(JAe(pc.name, quoted(pc.description), pc.mtu + MEDIA_OVERHEAD, pc.mtu, pc.ipv4 or "", pc.min_links)
-                 for pc in dev.port_channels)
+    return tuple(JAe(pc.name, quoted(pc.description), pc.mtu + MEDIA_OVERHEAD, pc.mtu, pc.ipv4 or "", pc.min_links,
+                     pc.unnumbered) for pc in dev.port_channels)
 
 
 def _vlans(dev: DeviceConfig) -> tuple[JVlan, ...]:
@@ -268,6 +340,8 @@ def build_view(dev: DeviceConfig) -> JunosView:
         aggregates=dev.bgp.aggregates,
         groups=_groups(dev),
         key_chains=_key_chains(dev),
+        as_lists=_as_lists(dev),
+        router_advertisement=_router_advertisement(dev),
         export_policy=EXPORT_POLICY,
         ecmp_policy=ECMP_POLICY,
         prefix_list=dev.bgp.prefix_list,
