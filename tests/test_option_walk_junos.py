@@ -25,7 +25,6 @@ REFUSED: dict[str, str] = {
     "routing.ecmp.link_utilization_threshold=50": "LB001",
     "routing.ecmp.hash.*=ipv6_flow_label": "PLAT053",
     "routing.ecmp.hash.*=ingress_port": "PLAT053",
-    "routing.addressing=unnumbered": "PLAT041",  # Junos BGP unnumbered forms not confirmed (platforms/junos.py)
     # the base tier's key is md5, which holds one key (tests/test_key_rollover.py renders the TCP-AO rollover)
     "routing.authentication.{}.next=" + json.dumps(OPTIONAL["routing.authentication.{}.next"]): "AUTH002",
     # dual-stack: IPv6 over the IPv4 sessions not confirmed on Junos (platforms/junos.py); IPv6-only is refused anywhere

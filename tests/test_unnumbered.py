@@ -84,8 +84,9 @@ def test_an_mlag_pair_keeps_its_numbered_peer_vlan(tmp_path: Path) -> None:
     assert [n.ip for n in spines.neighbors] == ["", ""] and all(n.interface for n in spines.neighbors)
 
 
-@pytest.mark.parametrize("platform", ["nxos", "junos"])  # EOS renders it: tests/test_eos_unnumbered.py
-def test_platforms_without_a_confirmed_form_are_refused(tmp_path: Path, platform: str) -> None:
+def test_nxos_without_a_confirmed_form_is_refused(tmp_path: Path) -> None:
+    # EOS and Junos render it: tests/test_eos_unnumbered.py, tests/test_unnumbered_junos.py
+    platform = "nxos"
     data = _unnumbered(with_system(base_inventory()))
     data["fabric"]["platform"] = platform
     data["system"]["syslog"] = []

@@ -88,6 +88,51 @@ QFX (Junos OS Evolved), and whether a key is accepted before its start-time (the
 keys are written as `authentication-key` (one key; AUTH002 refuses a rollover): Juniper also documents MD5 key
 chains for BGP ("Configuring the Authentication Key Update Mechanism for BGP and LDP Routing Protocols"), which
 railfabric does not render (both ends must switch at the same second, so only a Junos-only tier could use it).
+
+BGP unnumbered (issue 30, junun: routing.addressing: unnumbered, RFC 8950: IPv4 routes over IPv6 link-local next
+hops, no /31 on fabric links). Juniper calls it BGP auto-discovered neighbors (Juniper "BGP Auto-Discovered
+Neighbors", Junos OS 21.1R1+: the peer's link-local address found by IPv6 neighbour discovery, EBGP single hop only,
+one remote neighbour per interface; NCE-225 "Configure BGP Unnumbered EVPN Fabric": IPv4 routes over IPv6 next
+hops). Rendered (railfabric/configs/junos/conf.py), each form as these public texts write it:
+- each unnumbered routed port or ae: `unit 0 { family inet { mtu N; } family inet6; }` (no address; "you must enable
+  the inet family as well": a Junos lab write-up of auto-discovered peering; the same `family inet; family inet6;`
+  in a second public write-up of `dynamic-neighbor`), and `protocols router-advertisement { interface <if>.0; }`
+  per such unit (both write-ups);
+- per BGP group of unnumbered sessions: `family inet { unicast { extended-nexthop; } }` and `family inet6 {
+  unicast; }` (both write-ups; an interop test config and a config generator found with the library's code search
+  write the same `family inet unicast extended-nexthop`), and `dynamic-neighbor <G>-LINKS { peer-auto-discovery {
+  family inet6 { ipv6-nd; } interface <if>.0; ... } }`, the units in natural order (Juniper JVD
+  JVD-DCFABRIC-3STAGE-IPV6-01-01, Appendix A "BGP unnumbered with IPv6", as set lines; both write-ups);
+- the peer AS: `peer-as N` when every peer of the group has ASN N (a rail switch's spines), else `peer-as-list
+  <G>-ASNS` with `policy-options as-list <G>-ASNS members <entries>` (JVD Appendix A: `peer-as-list
+  discovered-as-list`, `as-list discovered-as-list members 101-104`; the first write-up: `members 64521-64530`;
+  "Junos OS does not allow you to specify a peers BGP AS number against an interface"). The entries are decided in
+  conf.as_list_members: the peers' ASNs sorted, each run of consecutive ASNs as `first-last`, so the list admits
+  exactly the planned ASNs; one entry is written bare, several as a `[ a b-c ]` list;
+- BFD at the group (`bfd-liveness-detection`, JVD Appendix A sets it on the dynamic-neighbor group), `multipath
+  multiple-as` (JVD Appendix A), the export policy at the group (JVD Appendix A);
+- a session key moves from the group to the dynamic neighbour: `dynamic-neighbor D { authentication-key "K"; }`
+  (TCP MD5) or `{ authentication-algorithm ao; authentication-key-chain C; }` (TCP-AO) (Juniper "Interface-Scoped
+  TCP Authentication": authentication for BGP unnumbered peers under [edit protocols bgp group G dynamic-neighbor
+  D], algorithms aes-128-cmac-96, ao, hmac-sha-1-96, md5; an algorithm goes with a key chain, never with a key). At
+  the group level Junos refuses it: "'peer-auto-discovery' Can't be configured along with authentication-algorithm",
+  the same for authentication-key (a public lab write-up's commit error), as Juniper's `allow` reference says of
+  dynamic peers ("You cannot define a BGP group with dynamic peers with BGP authentication enabled").
+An auto-discovered peer has no neighbour statement, so it has no description of its own (the group's description
+names the tier; railfabric uses Junos comments only for file headers and raw blocks). The MLAG iBGP /31 special case
+does not arise: MC-LAG is refused on Junos (below). The drain (graceful-shutdown sender / RF-DRAIN in the export
+chain) is per group and unchanged.
+Safety: a dynamic neighbour accepts a peer with any ASN of its group's peer-as or as-list on any listed interface. A
+spine's downlink cabled to the wrong rail switch (or a rail switch's uplinks to two spines swapped) still brings the
+session up, where a numbered /31 would not. What catches it is the rollout's LLDP check (ansible_plugin.lldp_seen via
+rf_lldp_problems: the planned neighbour of each port, whatever the addressing; tests/test_unnumbered_junos.py) and the
+post-push BGP check keyed by interface; `fabric verify` checks the files, not the cabling.
+NOT verified (no Junos switch or VM here: the FRR lab proves the fabric design, not these statements): any of these
+forms on Junos OS Evolved / QFX5240; `family inet` without an address on Junos OS Evolved; the as-list `[ a b ]`
+list form and 4-byte ASN ranges in an as-list (every example found is one range of 2-byte ASNs); the release that
+brought interface-scoped authentication (the page gives none in what was found); BFD on auto-discovered peers
+beyond the JVD's appendix; the JSON peer-address of an auto-discovered peer in `show bgp summary | display json`
+(the text summary prints `fe80::...%xe-0/0/0.0`; ansible_plugin.bgp_peers keys it by interface).
 """
 
 from __future__ import annotations
