@@ -3,7 +3,8 @@
 A standalone Ansible filter plugin: standard library only, no railfabric import, no import of a sibling plugin. The
 shared plugin (railfabric/outputs/ansible_filters.py → railfabric.py) loads this file and calls its hooks:
 - access_problems(directory, host, user, connection): rf_junos_access_problems on the resolved junos.conf;
-- bgp_peers(show): `show bgp summary | display json` (bgp-information) → {neighbour: (state, remote ASN)};
+- bgp_peers(show): `show bgp summary | display json` (bgp-information) → {neighbour: (state, remote ASN)}, an
+  auto-discovered (unnumbered) peer keyed by its interface;
 - lldp_seen(show): `show lldp neighbors | display json` → {local interface: (neighbour system name, neighbour port)}.
 The drain is Junos's own (no drain/undrain hook): rf_junos_drain_lines(text, count, method) /
 rf_junos_undrain_lines(text, method), `set`/`delete` lines, and rf_junos_drained(text, count, method), the file `load
@@ -196,14 +197,23 @@ def _junos_data(record: dict[str, Any], key: str) -> str:
     return str(items[0].get("data", "")) if isinstance(items, list) and isinstance(items[0], dict) else ""
 
 
+def _peer_key(address: str) -> str:
+    """A peer's key: its address without `+port`; an auto-discovered peer (unnumbered, `fe80::1%et-0/0/32.0`) by
+    its interface without the unit, the name the plan gives the session (et-0/0/32, ae0)."""
+    address = address.split("+")[0]
+    _link_local, scoped, unit = address.partition("%")
+    return unit.removesuffix(".0") if scoped else address
+
+
 def bgp_peers(show: Any) -> dict[str, tuple[str, str]]:
-    """neighbour address → (state, remote AS) from `show bgp summary | display json` (parsed); the peer address
-    drops its `+port`."""
+    """neighbour address (an auto-discovered peer's: its interface, _peer_key) → (state, remote AS) from `show bgp
+    summary | display json` (parsed). NOT verified: that the JSON peer-address of an auto-discovered peer is
+    `<link-local>%<unit>` as the text summary prints it (public Junos lab outputs of `show bgp summary`)."""
     out: dict[str, tuple[str, str]] = {}
     for info in show.get("bgp-information") or []:
         for p in info.get("bgp-peer", []):
-            out[_junos_data(p, "peer-address").split("+")[0]] = (_junos_data(p, "peer-state"),
-                                                                  _junos_data(p, "peer-as"))
+            out[_peer_key(_junos_data(p, "peer-address"))] = (_junos_data(p, "peer-state"),
+                                                              _junos_data(p, "peer-as"))
     return out
 
 
