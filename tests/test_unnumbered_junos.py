@@ -77,7 +77,8 @@ def test_rail_switch_lines(rendered: Path) -> None:
         "    router-advertisement {", "        interface et-0/0/32.0;", "        interface et-0/0/33.0;", "    }"]
     # both spines share ASN 4200001001: the group's peer-as, no as-list
     assert _block(text, "        group SPINES {") == [
-        "        group SPINES {", "            type external;", '            description "uplinks to the pod\'s spines";',
+        "        group SPINES {", "            type external;",
+        '            description "uplinks to the pod\'s spines";',
         "            family inet {", "                unicast {", "                    extended-nexthop;",
         "                }", "            }", "            family inet6 {", "                unicast;", "            }",
         "            export RF-EXPORT;", f"            peer-as {SPINE_AS};", "            multipath {",
@@ -221,6 +222,19 @@ def test_the_key_is_under_the_dynamic_neighbour(tmp_path: Path, capsys: pytest.C
     assert not any(ln.startswith("            authentication-") for ln in group)
     code, out = _verify(gen, capsys)  # both ends read with the same key
     assert code == 0 and out[-1].endswith("8 BGP neighbours: all promises kept"), _fails(out)
+    # the key moved up to rail0's group (the form Junos refuses): named at the group
+    conf = gen / CONF.format("p1-s1-rail0")
+    text = conf.read_text()
+    for ln in lines:
+        text = text.replace(ln + "\n", "")
+    conf.write_text(text.replace("            export RF-EXPORT;\n", "            export RF-EXPORT;\n"
+                                 + "".join(ln[4:] + "\n" for ln in lines), 1))
+    code, out = _verify(gen, capsys)
+    algorithm = "md5" if len(lines) == 1 else "tcp-ao"
+    assert _fails(out) == [
+        "FAIL bgp: p1-s1-rail0 group SPINES: expected the session key under its dynamic-neighbor (Junos refuses a key at "
+        f"the group of auto-discovered peers), found {algorithm} key at the group (configs/p1-s1-rail0/junos.conf)"]
+    assert code == 1
 
 
 def test_an_unnumbered_ae_bundle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ addresses), as SONiC, NVUE and EOS interface neighbours are. The session's peer 
 `peer-as-list L` with `policy-options as-list L members <entry> | [ <entry> ... ]` (an entry N or first-last): the
 peers' ASNs are accepted when they fall in an entry (Neighbor.accepts). Its key is the dynamic-neighbor block's
 (`authentication-key`, or `authentication-algorithm ao` with `authentication-key-chain`: Juniper's interface-scoped
-TCP authentication), else the group's. What such a session needs besides its
+TCP authentication); a key at the group of a dynamic neighbour is a failure (Junos refuses to commit it). What such a session needs besides its
 `interface` line is a reader failure when absent: `ipv6-nd` under the dynamic neighbour (the peer is found by IPv6
 neighbour discovery), `family inet unicast extended-nexthop` in the group (IPv4 routes over an IPv6 next hop, RFC
 8950), and for each unit `protocols router-advertisement interface X.0` and `family inet6` on X unit 0 (the
@@ -55,6 +55,10 @@ def read_dynamic(dev: ObservedDevice, tree: Node, g: Node, template: Neighbor, l
     ranges = lists.get(listed, ()) if listed else ()
     file = dev.files["config"]
     group = g.words[1]
+    if template.key is not None:
+        dev.failures.append(Failure("bgp", dev.name, f"group {group}", "the session key under its dynamic-neighbor "
+                                    "(Junos refuses a key at the group of auto-discovered peers)",
+                                    f"{template.key[0]} key at the group", file))
     if listed and listed not in lists:
         dev.failures.append(Failure("bgp", dev.name, f"group {group} peer-as-list {listed}", f"policy-options as-list "
                                     f"{listed} (the peer ASNs the group accepts)", "absent", file))
