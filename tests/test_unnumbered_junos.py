@@ -232,8 +232,9 @@ def test_the_key_is_under_the_dynamic_neighbour(tmp_path: Path, capsys: pytest.C
     code, out = _verify(gen, capsys)
     algorithm = "md5" if len(lines) == 1 else "tcp-ao"
     assert _fails(out) == [
-        "FAIL bgp: p1-s1-rail0 group SPINES: expected the session key under its dynamic-neighbor (Junos refuses a key at "
-        f"the group of auto-discovered peers), found {algorithm} key at the group (configs/p1-s1-rail0/junos.conf)"]
+        "FAIL bgp: p1-s1-rail0 group SPINES: expected the session key under its dynamic-neighbor (Junos refuses a "
+        f"key at the group of auto-discovered peers), found {algorithm} key at the group "
+        "(configs/p1-s1-rail0/junos.conf)"]
     assert code == 1
 
 

@@ -3,15 +3,15 @@ railfabric/platforms/junos.py, "BGP unnumbered") read back from junos.conf as in
 
 A group's `dynamic-neighbor D { peer-auto-discovery { family inet6 { ipv6-nd; } interface X.0; ... } }` is one
 unnumbered session per listed unit, keyed by its interface X (unit 0 is where railfabric puts a port's or ae's
-addresses), as SONiC, NVUE and EOS interface neighbours are. The session's peer AS is the group's `peer-as N`, or its
-`peer-as-list L` with `policy-options as-list L members <entry> | [ <entry> ... ]` (an entry N or first-last): the
-peers' ASNs are accepted when they fall in an entry (Neighbor.accepts). Its key is the dynamic-neighbor block's
+addresses), as SONiC, NVUE and EOS interface neighbours are. The session's peer AS is the group's `peer-as N`, or
+its `peer-as-list L` with `policy-options as-list L members <entry> | [ <entry> ... ]` (an entry N or first-last):
+the peers' ASNs are accepted when they fall in an entry (Neighbor.accepts). Its key is the dynamic-neighbor block's
 (`authentication-key`, or `authentication-algorithm ao` with `authentication-key-chain`: Juniper's interface-scoped
-TCP authentication); a key at the group of a dynamic neighbour is a failure (Junos refuses to commit it). What such a session needs besides its
-`interface` line is a reader failure when absent: `ipv6-nd` under the dynamic neighbour (the peer is found by IPv6
-neighbour discovery), `family inet unicast extended-nexthop` in the group (IPv4 routes over an IPv6 next hop, RFC
-8950), and for each unit `protocols router-advertisement interface X.0` and `family inet6` on X unit 0 (the
-link-local address to peer from).
+TCP authentication); a key at the group of a dynamic neighbour is a failure (Junos refuses to commit it). What such
+a session needs besides its `interface` line is a reader failure when absent: `ipv6-nd` under the dynamic neighbour
+(the peer is found by IPv6 neighbour discovery), `family inet unicast extended-nexthop` in the group (IPv4 routes
+over an IPv6 next hop, RFC 8950), and for each unit `protocols router-advertisement interface X.0` and `family
+inet6` on X unit 0 (the link-local address to peer from).
 """
 
 from __future__ import annotations
