@@ -198,9 +198,18 @@ PLATFORM = Platform(
     # BGP unnumbered (routing.addressing: unnumbered, RFC 8950): auto-discovered peering, `dynamic-neighbor ...
     # peer-auto-discovery` (module docstring, "BGP unnumbered")
     bgp_unnumbered=True,
-    # dual-stack (v6_30): refused (PLAT047). Junos carries IPv6 routes over an IPv4 session with `family inet6
-    # unicast` in the group, but their next hop is the IPv4-mapped address unless each fabric interface has `family
-    # inet6` and an export policy sets it; not confirmed from Juniper's documents here: NOT verified, not rendered
+    # dual-stack (v6_30, then the issue-30 closing session): rendered over unnumbered sessions only, where each group
+    # already carries `family inet6 { unicast; }` beside the extended-nexthop IPv4 family (the auto-discovered
+    # peering sources above) and the sessions run between IPv6 link-local addresses, so the IPv6 routes' next hop is
+    # the peer's link-local address as for the IPv4 ones. Forms: `lo0 unit 0 family inet6 address <a>/128` (Juniper
+    # "BGP Auto-Discovered Neighbors" example: `set interfaces lo0 unit 0 family inet6 address 2001:db8:70::1/128`),
+    # `irb unit N family inet6 address <a>/64` (the same family statement on the irb unit), an IPv6 `prefix-list`
+    # and a `connected-v6` term of the export policy (`from protocol direct; prefix-list`), the IPv6 summaries as
+    # `routing-options rib inet6.0 aggregate route <p>` (Juniper CLI reference "aggregate (Routing)": hierarchy
+    # [edit routing-options rib routing-table-name]) with the export policy's summary terms. NOT verified on a
+    # switch. Numbered fabrics stay refused (PLAT047): IPv6 routes over IPv4 /31 sessions get an IPv4-mapped next
+    # hop unless each fabric interface has `family inet6` and a policy sets it, not confirmed from Juniper's documents
+    ipv6_over_unnumbered=True,
     ipv6_refusal=("IPv6 routes over the IPv4 /31 sessions (`family inet6 unicast` in the group, the IPv4-mapped next "
                   "hop Junos gives them) are not confirmed from Juniper's documents here"),
     # raw configuration (issue 30, raw30): docs/underlay.md

@@ -102,7 +102,14 @@ def _vlans(dev: ObservedDevice, tree: Node) -> dict[str, int]:
                 _vrrp(vlan, a)
             mtu = inet.value("mtu")
             vlan.mtu = int(mtu) if mtu and mtu.isdigit() else None
+        vlan.svi += _inet6_addresses(unit)
     return names
+
+
+def _inet6_addresses(unit: Node) -> list[str]:
+    """A unit's `family inet6 { address A/L; }` addresses (dual-stack lo0 and irb units)."""
+    inet6 = unit.find("family inet6")
+    return [a.words[1] for a in inet6.all("address") if len(a.words) > 1] if inet6 is not None else []
 
 
 def _vrrp(vlan: Vlan, address: Node) -> None:
@@ -126,7 +133,7 @@ def _interface(dev: ObservedDevice, node: Node, vlan_ids: dict[str, int], speeds
     inet = unit.find("family inet") if unit else None
     addresses = [a.words[1] for a in inet.all("address") if len(a.words) > 1] if inet else []
     if name == "lo0":
-        dev.loopbacks += addresses
+        dev.loopbacks += addresses + (_inet6_addresses(unit) if unit else [])
         return
     if name.startswith("re0:mgmt") or name in ("em0", "fxp0"):
         dev.mgmt.address = next(iter(addresses), None)

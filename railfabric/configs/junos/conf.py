@@ -81,6 +81,7 @@ class JVlan:
     description: str
     address: str  # a.b.c.d/len on irb.<id>: the rail gateway
     inet_mtu: int
+    address_v6: str = ""  # dual-stack: the rail gateway's IPv6 address (<prefix>::1/64) under family inet6
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +169,14 @@ class JunosView:
     prefix_list_entries: tuple[str, ...]
     cos: Cos
     load_balance: JLoadBalance
+    # dual-stack (over unnumbered sessions only on Junos): lo0's IPv6 /128, the IPv6 redistribution prefix-list, the
+    # IPv6 summaries (routing-options rib inet6.0 aggregate); `summaries` = both families' summaries, in the order
+    # the export policy's summary terms are numbered (the IPv4 ones first: an IPv4-only file is unchanged)
+    loopback_v6: str = ""
+    prefix_list6: str = ""
+    prefix_list6_entries: tuple[str, ...] = ()
+    aggregates6: tuple[str, ...] = ()
+    summaries: tuple[str, ...] = ()
 
 
 # routing.ecmp.hash: the QFX5000 enhanced-hash-key hashes the five-tuple by default and takes exclusions of it, per
@@ -318,8 +327,9 @@ def _aes(dev: DeviceConfig) -> tuple[JAe, ...]:
 
 
 def _vlans(dev: DeviceConfig) -> tuple[JVlan, ...]:
-    """The rail VLANs with their gateway on irb.<id>."""
-    return tuple(JVlan(v.name, v.id, quoted(f"{v.name} {v.prefix}"), v.gateway, v.mtu) for v in dev.vlans)
+    """The rail VLANs with their gateway on irb.<id> (dual-stack: its IPv6 address too)."""
+    return tuple(JVlan(v.name, v.id, quoted(f"{v.name} {v.prefix}"), v.gateway, v.mtu, v.gateway_v6)
+                 for v in dev.vlans)
 
 
 def build_view(dev: DeviceConfig) -> JunosView:
@@ -348,6 +358,11 @@ def build_view(dev: DeviceConfig) -> JunosView:
         prefix_list_entries=dev.bgp.prefix_list_entries,
         cos=build_cos(dev),
         load_balance=build_load_balance(dev),
+        loopback_v6=dev.loopback_v6,
+        prefix_list6=dev.bgp.ipv6.prefix_list if dev.bgp.ipv6 else "",
+        prefix_list6_entries=dev.bgp.ipv6.prefix_list_entries if dev.bgp.ipv6 else (),
+        aggregates6=dev.bgp.ipv6.aggregates if dev.bgp.ipv6 else (),
+        summaries=(*dev.bgp.aggregates, *(dev.bgp.ipv6.aggregates if dev.bgp.ipv6 else ())),
     )
 
 
