@@ -8,13 +8,16 @@ section (`sections`). The mapping covers the sections whose forms railfabric too
 interfaces (routed, access, member, L3 and MLAG port-channels, loopback, management, SVIs), VLANs, prefix-lists,
 route-maps, community-lists, the MLAG domain, `router bgp`, and the RoCE QoS (the DSCP map, the per-port trust, PFC
 and per-queue scheduling and ECN as an AVD qos profile, the PFC watchdog defaults, the Trident MMU profile).
-Management services, AAA, TCP-AO profiles and the ECMP distribution are not mapped.
+TCP-AO keys (the shared-secret profiles and the peer groups' `password shared-secret profile`) too, with
+the lifetimes railfabric/configs/eos/keys.py decides. Management services, AAA and the ECMP distribution are not
+mapped.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from railfabric.configs.eos.keys import next_transmit_lifetime, transmit_lifetime
 from railfabric.device.model import DeviceConfig
 from railfabric.device.routing import PeerGroup
 
@@ -117,6 +120,8 @@ def _peer_group(g: PeerGroup) -> dict[str, Any]:
         e["bfd_timers"] = {"interval": t.interval_ms, "min_rx": t.interval_ms, "multiplier": t.multiplier}
     if g.key and g.key.algorithm == "md5":
         e["password"] = g.key.placeholder
+    elif g.key:  # TCP-AO through the tier's shared-secret profile, HMAC-SHA-1-96 (RFC 5926's mandatory MAC)
+        e["shared_secret"] = {"profile": g.key.name, "hash_algorithm": "hmac-sha1-96"}
     if g.inbound_route_map:
         e["route_map_in"] = g.inbound_route_map
     return e
@@ -200,6 +205,28 @@ def _qos(d: DeviceConfig) -> dict[str, Any]:
     return out
 
 
+def _lifetime(text: str) -> dict[str, Any]:
+    """An EOS lifetime ('infinite' or '<start> <end>', railfabric/configs/eos/keys.py's decision) as AVD's keys."""
+    if text == "infinite":
+        return {"infinite": True}
+    words = text.split()
+    return {"start_date_time": " ".join(words[:2]), "end_date_time": " ".join(words[2:])}
+
+
+def _shared_secrets(d: DeviceConfig) -> dict[str, Any]:
+    """TCP-AO keys: one shared-secret profile per tier, the current secret and, during a rollover, the next one."""
+    profiles: list[dict[str, Any]] = []
+    for k in d.bgp.ao_keys:
+        secrets = [{"name": str(k.key_id), "secret": k.placeholder, "secret_type": "0",
+                    "receive_lifetime": {"infinite": True}, "transmit_lifetime": _lifetime(transmit_lifetime(k))}]
+        if k.next:
+            secrets.append({"name": str(k.next.key_id), "secret": k.next.placeholder, "secret_type": "0",
+                            "receive_lifetime": {"infinite": True},
+                            "transmit_lifetime": _lifetime(next_transmit_lifetime(k.next))})
+        profiles.append({"profile": k.name, "secrets": secrets})
+    return {"management_security": {"shared_secret_profiles": profiles}} if profiles else {}
+
+
 def structured_config(d: DeviceConfig) -> dict[str, Any]:
     """AVD's eos_cli_config_gen data for what `d` says the switch holds (the mapped sections only)."""
     sc: dict[str, Any] = {
@@ -214,6 +241,7 @@ def structured_config(d: DeviceConfig) -> dict[str, Any]:
         "router_bgp": _bgp(d),
         **_prefix_lists(d),
         **_qos(d),
+        **_shared_secrets(d),
     }
     if d.bgp.unnumbered:
         sc["ip_routing_ipv6_interfaces"] = True

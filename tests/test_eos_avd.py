@@ -105,6 +105,14 @@ def _keys_and_timers() -> dict[str, Any]:
     return data
 
 
+def _tcp_ao_rollover() -> dict[str, Any]:
+    data = _eos(base_inventory())
+    data["routing"] = {"authentication": {"rail_spine": {
+        "algorithm": "tcp-ao", "password": {"vault": "bgp_rail_2026"}, "key_id": 3,
+        "next": {"password": {"vault": "bgp_rail_2027"}, "key_id": 4, "send_from": "2027-01-15T06:00:00Z"}}}}
+    return data
+
+
 def _port_channels() -> dict[str, Any]:
     data = _eos(base_inventory())
     data["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
@@ -115,6 +123,7 @@ FABRICS = {  # name → inventory data (None: the shipped example, whose pod 1 s
     "example": None,
     "mini-numbered-keys-bfd-timers": _keys_and_timers,
     "mini-port-channels": _port_channels,
+    "mini-tcp-ao-rollover": _tcp_ao_rollover,
     "mini-mlag": lambda: mlag_inventory("eos"),
     "mini-unnumbered-dual-stack": _unnumbered_dual_stack,
 }
@@ -139,9 +148,13 @@ def test_avd_writes_what_railfabric_writes(fabric: str) -> None:
         data = structured_config(d)
         result = pyavd.validate_structured_config(data)
         assert not result.failed, (name, [str(e) for e in result.validation_errors])
-        problems, compared = compare(pyavd.get_device_config(data), render_device(d)["running-config.cfg"])
+        avd = pyavd.get_device_config(data)
+        problems, compared = compare(avd, render_device(d)["running-config.cfg"])
         assert problems == [], (name, problems[:10])
         assert compared > 60, (name, compared)  # interfaces, VLANs, prefix-lists, route-maps, BGP: not a stub
+        if fabric == "mini-tcp-ao-rollover":  # both keys of the rollover went through the comparison
+            secrets = [ln for ln in sections(avd)["management security"] if " / secret " in ln]
+            assert [ln.split(" / ")[1].split()[:2] for ln in secrets] == [["secret", "3"], ["secret", "4"]], secrets
 
 
 def test_a_misspelt_line_is_caught() -> None:

@@ -27,9 +27,10 @@ BFD timers and BGP session keys (issue 30; router bgp): `neighbor <group> bfd` p
 `management security` / `session shared-secret profile <tier>` / `secret 0 0 <key> receive-lifetime infinite
 transmit-lifetime infinite` and `neighbor <group> password shared-secret profile <tier> algorithm hmac-sha1-96`
 (AVD's eos_cli_config_gen `management_security.shared_secret_profiles` and `router_bgp.peer_groups[].shared_secret`;
-a public EOS 4.28.2F / Junos TCP-AO interop note with `secret 0 7 ...`; EOS needs the multi-agent routing model). NOT
-verified on a switch: the key-id/type order of `secret 0 0`, the BFD ranges (interval 50-60000 ms, multiplier
-3-50, taken from Arista's BFD configuration section as recalled, not found in the library).
+a public EOS 4.28.2F / Junos TCP-AO interop note with `secret 0 7 ...`; EOS needs the multi-agent routing model). The
+key-id/type order `secret <id> 0 <key> ...` and both TCP-AO lines are what AVD renders from the same data
+(tests/test_eos_avd.py, pyavd 5.7). NOT verified on a switch: those lines, the BFD ranges (interval 50-60000 ms,
+multiplier 3-50, taken from Arista's BFD configuration section as recalled, not found in the library).
 
 Load balancing (issue 30, lb30): routing.ecmp.mode flowlet renders `ip hardware fib load-balance distribution dynamic`
 (EOS dynamic load balancing on ECMP groups: Arista TOI 14562 "Support for Dynamic Load Balancing on ECMP groups",
