@@ -9,8 +9,8 @@ interfaces (routed, access, member, L3 and MLAG port-channels, loopback, managem
 route-maps, community-lists, the MLAG domain, `router bgp`, and the RoCE QoS (the DSCP map, the per-port trust, PFC
 and per-queue scheduling and ECN as an AVD qos profile, the PFC watchdog defaults, the Trident MMU profile).
 TCP-AO keys (the shared-secret profiles and the peer groups' `password shared-secret profile`) too, with
-the lifetimes railfabric/configs/eos/keys.py decides. Management services, AAA and the ECMP distribution are not
-mapped.
+the lifetimes railfabric/configs/eos/keys.py decides, and ECMP dynamic load balancing (routing.ecmp.mode flowlet).
+Management services and AAA are not mapped.
 """
 
 from __future__ import annotations
@@ -243,6 +243,8 @@ def structured_config(d: DeviceConfig) -> dict[str, Any]:
         **_qos(d),
         **_shared_secrets(d),
     }
+    if d.load_balancing.flowlet:  # routing.ecmp.mode flowlet: EOS dynamic load balancing
+        sc["ip_hardware"] = {"fib": {"load_balance_distribution": {"dynamic": {"enabled": True}}}}
     if d.bgp.unnumbered:
         sc["ip_routing_ipv6_interfaces"] = True
         sc["ipv6_unicast_routing"] = True

@@ -105,9 +105,9 @@ def _keys_and_timers() -> dict[str, Any]:
     return data
 
 
-def _tcp_ao_rollover() -> dict[str, Any]:
+def _tcp_ao_rollover_flowlet() -> dict[str, Any]:
     data = _eos(base_inventory())
-    data["routing"] = {"authentication": {"rail_spine": {
+    data["routing"] = {"ecmp": {"mode": "flowlet"}, "authentication": {"rail_spine": {
         "algorithm": "tcp-ao", "password": {"vault": "bgp_rail_2026"}, "key_id": 3,
         "next": {"password": {"vault": "bgp_rail_2027"}, "key_id": 4, "send_from": "2027-01-15T06:00:00Z"}}}}
     return data
@@ -123,7 +123,7 @@ FABRICS = {  # name → inventory data (None: the shipped example, whose pod 1 s
     "example": None,
     "mini-numbered-keys-bfd-timers": _keys_and_timers,
     "mini-port-channels": _port_channels,
-    "mini-tcp-ao-rollover": _tcp_ao_rollover,
+    "mini-tcp-ao-rollover-flowlet": _tcp_ao_rollover_flowlet,
     "mini-mlag": lambda: mlag_inventory("eos"),
     "mini-unnumbered-dual-stack": _unnumbered_dual_stack,
 }
@@ -152,7 +152,8 @@ def test_avd_writes_what_railfabric_writes(fabric: str) -> None:
         problems, compared = compare(avd, render_device(d)["running-config.cfg"])
         assert problems == [], (name, problems[:10])
         assert compared > 60, (name, compared)  # interfaces, VLANs, prefix-lists, route-maps, BGP: not a stub
-        if fabric == "mini-tcp-ao-rollover":  # both keys of the rollover went through the comparison
+        if fabric == "mini-tcp-ao-rollover-flowlet":  # both keys of the rollover and the DLB line were compared
+            assert "ip hardware fib load-balance distribution dynamic" in sections(avd)
             secrets = [ln for ln in sections(avd)["management security"] if " / secret " in ln]
             assert [ln.split(" / ")[1].split()[:2] for ln in secrets] == [["secret", "3"], ["secret", "4"]], secrets
 
