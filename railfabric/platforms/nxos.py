@@ -84,7 +84,8 @@ BFD timers and BGP session keys (issue 30): BFD timers per routed interface, `bf
 multiplier <n>` (Cisco's OpenConfig BFD example for NX-OS 9.3(5)+ shows this interface form; interval and min_rx
 50-999 ms, multiplier 1-50 as the cisco.nxos nxos_bfd_global module documents them), on each interface of a tier's
 sessions (the template peer keeps `bfd`); `password 0 <key>` in the `template peer` (TCP MD5, type 0 = clear). NOT
-verified: `password 0` inside a template peer (Cisco documents `password [0|3|7]` under a neighbor); NX-OS TCP-AO:
+verified on a switch: `password 0` inside a template peer (Cisco documents `password [0|3|7]` under a neighbor; the
+cisco.nxos collection's bgp_templates parser reads it there as type 0: tests/test_nxos_collection.py); NX-OS TCP-AO:
 refused with PLAT046, so no key rollover either. Cisco's "Nexus 9000 Series NX-OS Security Configuration Guide,
 Release 10.4(x)/10.5(x)", "Configuring TCP Authentication Option", documents TCP-AO key chains (`key chain <name>
 tcp`, keys with send-id and recv-id) for BGP, but the excerpts found here (keys30) show neither the BGP neighbor /
