@@ -30,7 +30,6 @@ from typing import Any
 
 import yaml
 
-from railfabric.core import safe_yaml
 from railfabric.verify.inputs import read_text
 from railfabric.verify.load_balancing import from_nvue
 from railfabric.verify.model import (
@@ -44,7 +43,7 @@ from railfabric.verify.model import (
     VerifyInputError,
     Vlan,
 )
-from railfabric.verify.nvue_schema import check_text
+from railfabric.verify.nvue_schema import check_text, document
 
 ROLES = {"system-admin": "network-admin", "nvue-monitor": "network-operator"}
 
@@ -79,7 +78,7 @@ def _speed(text: Any) -> int | None:
 def _tree(path: Path, root: Path) -> dict:
     file = path.relative_to(root).as_posix()
     try:
-        doc = safe_yaml.load(read_text(path, root))
+        doc = document(read_text(path, root))  # parsed once for the reader and the schema check
     except yaml.YAMLError as e:
         raise VerifyInputError(f"{file}: not YAML: {e}") from None
     if not isinstance(doc, list) or not all(isinstance(x, dict) for x in doc):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import import_module
 from typing import Any
 
@@ -76,10 +76,18 @@ def violations(document: Any, release: str) -> list[Violation]:
     return []
 
 
+@lru_cache(maxsize=2)
+def document(text: str) -> Any:
+    """A startup.yaml's text parsed, read-only: `fabric verify` reads each file twice, with the NVUE reader
+    (railfabric.verify.nvue) and then with check_text right after (railfabric.verify.run.VendorSchemas), and the
+    parse is most of the NVUE reader's time, so the second read takes the first's document. Neither changes it."""
+    return safe_yaml.load(text)
+
+
 def check_text(text: str, release: str) -> list[str]:
     """What NVIDIA's schema of `release` refuses in a startup.yaml's text, one line per violation."""
     try:
-        document = safe_yaml.load(text)
+        document_ = document(text)
     except yaml.YAMLError as exc:
         return [f"not YAML: {exc}"]
-    return [str(v) for v in violations(document, release)]
+    return [str(v) for v in violations(document_, release)]

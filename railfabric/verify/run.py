@@ -6,6 +6,7 @@ rendered files are the only input, so a bug there cannot hide itself (tests/test
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from railfabric.verify.checks_hosts import HostChecks
 from railfabric.verify.checks_links import LinkChecks
 from railfabric.verify.frr import have_vtysh, vtysh_problems
 from railfabric.verify.hosts import read_hosts, read_railmap
-from railfabric.verify.inputs import read_plan, read_text
+from railfabric.verify.inputs import DeviceVars, read_plan, read_text
 from railfabric.verify.load_balancing import check_uniform
 from railfabric.verify.model import Failure, ObservedDevice, VerifyInputError
 from railfabric.verify.raw import RawSeen, check_raw
@@ -35,27 +36,35 @@ def schema_check(platform: str) -> Callable[[str, str], list[str]] | None:
     return SCHEMA_CHECKS.get(platform)
 
 
-def _vendor_schemas(root: Path, devices: dict, notes: list[str]) -> list[Failure]:
+class VendorSchemas:
     """Every rendered file of a platform with a vendor schema, checked against the schema of its release (host_vars
-    `release`, else the platform's default, said in a note)."""
-    out: list[Failure] = []
-    checked: dict[str, int] = {}
-    for name, vars_ in sorted(devices.items()):
+    `release`, else the platform's default, said in a note). `device` runs right after the device's reader, while
+    the file's parsed document is still in its platform's small cache (railfabric.verify.nvue_schema.document: the
+    file is parsed once, not twice); `failures` and `notes` are reported where the whole pass used to run."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.failures: list[Failure] = []
+        self.notes: list[str] = []
+        self.checked: dict[str, int] = {}
+
+    def device(self, name: str, vars_: DeviceVars) -> None:
         check = schema_check(vars_.platform)
         if check is None:
-            continue
+            return
         traits = PLATFORMS[vars_.platform]
         release = vars_.release or traits.default_release
         if not vars_.release:
-            notes.append(f"{name}: host_vars name no release: checked against {traits.title} {release}")
+            self.notes.append(f"{name}: host_vars name no release: checked against {traits.title} {release}")
         for file in traits.config_files():
             where = f"configs/{name}/{file}"
-            out += [Failure("vendor-schema", name, file, f"{traits.title} {release} schema accepts it", p, where)
-                    for p in check(read_text(root / where, root), release)]
-            checked[traits.title] = checked.get(traits.title, 0) + 1
-    notes += [f"{title}: {n} file(s) checked against the vendor's schema of their release"
-              for title, n in sorted(checked.items())]
-    return out
+            self.failures += [Failure("vendor-schema", name, file, f"{traits.title} {release} schema accepts it", p,
+                                      where) for p in check(read_text(self.root / where, self.root), release)]
+            self.checked[traits.title] = self.checked.get(traits.title, 0) + 1
+
+    def summary(self) -> list[str]:
+        return self.notes + [f"{title}: {n} file(s) checked against the vendor's schema of their release"
+                             for title, n in sorted(self.checked.items())]
 
 
 @dataclass(slots=True)
@@ -71,12 +80,29 @@ class Result:
 
 
 def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Result:
-    """Check the rendered tree under `root`; raises VerifyInputError when it cannot be used at all."""
+    """Check the rendered tree under `root`; raises VerifyInputError when it cannot be used at all.
+
+    The cyclic garbage collector is paused meanwhile, as `fabric verify` runs (railfabric.cli pauses it for every
+    command) and as railfabric.pipeline.run and railfabric.emit.build do: the parsed files are hundreds of thousands
+    of small dicts and config-tree nodes, and the collector's passes over them freed nothing while costing a quarter
+    to a third of verify's time when it is called as a function (docs/testing-time.md). What is left for it (the
+    config trees link child and parent) is collected once it runs again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _verify(root, frr_parser, progress)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _verify(root: Path, frr_parser: bool, progress: bool) -> Result:
     start = time.perf_counter()
     root = Path(root)
     plan = read_plan(root)
     result = Result(notes=list(plan.notes))
     devices: dict[str, ObservedDevice] = {}
+    schemas = VendorSchemas(root)
     configs = root / "configs"
     if not configs.is_dir():
         raise VerifyInputError("configs/: missing")
@@ -90,6 +116,7 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
         if missing:
             raise VerifyInputError(f"configs/{name}/{missing[0]}: missing ({vars_.platform} device)")
         devices[name] = reader(vars_.platform)(name, root)
+        schemas.device(name, vars_)
     for dev in devices.values():
         result.failures += dev.failures
     links = LinkChecks(plan, devices)
@@ -110,7 +137,8 @@ def verify(root: Path, *, frr_parser: bool = True, progress: bool = False) -> Re
         result.notes.append(f"FRR's parser (vtysh -C) read {len(frr)} frr.conf file(s)")
     elif frr:
         result.notes.append("FRR's parser skipped: " + ("--no-frr" if not frr_parser else "vtysh is not installed"))
-    result.failures += _vendor_schemas(root, plan.devices, result.notes)
+    result.failures += schemas.failures
+    result.notes += schemas.summary()
     raw = RawSeen()
     result.failures += check_raw(root, plan.devices, raw)
     if raw.devices:

@@ -2,8 +2,9 @@
 # `make test`'s pytest runs: the suite in four processes at once, because CI has 2 cores and half of the suite
 # waits (on FRR daemons, ansible-playbook, stand-in switches, pip) while the other half computes.
 #   render-a, render-b  the unit and whole-fabric render tests, split in two by files (CPU-bound);
-#   lab                 the FRR lab files (tests/test_lab*.py) and the rollout in the FRR lab;
-#   push                the push tests against stand-in switches, the wheel and the fresh-clone `make render`.
+#   lab                 the FRR lab files (tests/test_lab*.py but test_lab_down.py) and the rollout in the FRR lab;
+#   push                the push tests against stand-in switches, the wheel, the fresh-clone `make render` and
+#                       test_lab_down.py (so that the four end together).
 # render-a prints as it goes (and keeps .cache/test-render-a.log); the other three write .cache/test-<group>.log,
 # printed after. Each process of the
 # render groups ends with tests/test_render_all_clean.py's "every inventory validated clean renders" over the
@@ -24,9 +25,13 @@ trap 'rm -rf "$RAILFABRIC_RENDER_CLAIMS"' EXIT
 # seconds of every test phase in .cache/cpu-<group>.tsv
 opts=(-q -p no:cacheprovider --durations=15 --cpu-durations=15)
 
-lab=(tests/test_lab*.py tests/test_rollout_lab.py)
+# test_lab_down.py (mostly waiting on its labs: ~28 s CPU, ~95 s wall) runs in the push process, which ended
+# ~5 minutes before the lab process (docs/testing-time.md)
+lab=()
+for f in tests/test_lab*.py; do [ "$f" = tests/test_lab_down.py ] || lab+=("$f"); done
+lab+=(tests/test_rollout_lab.py)
 push=(tests/test_rollout_nvue.py tests/test_rollout_nxos.py tests/test_rollout_junos.py tests/test_wheel.py
-      tests/test_make_render.py)
+      tests/test_make_render.py tests/test_lab_down.py)
 # the heaviest render files (pytest --durations on 2 cores), about half of the render tests' CPU
 render_b=(tests/test_option_walk.py tests/test_option_walk_junos.py tests/test_rollout_playbook.py
           tests/test_nvue_schema.py tests/test_stability.py tests/test_fuzz.py tests/test_reuse.py
