@@ -22,6 +22,11 @@ from railfabric.device.model import DeviceConfig
 from railfabric.device.routing import PeerGroup
 
 
+def _routed(unnumbered: bool, ipv4: str | None) -> dict[str, Any]:
+    """A routed port or port-channel: no switchport, and its /31 or (unnumbered) IPv6 link-local only."""
+    return {"switchport": {"enabled": False}, **({"ipv6_enable": True} if unnumbered else {"ip_address": ipv4})}
+
+
 def _ethernet(d: DeviceConfig) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i in d.interfaces:
@@ -35,11 +40,7 @@ def _ethernet(d: DeviceConfig) -> list[dict[str, Any]]:
         if i.mode == "access":
             e["switchport"] = {"mode": "access", "access_vlan": i.vlan}
         elif i.mode == "routed":
-            e["switchport"] = {"enabled": False}
-            if i.unnumbered:
-                e["ipv6_enable"] = True
-            else:
-                e["ip_address"] = i.ipv4
+            e.update(_routed(i.unnumbered, i.ipv4))
         elif i.mode == "member":
             e["channel_group"] = {"id": i.channel_number, "mode": "active"}
         out.append(e)
@@ -51,11 +52,7 @@ def _port_channels(d: DeviceConfig) -> list[dict[str, Any]]:
     for pc in d.port_channels:
         e: dict[str, Any] = {"name": pc.name, "description": pc.description, "mtu": pc.mtu, "min_links": pc.min_links}
         if pc.mode == "routed":
-            e["switchport"] = {"enabled": False}
-            if pc.unnumbered:
-                e["ipv6_enable"] = True
-            else:
-                e["ip_address"] = pc.ipv4
+            e.update(_routed(pc.unnumbered, pc.ipv4))
         elif pc.mode == "access":
             e["switchport"] = {"mode": "access", "access_vlan": pc.vlan}
         elif pc.mode == "trunk" and d.mlag is not None:

@@ -131,3 +131,20 @@ def mlag_inventory(platform: str = "sonic", rails: int = 2, hosts: int = 4, **se
 # Cisco Nexus N9K-C9364E-SG2 as a `switch_models:` entry (NX-OS; railfabric/plan/sizing.py preset n9364e-sg2): 64 ×
 # 800G, breakouts 2x400G and 4x200G. NX-OS carves its buffers itself, so no `buffers:` block is needed.
 NEXUS_9364E_SG2: dict[str, Any] = {"ports": 64, "speed": "800G", "breakouts": ["2x400G", "4x200G"]}
+
+
+def render_to(tmp: Path, data: dict[str, Any]) -> Path:
+    """`fabric render` (in this process) of `data` written as tmp/inv/fabric.yml into tmp/gen; returns tmp/gen."""
+    from railfabric.cli import main
+
+    write_files(tmp / "inv", {"fabric.yml": dump(data)})
+    assert main(["render", str(tmp / "inv"), "--out", str(tmp / "gen"), "-q"]) == 0
+    return tmp / "gen"
+
+
+def verify_lines(gen: Path, capsys: Any) -> tuple[int, list[str]]:
+    """`fabric verify --no-frr` of a rendered tree: its exit code and the lines it printed (capsys: pytest's)."""
+    from railfabric.cli import main
+
+    code = main(["verify", str(gen), "--no-frr"])
+    return code, capsys.readouterr().out.splitlines()

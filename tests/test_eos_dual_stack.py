@@ -18,8 +18,15 @@ from typing import Any
 
 import pytest
 
-from railfabric.cli import main
-from tests.helpers import base_inventory, codes, dump, mlag_inventory, run_data, with_system, write_files
+from tests.helpers import (
+    base_inventory,
+    codes,
+    mlag_inventory,
+    render_to,
+    run_data,
+    verify_lines,
+    with_system,
+)
 from tests.test_eos_unnumbered import _block, _config
 from tests.test_ipv6 import dual
 
@@ -32,15 +39,9 @@ def _eos_dual(data: dict[str, Any], unnumbered: bool = True) -> dict[str, Any]:
     return dual(data)
 
 
-def _render(tmp: Path, data: dict[str, Any]) -> Path:
-    write_files(tmp / "inv", {"fabric.yml": dump(data)})
-    assert main(["render", str(tmp / "inv"), "--out", str(tmp / "gen"), "-q"]) == 0
-    return tmp / "gen"
-
-
 @pytest.fixture()
 def rendered(tmp_path: Path) -> Path:
-    return _render(tmp_path, _eos_dual(with_system(base_inventory())))
+    return render_to(tmp_path, _eos_dual(with_system(base_inventory())))
 
 
 def test_numbered_eos_is_refused_with_the_reason(tmp_path: Path) -> None:
@@ -109,7 +110,7 @@ def test_multi_rail_summary_twin(tmp_path: Path) -> None:
     seg.update(rails=4, rail_design="multi-rail", rails_per_switch=2, links_per_spine=2)
     data["host_models"]["h4"] = {"gpus": 4, "nics": 4, "nic_speed": "400G"}
     seg["host_groups"] = [{"model": "h4", "count": 2}]
-    text = _config(_render(tmp_path, data), "p1-s1-rail2-3")  # multi-rail switches are named by their rails
+    text = _config(render_to(tmp_path, data), "p1-s1-rail2-3")  # multi-rail switches are named by their rails
     bgp = text[text.index("router bgp "):]
     assert ("   aggregate-address 172.16.2.0/23 summary-only\n"
             "   aggregate-address 2001:db8:100:2::/63 summary-only\n") in bgp
@@ -117,13 +118,8 @@ def test_multi_rail_summary_twin(tmp_path: Path) -> None:
         "   seq 20 permit 2001:db8:100:2::/64", "   seq 30 permit 2001:db8:100:3::/64"]
 
 
-def _verify(gen: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
-    code = main(["verify", str(gen), "--no-frr"])
-    return code, capsys.readouterr().out.splitlines()
-
-
 def test_verify_reads_the_ipv6_addresses(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert code == 0 and lines[-1].endswith("all promises kept"), lines[-10:]
 
 
@@ -134,7 +130,7 @@ def test_verify_names_a_missing_ipv6_loopback(rendered: Path, capsys: pytest.Cap
     conf.write_text(conf.read_text().replace("   ipv6 address 2001:db8::28/128\n", ""))
     row = next(n for n, ln in enumerate((rendered / "ipplan.csv").read_text().splitlines(), 1)
                if ln.startswith("2001:db8::28/128,p1-s1-rail0,Loopback0,"))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert [ln for ln in lines if ln.startswith("FAIL ")] == [
         f"FAIL address: p1-s1-rail0 Loopback0: expected 2001:db8::28/128 (ipplan.csv:{row}), found 10.0.0.40/32 "
         "(configs/p1-s1-rail0/running-config.cfg)"]

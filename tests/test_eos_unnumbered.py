@@ -17,8 +17,15 @@ import pytest
 import yaml
 from anta.catalog import AntaCatalog
 
-from railfabric.cli import main
-from tests.helpers import base_inventory, codes, dump, mlag_inventory, run_data, with_system, write_files
+from tests.helpers import (
+    base_inventory,
+    codes,
+    mlag_inventory,
+    render_to,
+    run_data,
+    verify_lines,
+    with_system,
+)
 
 SPINE_AS, RAIL0_AS, RAIL1_AS = 4200001001, 4200100000, 4200100001
 
@@ -31,15 +38,9 @@ def _eos_unnumbered(data: dict[str, Any], pool: bool = False) -> dict[str, Any]:
     return data
 
 
-def _render(tmp: Path, data: dict[str, Any]) -> Path:
-    write_files(tmp / "inv", {"fabric.yml": dump(data)})
-    assert main(["render", str(tmp / "inv"), "--out", str(tmp / "gen"), "-q"]) == 0
-    return tmp / "gen"
-
-
 @pytest.fixture()
 def rendered(tmp_path: Path) -> Path:
-    return _render(tmp_path, _eos_unnumbered(with_system(base_inventory())))
+    return render_to(tmp_path, _eos_unnumbered(with_system(base_inventory())))
 
 
 def _config(gen: Path, name: str) -> str:
@@ -96,13 +97,8 @@ def test_spine_lines(rendered: Path) -> None:
                         "      neighbor RAIL-SWITCHES activate"]
 
 
-def _verify(gen: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
-    code = main(["verify", str(gen), "--no-frr"])
-    return code, capsys.readouterr().out.splitlines()
-
-
 def test_verify_reads_the_interface_neighbours(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     # 4 sessions seen from both ends: 8 neighbours, each named by its interface
     assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-10:]
 
@@ -113,7 +109,7 @@ def test_verify_names_a_session_missing_at_one_end(rendered: Path, capsys: pytes
     conf = rendered / "configs" / "p1-s1-rail0" / "running-config.cfg"
     conf.write_text(conf.read_text().replace(
         "   neighbor interface Ethernet33/1 peer-group SPINES remote-as 4200001001\n", ""))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert [ln for ln in lines if ln.startswith("FAIL ")] == [
         "FAIL bgp: p1-spine1 neighbor Ethernet1/1 interface: expected a reverse unnumbered session on p1-s1-rail0 "
         "Ethernet33/1, found none (configs/p1-spine1/running-config.cfg)",
@@ -130,7 +126,7 @@ def test_verify_finds_an_address_left_on_an_unnumbered_port(rendered: Path,
     port = "interface Ethernet1/1\n"
     head, tail = text.split(port, 1)
     conf.write_text(head + port + tail.replace("   ipv6 enable\n", "   ipv6 enable\n   ip address 10.9.9.0/31\n", 1))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     # the sessions file: title, header, 2 rows each for p1-s1-rail0, p1-s1-rail1 (lines 3-6), then p1-spine1's
     # Ethernet1/1 on line 7
     assert [ln for ln in lines if ln.startswith("FAIL ")] == [
@@ -158,7 +154,7 @@ def test_anta_names_unnumbered_peers_by_interface(rendered: Path, tmp_path: Path
 def test_mlag_peer_keeps_its_numbered_ibgp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = mlag_inventory("eos")
     data["routing"] = {"addressing": "unnumbered"}
-    gen = _render(tmp_path, data)  # fabric_links stays: the MLAG peer VLAN's /31 comes from it
+    gen = render_to(tmp_path, data)  # fabric_links stays: the MLAG peer VLAN's /31 comes from it
     text = _config(gen, "p1-s1-rail0a")
     bgp = _block(text, "router bgp 4200100000")
     # the iBGP to the MLAG peer is an address neighbour, without the IPv6 next hop; the spines are interfaces
@@ -166,7 +162,7 @@ def test_mlag_peer_keeps_its_numbered_ibgp(tmp_path: Path, capsys: pytest.Captur
     assert len(ibgp) == 1 and ibgp[0].split()[1][0].isdigit(), bgp
     originate = [ln.split()[1] for ln in bgp if ln.endswith("next-hop address-family ipv6 originate")]
     assert originate == ["SPINES"]
-    code, lines = _verify(gen, capsys)
+    code, lines = verify_lines(gen, capsys)
     assert code == 0, [ln for ln in lines if ln.startswith("FAIL")]
 
 
@@ -178,7 +174,7 @@ def test_verify_finds_the_ipv6_lines_an_interface_session_needs(rendered: Path,
     rail.write_text(head + "interface Ethernet34/1\n" + tail.replace("   ipv6 enable\n", "", 1))
     spine = rendered / "configs" / "p1-spine2" / "running-config.cfg"
     spine.write_text(spine.read_text().replace("!\nipv6 unicast-routing\n", ""))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert [ln for ln in lines if ln.startswith("FAIL ")] == [
         "FAIL bgp: p1-s1-rail1 Ethernet34/1: expected ipv6 enable (an unnumbered BGP session's link-local address), "
         "found absent (configs/p1-s1-rail1/running-config.cfg)",
@@ -190,7 +186,7 @@ def test_verify_finds_the_ipv6_lines_an_interface_session_needs(rendered: Path,
 def test_an_unnumbered_port_channel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _eos_unnumbered(with_system(base_inventory()))
     data["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
-    gen = _render(tmp_path, data)
+    gen = render_to(tmp_path, data)
     text = _config(gen, "p1-s1-rail0")
     # two links to each spine, bundled: rail0's uplinks are ports 33-34 (spine 1) and 35-36 (spine 2), each bundle
     # numbered by its first member port; min-links = both members
@@ -200,7 +196,7 @@ def test_an_unnumbered_port_channel(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert [ln for ln in _block(text, "router bgp 4200100000") if ln.startswith("   neighbor interface ")] == [
         "   neighbor interface Port-Channel33 peer-group SPINES remote-as 4200001001",
         "   neighbor interface Port-Channel35 peer-group SPINES remote-as 4200001001"]
-    code, lines = _verify(gen, capsys)
+    code, lines = verify_lines(gen, capsys)
     assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-5:]
 
 

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from railfabric.cli import main
-from tests.helpers import base_inventory, codes, dump, run_data, with_system, write_files
+from tests.helpers import base_inventory, codes, render_to, run_data, verify_lines, with_system
 from tests.test_ipv6 import dual
 
 
@@ -28,19 +27,13 @@ def _junos_dual(data: dict[str, Any], unnumbered: bool = True) -> dict[str, Any]
     return dual(with_system(data))
 
 
-def _render(tmp: Path, data: dict[str, Any]) -> Path:
-    write_files(tmp / "inv", {"fabric.yml": dump(data)})
-    assert main(["render", str(tmp / "inv"), "--out", str(tmp / "gen"), "-q"]) == 0
-    return tmp / "gen"
-
-
 def _conf(gen: Path, name: str) -> str:
     return (gen / "configs" / name / "junos.conf").read_text(encoding="utf-8")
 
 
 @pytest.fixture()
 def rendered(tmp_path: Path) -> Path:
-    return _render(tmp_path, _junos_dual(base_inventory()))
+    return render_to(tmp_path, _junos_dual(base_inventory()))
 
 
 def test_numbered_junos_is_refused_with_the_reason(tmp_path: Path) -> None:
@@ -106,7 +99,7 @@ def test_multi_rail_summary_twin(tmp_path: Path) -> None:
     seg.update(rails=4, rail_design="multi-rail", rails_per_switch=2, links_per_spine=2)
     data["host_models"]["h4"] = {"gpus": 4, "nics": 4, "nic_speed": "400G"}
     seg["host_groups"] = [{"model": "h4", "count": 2}]
-    text = _conf(_render(tmp_path, data), "p1-s1-rail2-3")
+    text = _conf(render_to(tmp_path, data), "p1-s1-rail2-3")
     assert ("    aggregate {\n        route 172.16.2.0/23;\n    }\n"
             "    rib inet6.0 {\n        aggregate {\n            route 2001:db8:100:2::/63;\n        }\n"
             "    }\n") in text
@@ -129,17 +122,12 @@ def test_multi_rail_summary_twin(tmp_path: Path) -> None:
 def test_numbered_ipv4_only_files_do_not_change(tmp_path: Path) -> None:
     data = with_system(base_inventory())
     data["fabric"]["platform"] = "junos"
-    text = _conf(_render(tmp_path, data), "p1-s1-rail0")
+    text = _conf(render_to(tmp_path, data), "p1-s1-rail0")
     assert "inet6" not in text and "PL6" not in text and "connected-v6" not in text
 
 
-def _verify(gen: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
-    code = main(["verify", str(gen), "--no-frr"])
-    return code, capsys.readouterr().out.splitlines()
-
-
 def test_verify_reads_the_ipv6_addresses(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert code == 0 and lines[-1].endswith("all promises kept"), lines[-10:]
 
 
@@ -149,7 +137,7 @@ def test_verify_names_a_missing_ipv6_gateway(rendered: Path, capsys: pytest.Capt
         "            family inet6 {\n                address 2001:db8:100::1/64;\n            }\n", ""))
     row = next(n for n, ln in enumerate((rendered / "ipplan.csv").read_text().splitlines(), 1)
                if ln.startswith("2001:db8:100::1/64,p1-s1-rail0,"))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     fails = [ln for ln in lines if ln.startswith("FAIL ")]
     assert fails[0] == (f"FAIL address: p1-s1-rail0 irb.100: expected 2001:db8:100::1/64 (ipplan.csv:{row}), found "
                         "172.16.0.1/24 (configs/p1-s1-rail0/junos.conf)"), fails

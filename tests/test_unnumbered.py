@@ -26,7 +26,7 @@ from railfabric.outputs.expected import expected_files
 from railfabric.pipeline import Result
 from railfabric.platforms.nvue_release import RELEASES
 from railfabric.verify.nvue_schema import violations
-from tests.helpers import base_inventory, codes, devices_of, mlag_inventory, run_data, with_system
+from tests.helpers import base_inventory, codes, devices_of, mlag_inventory, run_data, verify_lines, with_system
 
 SPINE_AS, RAIL0_AS, RAIL1_AS = 4200001001, 4200100000, 4200100001
 
@@ -206,15 +206,8 @@ def rendered(tmp_path: Path) -> Path:
     return tmp_path / "gen"
 
 
-def _verify(gen: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
-    from railfabric.cli import main
-
-    code = main(["verify", str(gen), "--no-frr"])
-    return code, capsys.readouterr().out.splitlines()
-
-
 def test_verify_keeps_the_unnumbered_promises(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     # 4 sessions seen from both ends: 8 neighbours, each named by its interface
     assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-3:]
 
@@ -225,7 +218,7 @@ def test_verify_names_a_missing_unnumbered_session(rendered: Path, capsys: pytes
     conf = rendered / "configs" / "p1-s1-rail0" / "frr.conf"
     conf.write_text(conf.read_text().replace(" neighbor Ethernet256 interface peer-group SPINES\n", "")
                     .replace(" neighbor Ethernet256 description p1-spine1 Ethernet0\n", ""))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert [ln for ln in lines if ln.startswith("FAIL ")] == [
         "FAIL bgp: p1-spine1 neighbor Ethernet0 interface: expected a reverse unnumbered session on p1-s1-rail0 "
         "Ethernet256, found none (configs/p1-spine1/frr.conf)",

@@ -23,7 +23,7 @@ from railfabric.cli import main
 from railfabric.configs.junos import ansible_plugin as junos
 from railfabric.configs.junos.conf import as_list_members
 from railfabric.outputs import ansible_filters as f
-from tests.helpers import base_inventory, codes, dump, run_data, with_system, write_files
+from tests.helpers import base_inventory, codes, render_to, run_data, verify_lines, with_system
 
 SPINE_AS, RAIL0_AS, RAIL1_AS = 4200001001, 4200100000, 4200100001
 CONF = "configs/{}/junos.conf"
@@ -36,15 +36,9 @@ def _junos_unnumbered(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _render(tmp: Path, data: dict[str, Any]) -> Path:
-    write_files(tmp / "inv", {"fabric.yml": dump(data)})
-    assert main(["render", str(tmp / "inv"), "--out", str(tmp / "gen"), "-q"]) == 0
-    return tmp / "gen"
-
-
 @pytest.fixture()
 def rendered(tmp_path: Path) -> Path:
-    return _render(tmp_path, _junos_unnumbered(with_system(base_inventory())))
+    return render_to(tmp_path, _junos_unnumbered(with_system(base_inventory())))
 
 
 def _conf(gen: Path, name: str) -> str:
@@ -121,7 +115,7 @@ def test_as_list_with_a_gap_is_a_list(tmp_path: Path) -> None:
     data = _junos_unnumbered(with_system(base_inventory()))
     seg2 = dict(data["pods"][0]["segments"][0], id=2)
     data["pods"][0]["segments"].append(seg2)
-    gen = _render(tmp_path, data)
+    gen = render_to(tmp_path, data)
     assert "    as-list RAIL-SWITCHES-ASNS members [ 4200100000-4200100001 4200100008-4200100009 ];" in \
         _conf(gen, "p1-spine1").splitlines()
     code = main(["verify", str(gen), "--no-frr"])
@@ -131,7 +125,7 @@ def test_as_list_with_a_gap_is_a_list(tmp_path: Path) -> None:
 def test_numbered_junos_has_none_of_it(tmp_path: Path) -> None:
     data = with_system(base_inventory())
     data["fabric"]["platform"] = "junos"
-    text = _conf(_render(tmp_path, data), "p1-s1-rail0")
+    text = _conf(render_to(tmp_path, data), "p1-s1-rail0")
     for absent in ("family inet6", "router-advertisement", "dynamic-neighbor", "extended-nexthop", "as-list"):
         assert absent not in text
     port = _block(text, "    et-0/0/32 {")
@@ -139,17 +133,12 @@ def test_numbered_junos_has_none_of_it(tmp_path: Path) -> None:
                          port[7], "            }"] and port[7].startswith("                address 10.")
 
 
-def _verify(gen: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
-    code = main(["verify", str(gen), "--no-frr"])
-    return code, capsys.readouterr().out.splitlines()
-
-
 def _fails(lines: list[str]) -> list[str]:
     return [ln for ln in lines if ln.startswith("FAIL ")]
 
 
 def test_verify_reads_the_dynamic_neighbours(rendered: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     # 4 sessions seen from both ends: 8 neighbours, each named by its interface
     assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), lines[-10:]
 
@@ -160,7 +149,7 @@ def test_verify_names_a_session_missing_at_one_end(rendered: Path, capsys: pytes
     # rows per switch sorted by device and interface: rail0's et-0/0/32 is line 3
     conf = rendered / CONF.format("p1-s1-rail0")
     conf.write_text(conf.read_text().replace(" " * 20 + "interface et-0/0/32.0;\n", ""))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert _fails(lines) == [
         "FAIL bgp: p1-spine1 neighbor et-0/0/0 interface: expected a reverse unnumbered session on p1-s1-rail0 "
         "et-0/0/32, found none (configs/p1-spine1/junos.conf)",
@@ -174,7 +163,7 @@ def test_verify_names_an_as_list_without_the_peer(rendered: Path, capsys: pytest
     # 4 rail switch rows) no longer accepts 4200100000
     conf = rendered / CONF.format("p1-spine1")
     conf.write_text(conf.read_text().replace(f"members {RAIL0_AS}-{RAIL1_AS};", f"members {RAIL1_AS};"))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert _fails(lines) == [
         f"FAIL bgp: p1-spine1 neighbor et-0/0/0 interface: expected remote-as {RAIL0_AS} (router bgp of p1-s1-rail0), "
         f"found peer-as-list {RAIL1_AS} (configs/p1-spine1/junos.conf)",
@@ -192,7 +181,7 @@ def test_verify_finds_the_statements_a_dynamic_neighbour_needs(rendered: Path,
     spine = rendered / CONF.format("p1-spine2")
     spine.write_text(spine.read_text().replace("\n        interface et-0/0/1.0;\n", "\n")
                      .replace("            family inet6;\n", "", 1))
-    code, lines = _verify(rendered, capsys)
+    code, lines = verify_lines(rendered, capsys)
     assert _fails(lines) == [
         "FAIL bgp: p1-s1-rail1 group SPINES: expected family inet unicast extended-nexthop (IPv4 routes over the "
         "unnumbered sessions' IPv6 next hops), found absent (configs/p1-s1-rail1/junos.conf)",
@@ -213,14 +202,14 @@ def test_the_key_is_under_the_dynamic_neighbour(tmp_path: Path, capsys: pytest.C
                                                 auth: dict[str, Any], lines: list[str]) -> None:
     data = _junos_unnumbered(with_system(base_inventory()))
     data["routing"]["authentication"] = {"rail_spine": auth}
-    gen = _render(tmp_path, data)
+    gen = render_to(tmp_path, data)
     group = _block(_conf(gen, "p1-s1-rail0"), "        group SPINES {")
     # Junos refuses a key at the group of a dynamic neighbour: it is the dynamic neighbour's (interface-scoped), first
     # in its block
     at = group.index("            dynamic-neighbor SPINES-LINKS {")
     assert group[at + 1:at + 1 + len(lines)] == lines
     assert not any(ln.startswith("            authentication-") for ln in group)
-    code, out = _verify(gen, capsys)  # both ends read with the same key
+    code, out = verify_lines(gen, capsys)  # both ends read with the same key
     assert code == 0 and out[-1].endswith("8 BGP neighbours: all promises kept"), _fails(out)
     # the key moved up to rail0's group (the form Junos refuses): named at the group
     conf = gen / CONF.format("p1-s1-rail0")
@@ -229,7 +218,7 @@ def test_the_key_is_under_the_dynamic_neighbour(tmp_path: Path, capsys: pytest.C
         text = text.replace(ln + "\n", "")
     conf.write_text(text.replace("            export RF-EXPORT;\n", "            export RF-EXPORT;\n"
                                  + "".join(ln[4:] + "\n" for ln in lines), 1))
-    code, out = _verify(gen, capsys)
+    code, out = verify_lines(gen, capsys)
     algorithm = "md5" if len(lines) == 1 else "tcp-ao"
     assert _fails(out) == [
         "FAIL bgp: p1-s1-rail0 group SPINES: expected the session key under its dynamic-neighbor (Junos refuses a "
@@ -241,7 +230,7 @@ def test_the_key_is_under_the_dynamic_neighbour(tmp_path: Path, capsys: pytest.C
 def test_an_unnumbered_ae_bundle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _junos_unnumbered(with_system(base_inventory()))
     data["pods"][0]["spines"].update(links_per_rail_switch=2, port_channel_members=2)
-    gen = _render(tmp_path, data)
+    gen = render_to(tmp_path, data)
     text = _conf(gen, "p1-s1-rail0")
     # two links to each spine, bundled: rail0's uplinks are ports 33-34 (spine 1) and 35-36 (spine 2), each bundle
     # numbered by its first member port (ae33, ae35); min-links = both members
@@ -255,7 +244,7 @@ def test_an_unnumbered_ae_bundle(tmp_path: Path, capsys: pytest.CaptureFixture[s
     group = _block(text, "        group SPINES {")
     assert [ln.strip() for ln in group if ln.strip().startswith("interface ")] == [
         "interface ae33.0;", "interface ae35.0;"]
-    code, lines = _verify(gen, capsys)
+    code, lines = verify_lines(gen, capsys)
     assert code == 0 and lines[-1].endswith("8 BGP neighbours: all promises kept"), _fails(lines)
 
 
