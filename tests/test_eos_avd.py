@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from railfabric.configs.render import render_device
-from railfabric.device.build import build_devices
 from railfabric.device.model import DeviceConfig
 from railfabric.pipeline import run
 from tests.avd_oracle import QOS_PROFILE, sections, structured_config
@@ -131,13 +130,8 @@ FABRICS = {  # name → inventory data (None: the shipped example, whose pod 1 s
 
 def _devices(name: str) -> dict[str, DeviceConfig]:
     make = FABRICS[name]
-    if make is None:
-        res = run(EXAMPLE)
-        assert res.inventory and res.topology and res.plan
-        devs = build_devices(res.inventory, res.topology, res.plan)
-    else:
-        devs = devices_of(run_data(Path(tempfile.mkdtemp(prefix="avd-")), make()))
-    return {n: d for n, d in devs.items() if d.platform == "eos"}
+    res = run(EXAMPLE) if make is None else run_data(Path(tempfile.mkdtemp(prefix="avd-")), make())
+    return {n: d for n, d in devices_of(res).items() if d.platform == "eos"}
 
 
 @pytest.mark.parametrize("fabric", sorted(FABRICS))

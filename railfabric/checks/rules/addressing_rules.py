@@ -18,11 +18,13 @@ from railfabric.platforms import PLATFORMS
 Add = Callable[..., None]
 
 
-def _mlag_segment(inv: Inventory) -> str | None:
-    """The first segment (as 'pod P segment S') whose switches form MLAG pairs, None when there is none."""
+def mlag_segment(inv: Inventory, platform: str | None = None) -> str | None:
+    """The first segment (as 'pod P segment S') whose switches form MLAG pairs (with `platform`: whose rail
+    switches run it), None when there is none."""
     for pod in inv.pods:
         for seg in pod.segments:
-            if seg.dual_homing is DualHoming.MLAG:
+            if seg.dual_homing is DualHoming.MLAG and (
+                    platform is None or (seg.platform or inv.fabric.platform).value == platform):
                 return f"pod {pod.id} segment {seg.id}"
     return None
 
@@ -35,7 +37,7 @@ def link_pool(inv: Inventory, src: SourceMap, add: Add) -> None:
             "/31 from it", ("pools",), "add pools.fabric_links (e.g. 10.32.0.0/11), or set routing.addressing: "
             "unnumbered", subject=pool("fabric_links"))
         return
-    seg = _mlag_segment(inv)
+    seg = mlag_segment(inv)
     if seg is not None:
         add("UND001", f"pools.fabric_links is missing, but {seg} has MLAG pairs: the iBGP session over each pair's "
             "peer VLAN stays numbered, a /31 from pools.fabric_links", ("pools",),

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from railfabric.checks.rules.addressing_rules import mlag_segment
 from railfabric.checks.rules.uses import pool
 from railfabric.core.finding import Finding, Severity
 from railfabric.core.source_map import SourceMap
-from railfabric.inventory.intent import DualHoming, Inventory
+from railfabric.inventory.intent import Inventory
 from railfabric.inventory.intent_ipv6 import AddressFamily
 from railfabric.inventory.intent_routing import Addressing
 from railfabric.plan.allocate import Plan
@@ -69,13 +70,12 @@ def ipv6_platform(inv: Inventory, platform: str, at: str, add: Add) -> None:
         return
     reason = traits.ipv6_refusal or "no confirmed form"
     if traits.ipv6_over_unnumbered:
-        mlag = _mlag_segment_on(inv, platform)
+        mlag = mlag_segment(inv, platform)
         if inv.routing.addressing is Addressing.UNNUMBERED and mlag is None:
             return
-        reason = (f"{platform} renders dual-stack over unnumbered sessions only (routing.addressing: unnumbered), "
-                  f"and {mlag} has MLAG pairs, whose iBGP runs over an IPv4 /31: {reason}" if mlag is not None else
-                  f"{platform} renders dual-stack over unnumbered sessions only (routing.addressing: unnumbered): "
-                  f"{reason}")
+        why = f", and {mlag} has MLAG pairs, whose iBGP runs over an IPv4 /31" if mlag is not None else ""
+        reason = (f"{platform} renders dual-stack over unnumbered sessions only (routing.addressing: unnumbered)"
+                  f"{why}: {reason}")
     add("PLAT047", f"routing.address_families: [ipv4, ipv6] is not rendered on {platform} (used at {at}): {reason}",
         ("routing", "address_families"),
         "keep routing.address_families: [ipv4], or move these switches to a platform that renders dual-stack "
@@ -86,15 +86,6 @@ def _renders_dual_stack() -> str:
     names = sorted(n for n, t in PLATFORMS.items() if t.ipv6_rails)
     over = sorted(n for n, t in PLATFORMS.items() if t.ipv6_over_unnumbered)
     return ", ".join(names) + (f"; {', '.join(over)} with routing.addressing: unnumbered and no MLAG" if over else "")
-
-
-def _mlag_segment_on(inv: Inventory, platform: str) -> str | None:
-    """The first segment (as 'pod P segment S') whose rail switches run `platform` and form MLAG pairs."""
-    for pod in inv.pods:
-        for seg in pod.segments:
-            if seg.dual_homing is DualHoming.MLAG and (seg.platform or inv.fabric.platform).value == platform:
-                return f"pod {pod.id} segment {seg.id}"
-    return None
 
 
 def ipv6_plan(plan: Plan, src: SourceMap) -> list[Finding]:

@@ -170,13 +170,17 @@ class JunosView:
     cos: Cos
     load_balance: JLoadBalance
     # dual-stack (over unnumbered sessions only on Junos): lo0's IPv6 /128, the IPv6 redistribution prefix-list, the
-    # IPv6 summaries (routing-options rib inet6.0 aggregate); `summaries` = both families' summaries, in the order
-    # the export policy's summary terms are numbered (the IPv4 ones first: an IPv4-only file is unchanged)
+    # IPv6 summaries (routing-options rib inet6.0 aggregate)
     loopback_v6: str = ""
     prefix_list6: str = ""
     prefix_list6_entries: tuple[str, ...] = ()
     aggregates6: tuple[str, ...] = ()
-    summaries: tuple[str, ...] = ()
+
+    @property
+    def summaries(self) -> tuple[str, ...]:
+        """Both families' summaries, in the order the export policy's summary terms are numbered (the IPv4 ones
+        first: an IPv4-only file is unchanged)."""
+        return (*self.aggregates, *self.aggregates6)
 
 
 # routing.ecmp.hash: the QFX5000 enhanced-hash-key hashes the five-tuple by default and takes exclusions of it, per
@@ -362,7 +366,6 @@ def build_view(dev: DeviceConfig) -> JunosView:
         prefix_list6=dev.bgp.ipv6.prefix_list if dev.bgp.ipv6 else "",
         prefix_list6_entries=dev.bgp.ipv6.prefix_list_entries if dev.bgp.ipv6 else (),
         aggregates6=dev.bgp.ipv6.aggregates if dev.bgp.ipv6 else (),
-        summaries=(*dev.bgp.aggregates, *(dev.bgp.ipv6.aggregates if dev.bgp.ipv6 else ())),
     )
 
 
